@@ -1,0 +1,68 @@
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import type { Config } from './config.js';
+import type { Db } from './core/db/db.js';
+import { registerAccessControl } from './core/http/access.js';
+import { ErrorObject } from './core/http/error-schema.js';
+import { registerErrorHandling } from './core/http/error-handler.js';
+import { healthRoutes } from './core/http/health.js';
+import { registerOpenApi } from './core/http/openapi.js';
+import { genRequestId, registerRequestLog } from './core/http/request-log.js';
+import { validatorCompiler } from './core/http/validation.js';
+import { Authenticator } from './core/identity/authenticator.js';
+import { JwtVerifier } from './core/identity/jwt-verifier.js';
+import { identityRoutes } from './core/identity/routes.js';
+import { IdentityService } from './core/identity/service.js';
+import { limitsRoutes } from './limits/routes.js';
+import { LimitsService, type CreditsUsage } from './limits/service.js';
+
+export const BODY_LIMIT = 1024 * 1024;
+
+export interface AppDeps {
+  db: Db;
+  /** Credits used per principal; until telemetry ingestion exists, nothing has been used. */
+  usage?: CreditsUsage;
+}
+
+const noUsageRecorded: CreditsUsage = { creditsUsed: async () => 0 };
+
+/** Builds the HTTP service. Nothing listens yet, and importing this module has no side effects. */
+export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: config.logLevel, redact: ['req.headers.authorization'] },
+    genReqId: genRequestId,
+    // Fastify's two lines per request are replaced by our single one (core/http/request-log.ts).
+    logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
+    bodyLimit: BODY_LIMIT,
+    // Requests arriving on open connections while shutting down are still served, in our error format if they fail.
+    return503OnClosing: false,
+    forceCloseConnections: 'idle',
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.addSchema(ErrorObject);
+
+  // JSON is the only request body type; an empty body counts as no body.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString();
+    if (text === '') return done(null, undefined);
+    parseJson(request, text, done);
+  });
+
+  const identity = new IdentityService(deps.db);
+  const authenticator = new Authenticator(deps.db, new JwtVerifier(config), config.authCacheTtlMs, (err) =>
+    app.log.warn({ err }, 'recording key use failed'),
+  );
+  identity.onRevoke = (keyId) => authenticator.forgetKey(keyId);
+  const limits = new LimitsService(deps.db, deps.usage ?? noUsageRecorded);
+
+  registerRequestLog(app);
+  registerErrorHandling(app);
+  registerAccessControl(app, authenticator);
+  await registerOpenApi(app);
+
+  await app.register(healthRoutes(deps.db));
+  await app.register(identityRoutes(identity));
+  await app.register(limitsRoutes(limits));
+  return app;
+}

@@ -1,0 +1,86 @@
+import type { Config } from '../config.js';
+import { ROLES, type Role } from '../core/identity/roles.js';
+import { IdentityService } from '../core/identity/service.js';
+import { output, parseFlags, required, UsageError } from './args.js';
+import { withDb } from './with-db.js';
+
+const roleOf = (value: string, allowed: readonly string[] = ROLES): Role => {
+  if (!allowed.includes(value)) throw new UsageError(`--role must be one of: ${allowed.join(', ')}.`);
+  return value as Role;
+};
+
+/** orgctl init --org NAME --owner-email EMAIL [--json] */
+export async function init(argv: string[], config: Config): Promise<number> {
+  const { values } = parseFlags(argv, { org: { type: 'string' }, 'owner-email': { type: 'string' }, json: { type: 'boolean' } });
+  const name = required(values.org, 'org');
+  const ownerEmail = required(values['owner-email'], 'owner-email');
+  const created = await withDb(config, (db) => new IdentityService(db).createOrganization({ name, ownerEmail }));
+  output(values.json, created, [
+    `Organization "${name}" created (id ${created.orgId}).`,
+    `Owner ${ownerEmail} (id ${created.userId}).`,
+    `Owner API key, shown only now: ${created.apiKey}`,
+  ]);
+  return 0;
+}
+
+/** orgctl users add --email E --role R [--name N] [--org-id ID] [--json] */
+export async function usersAdd(argv: string[], config: Config): Promise<number> {
+  const { values } = parseFlags(argv, {
+    email: { type: 'string' },
+    role: { type: 'string' },
+    name: { type: 'string' },
+    'org-id': { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  const email = required(values.email, 'email');
+  const role = roleOf(required(values.role, 'role'));
+  const user = await withDb(config, async (db) => {
+    const identity = new IdentityService(db);
+    const orgId = await identity.resolveOrganization(values['org-id']);
+    return { orgId, ...(await identity.addUser({ orgId, email, role, name: values.name })) };
+  });
+  output(values.json, { orgId: user.orgId, userId: user.id, email: user.email, role: user.role }, [`User ${user.email} (${user.role}) added: id ${user.id}.`]);
+  return 0;
+}
+
+/** orgctl keys create --email E [--name N] [--org-id ID] [--json] */
+export async function keysCreate(argv: string[], config: Config): Promise<number> {
+  const { values } = parseFlags(argv, {
+    email: { type: 'string' },
+    'principal-id': { type: 'string' },
+    name: { type: 'string' },
+    'org-id': { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  if ((values.email === undefined) === (values['principal-id'] === undefined)) {
+    throw new UsageError('Name the key holder with --email (a user) or --principal-id (a user or service account).');
+  }
+  const target = values.email !== undefined ? { email: values.email } : { id: values['principal-id'] as string };
+  const created = await withDb(config, async (db) => {
+    const identity = new IdentityService(db);
+    const orgId = await identity.resolveOrganization(values['org-id']);
+    return { orgId, ...(await identity.createApiKey(null, { orgId, target, name: values.name })) };
+  });
+  output(
+    values.json,
+    { orgId: created.orgId, userId: created.key.principal_id, keyId: created.key.id, apiKey: created.secret },
+    [`API key for ${created.key.principal_email ?? created.key.principal_name}, shown only now: ${created.secret}`],
+  );
+  return 0;
+}
+
+/** orgctl service-accounts add --name N --role manager|member [--org-id ID] [--json] */
+export async function serviceAccountsAdd(argv: string[], config: Config): Promise<number> {
+  const { values } = parseFlags(argv, { name: { type: 'string' }, role: { type: 'string' }, 'org-id': { type: 'string' }, json: { type: 'boolean' } });
+  const name = required(values.name, 'name');
+  const role = roleOf(required(values.role, 'role'), ['manager', 'member']) as 'manager' | 'member';
+  const account = await withDb(config, async (db) => {
+    const identity = new IdentityService(db);
+    const orgId = await identity.resolveOrganization(values['org-id']);
+    return { orgId, ...(await identity.addServiceAccount({ orgId, name, role })) };
+  });
+  output(values.json, { orgId: account.orgId, serviceAccountId: account.id, name, role }, [
+    `Service account "${name}" (${role}) added: id ${account.id}. Give it a key with: orgctl keys create --principal-id ${account.id}`,
+  ]);
+  return 0;
+}

@@ -1,0 +1,50 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+
+/**
+ * Every setting of the service, read once from the environment and passed down.
+ * Each entry maps an environment variable to a typed field; docs/configuration.md and the
+ * README table are written from this list.
+ */
+export const settings = {
+  PORT: { key: 'port', schema: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }), doc: 'Port of the main API ({base_url}); also serves {app_url} routes unless APP_PORT is set.' },
+  HOST: { key: 'host', schema: Type.String({ minLength: 1, default: '127.0.0.1' }), doc: 'Listen address. Use 0.0.0.0 to accept connections from other machines.' },
+  APP_PORT: { key: 'appPort', schema: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })), doc: 'When set, the {app_url} routes (readiness reports) move to their own listener on this port.' },
+  DATA_DIR: { key: 'dataDir', schema: Type.String({ minLength: 1, default: './data' }), doc: 'Directory of the embedded PGlite database (ignored when DATABASE_URL is set).' },
+  DATABASE_URL: { key: 'databaseUrl', schema: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })), doc: 'postgres://user:pass@host:port/db — use a PostgreSQL server instead of the embedded database.' },
+  DATABASE_POOL_SIZE: { key: 'databasePoolSize', schema: Type.Integer({ minimum: 1, maximum: 1000, default: 10 }), doc: 'Connections per process to the PostgreSQL server.' },
+  JWT_SECRET: { key: 'jwtSecret', schema: Type.Optional(Type.String({ minLength: 32 })), doc: 'HS256 secret (at least 32 characters) for verifying JWT bearer tokens.' },
+  JWT_JWKS_URL: { key: 'jwtJwksUrl', schema: Type.Optional(Type.String({ pattern: '^https?://' })), doc: 'JWKS URL for verifying JWT bearer tokens signed with asymmetric keys.' },
+  JWT_ISSUER: { key: 'jwtIssuer', schema: Type.Optional(Type.String({ minLength: 1 })), doc: 'Required `iss` of JWT bearer tokens, when set.' },
+  JWT_AUDIENCE: { key: 'jwtAudience', schema: Type.Optional(Type.String({ minLength: 1 })), doc: 'Required `aud` of JWT bearer tokens, when set.' },
+  AUTH_CACHE_TTL_MS: { key: 'authCacheTtlMs', schema: Type.Integer({ minimum: 0, maximum: 1000, default: 1000 }), doc: 'How long a verified credential is reused without a database read (at most 1000, so a revocation takes effect within one second).' },
+  LOG_LEVEL: { key: 'logLevel', schema: Type.Union([Type.Literal('fatal'), Type.Literal('error'), Type.Literal('warn'), Type.Literal('info'), Type.Literal('debug'), Type.Literal('trace'), Type.Literal('silent')], { default: 'info' }), doc: 'pino log level.' },
+  SHUTDOWN_TIMEOUT_MS: { key: 'shutdownTimeoutMs', schema: Type.Integer({ minimum: 0, default: 10000 }), doc: 'On SIGTERM/SIGINT, how long in-flight requests may take before the process exits anyway.' },
+} as const;
+
+type Settings = typeof settings;
+type KeyOf<E extends keyof Settings> = Settings[E]['key'];
+const ConfigSchema = Type.Object(
+  Object.fromEntries(Object.values(settings).map((s) => [s.key, s.schema])) as {
+    [E in keyof Settings as KeyOf<E>]: Settings[E]['schema'];
+  },
+);
+export type Config = Static<typeof ConfigSchema>;
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const raw: Record<string, unknown> = {};
+  for (const [name, s] of Object.entries(settings)) {
+    const v = env[name];
+    if (v !== undefined && v !== '') raw[s.key] = v;
+  }
+  const converted = Value.Default(ConfigSchema, Value.Convert(ConfigSchema, { ...raw, ...overrides }));
+  const errors = [...Value.Errors(ConfigSchema, converted)];
+  if (errors.length > 0) {
+    const byKey = new Map(Object.entries(settings).map(([name, s]) => [s.key as string, name]));
+    const lines = errors.map((e) => `${byKey.get(e.path.slice(1)) ?? e.path}: ${e.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  return converted as Config;
+}

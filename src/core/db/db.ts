@@ -1,0 +1,28 @@
+/** A SQL connection that runs parameterised PostgreSQL ($1, $2, ...). */
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  /** Runs a script of several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+export interface Db extends Queryable {
+  readonly engine: 'pglite' | 'postgres';
+  /** Runs fn in one transaction; commits when it resolves, rolls back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** An error raised by the database, with its SQLSTATE code (23505 unique violation, ...). */
+export class DbError extends Error {
+  constructor(
+    message: string,
+    readonly code: string | undefined,
+    readonly constraint: string | undefined,
+  ) {
+    super(message);
+    this.name = 'DbError';
+  }
+}
+
+export const isUniqueViolation = (e: unknown, constraint?: string): boolean =>
+  e instanceof DbError && e.code === '23505' && (constraint === undefined || e.constraint === constraint);

@@ -1,0 +1,119 @@
+import { Worker } from 'node:worker_threads';
+import { DbError, type Db, type Queryable } from './db.js';
+import { Mutex } from './mutex.js';
+
+type Reply = { id: number; ok: boolean; rows?: unknown[]; dump?: Uint8Array; error?: { message: string; code?: string; constraint?: string } };
+type Pending = { resolve: (r: Reply) => void; reject: (e: Error) => void };
+
+export interface PgliteOptions {
+  /** A directory, or `memory://` for a database that lives only as long as the process. */
+  dataDir: string;
+  /** A data directory dump (see `dump()`) to start from instead of an empty cluster. */
+  loadDataDir?: Uint8Array;
+}
+
+/**
+ * The embedded engine: PGlite in a worker thread. PGlite is one connection, so statements are
+ * serialised here; a transaction holds the mutex from BEGIN to COMMIT so that no other
+ * statement interleaves with it.
+ */
+export class PgliteDb implements Db {
+  readonly engine = 'pglite' as const;
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, Pending>();
+  private readonly mutex = new Mutex();
+  private nextId = 1;
+  private stopped: Error | undefined;
+  private readonly ready: Promise<void>;
+
+  private constructor(options: PgliteOptions) {
+    this.worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), {
+      workerData: { dataDir: options.dataDir, loadDataDir: options.loadDataDir },
+    });
+    this.ready = new Promise((resolve, reject) => {
+      this.pending.set(0, { resolve: (r) => (r.ok ? resolve() : reject(toDbError(r))), reject });
+    });
+    this.worker.on('message', (reply: Reply) => {
+      const p = this.pending.get(reply.id);
+      if (!p) return;
+      this.pending.delete(reply.id);
+      p.resolve(reply);
+    });
+    const fail = (e: Error) => {
+      this.stopped = new DbError(`embedded database stopped: ${e.message}`, '57P01', undefined);
+      for (const p of this.pending.values()) p.reject(this.stopped);
+      this.pending.clear();
+    };
+    this.worker.on('error', fail);
+    this.worker.on('exit', (code) => fail(new Error(`worker exited with code ${code}`)));
+  }
+
+  static async open(options: PgliteOptions): Promise<PgliteDb> {
+    const db = new PgliteDb(options);
+    try {
+      await db.ready;
+    } catch (e) {
+      await db.worker.terminate();
+      throw e;
+    }
+    return db;
+  }
+
+  private send(msg: { type: string; sql?: string; params?: readonly unknown[] }): Promise<Reply> {
+    if (this.stopped) return Promise.reject(this.stopped);
+    const id = this.nextId++;
+    return new Promise<Reply>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ ...msg, id });
+    }).then((r) => {
+      if (!r.ok) throw toDbError(r);
+      return r;
+    });
+  }
+
+  private readonly direct: Queryable = {
+    query: async <T>(sql: string, params: readonly unknown[] = []) =>
+      (await this.send({ type: 'query', sql, params })).rows as T[],
+    exec: async (sql: string) => {
+      await this.send({ type: 'exec', sql });
+    },
+  };
+
+  query<T = Record<string, unknown>>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+    return this.mutex.run(() => this.direct.query<T>(sql, params));
+  }
+
+  exec(sql: string): Promise<void> {
+    return this.mutex.run(() => this.direct.exec(sql));
+  }
+
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    return this.mutex.run(async () => {
+      await this.send({ type: 'exec', sql: 'BEGIN' });
+      try {
+        const result = await fn(this.direct);
+        await this.send({ type: 'exec', sql: 'COMMIT' });
+        return result;
+      } catch (e) {
+        await this.send({ type: 'exec', sql: 'ROLLBACK' }).catch(() => undefined);
+        throw e;
+      }
+    });
+  }
+
+  /** A copy of the whole data directory, to start other instances from (tests use it). */
+  dump(): Promise<Uint8Array> {
+    return this.mutex.run(async () => (await this.send({ type: 'dump' })).dump as Uint8Array);
+  }
+
+  async close(): Promise<void> {
+    if (!this.stopped) {
+      await this.mutex.run(() => this.send({ type: 'close' })).catch(() => undefined);
+    }
+    await this.worker.terminate();
+  }
+}
+
+function toDbError(r: Reply): DbError {
+  return new DbError(r.error?.message ?? 'database error', r.error?.code, r.error?.constraint);
+}

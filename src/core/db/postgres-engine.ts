@@ -1,0 +1,81 @@
+import postgres from 'postgres';
+import { DbError, type Db, type Queryable } from './db.js';
+
+export interface PostgresOptions {
+  url: string;
+  poolSize: number;
+}
+
+/** A PostgreSQL server through postgres.js: a pool of connections and prepared statements. */
+export class PostgresDb implements Db {
+  readonly engine = 'postgres' as const;
+  private readonly sql: postgres.Sql;
+  private readonly pool: Queryable;
+
+  constructor(options: PostgresOptions) {
+    this.sql = postgres(options.url, {
+      max: options.poolSize,
+      prepare: true,
+      onnotice: () => undefined,
+      connection: { application_name: 'orgctl' },
+      // int8 as a JS number, as PGlite does: every count and credit sum we keep stays below 2^53.
+      types: {
+        int8: { to: 20, from: [20], serialize: (v: unknown) => String(v), parse: (v: string) => Number(v) },
+      },
+    });
+    this.pool = PostgresDb.run(this.sql);
+  }
+
+  private static run(sql: postgres.Sql | postgres.TransactionSql): Queryable {
+    return {
+      query: async <T>(text: string, params: readonly unknown[] = []) => {
+        try {
+          return (await sql.unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare: true })) as unknown as T[];
+        } catch (e) {
+          throw toDbError(e);
+        }
+      },
+      exec: async (text: string) => {
+        try {
+          await sql.unsafe(text);
+        } catch (e) {
+          throw toDbError(e);
+        }
+      },
+    };
+  }
+
+  query<T = Record<string, unknown>>(text: string, params: readonly unknown[] = []): Promise<T[]> {
+    return this.pool.query<T>(text, params);
+  }
+
+  exec(text: string): Promise<void> {
+    return this.pool.exec(text);
+  }
+
+  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    try {
+      return (await this.sql.begin((tx) => fn(PostgresDb.run(tx)))) as T;
+    } catch (e) {
+      throw toDbError(e);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.sql.end({ timeout: 5 });
+  }
+}
+
+function toDbError(e: unknown): unknown {
+  if (e instanceof DbError || !(e instanceof Error)) return e;
+  const pg = e as Error & { code?: string; constraint_name?: string };
+  // Only server errors (SQLSTATE codes are five characters) and connection failures are database errors;
+  // anything else (a domain error thrown inside a transaction) passes through untouched.
+  if (e.name === 'PostgresError' || (typeof pg.code === 'string' && /^[0-9A-Z]{5}$/.test(pg.code))) {
+    return new DbError(e.message, pg.code, pg.constraint_name);
+  }
+  if (typeof pg.code === 'string' && /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|CONNECT_TIMEOUT|CONNECTION_)/.test(pg.code)) {
+    return new DbError(e.message, '08006', undefined);
+  }
+  return e;
+}

@@ -1,0 +1,44 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Authenticator } from '../identity/authenticator.js';
+import type { Principal, Role } from '../identity/roles.js';
+import { errors } from './errors.js';
+
+/** Who may call a route: `public`, or the roles allowed. Every /api route must declare it. */
+export type Access = 'public' | readonly Role[];
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}
+
+/** The caller of a route that declared roles; the access hook has already authenticated it. */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw errors.unauthorized();
+  return request.principal;
+}
+
+/**
+ * The one place roles are enforced: before the body is read, a route's declared access is
+ * checked against the caller (401 without a valid credential, 403 for a role not listed).
+ */
+export function registerAccessControl(app: FastifyInstance, authenticator: Authenticator): void {
+  app.decorateRequest('principal', null);
+  app.addHook('onRoute', (route) => {
+    const access = (route.config as { access?: Access } | undefined)?.access;
+    if (access === undefined && route.url.startsWith('/api/')) {
+      throw new Error(`Route ${route.method} ${route.url} declares no access; add config.access.`);
+    }
+  });
+  app.addHook('onRequest', async (request) => {
+    const access = request.routeOptions.config.access;
+    if (access === undefined || access === 'public') return;
+    const principal = await authenticator.authenticate(request.headers.authorization);
+    if (!principal) throw errors.unauthorized();
+    request.principal = principal;
+    if (!access.includes(principal.role)) throw errors.forbidden(`This operation needs one of the roles: ${access.join(', ')}.`);
+  });
+}

@@ -1,0 +1,58 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import FindMyWay from 'find-my-way';
+import { DbError } from '../db/db.js';
+import { AppError, errors, titleOf } from './errors.js';
+import { toErrorItems } from './validation.js';
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/** Sends the error object of contract §2 for an AppError. */
+export function sendError(request: FastifyRequest, reply: FastifyReply, err: AppError) {
+  if (err.headers) reply.headers(err.headers);
+  return reply
+    .code(err.status)
+    .type('application/json; charset=utf-8')
+    .send({
+      detail: err.detail,
+      status: err.status,
+      title: titleOf(err.status),
+      ...(err.metadata ? { metadata: err.metadata } : {}),
+      requestId: request.id,
+    });
+}
+
+/** Whatever was thrown, as an AppError; anything unexpected becomes a 500 that shows nothing internal. */
+export function toAppError(err: FastifyError | Error, request: FastifyRequest): AppError {
+  if (err instanceof AppError) return err;
+  const fe = err as FastifyError;
+  if (fe.validation) return errors.invalid(toErrorItems(fe.validation as never), fe.validationContext ?? 'body');
+  if (err instanceof DbError && (err.code?.startsWith('08') || err.code === '57P01')) {
+    request.log.error({ err }, 'database unavailable');
+    return errors.unavailable('The database is unavailable. Try again shortly.');
+  }
+  // Fastify's own client errors (bad JSON 400, 413, 415, ...) carry safe, fixed messages.
+  if (!(err instanceof DbError) && typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
+    return new AppError(fe.statusCode, fe.message);
+  }
+  request.log.error({ err }, 'unhandled error');
+  return errors.internal();
+}
+
+/** Error object for every failure, 404 for unknown routes and 405 for a known path with another method. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  const known = FindMyWay({ ignoreTrailingSlash: false });
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if ((METHODS as readonly string[]).includes(method)) known.on(method as (typeof METHODS)[number], route.url, () => undefined);
+    }
+  });
+
+  app.setErrorHandler((err, request, reply) => sendError(request, reply, toAppError(err as Error, request)));
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const allowed = METHODS.filter((m) => m !== request.method && known.find(m, path) !== null);
+    if (allowed.length > 0) return sendError(request, reply, errors.methodNotAllowed(request.method, allowed));
+    return sendError(request, reply, errors.routeNotFound(request.method, path));
+  });
+}

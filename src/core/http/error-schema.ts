@@ -1,0 +1,31 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+
+export const ErrorObject = Type.Object(
+  {
+    detail: Type.String({ description: 'Human-readable message' }),
+    status: Type.Integer({ description: 'HTTP status code' }),
+    title: Type.String({ description: 'HTTP status title' }),
+    metadata: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'Free-form additional data; `errors` lists validation problems as {path, message}' })),
+    requestId: Type.Optional(Type.String({ description: 'Equals the x-request-id response header' })),
+  },
+  { $id: 'ErrorObject', title: 'ErrorObject' },
+);
+
+const describe: Record<number, string> = {
+  400: 'Invalid request',
+  401: 'Missing or invalid credential',
+  403: 'Role not allowed',
+  404: 'Not found',
+  409: 'Conflict',
+  413: 'Body too large',
+  415: 'Unsupported content type',
+  502: 'Upstream failure',
+  503: 'Unavailable',
+};
+
+/** Response entries for the listed error statuses (and 500), for a route's schema. */
+export function errorResponses(...statuses: number[]): Record<number, TSchema> {
+  const out: Record<number, TSchema> = {};
+  for (const s of [...statuses, 500]) out[s] = Type.Ref(ErrorObject, { description: describe[s] ?? 'Internal error' });
+  return out;
+}

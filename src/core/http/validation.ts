@@ -1,0 +1,62 @@
+import AjvModule, { type ErrorObject as AjvError } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+import type { ErrorItem } from './errors.js';
+
+// ajv and ajv-formats are CommonJS modules whose default export arrives wrapped under NodeNext.
+const Ajv = AjvModule as unknown as typeof AjvModule.default;
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+
+function makeAjv(coerceTypes: boolean) {
+  // removeAdditional stays off: an unknown property is an error, never silently dropped.
+  const ajv = new Ajv({ allErrors: true, removeAdditional: false, useDefaults: true, coerceTypes, strict: false });
+  addFormats(ajv);
+  return ajv;
+}
+
+// Bodies are JSON and keep their types (the string "1000000" is not an integer); query strings
+// and path parameters are text, so they are converted to the declared type.
+const bodyAjv = makeAjv(false);
+const textAjv = makeAjv(true);
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
+  (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object);
+
+/** Turns ajv's errors into the `{path, message}` items of the error object, one per problem. */
+export function toErrorItems(errs: readonly AjvError[]): ErrorItem[] {
+  const anyOfPaths = new Set(errs.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath));
+  const items: ErrorItem[] = [];
+  const alternatives = new Map<string, string[]>();
+  for (const e of errs) {
+    let path = e.instancePath;
+    if (e.keyword === 'required') path = `${path}/${(e.params as { missingProperty: string }).missingProperty}`;
+    if (e.keyword === 'additionalProperties') {
+      items.push({ path: `${path}/${(e.params as { additionalProperty: string }).additionalProperty}`, message: 'is not an allowed property' });
+      continue;
+    }
+    // A union (anyOf) reports one error per branch; they are merged into one readable line.
+    if (anyOfPaths.has(e.instancePath) && e.keyword !== 'anyOf' && e.keyword !== 'required') {
+      const list = alternatives.get(path) ?? [];
+      list.push(e.message ?? 'is invalid');
+      alternatives.set(path, list);
+      continue;
+    }
+    if (e.keyword === 'anyOf') continue;
+    items.push({ path, message: e.keyword === 'required' ? 'is required' : (e.message ?? 'is invalid') });
+  }
+  for (const [path, messages] of alternatives) {
+    const merged = messages.map((m, i) => (i === 0 ? m : m.replace(/^must be /, ''))).join(' or ');
+    items.push({ path, message: merged });
+  }
+  return dedupe(items);
+}
+
+function dedupe(items: ErrorItem[]): ErrorItem[] {
+  const seen = new Set<string>();
+  return items.filter((i) => {
+    const k = `${i.path}\u0000${i.message}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}

@@ -1,0 +1,58 @@
+import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify, type JWTVerifyGetKey } from 'jose';
+import type { Config } from '../../config.js';
+
+export interface VerifiedJwt {
+  userId: string;
+  orgId: string;
+  expiresAt: number;
+}
+
+const ASYMMETRIC = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Verifies JWT bearer tokens: HS256 with JWT_SECRET, or asymmetric algorithms against JWT_JWKS_URL.
+ * The algorithm list is pinned per key source, so `alg: none` or an HS256 token signed with a public
+ * key never passes. `exp` and `sub` are required; `iss`/`aud` when configured.
+ */
+export class JwtVerifier {
+  private readonly secret: Uint8Array | undefined;
+  private readonly jwks: JWTVerifyGetKey | undefined;
+
+  constructor(private readonly config: Pick<Config, 'jwtSecret' | 'jwtJwksUrl' | 'jwtIssuer' | 'jwtAudience'>) {
+    this.secret = config.jwtSecret ? new TextEncoder().encode(config.jwtSecret) : undefined;
+    this.jwks = config.jwtJwksUrl ? createRemoteJWKSet(new URL(config.jwtJwksUrl)) : undefined;
+  }
+
+  get enabled(): boolean {
+    return this.secret !== undefined || this.jwks !== undefined;
+  }
+
+  async verify(token: string): Promise<VerifiedJwt | null> {
+    let alg: string | undefined;
+    try {
+      alg = decodeProtectedHeader(token).alg;
+    } catch {
+      return null;
+    }
+    const options = {
+      issuer: this.config.jwtIssuer,
+      audience: this.config.jwtAudience,
+      requiredClaims: ['exp', 'sub'],
+    };
+    try {
+      const { payload } =
+        alg === 'HS256' && this.secret
+          ? await jwtVerify(token, this.secret, { ...options, algorithms: ['HS256'] })
+          : this.jwks && alg !== 'HS256'
+            ? await jwtVerify(token, this.jwks, { ...options, algorithms: ASYMMETRIC })
+            : { payload: undefined };
+      if (!payload) return null;
+      const orgId = payload['org_id'];
+      if (typeof payload.sub !== 'string' || !UUID.test(payload.sub) || typeof orgId !== 'string' || !UUID.test(orgId)) return null;
+      return { userId: payload.sub.toLowerCase(), orgId: orgId.toLowerCase(), expiresAt: (payload.exp as number) * 1000 };
+    } catch {
+      return null;
+    }
+  }
+}

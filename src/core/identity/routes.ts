@@ -1,0 +1,110 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { principalOf } from '../http/access.js';
+import { errorResponses } from '../http/error-schema.js';
+import { errors } from '../http/errors.js';
+import { access } from './roles.js';
+import { ApiKeyList, CreateApiKeyBody, CreatedApiKey, KeyIdParams, ListApiKeysQuery, Me, type ApiKeyDto } from './schemas.js';
+import type { IdentityService } from './service.js';
+import type { ApiKeyRow } from './store.js';
+
+const ms = (d: Date | null) => (d === null ? null : d.getTime());
+const toDto = (k: ApiKeyRow): ApiKeyDto => ({
+  id: k.id,
+  name: k.name,
+  prefix: k.display_prefix,
+  principalId: k.principal_id,
+  principalEmail: k.principal_email,
+  createdAt: k.created_at.getTime(),
+  expiresAt: ms(k.expires_at),
+  revokedAt: ms(k.revoked_at),
+  lastUsedAt: ms(k.last_used_at),
+});
+
+export const identityRoutes =
+  (identity: IdentityService): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.get(
+      '/api/v0/me',
+      {
+        config: { access: access.anyone },
+        schema: { operationId: 'identity.me', tags: ['identity'], summary: 'Who the credential is', response: { 200: Me, ...errorResponses(401) } },
+      },
+      async (request) => {
+        const p = principalOf(request);
+        return {
+          principalId: p.id,
+          kind: p.kind,
+          email: p.email,
+          name: p.name,
+          role: p.role,
+          organization: { id: p.orgId, name: p.orgName },
+          credential: p.credential.type === 'api_key' ? { type: 'api_key' as const, keyId: p.credential.keyId } : { type: 'jwt' as const },
+        };
+      },
+    );
+
+    app.post(
+      '/api/v0/api-keys',
+      {
+        config: { access: access.anyone },
+        schema: {
+          operationId: 'apiKeys.create',
+          tags: ['identity'],
+          summary: 'Create an API key (for yourself, or as owner/manager for another principal)',
+          body: CreateApiKeyBody,
+          response: { 201: CreatedApiKey, ...errorResponses(400, 401, 403, 404) },
+        },
+      },
+      async (request, reply) => {
+        const actor = principalOf(request);
+        const { name, expiresAt, principalId, email } = request.body;
+        if (principalId !== undefined && email !== undefined) throw errors.badRequest('Name the principal by principalId or by email, not both.');
+        if (expiresAt !== undefined && expiresAt <= Date.now()) {
+          throw errors.invalid([{ path: '/expiresAt', message: 'must be in the future' }]);
+        }
+        const target = principalId !== undefined ? { id: principalId } : email !== undefined ? { email } : undefined;
+        const created = await identity.createApiKey(actor, {
+          orgId: actor.orgId,
+          target,
+          name,
+          expiresAt: expiresAt === undefined ? null : new Date(expiresAt),
+        });
+        return reply.code(201).send({ ...toDto(created.key), key: created.secret });
+      },
+    );
+
+    app.get(
+      '/api/v0/api-keys',
+      {
+        config: { access: access.anyone },
+        schema: {
+          operationId: 'apiKeys.list',
+          tags: ['identity'],
+          summary: "List API keys' metadata (owners and managers: the organization's; others: their own)",
+          querystring: ListApiKeysQuery,
+          response: { 200: ApiKeyList, ...errorResponses(400, 401) },
+        },
+      },
+      async (request) => ({ apiKeys: (await identity.listApiKeys(principalOf(request), request.query.principalId)).map(toDto) }),
+    );
+
+    app.delete(
+      '/api/v0/api-keys/:id',
+      {
+        config: { access: access.anyone },
+        schema: {
+          operationId: 'apiKeys.revoke',
+          tags: ['identity'],
+          summary: 'Revoke an API key',
+          params: KeyIdParams,
+          response: { 204: Type.Null({ description: 'Revoked' }), ...errorResponses(400, 401, 404) },
+        },
+      },
+      async (request, reply) => {
+        await identity.revokeApiKey(principalOf(request), request.params.id);
+        return reply.code(204).send(null);
+      },
+    );
+  };
+

@@ -1,0 +1,50 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { ROLES } from './roles.js';
+
+const Uuid = Type.String({ format: 'uuid' });
+const EpochMs = Type.Integer({ minimum: 0, description: 'Unix time in milliseconds' });
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+
+export const RoleSchema = Type.Union(ROLES.map((r) => Type.Literal(r)));
+
+export const Me = Type.Object({
+  principalId: Uuid,
+  kind: Type.Union([Type.Literal('user'), Type.Literal('service_account')]),
+  email: Nullable(Type.String()),
+  name: Type.String(),
+  role: RoleSchema,
+  organization: Type.Object({ id: Uuid, name: Type.String() }),
+  credential: Type.Object({ type: Type.Union([Type.Literal('api_key'), Type.Literal('jwt')]), keyId: Type.Optional(Uuid) }),
+});
+
+export const ApiKey = Type.Object({
+  id: Uuid,
+  name: Type.String(),
+  prefix: Type.String({ description: 'The first characters of the key, to tell keys apart' }),
+  principalId: Uuid,
+  principalEmail: Nullable(Type.String()),
+  createdAt: EpochMs,
+  expiresAt: Nullable(EpochMs),
+  revokedAt: Nullable(EpochMs),
+  lastUsedAt: Nullable(EpochMs),
+});
+export type ApiKeyDto = Static<typeof ApiKey>;
+
+export const CreatedApiKey = Type.Composite([
+  ApiKey,
+  Type.Object({ key: Type.String({ description: 'The secret. Shown only in this response.' }) }),
+]);
+
+export const CreateApiKeyBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    expiresAt: Type.Optional(Type.Integer({ minimum: 0, maximum: 8_640_000_000_000_000, description: 'Unix time in milliseconds; must be in the future' })),
+    principalId: Type.Optional(Uuid),
+    email: Type.Optional(Type.String({ format: 'email', maxLength: 320 })),
+  },
+  { additionalProperties: false },
+);
+
+export const ListApiKeysQuery = Type.Object({ principalId: Type.Optional(Uuid) });
+export const ApiKeyList = Type.Object({ apiKeys: Type.Array(ApiKey) });
+export const KeyIdParams = Type.Object({ id: Uuid });

@@ -1,0 +1,122 @@
+import type { Queryable } from '../db/db.js';
+import type { PrincipalKind, Role } from './roles.js';
+
+export interface PrincipalRow {
+  id: string;
+  org_id: string;
+  org_name: string;
+  kind: PrincipalKind;
+  email: string | null;
+  name: string;
+  role: Role;
+}
+
+export interface ApiKeyRow {
+  id: string;
+  org_id: string;
+  principal_id: string;
+  principal_email: string | null;
+  principal_name: string;
+  principal_role: Role;
+  name: string;
+  display_prefix: string;
+  created_at: Date;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+  last_used_at: Date | null;
+}
+
+export interface CredentialRow extends PrincipalRow {
+  key_id: string;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+}
+
+const principalColumns = `p.id, p.org_id, o.name AS org_name, p.kind, p.email, p.name, p.role`;
+const keyColumns = `k.id, k.org_id, k.principal_id, p.email AS principal_email, p.name AS principal_name,
+  p.role AS principal_role, k.name, k.display_prefix, k.created_at, k.expires_at, k.revoked_at, k.last_used_at`;
+
+export const identityStore = {
+  async insertOrganization(db: Queryable, org: { id: string; name: string }): Promise<void> {
+    await db.query(`INSERT INTO organizations (id, name) VALUES ($1, $2)`, [org.id, org.name]);
+  },
+
+  async listOrganizations(db: Queryable): Promise<{ id: string; name: string }[]> {
+    return db.query(`SELECT id, name FROM organizations ORDER BY created_at, id`);
+  },
+
+  async insertPrincipal(
+    db: Queryable,
+    p: { id: string; orgId: string; kind: PrincipalKind; email: string | null; name: string; role: Role },
+  ): Promise<void> {
+    await db.query(`INSERT INTO principals (id, org_id, kind, email, name, role) VALUES ($1, $2, $3, $4, $5, $6)`, [
+      p.id,
+      p.orgId,
+      p.kind,
+      p.email,
+      p.name,
+      p.role,
+    ]);
+  },
+
+  async findPrincipal(db: Queryable, orgId: string, by: { id: string } | { email: string }): Promise<PrincipalRow | undefined> {
+    const [column, value] = 'id' in by ? ['p.id', by.id] : ['p.email', by.email];
+    const rows = await db.query<PrincipalRow>(
+      `SELECT ${principalColumns} FROM principals p JOIN organizations o ON o.id = p.org_id
+       WHERE p.org_id = $1 AND ${column} = $2`,
+      [orgId, value],
+    );
+    return rows[0];
+  },
+
+  async findUsersByEmail(db: Queryable, orgId: string, emails: string[]): Promise<{ id: string; email: string }[]> {
+    if (emails.length === 0) return [];
+    return db.query(`SELECT id, email FROM principals WHERE org_id = $1 AND kind = 'user' AND email = ANY($2::text[])`, [orgId, emails]);
+  },
+
+  async insertApiKey(
+    db: Queryable,
+    k: { id: string; orgId: string; principalId: string; name: string; hash: string; prefix: string; expiresAt: Date | null; createdBy: string | null },
+  ): Promise<void> {
+    await db.query(
+      `INSERT INTO api_keys (id, org_id, principal_id, name, secret_hash, display_prefix, expires_at, created_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [k.id, k.orgId, k.principalId, k.name, k.hash, k.prefix, k.expiresAt, k.createdBy],
+    );
+  },
+
+  async findCredentialByHash(db: Queryable, hash: string): Promise<CredentialRow | undefined> {
+    const rows = await db.query<CredentialRow>(
+      `SELECT ${principalColumns}, k.id AS key_id, k.expires_at, k.revoked_at
+       FROM api_keys k JOIN principals p ON p.id = k.principal_id JOIN organizations o ON o.id = p.org_id
+       WHERE k.secret_hash = $1`,
+      [hash],
+    );
+    return rows[0];
+  },
+
+  async findApiKey(db: Queryable, orgId: string, keyId: string): Promise<ApiKeyRow | undefined> {
+    const rows = await db.query<ApiKeyRow>(
+      `SELECT ${keyColumns} FROM api_keys k JOIN principals p ON p.id = k.principal_id WHERE k.org_id = $1 AND k.id = $2`,
+      [orgId, keyId],
+    );
+    return rows[0];
+  },
+
+  async listApiKeys(db: Queryable, orgId: string, principalId: string | undefined): Promise<ApiKeyRow[]> {
+    return db.query<ApiKeyRow>(
+      `SELECT ${keyColumns} FROM api_keys k JOIN principals p ON p.id = k.principal_id
+       WHERE k.org_id = $1 AND ($2::uuid IS NULL OR k.principal_id = $2::uuid)
+       ORDER BY k.created_at DESC, k.id`,
+      [orgId, principalId ?? null],
+    );
+  },
+
+  async revokeApiKey(db: Queryable, orgId: string, keyId: string, at: Date): Promise<void> {
+    await db.query(`UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $3) WHERE org_id = $1 AND id = $2`, [orgId, keyId, at]);
+  },
+
+  async touchApiKey(db: Queryable, keyId: string, at: Date): Promise<void> {
+    await db.query(`UPDATE api_keys SET last_used_at = $2 WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $2)`, [keyId, at]);
+  },
+};
