@@ -1,5 +1,6 @@
 // Hosts PGlite on its own thread: PGlite runs WebAssembly on the thread that calls it, so a
 // slow query here never stalls the HTTP event loop. Messages are answered in arrival order.
+import { Blob } from 'node:buffer';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 

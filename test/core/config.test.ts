@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+describe('configuration', () => {
+  it('has working defaults', () => {
+    expect(loadConfig({})).toMatchObject({ port: 8080, host: '127.0.0.1', dataDir: './data', authCacheTtlMs: 1000, logLevel: 'info' });
+  });
+
+  it('reads and converts environment variables', () => {
+    expect(loadConfig({ PORT: '9000', DATABASE_URL: 'postgres://u@h/db', APP_PORT: '9001' })).toMatchObject({
+      port: 9000,
+      appPort: 9001,
+      databaseUrl: 'postgres://u@h/db',
+    });
+  });
+
+  it('names each invalid variable', () => {
+    expect(() => loadConfig({ PORT: 'eighty', JWT_SECRET: 'short', AUTH_CACHE_TTL_MS: '5000' })).toThrow(ConfigError);
+    try {
+      loadConfig({ PORT: 'eighty', JWT_SECRET: 'short', AUTH_CACHE_TTL_MS: '5000' });
+    } catch (e) {
+      expect((e as Error).message).toMatch(/PORT/);
+      expect((e as Error).message).toMatch(/JWT_SECRET/);
+      expect((e as Error).message).toMatch(/AUTH_CACHE_TTL_MS/);
+    }
+  });
+});

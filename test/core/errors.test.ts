@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectErrorObject, TestApp, type Org } from '../helpers/test-app.js';
+
+let t: TestApp;
+let org: Org;
+
+beforeAll(async () => {
+  t = await TestApp.start();
+  org = await t.createOrg('errors-org');
+});
+afterAll(() => t?.close());
+
+describe('the error object on every failure', () => {
+  it('404 for an unknown route, with or without a credential', async () => {
+    const err = expectErrorObject(await t.request('GET', '/api/v0/nothing-here', { key: org.ownerKey }), 404);
+    expect(err.title).toBe('Not Found');
+    expectErrorObject(await t.request('POST', '/nowhere'), 404);
+  });
+
+  it('405 with an Allow header for a known path and another method', async () => {
+    const res = await t.request('DELETE', '/api/v0/organization/usage/limits/global', { key: org.ownerKey });
+    const err = expectErrorObject(res, 405);
+    expect(err.title).toBe('Method Not Allowed');
+    expect(res.headers.allow).toBe('GET, PUT');
+  });
+
+  it('415 for a body that is not JSON', async () => {
+    const res = await t.request('PUT', '/api/v0/organization/usage/limits/global', {
+      key: org.ownerKey,
+      rawBody: 'limit=2000000',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(expectErrorObject(res, 415).title).toBe('Unsupported Media Type');
+  });
+
+  it('400 for malformed JSON', async () => {
+    const res = await t.request('PUT', '/api/v0/organization/usage/limits/global', {
+      key: org.ownerKey,
+      rawBody: '{"limit": ',
+      headers: { 'content-type': 'application/json' },
+    });
+    expectErrorObject(res, 400);
+  });
+
+  it('413 for a 2 MiB body', async () => {
+    const big = JSON.stringify({ limit: 2_000_000, pad: 'x'.repeat(2 * 1024 * 1024) });
+    const res = await t.request('PUT', '/api/v0/organization/usage/limits/global', {
+      key: org.ownerKey,
+      rawBody: big,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(expectErrorObject(res, 413).title).toBe('Payload Too Large');
+  });
+
+  it('x-request-id on every response; a caller-supplied id is kept and a malformed one replaced', async () => {
+    const ok = await t.request('GET', '/healthz');
+    expect(ok.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    const mine = await t.request('GET', '/api/v0/nope', { headers: { 'x-request-id': 'trace-123' } });
+    expect(mine.headers['x-request-id']).toBe('trace-123');
+    expect(expectErrorObject(mine, 404).requestId).toBe('trace-123');
+    const bad = await t.request('GET', '/healthz', { headers: { 'x-request-id': 'has spaces and <tags>' } });
+    expect(bad.headers['x-request-id']).not.toContain(' ');
+  });
+
+  it('500 hides the internal message and stack', async () => {
+    const failing = await TestApp.start({}, {}, (app) =>
+      app.get('/api/v0/boom', { config: { access: 'public' } }, async () => {
+        throw new Error('SELECT secret FROM internals failed at /srv/orgctl/app.ts:42');
+      }),
+    );
+    try {
+      const res = await failing.request('GET', '/api/v0/boom');
+      expect(expectErrorObject(res, 500).title).toBe('Internal Server Error');
+      expect(res.raw).not.toMatch(/secret|internals|app\.ts|at \//);
+    } finally {
+      await failing.close();
+    }
+  });
+});
+
+describe('organizations are isolated', () => {
+  it("another organization's key never sees or changes this organization's limits or keys", async () => {
+    const other = await t.createOrg('other-org');
+    await t.request('PUT', '/api/v0/organization/usage/limits/global', { key: org.ownerKey, body: { limit: 4_000_000 } });
+    await t.request('PUT', '/api/v0/organization/usage/limits/global', { key: other.ownerKey, body: { limit: 9_000_000 } });
+    expect((await t.request('GET', '/api/v0/organization/usage/limits/global', { key: org.ownerKey })).body).toEqual({ limit: 4_000_000 });
+    expect((await t.request('GET', '/api/v0/organization/usage/limits/global', { key: other.ownerKey })).body).toEqual({ limit: 9_000_000 });
+
+    const member = await t.addUser(org, 'member', 'shared@example.com');
+    const res = await t.request('PUT', '/api/v0/organization/usage/limits/users', {
+      key: other.ownerKey,
+      body: { users: [{ email: member.email, limit: 1_000_000 }] },
+    });
+    expect(res.body).toEqual({ updated: [], errors: [{ email: member.email, error: 'No user with this email in the organization.' }] });
+
+    const mine = await t.request<{ apiKeys: { id: string; principalId: string }[] }>('GET', '/api/v0/api-keys', { key: org.ownerKey });
+    const theirs = await t.request<{ apiKeys: { id: string }[] }>('GET', '/api/v0/api-keys', { key: other.ownerKey });
+    expect(theirs.body.apiKeys.some((k) => mine.body.apiKeys.some((m) => m.id === k.id))).toBe(false);
+    expectErrorObject(await t.request('DELETE', `/api/v0/api-keys/${mine.body.apiKeys[0]!.id}`, { key: other.ownerKey }), 404);
+    expectErrorObject(await t.request('POST', '/api/v0/api-keys', { key: other.ownerKey, body: { principalId: org.ownerId } }), 404);
+    expect((await t.request('GET', '/api/v0/me', { key: org.ownerKey })).status).toBe(200);
+  });
+});

@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DbError, isUniqueViolation } from '../../src/core/db/db.js';
+import { loadMigrations, migrate } from '../../src/core/db/migrate.js';
+import { TestApp } from '../helpers/test-app.js';
+import { onPostgres } from '../helpers/test-db.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await TestApp.start();
+});
+afterAll(() => t?.close());
+
+describe('migrations', () => {
+  it('are numbered, recorded, and applying them again changes nothing', async () => {
+    const files = loadMigrations();
+    expect(files.map((m) => m.version)).toEqual(files.map((_, i) => i + 1));
+    const recorded = await t.db.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
+    expect(recorded.map((r) => r.version)).toEqual(files.map((m) => m.version));
+    expect(await migrate(t.db)).toEqual([]);
+    expect(await t.db.query('SELECT version FROM schema_migrations')).toHaveLength(files.length);
+  });
+});
+
+describe('transactions and errors', () => {
+  it('a transaction that throws leaves nothing behind', async () => {
+    await t.db.exec('CREATE TABLE tx_probe (id int PRIMARY KEY)');
+    await expect(
+      t.db.transaction(async (tx) => {
+        await tx.query('INSERT INTO tx_probe VALUES (1)');
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    expect(await t.db.query('SELECT * FROM tx_probe')).toEqual([]);
+  });
+
+  it('a unique violation carries its SQLSTATE and constraint', async () => {
+    await t.db.exec('CREATE TABLE uniq_probe (id int CONSTRAINT uniq_probe_pk PRIMARY KEY)');
+    await t.db.query('INSERT INTO uniq_probe VALUES (1)');
+    const err = await t.db.query('INSERT INTO uniq_probe VALUES (1)').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DbError);
+    expect(isUniqueViolation(err, 'uniq_probe_pk')).toBe(true);
+  });
+
+  it('int8 columns come back as numbers and timestamptz as dates on both engines', async () => {
+    const [row] = await t.db.query<{ n: number; at: Date }>(`SELECT 9007199254740991::int8 AS n, now() AS at`);
+    expect(row!.n).toBe(Number.MAX_SAFE_INTEGER);
+    expect(row!.at).toBeInstanceOf(Date);
+  });
+});
+
+describe.skipIf(onPostgres)('embedded engine', () => {
+  it('runs queries off the main thread: a request is answered while a long query runs', async () => {
+    const order: string[] = [];
+    const slow = t.db.query('SELECT pg_sleep(1)').then(() => order.push('slow query'));
+    await new Promise((r) => setTimeout(r, 50));
+    const res = await t.request('GET', '/healthz');
+    order.push('healthz');
+    await slow;
+    expect(res.status).toBe(200);
+    expect(order).toEqual(['healthz', 'slow query']);
+  });
+});

@@ -1,0 +1,99 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli, startServer } from '../helpers/cli.js';
+import { createPostgresDatabase, onPostgres } from '../helpers/test-db.js';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+/** The environment of one orgctl installation: a temp data dir, or a fresh PostgreSQL database. */
+async function installation(): Promise<Record<string, string>> {
+  if (onPostgres) {
+    const db = await createPostgresDatabase();
+    cleanups.push(() => db.drop());
+    return { DATABASE_URL: db.url };
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), 'orgctl-e2e-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  return { DATA_DIR: dir, DATABASE_URL: '' };
+}
+
+const call = (url: string, key: string, init: RequestInit = {}) =>
+  fetch(url, { ...init, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...init.headers } });
+
+describe('orgctl as a process', () => {
+  it('init --json, serve, a real call, SIGTERM exits 0, and the data survives a restart', async () => {
+    const env = await installation();
+    const init = await runCli(['init', '--org', 'acme', '--owner-email', 'owner@acme.test', '--json'], env);
+    expect(init.code).toBe(0);
+    const created = JSON.parse(init.stdout) as { orgId: string; userId: string; apiKey: string };
+    expect(created.apiKey).toMatch(/^ock_/);
+
+    const added = await runCli(['users', 'add', '--email', 'mia@acme.test', '--role', 'manager', '--json'], env);
+    expect(added.code).toBe(0);
+    const key = await runCli(['keys', 'create', '--email', 'mia@acme.test', '--json'], env);
+    const miaKey = (JSON.parse(key.stdout) as { apiKey: string }).apiKey;
+
+    const first = await startServer(env);
+    expect(first.output()).not.toContain('First start');
+    const me = await call(`${first.url}/api/v0/me`, miaKey);
+    expect(me.status).toBe(200);
+    expect(await me.json()).toMatchObject({ email: 'mia@acme.test', role: 'manager', organization: { id: created.orgId, name: 'acme' } });
+    const put = await call(`${first.url}/api/v0/organization/usage/limits/global`, created.apiKey, { method: 'PUT', body: JSON.stringify({ limit: 3_000_000 }) });
+    expect(put.status).toBe(200);
+    expect(await first.stop()).toBe(0);
+
+    const second = await startServer(env);
+    try {
+      const got = await call(`${second.url}/api/v0/organization/usage/limits/global`, miaKey);
+      expect(await got.json()).toEqual({ limit: 3_000_000 });
+    } finally {
+      expect(await second.stop()).toBe(0);
+    }
+  });
+
+  it('a first start on an empty database creates an organization and prints a working key and curl line', async () => {
+    const env = await installation();
+    const server = await startServer(env);
+    try {
+      const out = server.output();
+      const key = /Owner API key[^:]*: (ock_\w+)/.exec(out)?.[1];
+      expect(key).toBeDefined();
+      expect(out).toContain(`curl -H "Authorization: Bearer ${key}" ${server.url}/api/v0/me`);
+      const me = await call(`${server.url}/api/v0/me`, key!);
+      expect(me.status).toBe(200);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
+
+  it('usage errors exit 2 with a message; a duplicate user exits 1', async () => {
+    const env = await installation();
+    const missing = await runCli(['init', '--org', 'x'], env);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--owner-email');
+    await runCli(['init', '--org', 'x', '--owner-email', 'o@x.test'], env);
+    const badRole = await runCli(['users', 'add', '--email', 'a@x.test', '--role', 'admin'], env);
+    expect(badRole.code).toBe(2);
+    expect(badRole.stderr).toContain('--role must be one of');
+    const dup = await runCli(['users', 'add', '--email', 'O@X.test', '--role', 'member'], env);
+    expect(dup.code).toBe(1);
+    expect(dup.stderr).toContain('already exists');
+  });
+
+  it.skipIf(onPostgres)('a second process on the same embedded data directory is refused', async () => {
+    const env = await installation();
+    const server = await startServer(env);
+    try {
+      const second = await runCli(['users', 'add', '--email', 'b@x.test', '--role', 'member'], env);
+      expect(second.code).toBe(1);
+      expect(second.stderr).toMatch(/in use by process \d+/);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
+});

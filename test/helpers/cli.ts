@@ -1,0 +1,67 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** The built command line, run the way the README runs it. */
+export const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runCli(args: string[], env: Record<string, string | undefined>, input?: string): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [MAIN, ...args], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: 'pipe' });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(input ?? '');
+  });
+}
+
+export interface Server {
+  url: string;
+  output: () => string;
+  process: ChildProcess;
+  /** Sends SIGTERM and resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** Starts `orgctl serve` on a free port and resolves once it prints where it listens. */
+export function startServer(env: Record<string, string | undefined>): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [MAIN, 'serve'], { env: { ...process.env, LOG_LEVEL: 'warn', PORT: '0', ...env }, stdio: 'pipe' });
+    let out = '';
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start:\n${out}`));
+    }, 30_000);
+    const onData = (d: Buffer) => {
+      out += d;
+      const m = /listening on (http:\/\/[^\s]+)/.exec(out);
+      if (m && out.includes('API description')) {
+        clearTimeout(timer);
+        resolve({
+          url: m[1]!,
+          output: () => out,
+          process: child,
+          stop: async () => {
+            child.kill('SIGTERM');
+            return exited;
+          },
+        });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${out}`));
+    });
+  });
+}

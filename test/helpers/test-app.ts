@@ -1,0 +1,94 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp, type AppDeps } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import type { Role } from '../../src/core/identity/roles.js';
+import { IdentityService } from '../../src/core/identity/service.js';
+import { createTestDb, type TestDb } from './test-db.js';
+
+export interface Org {
+  orgId: string;
+  ownerId: string;
+  ownerKey: string;
+}
+
+export interface Response<T = unknown> {
+  status: number;
+  body: T;
+  headers: Record<string, string | string[] | number | undefined>;
+  raw: string;
+}
+
+/** The app of one test file: its own database, the HTTP interface through inject, and fixtures. */
+export class TestApp {
+  private constructor(
+    readonly app: FastifyInstance,
+    readonly testDb: TestDb,
+    readonly identity: IdentityService,
+  ) {}
+
+  /** `extend` may add routes before the app is sealed (a test's own failing route, say). */
+  static async start(overrides: Partial<Config> = {}, deps: Partial<AppDeps> = {}, extend?: (app: FastifyInstance) => void): Promise<TestApp> {
+    const testDb = await createTestDb();
+    const config = loadConfig({}, { logLevel: 'silent', ...overrides });
+    const app = await buildApp(config, { db: testDb.db, ...deps });
+    extend?.(app);
+    await app.ready();
+    return new TestApp(app, testDb, new IdentityService(testDb.db));
+  }
+
+  get db() {
+    return this.testDb.db;
+  }
+
+  async close(): Promise<void> {
+    await this.app.close();
+    await this.testDb.drop();
+  }
+
+  async createOrg(name = 'acme', ownerEmail = `owner@${name}.test`): Promise<Org> {
+    const created = await this.identity.createOrganization({ name, ownerEmail });
+    return { orgId: created.orgId, ownerId: created.userId, ownerKey: created.apiKey };
+  }
+
+  /** A user of `org` with `role`, and a key of theirs. */
+  async addUser(org: Org, role: Role, email = `${role}-${Math.random().toString(36).slice(2, 8)}@example.com`) {
+    const user = await this.identity.addUser({ orgId: org.orgId, email, role });
+    const { secret } = await this.identity.createApiKey(null, { orgId: org.orgId, target: { id: user.id } });
+    return { id: user.id, email: user.email, key: secret };
+  }
+
+  async request<T = Record<string, unknown>>(
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS',
+    url: string,
+    options: { key?: string; body?: unknown; headers?: Record<string, string>; rawBody?: string } = {},
+  ): Promise<Response<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.key !== undefined) headers.authorization = `Bearer ${options.key}`;
+    let payload: string | undefined = options.rawBody;
+    if (options.body !== undefined) {
+      payload = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await this.app.inject({ method, url, headers, payload });
+    let body: unknown = res.body;
+    try {
+      body = res.body === '' ? undefined : JSON.parse(res.body);
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: res.statusCode, body: body as T, headers: res.headers, raw: res.body };
+  }
+}
+
+/** Asserts the shape of contract §2's error object and returns it. */
+export function expectErrorObject(res: Response, status: number): { detail: string; status: number; title: string; metadata?: Record<string, unknown>; requestId: string } {
+  const body = res.body as Record<string, unknown>;
+  if (res.status !== status) throw new Error(`expected status ${status}, got ${res.status}: ${res.raw}`);
+  const problems: string[] = [];
+  if (typeof body?.detail !== 'string' || body.detail.length === 0) problems.push('detail');
+  if (body?.status !== status) problems.push('status');
+  if (typeof body?.title !== 'string' || body.title.length === 0) problems.push('title');
+  if (typeof body?.requestId !== 'string' || body.requestId !== res.headers['x-request-id']) problems.push('requestId');
+  if (problems.length) throw new Error(`not an error object (${problems.join(', ')}): ${res.raw}`);
+  return body as never;
+}
