@@ -17,6 +17,13 @@ import { LimitsService, type CreditsUsage } from './limits/service.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 
+/**
+ * The two addresses of the spec: `api` ({base_url}: /api/v0, /api/v1) and `app` ({app_url}:
+ * readiness reports). One listener serves both unless APP_PORT gives `app` its own.
+ */
+export type Surface = 'api' | 'app';
+export const ALL_SURFACES: readonly Surface[] = ['api', 'app'];
+
 export interface AppDeps {
   db: Db;
   /** Credits used per principal; until telemetry ingestion exists, nothing has been used. */
@@ -26,7 +33,7 @@ export interface AppDeps {
 const noUsageRecorded: CreditsUsage = { creditsUsed: async () => 0 };
 
 /** Builds the HTTP service. Nothing listens yet, and importing this module has no side effects. */
-export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
+export async function buildApp(config: Config, deps: AppDeps, surfaces: readonly Surface[] = ALL_SURFACES): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers.authorization'] },
     genReqId: genRequestId,
@@ -62,7 +69,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await registerOpenApi(app);
 
   await app.register(healthRoutes(deps.db));
-  await app.register(identityRoutes(identity));
-  await app.register(limitsRoutes(limits));
+  if (surfaces.includes('api')) {
+    await app.register(identityRoutes(identity));
+    await app.register(limitsRoutes(limits));
+  }
   return app;
 }

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
-import { buildApp } from '../app.js';
+import type { FastifyInstance } from 'fastify';
+import { ALL_SURFACES, buildApp } from '../app.js';
 import type { Config } from '../config.js';
 import { migrate } from '../core/db/migrate.js';
 import { openDb } from '../core/db/open-db.js';
@@ -20,13 +21,15 @@ export async function serve(argv: string[], config: Config): Promise<number> {
   const identity = new IdentityService(db);
   const firstStart = (await identity.listOrganizations()).length === 0 ? await identity.createOrganization(DEFAULT_ORG) : undefined;
 
-  const app = await buildApp(config, { db });
-  await app.listen({ port: config.port, host: config.host });
-  const { port } = app.server.address() as AddressInfo;
-  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  const base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const split = config.appPort !== undefined;
+  const app = await buildApp(config, { db }, split ? ['api'] : ALL_SURFACES);
+  const webApp = split ? await buildApp(config, { db }, ['app']) : undefined;
+  const base = await listen(app, config.host, config.port);
+  const webBase = webApp ? await listen(webApp, config.host, config.appPort as number) : base;
 
-  const lines = [`orgctl is listening on ${base} (${db.engine === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})`];
+  const where = db.engine === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL';
+  const lines = [`orgctl is listening on ${base} (${where})`];
+  if (webApp) lines.push(`Application address (readiness reports) on ${webBase}`);
   if (firstStart) {
     lines.push(
       `First start: created organization "${DEFAULT_ORG.name}" with owner ${DEFAULT_ORG.ownerEmail}.`,
@@ -49,8 +52,7 @@ export async function serve(argv: string[], config: Config): Promise<number> {
         resolve(1);
       }, config.shutdownTimeoutMs);
       timer.unref();
-      app
-        .close()
+      Promise.all([app.close(), webApp?.close()])
         .then(() => db.close())
         .then(
           () => {
@@ -66,4 +68,12 @@ export async function serve(argv: string[], config: Config): Promise<number> {
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));
   });
+}
+
+/** Listens and returns the base URL to print (loopback when listening on every address). */
+async function listen(app: FastifyInstance, host: string, port: number): Promise<string> {
+  await app.listen({ port, host });
+  const actual = (app.server.address() as AddressInfo).port;
+  const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return `http://${shown.includes(':') ? `[${shown}]` : shown}:${actual}`;
 }

@@ -11,9 +11,11 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 describe('migrations', () => {
-  it('are numbered, recorded, and applying them again changes nothing', async () => {
+  it('are numbered uniquely, recorded, and applying them again changes nothing', async () => {
     const files = loadMigrations();
-    expect(files.map((m) => m.version)).toEqual(files.map((_, i) => i + 1));
+    const versions = files.map((m) => m.version);
+    expect(new Set(versions).size).toBe(versions.length);
+    expect(versions).toEqual([...versions].sort((a, b) => a - b));
     const recorded = await t.db.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
     expect(recorded.map((r) => r.version)).toEqual(files.map((m) => m.version));
     expect(await migrate(t.db)).toEqual([]);
