@@ -57,9 +57,11 @@ export async function buildApp(config: Config, deps: AppDeps, surfaces: readonly
   });
 
   const identity = new IdentityService(deps.db);
-  const authenticator = new Authenticator(deps.db, new JwtVerifier(config), config.authCacheTtlMs, (err) =>
-    app.log.warn({ err }, 'recording key use failed'),
-  );
+  const authenticator = new Authenticator(deps.db, new JwtVerifier(config), {
+    cacheTtlMs: config.authCacheTtlMs,
+    soleWriter: deps.db.engine === 'pglite',
+    onBackgroundError: (err) => app.log.warn({ err }, 'background credential work failed'),
+  });
   identity.onRevoke = (keyId) => authenticator.forgetKey(keyId);
   const limits = new LimitsService(deps.db, deps.usage ?? noUsageRecorded);
 

@@ -35,6 +35,25 @@ describe('transactions and errors', () => {
     expect(await t.db.query('SELECT * FROM tx_probe')).toEqual([]);
   });
 
+  it('a statement issued while a transaction runs never joins it', async () => {
+    await t.db.exec('CREATE TABLE gate_probe (id int PRIMARY KEY)');
+    let inside!: () => void;
+    const started = new Promise<void>((r) => (inside = r));
+    const tx = t.db
+      .transaction(async (q) => {
+        await q.query('INSERT INTO gate_probe VALUES (1)');
+        inside();
+        await new Promise((r) => setTimeout(r, 100));
+        throw new Error('roll back');
+      })
+      .catch(() => 'rolled back');
+    await started;
+    const seen = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM gate_probe');
+    expect(await tx).toBe('rolled back');
+    expect(seen).toEqual([{ n: 0 }]);
+    expect(await t.db.query('SELECT * FROM gate_probe')).toEqual([]);
+  });
+
   it('a unique violation carries its SQLSTATE and constraint', async () => {
     await t.db.exec('CREATE TABLE uniq_probe (id int CONSTRAINT uniq_probe_pk PRIMARY KEY)');
     await t.db.query('INSERT INTO uniq_probe VALUES (1)');

@@ -13,15 +13,19 @@ export interface PgliteOptions {
 }
 
 /**
- * The embedded engine: PGlite in a worker thread. PGlite is one connection, so statements are
- * serialised here; a transaction holds the mutex from BEGIN to COMMIT so that no other
- * statement interleaves with it.
+ * The embedded engine: PGlite in a worker thread. PGlite is one connection and the worker runs
+ * messages strictly in arrival order, so plain statements are sent at once (pipelined, without
+ * waiting for the previous answer). Only a transaction needs the connection to itself: from
+ * its BEGIN to its COMMIT, other statements wait at the gate and go out after it.
  */
 export class PgliteDb implements Db {
   readonly engine = 'pglite' as const;
   private readonly worker: Worker;
   private readonly pending = new Map<number, Pending>();
-  private readonly mutex = new Mutex();
+  /** Serialises transactions. */
+  private readonly txMutex = new Mutex();
+  /** Set while a transaction owns the connection; resolves when it ends. */
+  private txGate: Promise<void> | null = null;
   private nextId = 1;
   private stopped: Error | undefined;
   private readonly ready: Promise<void>;
@@ -79,36 +83,49 @@ export class PgliteDb implements Db {
     },
   };
 
+  /** Runs `fn` once no transaction owns the connection. */
+  private async outsideTransactions<T>(fn: () => Promise<T>): Promise<T> {
+    while (this.txGate) await this.txGate;
+    return fn();
+  }
+
   query<T = Record<string, unknown>>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
-    return this.mutex.run(() => this.direct.query<T>(sql, params));
+    return this.txGate ? this.outsideTransactions(() => this.direct.query<T>(sql, params)) : this.direct.query<T>(sql, params);
   }
 
   exec(sql: string): Promise<void> {
-    return this.mutex.run(() => this.direct.exec(sql));
+    return this.outsideTransactions(() => this.direct.exec(sql));
   }
 
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    return this.mutex.run(async () => {
-      await this.send({ type: 'exec', sql: 'BEGIN' });
+    return this.txMutex.run(async () => {
+      let release = () => undefined as void;
+      this.txGate = new Promise<void>((r) => (release = r));
       try {
-        const result = await fn(this.direct);
-        await this.send({ type: 'exec', sql: 'COMMIT' });
-        return result;
-      } catch (e) {
-        await this.send({ type: 'exec', sql: 'ROLLBACK' }).catch(() => undefined);
-        throw e;
+        await this.send({ type: 'exec', sql: 'BEGIN' });
+        try {
+          const result = await fn(this.direct);
+          await this.send({ type: 'exec', sql: 'COMMIT' });
+          return result;
+        } catch (e) {
+          await this.send({ type: 'exec', sql: 'ROLLBACK' }).catch(() => undefined);
+          throw e;
+        }
+      } finally {
+        this.txGate = null;
+        release();
       }
     });
   }
 
   /** A copy of the whole data directory, to start other instances from (tests use it). */
   dump(): Promise<Uint8Array> {
-    return this.mutex.run(async () => (await this.send({ type: 'dump' })).dump as Uint8Array);
+    return this.outsideTransactions(async () => (await this.send({ type: 'dump' })).dump as Uint8Array);
   }
 
   async close(): Promise<void> {
     if (!this.stopped) {
-      await this.mutex.run(() => this.send({ type: 'close' })).catch(() => undefined);
+      await this.txMutex.run(() => this.outsideTransactions(() => this.send({ type: 'close' }))).catch(() => undefined);
     }
     await this.worker.terminate();
   }

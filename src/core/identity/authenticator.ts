@@ -6,48 +6,87 @@ import { identityStore as store, type PrincipalRow } from './store.js';
 import { TtlCache } from './ttl-cache.js';
 
 const LAST_USED_WRITE_INTERVAL_MS = 60_000;
+/** How long a stale entry may still answer while its refresh runs, when this process is the only writer. */
+const SOLE_WRITER_MAX_STALE_MS = 30_000;
+
+type Verified = { principal: Principal; validUntil: number };
+
+export interface AuthenticatorOptions {
+  /** How long a verified credential is reused without a query (≤ 1 s). */
+  cacheTtlMs: number;
+  /**
+   * True when no other process writes to the database (the embedded engine, whose data
+   * directory is locked to this process): every revocation then passes through `forgetKey`,
+   * so a stale entry may answer while it is re-read in the background, and a long query on
+   * the single embedded connection never holds up authentication.
+   */
+  soleWriter: boolean;
+  onBackgroundError: (e: unknown) => void;
+  now?: () => number;
+}
 
 /**
  * Turns an Authorization header into a principal, or null. Verified credentials are reused for at
  * most `cacheTtlMs` (≤ 1 s) so a hot key costs no query, while a revocation, expiry or role change
- * elsewhere still takes effect within that time; a revocation in this process takes effect at once.
+ * made by another process takes effect within that time; one made in this process, at once.
  */
 export class Authenticator {
-  private readonly cache: TtlCache<Principal>;
+  private readonly cache: TtlCache<Verified>;
   private readonly lastUsedWritten = new Map<string, number>();
+  private readonly refreshing = new Set<string>();
+  private readonly now: () => number;
 
   constructor(
     private readonly db: Db,
     private readonly jwt: JwtVerifier,
-    private readonly cacheTtlMs: number,
-    private readonly onBackgroundError: (e: unknown) => void,
-    private readonly now: () => number = Date.now,
+    private readonly options: AuthenticatorOptions,
   ) {
-    this.cache = new TtlCache(10_000, now);
+    this.now = options.now ?? Date.now;
+    this.cache = new TtlCache(10_000, this.now);
   }
 
   forgetKey(keyId: string): void {
-    this.cache.deleteWhere((p) => p.credential.type === 'api_key' && p.credential.keyId === keyId);
+    this.cache.deleteWhere((v) => v.principal.credential.type === 'api_key' && v.principal.credential.keyId === keyId);
+  }
+
+  forgetPrincipal(principalId: string): void {
+    this.cache.deleteWhere((v) => v.principal.id === principalId);
   }
 
   async authenticate(header: string | undefined): Promise<Principal | null> {
     const match = header === undefined ? null : /^Bearer ([^\s]+)$/i.exec(header.trim());
     if (!match) return null;
     const token = match[1]!;
-    const cacheKey = isWellFormedApiKey(token) ? hashApiKey(token) : token;
-    const cached = this.cache.get(cacheKey);
-    if (cached) {
-      this.noteUse(cached);
-      return cached;
+    const isKey = isWellFormedApiKey(token);
+    const cacheKey = isKey ? hashApiKey(token) : token;
+    const cached = this.cache.get(cacheKey, this.options.soleWriter ? SOLE_WRITER_MAX_STALE_MS : 0);
+    if (cached && cached.value.validUntil > this.now()) {
+      if (!cached.fresh) this.refreshInBackground(cacheKey, token, isKey);
+      this.noteUse(cached.value.principal);
+      return cached.value.principal;
     }
-    const found = isWellFormedApiKey(token) ? await this.fromApiKey(cacheKey) : await this.fromJwt(token);
+    const found = await this.verify(cacheKey, token, isKey);
     if (!found) return null;
-    this.cache.set(cacheKey, found.principal, Math.min(this.cacheTtlMs, found.validUntil - this.now()));
     this.noteUse(found.principal);
     return found.principal;
   }
 
-  private async fromApiKey(hash: string): Promise<{ principal: Principal; validUntil: number } | null> {
+  private async verify(cacheKey: string, token: string, isKey: boolean): Promise<Verified | null> {
+    const found = isKey ? await this.fromApiKey(cacheKey) : await this.fromJwt(token);
+    if (found) this.cache.set(cacheKey, found, Math.min(this.options.cacheTtlMs, found.validUntil - this.now()));
+    else this.cache.delete(cacheKey);
+    return found;
+  }
+
+  private refreshInBackground(cacheKey: string, token: string, isKey: boolean): void {
+    if (this.refreshing.has(cacheKey)) return;
+    this.refreshing.add(cacheKey);
+    this.verify(cacheKey, token, isKey)
+      .catch(this.options.onBackgroundError)
+      .finally(() => this.refreshing.delete(cacheKey));
+  }
+
+  private async fromApiKey(hash: string): Promise<Verified | null> {
     const row = await store.findCredentialByHash(this.db, hash);
     if (!row || row.revoked_at !== null) return null;
     const validUntil = row.expires_at === null ? Number.POSITIVE_INFINITY : row.expires_at.getTime();
@@ -55,7 +94,7 @@ export class Authenticator {
     return { principal: toPrincipal(row, { type: 'api_key', keyId: row.key_id }), validUntil };
   }
 
-  private async fromJwt(token: string): Promise<{ principal: Principal; validUntil: number } | null> {
+  private async fromJwt(token: string): Promise<Verified | null> {
     if (!this.jwt.enabled || token.split('.').length !== 3) return null;
     const claims = await this.jwt.verify(token);
     if (!claims) return null;
@@ -73,7 +112,7 @@ export class Authenticator {
     if (now - (this.lastUsedWritten.get(keyId) ?? 0) < LAST_USED_WRITE_INTERVAL_MS) return;
     this.lastUsedWritten.set(keyId, now);
     if (this.lastUsedWritten.size > 10_000) this.lastUsedWritten.clear();
-    store.touchApiKey(this.db, keyId, new Date(now)).catch(this.onBackgroundError);
+    store.touchApiKey(this.db, keyId, new Date(now)).catch(this.options.onBackgroundError);
   }
 }
 
