@@ -1,0 +1,79 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { expectErrorObject, TestApp, type Org } from '../helpers/test-app.js';
+import { onPostgres } from '../helpers/test-db.js';
+
+// An identity provider publishing its signing key as a JWKS, as an external one would.
+let jwksServer: Server;
+let privateKey: CryptoKey;
+let t: TestApp;
+let org: Org;
+
+beforeAll(async () => {
+  const pair = await generateKeyPair('RS256');
+  privateKey = pair.privateKey as CryptoKey;
+  const jwk = { ...(await exportJWK(pair.publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
+  jwksServer = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ keys: [jwk] }));
+  });
+  await new Promise<void>((r) => jwksServer.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(jwksServer.address() as AddressInfo).port}/.well-known/jwks.json`;
+  t = await TestApp.start({ jwtJwksUrl: url, jwtIssuer: 'https://idp.example.com', jwtAudience: 'orgctl' });
+  org = await t.createOrg('jwks-org');
+});
+afterAll(async () => {
+  await t?.close();
+  jwksServer?.close();
+});
+
+const sign = (claims: Record<string, unknown>, header: { alg: string; kid?: string } = { alg: 'RS256', kid: 'k1' }) =>
+  new SignJWT(claims).setProtectedHeader(header).setExpirationTime('5m').sign(privateKey);
+
+describe('JWT verified against a JWKS, with issuer and audience', () => {
+  it('accepts a token signed by the published key with the configured iss and aud', async () => {
+    const token = await sign({ sub: org.ownerId, org_id: org.orgId, iss: 'https://idp.example.com', aud: 'orgctl' });
+    const res = await t.request('GET', '/api/v0/me', { key: token });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ principalId: org.ownerId, credential: { type: 'jwt' } });
+  });
+
+  it('refuses a wrong issuer, a wrong audience, and an HS256 token when only a JWKS is configured', async () => {
+    const claims = { sub: org.ownerId, org_id: org.orgId };
+    expectErrorObject(await t.request('GET', '/api/v0/me', { key: await sign({ ...claims, iss: 'https://evil.example.com', aud: 'orgctl' }) }), 401);
+    expectErrorObject(await t.request('GET', '/api/v0/me', { key: await sign({ ...claims, iss: 'https://idp.example.com', aud: 'other' }) }), 401);
+    const hs = await new SignJWT({ ...claims, iss: 'https://idp.example.com', aud: 'orgctl' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setExpirationTime('5m')
+      .sign(new TextEncoder().encode('a-secret-that-is-at-least-32-characters'));
+    expectErrorObject(await t.request('GET', '/api/v0/me', { key: hs }), 401);
+  });
+});
+
+describe.runIf(onPostgres)('several processes on one PostgreSQL', () => {
+  it('a key revoked through one process is refused by another within one second', async () => {
+    const other = await buildApp(loadConfig({}, { logLevel: 'silent' }), { db: t.db });
+    await other.ready();
+    try {
+      const user = await t.addUser(org, 'member');
+      const viaOther = () => other.inject({ method: 'GET', url: '/api/v0/me', headers: { authorization: `Bearer ${user.key}` } });
+      expect((await viaOther()).statusCode).toBe(200); // now cached by the other process
+      const keys = await t.request<{ apiKeys: { id: string }[] }>('GET', '/api/v0/api-keys', { key: user.key });
+      expect((await t.request('DELETE', `/api/v0/api-keys/${keys.body.apiKeys[0]!.id}`, { key: user.key })).status).toBe(204);
+      const revokedAt = Date.now();
+      let status = 200;
+      while (status === 200 && Date.now() - revokedAt < 1500) {
+        status = (await viaOther()).statusCode;
+        if (status === 200) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(status).toBe(401);
+      expect(Date.now() - revokedAt).toBeLessThanOrEqual(1100);
+    } finally {
+      await other.close();
+    }
+  });
+});
