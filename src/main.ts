@@ -1,23 +1,46 @@
 #!/usr/bin/env node
-import { ConfigError, loadConfig, type Config } from './config.js';
-import { DataDirInUseError } from './core/db/open-db.js';
-import { AppError } from './core/http/errors.js';
-import { migrateCommand, openapiCommand } from './cli/admin-commands.js';
 import { UsageError } from './cli/args.js';
-import { init, keysCreate, serviceAccountsAdd, usersAdd } from './cli/identity-commands.js';
-import { serve } from './cli/serve.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { DataDirInUseError } from './core/db/data-dir-lock.js';
+import { AppError } from './core/http/errors.js';
 
 type Command = (argv: string[], config: Config) => Promise<number>;
+type ClientCommand = (argv: string[]) => Promise<number>;
+
+/**
+ * Commands are loaded on demand, so a client command (hooks, agent, upload) starts quickly and
+ * never fails on a server setting; server commands get the validated configuration.
+ */
+const server =
+  (load: () => Promise<Command>): ClientCommand =>
+  async (argv) =>
+    (await load())(argv, loadConfig(process.env));
 
 /** Each command is named by one or two words; the rest of argv is its own. */
-const commands: Record<string, { run: Command; help: string }> = {
-  serve: { run: serve, help: 'Start the HTTP service (PORT, HOST, DATA_DIR or DATABASE_URL).' },
-  migrate: { run: migrateCommand, help: 'Apply pending database migrations.' },
-  init: { run: init, help: 'init --org NAME --owner-email EMAIL [--json]: create an organization, its owner and a key.' },
-  'users add': { run: usersAdd, help: 'users add --email E --role owner|manager|member|guest [--name N] [--org-id ID] [--json]' },
-  'keys create': { run: keysCreate, help: 'keys create --email E | --principal-id ID [--name N] [--org-id ID] [--json]' },
-  'service-accounts add': { run: serviceAccountsAdd, help: 'service-accounts add --name N --role manager|member [--org-id ID] [--json]' },
-  openapi: { run: openapiCommand, help: 'Print the OpenAPI document.' },
+const commands: Record<string, { run: ClientCommand; help: string }> = {
+  serve: { run: server(async () => (await import('./cli/serve.js')).serve), help: 'Start the HTTP service (PORT, HOST, DATA_DIR or DATABASE_URL).' },
+  migrate: { run: server(async () => (await import('./cli/admin-commands.js')).migrateCommand), help: 'Apply pending database migrations.' },
+  init: {
+    run: server(async () => (await import('./cli/identity-commands.js')).init),
+    help: 'init --org NAME --owner-email EMAIL [--json]: create an organization, its owner and a key.',
+  },
+  'users add': {
+    run: server(async () => (await import('./cli/identity-commands.js')).usersAdd),
+    help: 'users add --email E --role owner|manager|member|guest [--name N] [--org-id ID] [--json]',
+  },
+  'keys create': {
+    run: server(async () => (await import('./cli/identity-commands.js')).keysCreate),
+    help: 'keys create --email E | --principal-id ID [--name N] [--org-id ID] [--json]',
+  },
+  'service-accounts add': {
+    run: server(async () => (await import('./cli/identity-commands.js')).serviceAccountsAdd),
+    help: 'service-accounts add --name N --role manager|member [--org-id ID] [--json]',
+  },
+  openapi: { run: server(async () => (await import('./cli/admin-commands.js')).openapiCommand), help: 'Print the OpenAPI document.' },
+  // The hooks client is loaded on demand and gets the environment here: it reads no process.env itself.
+  'hooks run': { run: async (argv) => (await import('./hooks/commands.js')).hooksRun(argv, process.env), help: 'hooks run EVENT [--config F]... [--cwd D] [--session-id S] [--message M] [--reason R] [--tool-name T] [--stop-hook-active]: run the hooks, print the result; exit 0 continue, 2 blocked, 1 error' },
+  'hooks validate': { run: async (argv) => (await import('./hooks/commands.js')).hooksValidate(argv, process.env), help: 'hooks validate [--config F]... [--cwd D] [--json]: check the hook configuration files' },
+  'hooks list': { run: async (argv) => (await import('./hooks/commands.js')).hooksList(argv, process.env), help: 'hooks list [--config F]... [--cwd D] [--tool-name T] [--json]: show what would run for each event' },
 };
 
 function usage(): string {
@@ -38,7 +61,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   try {
-    return await command.run(rest, loadConfig(process.env));
+    return await command.run(rest);
   } catch (e) {
     if (e instanceof UsageError || e instanceof ConfigError) {
       process.stderr.write(`${e.message}\n`);

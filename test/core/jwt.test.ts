@@ -9,13 +9,13 @@ import { onPostgres } from '../helpers/test-db.js';
 
 // An identity provider publishing its signing key as a JWKS, as an external one would.
 let jwksServer: Server;
-let privateKey: CryptoKey;
+let privateKey: Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
 let t: TestApp;
 let org: Org;
 
 beforeAll(async () => {
   const pair = await generateKeyPair('RS256');
-  privateKey = pair.privateKey as CryptoKey;
+  privateKey = pair.privateKey;
   const jwk = { ...(await exportJWK(pair.publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
   jwksServer = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, startServer } from '../helpers/cli.js';
 import { createPostgresDatabase, onPostgres } from '../helpers/test-db.js';
@@ -25,7 +26,7 @@ async function installation(): Promise<Record<string, string>> {
 const call = (url: string, key: string, init: RequestInit = {}) =>
   fetch(url, { ...init, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...init.headers } });
 
-describe('orgctl as a process', () => {
+describe('orgctl as a process', { timeout: 120_000 }, () => {
   it('init --json, serve, a real call, SIGTERM exits 0, and the data survives a restart', async () => {
     const env = await installation();
     const init = await runCli(['init', '--org', 'acme', '--owner-email', 'owner@acme.test', '--json'], env);
@@ -69,6 +70,36 @@ describe('orgctl as a process', () => {
     } finally {
       expect(await server.stop()).toBe(0);
     }
+  });
+
+  it('SIGTERM lets an in-flight request finish, then exits 0', async () => {
+    const env = await installation();
+    const init = await runCli(['init', '--org', 'acme', '--owner-email', 'owner@acme.test', '--json'], env);
+    const { apiKey } = JSON.parse(init.stdout) as { apiKey: string };
+    const server = await startServer(env);
+    const body = JSON.stringify({ limit: 4_000_000 });
+    let exited: Promise<number | null> | undefined;
+    const res = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = request(
+        `${server.url}/api/v0/organization/usage/limits/global`,
+        { method: 'PUT', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        (r) => {
+          let text = '';
+          r.on('data', (d) => (text += d));
+          r.on('end', () => resolve({ status: r.statusCode ?? 0, text }));
+        },
+      );
+      req.on('error', reject);
+      // Half the body now; SIGTERM; the rest of the body after the server was told to stop.
+      req.write(body.slice(0, 5));
+      setTimeout(() => {
+        exited = server.stop();
+        setTimeout(() => req.end(body.slice(5)), 300);
+      }, 200);
+    });
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.text)).toEqual({ limit: 4_000_000 });
+    expect(await exited).toBe(0);
   });
 
   it('usage errors exit 2 with a message; a duplicate user exits 1', async () => {
