@@ -7,13 +7,17 @@ import { registerErrorHandling } from './core/http/error-handler.js';
 import { healthRoutes } from './core/http/health.js';
 import { registerOpenApi } from './core/http/openapi.js';
 import { genRequestId, registerRequestLog } from './core/http/request-log.js';
-import { validatorCompiler } from './core/http/validation.js';
+import { buildValidator } from './core/http/validation.js';
 import { Authenticator } from './core/identity/authenticator.js';
 import { JwtVerifier } from './core/identity/jwt-verifier.js';
 import { identityRoutes } from './core/identity/routes.js';
 import { IdentityService } from './core/identity/service.js';
 import { limitsRoutes } from './limits/routes.js';
 import { LimitsService, type CreditsUsage } from './limits/service.js';
+import { automationsRoutes } from './automations/routes.js';
+import { AutomationsService } from './automations/service.js';
+import { readinessRoutes } from './readiness/routes.js';
+import { ReadinessService } from './readiness/service.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -43,8 +47,8 @@ export async function buildApp(config: Config, deps: AppDeps, surfaces: readonly
     // Requests arriving on open connections while shutting down are still served, in our error format if they fail.
     return503OnClosing: false,
     forceCloseConnections: 'idle',
+    schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
   });
-  app.setValidatorCompiler(validatorCompiler);
   app.addSchema(ErrorObject);
 
   // JSON is the only request body type; an empty body counts as no body.
@@ -64,6 +68,8 @@ export async function buildApp(config: Config, deps: AppDeps, surfaces: readonly
   });
   identity.onRevoke = (keyId) => authenticator.forgetKey(keyId);
   const limits = new LimitsService(deps.db, deps.usage ?? noUsageRecorded);
+  const readiness = new ReadinessService(deps.db);
+  const automations = AutomationsService.fromConfig(deps.db, config);
 
   registerRequestLog(app);
   registerErrorHandling(app);
@@ -74,6 +80,10 @@ export async function buildApp(config: Config, deps: AppDeps, surfaces: readonly
   if (surfaces.includes('api')) {
     await app.register(identityRoutes(identity));
     await app.register(limitsRoutes(limits));
+    await app.register(automationsRoutes(automations));
+  }
+  if (surfaces.includes('app')) {
+    await app.register(readinessRoutes(readiness));
   }
   return app;
 }

@@ -20,6 +20,15 @@ export const settings = {
   AUTH_CACHE_TTL_MS: { key: 'authCacheTtlMs', schema: Type.Integer({ minimum: 0, maximum: 1000, default: 1000 }), doc: 'How long a verified credential is reused without a database read (at most 1000, so a revocation takes effect within one second).' },
   LOG_LEVEL: { key: 'logLevel', schema: Type.Union([Type.Literal('fatal'), Type.Literal('error'), Type.Literal('warn'), Type.Literal('info'), Type.Literal('debug'), Type.Literal('trace'), Type.Literal('silent')], { default: 'info' }), doc: 'pino log level.' },
   SHUTDOWN_TIMEOUT_MS: { key: 'shutdownTimeoutMs', schema: Type.Integer({ minimum: 0, default: 10000 }), doc: 'On SIGTERM/SIGINT, how long in-flight requests may take before the process exits anyway.' },
+  PUBLIC_URL: { key: 'publicUrl', schema: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$' })), doc: 'The URL clients reach the service at (behind a proxy); links the service returns (computers\' relayClientUrl/relayAgentUrl, recorded pull requests) are built from it. Default: the URL each request came in on.' },
+  CI_GIT_HOSTS: { key: 'ciGitHosts', schema: Type.String({ pattern: '^\\s*[^=,\\s]+=(github|git)\\s*(,\\s*[^=,\\s]+=(github|git)\\s*)*$', default: 'github.com=github' }), doc: 'CI automation: the allow-list of Git hosts, `host=github` (REST API) or `host=git` (plain git push), comma-separated. Repository URLs on any other host are refused.' },
+  GITHUB_TOKEN: { key: 'githubToken', schema: Type.Optional(Type.String({ minLength: 1 })), doc: 'CI automation: token for the GitHub REST API (contents and pull requests write on the repositories).' },
+  GITHUB_API_URL: { key: 'githubApiUrl', schema: Type.String({ pattern: '^https?://', default: 'https://api.github.com' }), doc: 'CI automation: GitHub REST API base URL; for GitHub Enterprise Server `https://HOST/api/v3`.' },
+  CI_ALLOW_PRIVATE_NETWORK: { key: 'ciAllowPrivateNetwork', schema: Type.Boolean({ default: false }), doc: 'CI automation: allow repository URLs that resolve to loopback, private or link-local addresses, and file:// remotes (tests, on-premises Git servers).' },
+  CI_WORK_DIR: { key: 'ciWorkDir', schema: Type.Optional(Type.String({ minLength: 1 })), doc: 'CI automation: directory for temporary Git clones (default: the system temp directory).' },
+  CI_GIT_AUTHOR_NAME: { key: 'ciGitAuthorName', schema: Type.String({ minLength: 1, default: 'orgctl' }), doc: 'CI automation: author and committer name of plain-Git commits.' },
+  CI_GIT_AUTHOR_EMAIL: { key: 'ciGitAuthorEmail', schema: Type.String({ minLength: 3, default: 'orgctl@localhost' }), doc: 'CI automation: author and committer email of plain-Git commits.' },
+  CI_GIT_TIMEOUT_MS: { key: 'ciGitTimeoutMs', schema: Type.Integer({ minimum: 1000, default: 120000 }), doc: 'CI automation: how long one git command or GitHub request may take before it is abandoned (502).' },
 } as const;
 
 type Settings = typeof settings;

@@ -37,6 +37,14 @@ const commands: Record<string, { run: ClientCommand; help: string }> = {
     help: 'service-accounts add --name N --role manager|member [--org-id ID] [--json]',
   },
   openapi: { run: server(async () => (await import('./cli/admin-commands.js')).openapiCommand), help: 'Print the OpenAPI document.' },
+  // Loaded on demand; the service address and key come from flags or ORGCTL_URL / ORGCTL_API_KEY, read here.
+  'readiness upload': {
+    run: server(async () => {
+      const { readinessUpload } = await import('./readiness/upload-command.js');
+      return (argv, config) => readinessUpload(argv, config, { url: process.env.ORGCTL_URL, key: process.env.ORGCTL_API_KEY });
+    }),
+    help: 'readiness upload FILE|- [--url URL] [--key KEY] [--json]: send a readiness report to a running service (ORGCTL_URL, ORGCTL_API_KEY)',
+  },
   // The hooks client is loaded on demand and gets the environment here: it reads no process.env itself.
   'hooks run': { run: async (argv) => (await import('./hooks/commands.js')).hooksRun(argv, process.env), help: 'hooks run EVENT [--config F]... [--cwd D] [--session-id S] [--message M] [--reason R] [--tool-name T] [--stop-hook-active]: run the hooks, print the result; exit 0 continue, 2 blocked, 1 error' },
   'hooks validate': { run: async (argv) => (await import('./hooks/commands.js')).hooksValidate(argv, process.env), help: 'hooks validate [--config F]... [--cwd D] [--json]: check the hook configuration files' },
@@ -75,10 +83,12 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (e) => {
-    process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-    process.exit(1);
-  },
-);
+/** Exits once what was written has left: on a pipe, stdout is asynchronous and would be cut short. */
+function exitAfterFlush(code: number): void {
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+}
+
+main(process.argv.slice(2)).then(exitAfterFlush, (e) => {
+  process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  exitAfterFlush(1);
+});

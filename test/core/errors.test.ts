@@ -101,3 +101,28 @@ describe('organizations are isolated', () => {
     expect((await t.request('GET', '/api/v0/me', { key: org.ownerKey })).status).toBe(200);
   });
 });
+
+describe('validation rules hold in every plugin context', () => {
+  it('a plugin that adds a shared schema does not loosen validation elsewhere', async () => {
+    const { Type } = await import('@sinclair/typebox');
+    const extended = await TestApp.start({}, {}, (app) => {
+      // A plugin sharing its schema with the whole app (skip-override), as an area might.
+      const plugin = async (instance: typeof app) => {
+        instance.addSchema(Type.Object({ x: Type.String() }, { $id: 'SharedProbe' }));
+      };
+      (plugin as unknown as Record<symbol, boolean>)[Symbol.for('skip-override')] = true;
+      app.register(plugin);
+    });
+    try {
+      const o = await extended.createOrg('plugin-org');
+      const zero = await extended.request('PUT', '/api/v0/organization/usage/limits/global', { key: o.ownerKey, body: { limit: 0 } });
+      expectErrorObject(zero, 400);
+      const extra = await extended.request('PUT', '/api/v0/organization/usage/limits/global', { key: o.ownerKey, body: { limit: 2_000_000, x: 1 } });
+      expectErrorObject(extra, 400);
+      const text = await extended.request('PUT', '/api/v0/organization/usage/limits/global', { key: o.ownerKey, body: { limit: '2000000' } });
+      expectErrorObject(text, 400);
+    } finally {
+      await extended.close();
+    }
+  });
+});

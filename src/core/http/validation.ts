@@ -14,13 +14,21 @@ function makeAjv(coerceTypes: boolean) {
   return ajv;
 }
 
-// Bodies are JSON and keep their types (the string "1000000" is not an integer); query strings
-// and path parameters are text, so they are converted to the declared type.
-const bodyAjv = makeAjv(false);
-const textAjv = makeAjv(true);
-
-export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object);
+/**
+ * Fastify asks this factory for a validator compiler for every encapsulation context, also when
+ * a plugin adds a shared schema later (`addSchema`), so every route validates with our rules:
+ * bodies are JSON and keep their types (the string "1000000" is not an integer); query strings
+ * and path parameters are text, so they are converted to the declared type.
+ */
+export function buildValidator(externalSchemas: Record<string, unknown> = {}): FastifySchemaCompiler<unknown> {
+  const bodyAjv = makeAjv(false);
+  const textAjv = makeAjv(true);
+  for (const schema of Object.values(externalSchemas)) {
+    bodyAjv.addSchema(schema as object);
+    textAjv.addSchema(schema as object);
+  }
+  return ({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object);
+}
 
 /** Turns ajv's errors into the `{path, message}` items of the error object, one per problem. */
 export function toErrorItems(errs: readonly AjvError[]): ErrorItem[] {

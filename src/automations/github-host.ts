@@ -1,0 +1,105 @@
+import { createHash } from 'node:crypto';
+import { Octokit } from '@octokit/rest';
+import { AppError, errors } from '../core/http/errors.js';
+import { commitMessage, type GitHost, type HostOutcome, type WorkflowChange } from './host.js';
+import type { RepoTarget } from './repo-target.js';
+
+type GitHubTarget = Extract<RepoTarget, { kind: 'github' }>;
+
+export interface GitHubOptions {
+  token?: string;
+  /** https://api.github.com, or https://HOST/api/v3 for GitHub Enterprise Server. */
+  baseUrl: string;
+  timeoutMs: number;
+}
+
+const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+const statusOf = (e: unknown) => (typeof (e as { status?: unknown })?.status === 'number' ? (e as { status: number }).status : undefined);
+
+/** The id git gives a blob: GitHub's `sha` of a file, so an unchanged edit is seen without downloading it. */
+const blobSha = (content: string) => {
+  const bytes = Buffer.from(content, 'utf8');
+  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+};
+
+/**
+ * GitHub through its REST API. The commit is made atomically with the Git Data API (tree on
+ * top of the base tree, commit, then the branch ref pointing at it), so the branch never
+ * exists without its commit; the pull request follows, and if it fails the branch is removed.
+ */
+export class GitHubHost implements GitHost<GitHubTarget> {
+  constructor(private readonly o: GitHubOptions) {}
+
+  private client(): Octokit {
+    if (!this.o.token) throw errors.badGateway('GitHub is not configured on this server: set GITHUB_TOKEN.');
+    return new Octokit({ auth: this.o.token, baseUrl: this.o.baseUrl.replace(/\/+$/, ''), userAgent: 'orgctl', log: silent, request: { signal: AbortSignal.timeout(this.o.timeoutMs) } });
+  }
+
+  async apply(t: GitHubTarget, change: WorkflowChange): Promise<HostOutcome> {
+    const gh = this.client();
+    const repo = { owner: t.owner, repo: t.repo };
+    const call = <R>(what: string, p: Promise<R>, notFound?: () => AppError) =>
+      p.catch((e: unknown) => {
+        throw this.failure(e, what, notFound);
+      });
+    const repoMissing = () => errors.notFound(`Repository ${t.displayUrl}`);
+
+    const baseBranch = change.baseBranch ?? (await call('reading the repository', gh.repos.get(repo), repoMissing)).data.default_branch;
+    let baseSha: string;
+    try {
+      const ref = await call('reading the base branch', gh.git.getRef({ ...repo, ref: `heads/${baseBranch}` }), () => errors.notFound(`Base branch ${baseBranch}`));
+      baseSha = ref.data.object.sha;
+    } catch (e) {
+      // GitHub answers 404 alike for a missing branch and a missing repository: tell them apart.
+      if (e instanceof AppError && e.status === 404 && change.baseBranch !== undefined) await call('reading the repository', gh.repos.get(repo), repoMissing);
+      throw e;
+    }
+
+    const current = await gh.repos.getContent({ ...repo, path: change.workflowPath, ref: baseSha }).then(
+      (r) => r.data,
+      (e) => {
+        if (statusOf(e) === 404) return undefined;
+        throw this.failure(e, 'reading the workflow file');
+      },
+    );
+    if (change.action === 'create' && current) throw errors.conflict(`${change.workflowPath} already exists on ${baseBranch}; use action "edit".`);
+    if (change.action !== 'create' && !current) throw errors.notFound(`Workflow file ${change.workflowPath} on ${baseBranch}`);
+    if (current && (Array.isArray(current) || current.type !== 'file')) throw errors.conflict(`${change.workflowPath} on ${baseBranch} is not a regular file.`);
+    if (change.action === 'edit' && current && !Array.isArray(current) && current.sha === blobSha(change.content ?? '')) {
+      throw errors.conflict(`${change.workflowPath} on ${baseBranch} already has this content; nothing to change.`);
+    }
+
+    const baseCommit = await call('reading the base commit', gh.git.getCommit({ ...repo, commit_sha: baseSha }));
+    const entry =
+      change.action === 'delete'
+        ? { path: change.workflowPath, mode: '100644' as const, type: 'blob' as const, sha: null }
+        : { path: change.workflowPath, mode: '100644' as const, type: 'blob' as const, content: change.content ?? '' };
+    const tree = await call('creating the tree', gh.git.createTree({ ...repo, base_tree: baseCommit.data.tree.sha, tree: [entry] }));
+    const commit = await call('creating the commit', gh.git.createCommit({ ...repo, message: commitMessage(change), tree: tree.data.sha, parents: [baseSha] }));
+    await call('creating the branch', gh.git.createRef({ ...repo, ref: `refs/heads/${change.branch}`, sha: commit.data.sha }));
+    const outcome: HostOutcome = { commitSha: commit.data.sha, baseBranch };
+    try {
+      const pr = await call('opening the pull request', gh.pulls.create({ ...repo, title: change.title, body: change.description, head: change.branch, base: baseBranch }));
+      return { ...outcome, pullRequest: { number: pr.data.number, url: pr.data.html_url } };
+    } catch (e) {
+      await this.discard(t, change);
+      throw e;
+    }
+  }
+
+  async discard(t: GitHubTarget, change: WorkflowChange): Promise<void> {
+    await this.client()
+      .git.deleteRef({ owner: t.owner, repo: t.repo, ref: `heads/${change.branch}` })
+      .catch(() => undefined);
+  }
+
+  /** An AppError for a failed GitHub call: the given 404, else 502 with GitHub's own status and message. */
+  private failure(e: unknown, what: string, notFound?: () => AppError): AppError {
+    if (e instanceof AppError) return e;
+    const status = statusOf(e);
+    if (status === 404 && notFound) return notFound();
+    const message = (e as Error)?.message ?? String(e);
+    const detail = status === undefined ? `GitHub could not be reached while ${what}: ${message}` : `GitHub failed while ${what} (${status}): ${message}`;
+    return errors.badGateway(detail, { host: 'github', ...(status === undefined ? {} : { githubStatus: status }) });
+  }
+}

@@ -1,0 +1,117 @@
+import { errors } from '../core/http/errors.js';
+import { canonicalRepoId } from '../readiness/repo-id.js';
+import { internalAddressesOf, type Resolver } from './network-guard.js';
+
+export type HostKind = 'github' | 'git';
+
+/** A repository URL the service may act on, and which host serves it. */
+export type RepoTarget =
+  | { kind: 'github'; host: string; owner: string; repo: string; repoId: string; displayUrl: string }
+  | { kind: 'git'; host: string; pushUrl: string; protocols: string; repoId: string; displayUrl: string };
+
+export interface TargetPolicy {
+  /** host (lower case) -> kind, from CI_GIT_HOSTS. */
+  hosts: Map<string, HostKind>;
+  allowPrivateNetwork: boolean;
+  resolve?: Resolver;
+}
+
+/** Parses CI_GIT_HOSTS (`github.com=github,git.acme.test=git`). */
+export function parseHostList(text: string): Map<string, HostKind> {
+  const hosts = new Map<string, HostKind>();
+  for (const entry of text.split(',')) {
+    const [host, kind] = entry.trim().split('=');
+    if (host && (kind === 'github' || kind === 'git')) hosts.set(normalHost(host), kind);
+  }
+  return hosts;
+}
+
+/** A host as URLs spell it (IPv6 compressed, lower case), so list entries and URLs compare equal. */
+function normalHost(host: string): string {
+  try {
+    return new URL(`http://${host}/`).hostname.replace(/\.$/, '');
+  } catch {
+    return host.toLowerCase();
+  }
+}
+
+const bad = (message: string) => errors.invalid([{ path: '/repoUrl', message }]);
+
+/**
+ * Decides whether the service may touch `repoUrl`, before any connection: the host must be on
+ * the allow-list, and a plain-Git host must not resolve to an internal address (unless allowed).
+ * file:// remotes are accepted only when private network access is explicitly allowed.
+ */
+export async function resolveTarget(repoUrl: string, policy: TargetPolicy): Promise<RepoTarget> {
+  const url = parse(repoUrl);
+  if (url.scheme === 'file') {
+    if (!policy.allowPrivateNetwork) throw bad('file:// remotes are not allowed on this server (CI_ALLOW_PRIVATE_NETWORK)');
+    return { kind: 'git', host: '', pushUrl: repoUrl, protocols: 'file', repoId: `file://${url.path}`, displayUrl: repoUrl };
+  }
+  const kind = policy.hosts.get(url.host);
+  if (!kind) throw bad(`host ${url.host} is not on this server's list of Git hosts (CI_GIT_HOSTS)`);
+  const repoId = canonicalRepoId(repoUrl) ?? `${url.host}${url.path}`.toLowerCase();
+  if (kind === 'github') {
+    const m = /^\/([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+?)(?:\.git)?\/?$/.exec(url.path);
+    if (!m || m[2] === '.' || m[2] === '..') throw bad('must name a GitHub repository as https://HOST/OWNER/REPO');
+    return { kind, host: url.host, owner: m[1]!, repo: m[2]!, repoId, displayUrl: `https://${url.host}/${m[1]}/${m[2]}` };
+  }
+  if (!policy.allowPrivateNetwork) {
+    let internal: string[];
+    try {
+      internal = await internalAddressesOf(url.host, policy.resolve);
+    } catch (e) {
+      throw errors.badGateway(`The Git host ${url.host} could not be resolved: ${(e as Error).message}`);
+    }
+    if (internal.length > 0) throw bad(`host ${url.host} resolves to an internal address (${internal.join(', ')}), which this server does not connect to`);
+  }
+  return { kind, host: url.host, pushUrl: repoUrl, protocols: url.scheme === 'scp' ? 'ssh' : url.scheme, repoId, displayUrl: url.display };
+}
+
+interface ParsedUrl {
+  scheme: 'https' | 'http' | 'ssh' | 'git' | 'scp' | 'file';
+  host: string;
+  path: string;
+  /** The URL without credentials, safe to store, show and log. */
+  display: string;
+}
+
+function parse(text: string): ParsedUrl {
+  if (/[\s\\]/.test(text) || text.startsWith('-')) throw bad('must be a repository URL without spaces');
+  if (/^file:\/\//i.test(text)) {
+    const path = text.slice('file://'.length);
+    if (!path.startsWith('/') || path.split('/').includes('..')) throw bad('a file:// URL must hold an absolute path without ..');
+    return { scheme: 'file', host: '', path, display: text };
+  }
+  const scp = /^(?:([A-Za-z0-9._-]+)@)?([A-Za-z0-9.-]+):(?!\/\/)([^:]+)$/.exec(text);
+  if (scp) {
+    const host = checkHost(scp[2]!);
+    if (scp[3]!.split('/').includes('..')) throw bad('must not contain .. segments');
+    return { scheme: 'scp', host, path: `/${scp[3]!.replace(/^\/+/, '')}`, display: text };
+  }
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw bad('must be a repository URL (https://HOST/PATH, ssh://HOST/PATH or USER@HOST:PATH)');
+  }
+  const scheme = url.protocol.slice(0, -1).toLowerCase();
+  if (scheme !== 'https' && scheme !== 'http' && scheme !== 'ssh' && scheme !== 'git') throw bad(`the scheme ${scheme}: is not supported`);
+  if (url.search || url.hash) throw bad('must not have a query or fragment');
+  if (url.pathname === '/' || url.pathname === '') throw bad('must name a repository path');
+  const host = checkHost(url.hostname);
+  const display = `${scheme}://${url.host}${url.pathname}`;
+  let path: string;
+  try {
+    path = decodeURIComponent(url.pathname);
+  } catch {
+    throw bad('has a malformed percent-encoding');
+  }
+  return { scheme, host, path, display };
+}
+
+function checkHost(host: string): string {
+  const h = host.toLowerCase().replace(/\.$/, '');
+  if (!/^(\[[0-9a-f:.]+\]|[a-z0-9]([a-z0-9.-]*[a-z0-9])?)$/.test(h)) throw bad(`host ${host} is not a valid host name`);
+  return h;
+}

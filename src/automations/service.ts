@@ -1,0 +1,150 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import type { Config } from '../config.js';
+import type { Db } from '../core/db/db.js';
+import { errors } from '../core/http/errors.js';
+import type { Principal } from '../core/identity/roles.js';
+import { canonicalRepoId } from '../readiness/repo-id.js';
+import { GitHubHost } from './github-host.js';
+import type { GitHost, WorkflowChange } from './host.js';
+import { PlainGitHost } from './plain-git-host.js';
+import { parseHostList, resolveTarget, type RepoTarget, type TargetPolicy } from './repo-target.js';
+import type { CiEditBody, CiEditResult, PullRequest, PullRequestQuery } from './schemas.js';
+import { automationsStore as store, type PullRequestRow } from './store.js';
+import { checkBranchName, checkWorkflowContent, checkWorkflowPath } from './workflow-request.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const VERB = { create: 'Add', edit: 'Update', delete: 'Remove' } as const;
+
+export interface GitHosts {
+  git: GitHost<Extract<RepoTarget, { kind: 'git' }>>;
+  github: GitHost<Extract<RepoTarget, { kind: 'github' }>>;
+}
+
+/** `ci/<action>-<workflow>-<8 hex>`: readable, and unique without asking the host (32 random bits). */
+export function branchName(action: string, workflowPath: string): string {
+  const base = workflowPath.slice(workflowPath.lastIndexOf('/') + 1).replace(/\.ya?ml$/, '');
+  const slug = base.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40).replace(/-+$/, '') || 'workflow';
+  return `ci/${action}-${slug}-${randomBytes(4).toString('hex')}`;
+}
+
+export class AutomationsService {
+  constructor(
+    private readonly db: Db,
+    private readonly hosts: GitHosts,
+    private readonly policy: TargetPolicy,
+    /** PUBLIC_URL: the address clients know the service by; else the address each request came in on. */
+    private readonly publicUrl?: string,
+  ) {}
+
+  static fromConfig(db: Db, config: Config): AutomationsService {
+    return new AutomationsService(
+      db,
+      {
+        git: new PlainGitHost({ workDir: config.ciWorkDir ?? tmpdir(), timeoutMs: config.ciGitTimeoutMs, author: { name: config.ciGitAuthorName, email: config.ciGitAuthorEmail } }),
+        github: new GitHubHost({ token: config.githubToken, baseUrl: config.githubApiUrl, timeoutMs: config.ciGitTimeoutMs }),
+      },
+      { hosts: parseHostList(config.ciGitHosts), allowPrivateNetwork: config.ciAllowPrivateNetwork },
+      config.publicUrl,
+    );
+  }
+
+  /**
+   * Opens a pull request that creates, edits or deletes one workflow: one new branch, one commit.
+   * Everything the request says is checked before the host is contacted; `requestOrigin` is the
+   * address the request came in on, for the links of pull requests it records itself (plain
+   * Git) when PUBLIC_URL is not set.
+   */
+  async editWorkflow(actor: Principal, body: CiEditBody, requestOrigin: string): Promise<CiEditResult> {
+    checkWorkflowPath(body.workflowPath);
+    if (body.action === 'delete' && body.content !== undefined) throw errors.invalid([{ path: '/content', message: 'must be absent for action delete' }]);
+    if (body.action !== 'delete') {
+      if (body.content === undefined) throw errors.invalid([{ path: '/content', message: `is required for action ${body.action}` }]);
+      checkWorkflowContent(body.content);
+    }
+    if (body.baseBranch !== undefined) checkBranchName(body.baseBranch, 'baseBranch');
+    const target = await resolveTarget(body.repoUrl, this.policy);
+
+    const change: WorkflowChange = {
+      action: body.action,
+      workflowPath: body.workflowPath,
+      content: body.content,
+      baseBranch: body.baseBranch,
+      branch: branchName(body.action, body.workflowPath),
+      title: body.title ?? `${VERB[body.action]} CI workflow ${body.workflowPath}`,
+      description: body.description ?? `${VERB[body.action]} \`${body.workflowPath}\`.\n\nOpened by orgctl for ${actor.email ?? actor.name}.`,
+    };
+    const outcome = target.kind === 'github' ? await this.hosts.github.apply(target, change) : await this.hosts.git.apply(target, change);
+
+    const id = randomUUID();
+    const linkBase = (this.publicUrl ?? requestOrigin).replace(/\/+$/, '');
+    let row: PullRequestRow;
+    try {
+      row = await this.db.transaction(async (tx) =>
+        store.insert(tx, {
+          id,
+          orgId: actor.orgId,
+          hostKind: target.kind,
+          repoId: target.repoId,
+          repoUrl: target.displayUrl,
+          number: outcome.pullRequest?.number ?? (await store.nextNumber(tx, actor.orgId, target.repoId)),
+          url: outcome.pullRequest?.url ?? `${linkBase}/api/v0/automations/ci/pull-requests/${id}`,
+          action: body.action,
+          workflowPath: body.workflowPath,
+          branch: change.branch,
+          baseBranch: outcome.baseBranch,
+          commitSha: outcome.commitSha,
+          title: change.title,
+          description: change.description,
+          createdBy: actor.id,
+        }),
+      );
+    } catch (e) {
+      // Unrecorded, the branch would be an orphan nobody can find: take it back.
+      if (target.kind === 'github') await this.hosts.github.discard(target, change, outcome);
+      else await this.hosts.git.discard(target, change, outcome);
+      throw e;
+    }
+    return {
+      pullRequest: { url: row.url, number: row.number, branch: row.branch, baseBranch: row.base_branch, title: row.title },
+      commitSha: row.commit_sha,
+      action: row.action,
+      workflowPath: row.workflow_path,
+    };
+  }
+
+  async listPullRequests(orgId: string, q: PullRequestQuery): Promise<PullRequest[]> {
+    let after: PullRequestRow | undefined;
+    if (q.startAfter !== undefined) {
+      after = UUID.test(q.startAfter) ? await store.get(this.db, orgId, q.startAfter.toLowerCase()) : undefined;
+      if (!after) throw errors.invalid([{ path: '/startAfter', message: 'names no pull request of this organization' }], 'querystring');
+    }
+    const repoId = q.repoUrl === undefined ? undefined : q.repoUrl.startsWith('file://') ? q.repoUrl : (canonicalRepoId(q.repoUrl) ?? q.repoUrl.toLowerCase());
+    const rows = await store.list(this.db, { orgId, repoId, after, limit: Math.min(q.limit, 100) });
+    return rows.map(toPullRequest);
+  }
+
+  async getPullRequest(orgId: string, id: string): Promise<PullRequest> {
+    const row = UUID.test(id) ? await store.get(this.db, orgId, id.toLowerCase()) : undefined;
+    if (!row) throw errors.notFound('Pull request');
+    return toPullRequest(row);
+  }
+}
+
+const toPullRequest = (r: PullRequestRow): PullRequest => ({
+  id: r.id,
+  host: r.host_kind,
+  repoUrl: r.repo_url,
+  repoId: r.repo_id,
+  number: r.number,
+  url: r.url,
+  action: r.action,
+  workflowPath: r.workflow_path,
+  branch: r.branch,
+  baseBranch: r.base_branch,
+  commitSha: r.commit_sha,
+  title: r.title,
+  description: r.description,
+  createdBy: r.created_by,
+  createdAt: Number(r.created_at),
+});

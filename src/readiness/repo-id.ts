@@ -1,0 +1,47 @@
+/**
+ * The canonical id of a repository (contract §7): lower-case host and path, without scheme,
+ * credentials, port, trailing `/` or `.git`. `https://GitHub.com/Acme/API.git`,
+ * `git@github.com:acme/api.git` and `ssh://git@github.com:22/acme/api` are all `github.com/acme/api`.
+ * Returns undefined for text that names no remote repository.
+ */
+export function canonicalRepoId(input: string): string | undefined {
+  const text = input.trim();
+  if (text === '' || /[\s\\]/.test(text)) return undefined;
+  const parts = splitUrl(text);
+  if (!parts) return undefined;
+  const host = parts.host.toLowerCase().replace(/\.$/, '');
+  if (!/^(\[[0-9a-f:.]+\]|[a-z0-9]([a-z0-9.-]*[a-z0-9])?)$/.test(host)) return undefined;
+  let path = parts.path.toLowerCase().replace(/\/{2,}/g, '/');
+  path = path.replace(/^\/+/, '').replace(/\/+$/, '');
+  path = path.replace(/\.git$/, '').replace(/\/+$/, '');
+  if (path === '' || path.split('/').some((s) => s === '.' || s === '..')) return undefined;
+  return `${host}/${path}`;
+}
+
+const SCHEMES = new Set(['http', 'https', 'ssh', 'git', 'git+ssh', 'ssh+git']);
+
+function splitUrl(text: string): { host: string; path: string } | undefined {
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(text);
+  if (scheme) {
+    if (!SCHEMES.has(scheme[1]!.toLowerCase())) return undefined;
+    let rest = text.slice(scheme[0].length).split(/[?#]/)[0]!;
+    const slash = rest.indexOf('/');
+    let authority = slash === -1 ? rest : rest.slice(0, slash);
+    rest = slash === -1 ? '' : rest.slice(slash);
+    authority = authority.slice(authority.lastIndexOf('@') + 1);
+    return { host: stripPort(authority), path: rest };
+  }
+  // scp-like syntax: [user@]host:path (a colon before any slash).
+  const scp = /^(?:[^@/:]+@)?([^@/:]+):(?!\/\/)(.+)$/.exec(text);
+  if (scp) return { host: scp[1]!, path: scp[2]! };
+  // Already canonical (or nearly): host/path, as a repoId filter is given.
+  const bare = /^([^/@:]+)(\/.+)$/.exec(text);
+  if (bare && bare[1]!.includes('.')) return { host: bare[1]!, path: bare[2]! };
+  return undefined;
+}
+
+function stripPort(authority: string): string {
+  if (authority.startsWith('[')) return authority.slice(0, authority.indexOf(']') + 1);
+  const colon = authority.lastIndexOf(':');
+  return colon === -1 ? authority : authority.slice(0, colon);
+}

@@ -1,0 +1,51 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { principalOf } from '../core/http/access.js';
+import { errorResponses } from '../core/http/error-schema.js';
+import { access } from '../core/identity/roles.js';
+import { ListQuery, Report, ReportList, ReportUpload } from './schemas.js';
+import type { ReadinessService } from './service.js';
+
+const tags = ['readiness reports'];
+const PATH = '/api/organization/maturity-level-reports';
+/** The same resource under the name the agent client also uses. */
+const ALIAS = '/api/organization/agent-readiness-reports';
+
+/** Served on the application address ({app_url}). */
+export const readinessRoutes =
+  (readiness: ReadinessService): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    for (const [path, suffix, note] of [
+      [PATH, '', ''],
+      [ALIAS, 'Alias', ' (alias path)'],
+    ] as const) {
+      app.get(
+        path,
+        {
+          config: { access: access.anyone },
+          schema: {
+            operationId: `readiness.list${suffix}`,
+            tags,
+            summary: `List readiness reports, newest first${note}`,
+            querystring: ListQuery,
+            response: { 200: ReportList, ...errorResponses(400, 401) },
+          },
+        },
+        async (request) => ({ reports: await readiness.list(principalOf(request).orgId, request.query) }),
+      );
+
+      app.post(
+        path,
+        {
+          config: { access: access.contributors },
+          schema: {
+            operationId: `readiness.upload${suffix}`,
+            tags,
+            summary: `Upload a readiness report${note}`,
+            body: ReportUpload,
+            response: { 201: Report, ...errorResponses(400, 401, 403) },
+          },
+        },
+        async (request, reply) => reply.code(201).send(await readiness.upload(principalOf(request), request.body)),
+      );
+    }
+  };

@@ -1,0 +1,66 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+export const MAX_PAGE = 100;
+export const DEFAULT_PAGE = 20;
+
+const Text = (maxLength: number, description?: string) => Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) });
+const MapKey = { minLength: 1, maxLength: 512 };
+
+export const ReasoningEffort = Type.Union([Type.Literal('low'), Type.Literal('medium'), Type.Literal('high'), Type.Literal('off')]);
+
+export const CriterionEvaluation = Type.Object(
+  {
+    numerator: Type.Integer({ minimum: 0, description: 'Sub-applications passing: 0 up to denominator' }),
+    denominator: Type.Integer({ minimum: 1, description: 'Sub-applications evaluated: at least 1' }),
+    rationale: Type.String({ maxLength: 20_000 }),
+  },
+  { additionalProperties: false },
+);
+
+export const AppDescription = Type.Object({ description: Type.String({ maxLength: 20_000 }) }, { additionalProperties: false });
+
+export const ModelUsed = Type.Object({ id: Text(200), reasoningEffort: ReasoningEffort }, { additionalProperties: false });
+
+/** The fields a client sends; reportId and createdAt are assigned by the service. */
+const uploadFields = {
+  repoUrl: Text(2048, 'Repository evaluated (https, ssh, scp-like git@host:owner/repo)'),
+  apps: Type.Record(Type.String(), AppDescription, {
+    propertyNames: MapKey,
+    maxProperties: 1000,
+    description: 'Map from application path to {description}',
+  }),
+  report: Type.Record(Type.String(), CriterionEvaluation, {
+    propertyNames: MapKey,
+    maxProperties: 1000,
+    description: 'Map from criterion id to its evaluation',
+  }),
+  commitHash: Type.Optional(Type.String({ pattern: '^[0-9a-fA-F]{4,64}$', description: 'A full or abbreviated Git commit id' })),
+  branch: Type.Optional(Text(255)),
+  hasLocalChanges: Type.Optional(Type.Boolean({ description: 'Uncommitted changes existed' })),
+  hasNonRemoteCommits: Type.Optional(Type.Boolean({ description: 'Unpushed commits existed' })),
+  modelUsed: Type.Optional(ModelUsed),
+  droidVersion: Type.Optional(Text(100, 'CLI version that generated the report')),
+};
+
+export const ReportUpload = Type.Object(uploadFields, { additionalProperties: false, title: 'ReadinessReportUpload' });
+export type ReportUpload = Static<typeof ReportUpload>;
+
+export const Report = Type.Object(
+  {
+    reportId: Type.String({ format: 'uuid' }),
+    createdAt: Type.Integer({ description: 'Unix timestamp in milliseconds, assigned by the service' }),
+    repoId: Type.String({ description: 'Canonical repository id derived from repoUrl (host/path, lower case)' }),
+    ...uploadFields,
+  },
+  { title: 'ReadinessReport' },
+);
+export type Report = Static<typeof Report>;
+
+export const ReportList = Type.Object({ reports: Type.Array(Report) });
+
+export const ListQuery = Type.Object({
+  repoId: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'Only reports of this repository (a repoId, or any URL of it)' })),
+  limit: Type.Integer({ minimum: 1, default: DEFAULT_PAGE, description: `Page size; values above ${MAX_PAGE} are served as ${MAX_PAGE}` }),
+  startAfter: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'The reportId of the last report of the previous page' })),
+});
+export type ListQuery = Static<typeof ListQuery>;

@@ -1,0 +1,62 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../core/db/db.js';
+import { errors, type ErrorItem } from '../core/http/errors.js';
+import type { Principal } from '../core/identity/roles.js';
+import { canonicalRepoId } from './repo-id.js';
+import { MAX_PAGE, type ListQuery, type Report, type ReportUpload } from './schemas.js';
+import { readinessStore as store, type ReportRow } from './store.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export class ReadinessService {
+  constructor(private readonly db: Db) {}
+
+  /** Checks what the schema cannot express, canonicalises the repository and stores the report. */
+  async upload(actor: Principal, body: ReportUpload): Promise<Report> {
+    const problems: ErrorItem[] = [];
+    const repoId = canonicalRepoId(body.repoUrl);
+    if (repoId === undefined) {
+      problems.push({ path: '/repoUrl', message: 'must be a remote repository URL (https://host/owner/repo, ssh://host/owner/repo or git@host:owner/repo)' });
+    }
+    for (const [criterion, e] of Object.entries(body.report)) {
+      if (e.numerator > e.denominator) problems.push({ path: `/report/${pointer(criterion)}/numerator`, message: 'must be <= denominator' });
+    }
+    if (problems.length > 0) throw errors.invalid(problems);
+    const row = await store.insert(this.db, { reportId: randomUUID(), orgId: actor.orgId, repoId: repoId as string, uploadedBy: actor.id, body });
+    return toReport(row);
+  }
+
+  /** One page, newest first; `startAfter` must name a report of the caller's organization. */
+  async list(orgId: string, q: ListQuery): Promise<Report[]> {
+    let after: { created_at: number; report_id: string } | undefined;
+    if (q.startAfter !== undefined) {
+      after = UUID.test(q.startAfter) ? await store.position(this.db, orgId, q.startAfter.toLowerCase()) : undefined;
+      if (!after) throw errors.invalid([{ path: '/startAfter', message: 'names no report of this organization' }], 'querystring');
+    }
+    // A repoId filter may be given in any form of the repository's URL.
+    const repoId = q.repoId === undefined ? undefined : (canonicalRepoId(q.repoId) ?? q.repoId.toLowerCase());
+    const rows = await store.list(this.db, { orgId, repoId, after, limit: Math.min(q.limit, MAX_PAGE) });
+    return rows.map(toReport);
+  }
+}
+
+/** A map key as a JSON Pointer segment (RFC 6901). */
+const pointer = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
+
+function toReport(r: ReportRow): Report {
+  const out: Report = {
+    reportId: r.report_id,
+    createdAt: Number(r.created_at),
+    repoId: r.repo_id,
+    repoUrl: r.repo_url,
+    apps: r.apps,
+    report: r.report,
+  };
+  if (r.commit_hash !== null) out.commitHash = r.commit_hash;
+  if (r.branch !== null) out.branch = r.branch;
+  if (r.has_local_changes !== null) out.hasLocalChanges = r.has_local_changes;
+  if (r.has_non_remote_commits !== null) out.hasNonRemoteCommits = r.has_non_remote_commits;
+  if (r.model_id !== null && r.model_reasoning_effort !== null) out.modelUsed = { id: r.model_id, reasoningEffort: r.model_reasoning_effort };
+  if (r.droid_version !== null) out.droidVersion = r.droid_version;
+  return out;
+}

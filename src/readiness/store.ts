@@ -1,0 +1,76 @@
+import type { Queryable } from '../core/db/db.js';
+import type { ReportUpload } from './schemas.js';
+
+export interface ReportRow {
+  report_id: string;
+  created_at: number;
+  repo_id: string;
+  repo_url: string;
+  apps: Record<string, { description: string }>;
+  report: Record<string, { numerator: number; denominator: number; rationale: string }>;
+  commit_hash: string | null;
+  branch: string | null;
+  has_local_changes: boolean | null;
+  has_non_remote_commits: boolean | null;
+  model_id: string | null;
+  model_reasoning_effort: 'low' | 'medium' | 'high' | 'off' | null;
+  droid_version: string | null;
+}
+
+const COLUMNS = `report_id, created_at, repo_id, repo_url, apps, report, commit_hash, branch, has_local_changes,
+  has_non_remote_commits, model_id, model_reasoning_effort, droid_version`;
+
+export const readinessStore = {
+  /**
+   * Stores a report; the maps go in as text cast to json (postgres.js would encode a string bound
+   * to a json parameter a second time), kept as sent, key order included.
+   * created_at is the database clock in whole milliseconds, the same for every service process.
+   */
+  async insert(db: Queryable, r: { reportId: string; orgId: string; repoId: string; uploadedBy: string; body: ReportUpload }): Promise<ReportRow> {
+    const b = r.body;
+    const rows = await db.query<ReportRow>(
+      `INSERT INTO readiness_reports (report_id, org_id, created_at, repo_id, repo_url, apps, report, commit_hash, branch,
+         has_local_changes, has_non_remote_commits, model_id, model_reasoning_effort, droid_version, uploaded_by)
+       VALUES ($1, $2, floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint, $3, $4, $5::text::json, $6::text::json, $7, $8, $9, $10, $11, $12, $13, $14)
+       RETURNING ${COLUMNS}`,
+      [
+        r.reportId,
+        r.orgId,
+        r.repoId,
+        b.repoUrl,
+        JSON.stringify(b.apps),
+        JSON.stringify(b.report),
+        b.commitHash ?? null,
+        b.branch ?? null,
+        b.hasLocalChanges ?? null,
+        b.hasNonRemoteCommits ?? null,
+        b.modelUsed?.id ?? null,
+        b.modelUsed?.reasoningEffort ?? null,
+        b.droidVersion ?? null,
+        r.uploadedBy,
+      ],
+    );
+    return rows[0]!;
+  },
+
+  async position(db: Queryable, orgId: string, reportId: string): Promise<{ created_at: number; report_id: string } | undefined> {
+    const rows = await db.query<{ created_at: number; report_id: string }>(
+      `SELECT created_at, report_id FROM readiness_reports WHERE org_id = $1 AND report_id = $2`,
+      [orgId, reportId],
+    );
+    return rows[0];
+  },
+
+  /** Newest first, then by reportId; the keyset (created_at, report_id) continues exactly after `after`. */
+  async list(db: Queryable, q: { orgId: string; repoId?: string; limit: number; after?: { created_at: number; report_id: string } }): Promise<ReportRow[]> {
+    return db.query<ReportRow>(
+      `SELECT ${COLUMNS} FROM readiness_reports
+       WHERE org_id = $1
+         AND ($2::text IS NULL OR repo_id = $2::text)
+         AND ($3::bigint IS NULL OR created_at < $3::bigint OR (created_at = $3::bigint AND report_id > $4::uuid))
+       ORDER BY created_at DESC, report_id
+       LIMIT $5`,
+      [q.orgId, q.repoId ?? null, q.after?.created_at ?? null, q.after?.report_id ?? null, q.limit],
+    );
+  },
+};

@@ -1,0 +1,51 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { canonicalRepoId } from '../../src/readiness/repo-id.js';
+
+describe('canonical repoId (contract §7)', () => {
+  it.each([
+    ['https://github.com/acme/api', 'github.com/acme/api'],
+    ['https://GitHub.com/Acme/API.git', 'github.com/acme/api'],
+    ['https://github.com/acme/api/', 'github.com/acme/api'],
+    ['https://github.com/acme/api.git/', 'github.com/acme/api'],
+    ['http://github.com/acme/api', 'github.com/acme/api'],
+    ['https://user:s3cret@github.com/acme/api.git', 'github.com/acme/api'],
+    ['https://x-access-token:ghp_abc@github.com:443/acme/api', 'github.com/acme/api'],
+    ['git@github.com:acme/api.git', 'github.com/acme/api'],
+    ['git@GitHub.com:Acme/API.git', 'github.com/acme/api'],
+    ['github.com:acme/api', 'github.com/acme/api'],
+    ['ssh://git@github.com/acme/api.git', 'github.com/acme/api'],
+    ['ssh://git@github.com:22/acme/api.git', 'github.com/acme/api'],
+    ['SSH://GIT@GITHUB.COM/ACME/API.GIT', 'github.com/acme/api'],
+    ['git://github.com/acme/api.git', 'github.com/acme/api'],
+    ['git+ssh://git@github.com/acme/api', 'github.com/acme/api'],
+    ['https://gitlab.example.com/group/sub/project.git', 'gitlab.example.com/group/sub/project'],
+    ['https://github.com//acme//api.git', 'github.com/acme/api'],
+    ['https://github.com/acme/api?tab=readme#top', 'github.com/acme/api'],
+    ['  https://github.com/acme/api  ', 'github.com/acme/api'],
+    ['github.com/Acme/API', 'github.com/acme/api'],
+  ])('%s -> %s', (input, id) => {
+    expect(canonicalRepoId(input)).toBe(id);
+  });
+
+  it.each([[''], ['not a url'], ['https://github.com'], ['https://github.com/'], ['ftp://github.com/a/b'], ['file:///srv/repo.git'], ['/srv/repo.git'], ['https://github.com/../x'], ['acme/api'], ['https://exa mple.com/a']])(
+    'names no repository: %j',
+    (input) => {
+      expect(canonicalRepoId(input)).toBeUndefined();
+    },
+  );
+
+  it('is idempotent and agrees across URL forms (property)', () => {
+    const segment = fc.stringMatching(/^[A-Za-z0-9_-]{1,12}$/);
+    fc.assert(
+      fc.property(fc.constantFrom('github.com', 'GitLab.Example.com', 'git.acme.io'), fc.array(segment, { minLength: 1, maxLength: 4 }), fc.boolean(), (host, parts, dotGit) => {
+        const path = `${parts.join('/')}${dotGit ? '.git' : ''}`;
+        const id = canonicalRepoId(`https://${host}/${path}`);
+        expect(id).toBe(`${host.toLowerCase()}/${parts.join('/').toLowerCase()}`);
+        expect(canonicalRepoId(`git@${host}:${path}`)).toBe(id);
+        expect(canonicalRepoId(`ssh://git@${host}:2222/${path}/`)).toBe(id);
+        expect(canonicalRepoId(id as string)).toBe(id);
+      }),
+    );
+  });
+});

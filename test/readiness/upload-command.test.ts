@@ -1,0 +1,90 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, startServer, type Server } from '../helpers/cli.js';
+import { createPostgresDatabase, onPostgres } from '../helpers/test-db.js';
+
+const PATH = '/api/organization/maturity-level-reports';
+const cleanups: (() => Promise<unknown> | void)[] = [];
+let env: Record<string, string>;
+let server: Server;
+let appUrl: string;
+let key: string;
+let dir: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'orgctl-readiness-cli-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  if (onPostgres) {
+    const db = await createPostgresDatabase();
+    cleanups.push(() => db.drop());
+    env = { DATABASE_URL: db.url };
+  } else {
+    env = { DATA_DIR: path.join(dir, 'data'), DATABASE_URL: '' };
+  }
+  const init = await runCli(['init', '--org', 'acme', '--owner-email', 'owner@acme.test', '--json'], env);
+  expect(init.code).toBe(0);
+  key = (JSON.parse(init.stdout) as { apiKey: string }).apiKey;
+  server = await startServer({ ...env, APP_PORT: '0' });
+  cleanups.push(() => server.stop());
+  appUrl = /Application address \(readiness reports\) on (http:\/\/\S+)/.exec(server.output())![1]!;
+}, 120_000);
+afterAll(async () => {
+  for (const c of cleanups.reverse()) await c();
+});
+
+const report = { repoUrl: 'git@github.com:Acme/Web.git', apps: { web: { description: 'Site' } }, report: { ci: { numerator: 1, denominator: 1, rationale: 'CI runs' } } };
+
+describe('orgctl readiness upload', () => {
+  it('sends a report file to the application address and prints the stored report', async () => {
+    const file = path.join(dir, 'report.json');
+    writeFileSync(file, JSON.stringify(report));
+    const res = await runCli(['readiness', 'upload', file, '--url', appUrl, '--key', key, '--json'], {});
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    const stored = JSON.parse(res.stdout) as { reportId: string; repoId: string };
+    expect(stored).toMatchObject({ ...report, repoId: 'github.com/acme/web' });
+    const listed = await fetch(`${appUrl}${PATH}?repoId=github.com/acme/web`, { headers: { authorization: `Bearer ${key}` } });
+    expect(((await listed.json()) as { reports: { reportId: string }[] }).reports.map((r) => r.reportId)).toEqual([stored.reportId]);
+  });
+
+  it('reads the address and key from ORGCTL_URL and ORGCTL_API_KEY, and the report from standard input', async () => {
+    const res = await runCli(['readiness', 'upload', '-'], { ORGCTL_URL: appUrl, ORGCTL_API_KEY: key }, JSON.stringify({ ...report, repoUrl: 'https://github.com/acme/stdin' }));
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/^Report [0-9a-f-]{36} stored for github\.com\/acme\/stdin at \d{4}-/);
+  });
+
+  it('exits 1 and prints the paths the service refused', async () => {
+    const file = path.join(dir, 'bad.json');
+    writeFileSync(file, JSON.stringify({ ...report, report: { ci: { numerator: 2, denominator: 1, rationale: '' } } }));
+    const res = await runCli(['readiness', 'upload', file, '--url', appUrl, '--key', key], {});
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('Upload refused (400)');
+    expect(res.stderr).toContain('/report/ci/numerator must be <= denominator');
+  });
+
+  it('exits 1 for a wrong key, a file that is not JSON, or an unreachable service; 2 without a key', async () => {
+    const file = path.join(dir, 'ok.json');
+    writeFileSync(file, JSON.stringify(report));
+    const wrongKey = await runCli(['readiness', 'upload', file, '--url', appUrl, '--key', 'ock_wrong'], {});
+    expect(wrongKey.code).toBe(1);
+    expect(wrongKey.stderr).toContain('(401)');
+    const notJson = path.join(dir, 'not.json');
+    writeFileSync(notJson, 'repoUrl: x');
+    const parse = await runCli(['readiness', 'upload', notJson, '--url', appUrl, '--key', key], {});
+    expect(parse.code).toBe(1);
+    expect(parse.stderr).toContain('Cannot read a JSON report');
+    const down = await runCli(['readiness', 'upload', file, '--url', 'http://127.0.0.1:9', '--key', key], {});
+    expect(down.code).toBe(1);
+    expect(down.stderr).toContain('Cannot reach http://127.0.0.1:9');
+    const noKey = await runCli(['readiness', 'upload', file, '--url', appUrl], { ORGCTL_API_KEY: '' });
+    expect(noKey.code).toBe(2);
+    expect(noKey.stderr).toContain('ORGCTL_API_KEY');
+  });
+
+  it('serves readiness reports only on the application address when APP_PORT is set', async () => {
+    const onApi = await fetch(`${server.url}${PATH}`, { headers: { authorization: `Bearer ${key}` } });
+    expect(onApi.status).toBe(404);
+  });
+});
