@@ -14,6 +14,10 @@ import { identityRoutes } from './core/identity/routes.js';
 import { IdentityService } from './core/identity/service.js';
 import { limitsRoutes } from './limits/routes.js';
 import { LimitsService, type CreditsUsage } from './limits/service.js';
+import { analyticsRoutes } from './analytics/routes.js';
+import { AnalyticsService } from './analytics/service.js';
+import { telemetryRoutes } from './telemetry/routes.js';
+import { TelemetryService } from './telemetry/service.js';
 import { automationsRoutes } from './automations/routes.js';
 import { AutomationsService } from './automations/service.js';
 import { readinessRoutes } from './readiness/routes.js';
@@ -30,11 +34,9 @@ export const ALL_SURFACES: readonly Surface[] = ['api', 'app'];
 
 export interface AppDeps {
   db: Db;
-  /** Credits used per principal; until telemetry ingestion exists, nothing has been used. */
+  /** Credits used per principal; by default the analytics rollups of ingested telemetry. */
   usage?: CreditsUsage;
 }
-
-const noUsageRecorded: CreditsUsage = { creditsUsed: async () => 0 };
 
 /** Builds the HTTP service. Nothing listens yet, and importing this module has no side effects. */
 export async function buildApp(config: Config, deps: AppDeps, surfaces: readonly Surface[] = ALL_SURFACES): Promise<FastifyInstance> {
@@ -67,7 +69,9 @@ export async function buildApp(config: Config, deps: AppDeps, surfaces: readonly
     onBackgroundError: (err) => app.log.warn({ err }, 'background credential work failed'),
   });
   identity.onRevoke = (keyId) => authenticator.forgetKey(keyId);
-  const limits = new LimitsService(deps.db, deps.usage ?? noUsageRecorded);
+  const analytics = new AnalyticsService(deps.db);
+  const telemetry = new TelemetryService(deps.db);
+  const limits = new LimitsService(deps.db, deps.usage ?? analytics);
   const readiness = new ReadinessService(deps.db);
   const automations = AutomationsService.fromConfig(deps.db, config);
 
@@ -81,6 +85,8 @@ export async function buildApp(config: Config, deps: AppDeps, surfaces: readonly
     await app.register(identityRoutes(identity));
     await app.register(limitsRoutes(limits));
     await app.register(automationsRoutes(automations));
+    await app.register(telemetryRoutes(telemetry));
+    await app.register(analyticsRoutes(analytics));
   }
   if (surfaces.includes('app')) {
     await app.register(readinessRoutes(readiness));

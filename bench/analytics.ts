@@ -1,0 +1,150 @@
+/**
+ * Analytics benchmark, one engine per run:
+ *   - ingestion: events/s through the ingestion service in batches of 1000 (validation, one
+ *     transaction per batch, events and rollups);
+ *   - p50/p99 latency of each analytics endpoint over 30 and 366 days (HTTP through inject,
+ *     with authentication, validation and serialization);
+ *   - the same activity and tokens answers computed by a raw scan of the events table.
+ * Usage: npx tsc -p tsconfig.bench.json && node .bench-build/bench/analytics.js
+ *          [--events 1000000] [--users 200] [--engine pglite|postgres] [--postgres URL] [--iterations 30] [--concurrency 1]
+ * PostgreSQL runs in a fresh database created (and dropped) on the server at --postgres.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import postgres from 'postgres';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import type { Db } from '../src/core/db/db.js';
+import { loadMigrations, migrate } from '../src/core/db/migrate.js';
+import { PgliteDb } from '../src/core/db/pglite-engine.js';
+import { PostgresDb } from '../src/core/db/postgres-engine.js';
+import { IdentityService } from '../src/core/identity/service.js';
+import { TelemetryService } from '../src/telemetry/service.js';
+import { syntheticBatches } from './analytics-events.js';
+
+const { values } = parseArgs({
+  options: {
+    events: { type: 'string', default: '1000000' },
+    users: { type: 'string', default: '200' },
+    engine: { type: 'string', default: 'pglite' },
+    postgres: { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/postgres' },
+    iterations: { type: 'string', default: '30' },
+    concurrency: { type: 'string', default: '1' },
+  },
+});
+const total = Number(values.events);
+const userCount = Number(values.users);
+const iterations = Number(values.iterations);
+// Batches in flight at once (PostgreSQL only; PGlite is one connection).
+const concurrency = Number(values.concurrency);
+const DAY = 86_400_000;
+
+async function open(): Promise<{ db: Db; cleanup: () => Promise<void> }> {
+  if (values.engine === 'postgres') {
+    const admin = postgres(values.postgres as string, { max: 1, onnotice: () => undefined });
+    const name = `orgctl_bench_${Date.now()}`;
+    await admin.unsafe(`CREATE DATABASE ${name}`);
+    const url = new URL(values.postgres as string);
+    url.pathname = `/${name}`;
+    const db = new PostgresDb({ url: url.toString(), poolSize: 10 });
+    return {
+      db,
+      cleanup: async () => {
+        await db.close();
+        await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await admin.end();
+      },
+    };
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), 'orgctl-bench-'));
+  const db = await PgliteDb.open({ dataDir: path.join(dir, 'pgdata') });
+  return { db, cleanup: async () => (await db.close(), rmSync(dir, { recursive: true, force: true })) };
+}
+
+const percentile = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil(p * s.length) - 1)]!;
+};
+const ms = (x: number) => `${x.toFixed(1)} ms`;
+
+async function main() {
+  const { db, cleanup } = await open();
+  try {
+    // The compiled script has no SQL beside it: the migrations come from the source tree.
+    await migrate(db, loadMigrations(path.resolve('src/core/db/migrations')));
+    const identity = new IdentityService(db);
+    const org = await identity.createOrganization({ name: 'bench', ownerEmail: 'owner@bench.test' });
+    const users: string[] = [];
+    for (let i = 0; i < userCount; i++) users.push((await identity.addUser({ orgId: org.orgId, email: `u${i}@bench.test`, role: 'member' })).id);
+    const today = Date.parse(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`);
+    const lastDayMs = today - DAY;
+    const telemetry = new TelemetryService(db);
+    // Telemetry starts on 2026-01-14: the data covers the days from then to yesterday (at most 366).
+    const days = Math.min(366, Math.round((lastDayMs - Date.UTC(2026, 0, 14)) / DAY) + 1);
+
+    const started = performance.now();
+    let stored = 0;
+    let lastReport = started;
+    const batches = syntheticBatches({ total, users, days, lastDayMs, batchSize: 1000, runId: 'b' });
+    const worker = async () => {
+      for (let next = batches.next(); !next.done; next = batches.next()) {
+        stored += (await telemetry.importEvents(org.orgId, next.value as never)).accepted;
+        if (performance.now() - lastReport > 15_000) {
+          lastReport = performance.now();
+          process.stderr.write(`  ingested ${stored} events, ${Math.round(stored / ((lastReport - started) / 1000))}/s\n`);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: db.engine === 'postgres' ? concurrency : 1 }, worker));
+    const seconds = (performance.now() - started) / 1000;
+    console.log(`engine ${db.engine}, ${stored} events, ${userCount} users over ${days} days`);
+    console.log(`ingestion: ${Math.round(stored / seconds)} events/s (${seconds.toFixed(1)} s, batches of 1000, ${db.engine === 'postgres' ? concurrency : 1} at a time)`);
+    if (db.engine === 'postgres') await db.exec('VACUUM ANALYZE');
+    else await db.exec('ANALYZE');
+
+    const app = await buildApp(loadConfig({}, { logLevel: 'silent' }), { db }, ['api']);
+    await app.ready();
+    const end = new Date(lastDayMs).toISOString().slice(0, 10);
+    const rows: string[][] = [];
+    for (const span of [30, 366]) {
+      const start = new Date(lastDayMs - (span - 1) * DAY).toISOString().slice(0, 10);
+      for (const endpoint of ['tokens', 'tools', 'activity', 'productivity', 'users', 'tokens?group_by=model', 'tools?group_by=tool_name', 'activity?group_by=client']) {
+        const [p, extra] = endpoint.split('?');
+        const url = `/api/v1/analytics/${p}?startDate=${start}&endDate=${end}${extra ? `&${extra}` : ''}`;
+        const times: number[] = [];
+        for (let i = 0; i < iterations + 3; i++) {
+          const t0 = performance.now();
+          const res = await app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${org.apiKey}` } });
+          if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body}`);
+          if (i >= 3) times.push(performance.now() - t0); // the first calls warm caches and prepared statements
+        }
+        rows.push([`${span} days`, endpoint, ms(percentile(times, 0.5)), ms(percentile(times, 0.99))]);
+      }
+      // The same answers from the raw events, for comparison.
+      for (const [name, sql] of [
+        ['raw scan: daily active users', `SELECT (occurred_at AT TIME ZONE 'UTC')::date AS day, count(DISTINCT user_id) FROM telemetry_events WHERE org_id = $1 AND occurred_at >= $2::date AND occurred_at < $3::date + 1 GROUP BY 1`],
+        ['raw scan: tokens per day', `SELECT (occurred_at AT TIME ZONE 'UTC')::date AS day, sum((attrs->>'inputTokens')::bigint), sum((attrs->>'cacheReadTokens')::bigint) FROM telemetry_events WHERE org_id = $1 AND type = 'model_request' AND occurred_at >= $2::date AND occurred_at < $3::date + 1 GROUP BY 1`],
+      ] as const) {
+        const times: number[] = [];
+        for (let i = 0; i < Math.min(iterations, 5) + 1; i++) {
+          const t0 = performance.now();
+          await db.query(sql, [org.orgId, start, end]);
+          if (i >= 1) times.push(performance.now() - t0);
+        }
+        rows.push([`${span} days`, name, ms(percentile(times, 0.5)), ms(percentile(times, 0.99))]);
+      }
+    }
+    await app.close();
+    console.log('\n| range | endpoint | p50 | p99 |\n|---|---|---|---|');
+    for (const r of rows) console.log(`| ${r.join(' | ')} |`);
+  } finally {
+    await cleanup();
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

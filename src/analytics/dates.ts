@@ -1,0 +1,50 @@
+import type { ErrorItem } from '../core/http/errors.js';
+import { daysInMonth } from '../telemetry/timestamps.js';
+
+/** The first day that can hold data; day rows start here. */
+export const FIRST_DAY = '2026-01-14';
+export const MAX_SPAN_DAYS = 366;
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DAY_MS = 86_400_000;
+
+export const dayNumber = (date: string): number => Date.parse(`${date}T00:00:00Z`) / DAY_MS;
+export const dateOf = (dayNo: number): string => new Date(dayNo * DAY_MS).toISOString().slice(0, 10);
+
+function isRealDate(value: string): boolean {
+  const m = DATE.exec(value);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  return mo >= 1 && mo <= 12 && d >= 1 && d <= daysInMonth(y, mo);
+}
+
+/**
+ * The analytics date rules (spec "Errors" 2, contract §5): strict YYYY-MM-DD naming a real
+ * date, before today (UTC), start not after end, at most 366 days. Returns every problem.
+ */
+export function checkRange(startDate: string, endDate: string, today: string): ErrorItem[] {
+  const items: ErrorItem[] = [];
+  for (const [path, value] of [['/startDate', startDate], ['/endDate', endDate]] as const) {
+    if (!DATE.test(value)) items.push({ path, message: 'must be a date in the form YYYY-MM-DD' });
+    else if (!isRealDate(value)) items.push({ path, message: 'is not a real calendar date' });
+    else if (value >= today) items.push({ path, message: `must be before today (${today}, UTC): data is available through yesterday` });
+  }
+  if (items.length > 0) return items;
+  if (startDate > endDate) return [{ path: '/startDate', message: 'must not be after endDate' }];
+  const span = dayNumber(endDate) - dayNumber(startDate) + 1;
+  if (span > MAX_SPAN_DAYS) return [{ path: '/endDate', message: `gives a span of ${span} days; at most ${MAX_SPAN_DAYS} days may be asked at once` }];
+  return [];
+}
+
+/** The days of a valid range that can have rows: from 2026-01-14 on; null when none. */
+export function rowDays(startDate: string, endDate: string): { from: string; to: string } | null {
+  const from = startDate < FIRST_DAY ? FIRST_DAY : startDate;
+  return from > endDate ? null : { from, to: endDate };
+}
+
+/** Every date from..to, in order. */
+export function eachDay(from: string, to: string): string[] {
+  const out: string[] = [];
+  for (let d = dayNumber(from); d <= dayNumber(to); d++) out.push(dateOf(d));
+  return out;
+}

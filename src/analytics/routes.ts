@@ -1,0 +1,52 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { principalOf } from '../core/http/access.js';
+import { errorResponses } from '../core/http/error-schema.js';
+import { access } from '../core/identity/roles.js';
+import {
+  ActivityQuery,
+  ActivityResponse,
+  ProductivityQuery,
+  ProductivityResponse,
+  TokensQuery,
+  TokensResponse,
+  ToolsQuery,
+  ToolsResponse,
+  UsersQuery,
+  UsersResponse,
+} from './schemas.js';
+import type { AnalyticsService } from './service.js';
+
+const tags = ['analytics'];
+const base = '/api/v1/analytics';
+const config = { access: access.managers };
+const failures = errorResponses(400, 401, 403);
+
+export const analyticsRoutes =
+  (analytics: AnalyticsService): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.get(
+      `${base}/tokens`,
+      { config, schema: { operationId: 'analytics.tokens', tags, summary: 'Standard Credits and tokens per day, by model and by user', querystring: TokensQuery, response: { 200: TokensResponse, ...failures } } },
+      async (request) => analytics.tokens(principalOf(request).orgId, request.query),
+    );
+    app.get(
+      `${base}/tools`,
+      { config, schema: { operationId: 'analytics.tools', tags, summary: 'Tool, MCP, skill, slash command and hook use and autonomy per day', querystring: ToolsQuery, response: { 200: ToolsResponse, ...failures } } },
+      async (request) => analytics.tools(principalOf(request).orgId, request.query),
+    );
+    app.get(
+      `${base}/activity`,
+      { config, schema: { operationId: 'analytics.activity', tags, summary: 'Daily, weekly and monthly active users, sessions and messages per day', querystring: ActivityQuery, response: { 200: ActivityResponse, ...failures } } },
+      async (request) => analytics.activity(principalOf(request).orgId, request.query),
+    );
+    app.get(
+      `${base}/productivity`,
+      { config, schema: { operationId: 'analytics.productivity', tags, summary: 'Files created and edited, languages, commits and pull requests per day', querystring: ProductivityQuery, response: { 200: ProductivityResponse, ...failures } } },
+      async (request) => analytics.productivity(principalOf(request).orgId, request.query),
+    );
+    app.get(
+      `${base}/users`,
+      { config, schema: { operationId: 'analytics.users', tags, summary: 'Per-user daily metrics, a page of users at a time', querystring: UsersQuery, response: { 200: UsersResponse, ...failures } } },
+      async (request) => analytics.users(principalOf(request).orgId, request.query),
+    );
+  };

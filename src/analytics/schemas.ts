@@ -1,0 +1,126 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+
+const DateParam = (what: string) =>
+  Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: `${what} (YYYY-MM-DD, UTC), before today; the range spans at most 366 days` });
+const range = { startDate: DateParam('First day'), endDate: DateParam('Last day, inclusive') };
+const groupBy = (value: string) => Type.Optional(Type.Literal(value, { description: `Only value: ${value}. One flattened row per ${value} per day` }));
+
+export const TokensQuery = Type.Object({ ...range, group_by: groupBy('model') });
+export const ToolsQuery = Type.Object({ ...range, group_by: groupBy('tool_name') });
+export const ActivityQuery = Type.Object({ ...range, group_by: groupBy('client') });
+export const ProductivityQuery = Type.Object(range);
+export const UsersQuery = Type.Object({
+  ...range,
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Users per page' }),
+  cursor: Type.Optional(Type.String({ format: 'uuid', description: 'The next_cursor of the previous page (a user id)' })),
+});
+export type TokensQuery = Static<typeof TokensQuery>;
+export type ToolsQuery = Static<typeof ToolsQuery>;
+export type ActivityQuery = Static<typeof ActivityQuery>;
+export type ProductivityQuery = Static<typeof ProductivityQuery>;
+export type UsersQuery = Static<typeof UsersQuery>;
+
+const N = Type.Number();
+const Int = Type.Integer();
+const DateOut = Type.String({ description: 'YYYY-MM-DD' });
+const Meta = Type.Object({ org_id: Type.String(), start_date: Type.String(), end_date: Type.String() });
+const envelope = (row: TSchema, meta: TSchema = Meta) => Type.Object({ data: Type.Array(row), meta });
+const GroupRow = (metric: string) => Type.Object({ date: DateOut, group_key: Type.String(), [metric]: Int });
+
+const TokenSums = {
+  billable_tokens: Type.Integer({ description: 'Standard Credits, rounded to an integer' }),
+  input_tokens: Int,
+  output_tokens: Int,
+  cache_read_tokens: Int,
+  cache_write_tokens: Int,
+};
+export const ModelUsage = Type.Object({ model_id: Type.String(), model_tier: Type.String(), ...TokenSums });
+export const TokensRow = Type.Object({
+  date: DateOut,
+  ...TokenSums,
+  by_model: Type.Array(ModelUsage),
+  by_user: Type.Array(Type.Object({ user_id: Type.String(), user_email: Type.Union([Type.String(), Type.Null()]), billable_tokens: Int, by_model: Type.Array(ModelUsage) })),
+});
+export const TokensResponse = Type.Union([envelope(TokensRow), envelope(Type.Object({ date: DateOut, group_key: Type.String(), ...TokenSums }))]);
+
+const Named = (key: string, count: string) => Type.Array(Type.Object({ [key]: Type.String(), [count]: Int }));
+export const ToolsRow = Type.Object({
+  date: DateOut,
+  tool_calls: Int,
+  by_tool: Named('tool', 'invocations'),
+  mcp_users_with_mcp: Int,
+  mcp_by_server: Named('server', 'invocations'),
+  skills_invocations: Int,
+  skills_by_name: Named('name', 'count'),
+  slash_commands_invocations: Int,
+  slash_commands_by_name: Named('name', 'count'),
+  hooks_invocations: Int,
+  hooks_by_event: Type.Array(Type.Object({ event: Type.String(), matcher: Type.String(), command: Type.String(), count: Int })),
+  web_users: Int,
+  autonomy_ratio_avg: N,
+  autonomy_ratio_p50: N,
+  autonomy_ratio_p90: N,
+  tool_calls_per_session_avg: N,
+  user_turns_per_session_avg: N,
+  tool_autonomy_level_ratio: Type.Object({ auto_high: N, auto_medium: N, auto_low: N, manual: N }),
+});
+export const ToolsResponse = Type.Union([envelope(ToolsRow), envelope(GroupRow('tool_calls'))]);
+
+export const ActivityRow = Type.Object({
+  date: DateOut,
+  daily_active_users: Int,
+  weekly_active_users: Int,
+  monthly_active_users: Int,
+  daily_active_users_by_client: Type.Object({ 'terminal-ui': Int, web: Int, 'non-interactive-cli': Int }),
+  sessions: Int,
+  messages: Int,
+  user_messages: Int,
+});
+export const ActivityResponse = Type.Union([envelope(ActivityRow), envelope(GroupRow('daily_active_users'))]);
+
+export const ProductivityRow = Type.Object({
+  date: DateOut,
+  files_created: Int,
+  files_edited: Int,
+  by_extension: Named('extension', 'count'),
+  by_language: Named('language', 'count'),
+  git_commits: Int,
+  git_prs_created: Int,
+});
+export const ProductivityResponse = envelope(ProductivityRow);
+
+export const UserRow = Type.Object({
+  user_id: Type.String(),
+  user_email: Type.Union([Type.String(), Type.Null()]),
+  date: DateOut,
+  tool_calls: Int,
+  billable_tokens: Int,
+  primary_model: Type.Union([Type.String(), Type.Null()], { description: 'The model with the most credits that day (ties: smallest id); null without model requests' }),
+  primary_model_tier: Type.Union([Type.String(), Type.Null()]),
+  files_created: Int,
+  files_edited: Int,
+  git_commits: Int,
+  git_prs_created: Int,
+  mcp_calls: Int,
+  skill_calls: Int,
+  slash_commands: Int,
+  hooks: Int,
+  sessions: Int,
+  messages: Int,
+  user_messages: Int,
+  assistant_messages: Int,
+  autonomy_ratio: N,
+  delegation_level: Type.String(),
+  languages: Type.Array(Type.String()),
+});
+export const UsersResponse = envelope(
+  UserRow,
+  Type.Object({ ...Meta.properties, has_more: Type.Boolean(), next_cursor: Type.Union([Type.String(), Type.Null()]) }),
+);
+
+export type TokensRow = Static<typeof TokensRow>;
+export type ModelUsage = Static<typeof ModelUsage>;
+export type ToolsRow = Static<typeof ToolsRow>;
+export type ActivityRow = Static<typeof ActivityRow>;
+export type ProductivityRow = Static<typeof ProductivityRow>;
+export type UserRow = Static<typeof UserRow>;

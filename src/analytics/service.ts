@@ -1,0 +1,92 @@
+import type { Db, Queryable } from '../core/db/db.js';
+import { errors } from '../core/http/errors.js';
+import type { CreditsUsage } from '../limits/service.js';
+import type { TelemetryEvent } from '../telemetry/validate-events.js';
+import { activeUserWindows } from './active-windows.js';
+import { roundCredits } from './credits.js';
+import { checkRange, dateOf, dayNumber, eachDay, rowDays } from './dates.js';
+import { activityByClient, activityRows, productivityRows, tokensByModel, tokensRows, toolsByName, toolsRows } from './day-reports.js';
+import { writeRollups } from './rollup-store.js';
+import { rollupDeltas } from './rollups.js';
+import type { ActivityQuery, ProductivityQuery, TokensQuery, ToolsQuery, UsersQuery } from './schemas.js';
+import { analyticsStore as store } from './store.js';
+import { userRows } from './user-report.js';
+
+/** Adds newly stored events to the rollups; called by ingestion inside its transaction. */
+export async function recordRollups(tx: Queryable, orgId: string, events: readonly TelemetryEvent[]): Promise<void> {
+  if (events.length > 0) await writeRollups(tx, orgId, rollupDeltas(events));
+}
+
+const todayUtc = (now: Date) => now.toISOString().slice(0, 10);
+
+/** The five analytics reads (contract §5). Each reads the rollups of the days asked for. */
+export class AnalyticsService implements CreditsUsage {
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** Validates the range and returns the envelope's meta and the days that can have rows. */
+  private range(orgId: string, q: { startDate: string; endDate: string }) {
+    const problems = checkRange(q.startDate, q.endDate, todayUtc(this.now()));
+    if (problems.length > 0) throw errors.invalid(problems, 'querystring');
+    const days = rowDays(q.startDate, q.endDate);
+    return {
+      meta: { org_id: orgId, start_date: q.startDate, end_date: q.endDate },
+      r: days && { orgId, ...days },
+      days: days ? eachDay(days.from, days.to) : [],
+    };
+  }
+
+  async tokens(orgId: string, q: TokensQuery) {
+    const { meta, r, days } = this.range(orgId, q);
+    if (!r) return { data: [], meta };
+    if (q.group_by === 'model') return { data: tokensByModel(await store.modelsByDay(this.db, r)), meta };
+    return { data: tokensRows(days, await store.modelRows(this.db, r)), meta };
+  }
+
+  async tools(orgId: string, q: ToolsQuery) {
+    const { meta, r, days } = this.range(orgId, q);
+    if (!r) return { data: [], meta };
+    if (q.group_by === 'tool_name') return { data: toolsByName(await store.counters(this.db, r, ['tool'])), meta };
+    const [totals, counters] = await Promise.all([store.toolsDays(this.db, r), store.counters(this.db, r, ['tool', 'mcp_server', 'skill', 'slash_command', 'hook'])]);
+    return { data: toolsRows(days, totals, counters), meta };
+  }
+
+  async activity(orgId: string, q: ActivityQuery) {
+    const { meta, r, days } = this.range(orgId, q);
+    if (!r) return { data: [], meta };
+    if (q.group_by === 'client') return { data: activityByClient(await store.activityDays(this.db, r)), meta };
+    const [totals, activeDays] = await Promise.all([store.activityDays(this.db, r), store.activeDaysByUser(this.db, r)]);
+    const { wau, mau } = activeUserWindows(activeDays, days.length);
+    return { data: activityRows(days, totals, days.map((date, i) => ({ date, wau: wau[i]!, mau: mau[i]! }))), meta };
+  }
+
+  async productivity(orgId: string, q: ProductivityQuery) {
+    const { meta, r, days } = this.range(orgId, q);
+    if (!r) return { data: [], meta };
+    const [totals, counters] = await Promise.all([store.productivityDays(this.db, r), store.counters(this.db, r, ['extension', 'language'])]);
+    return { data: productivityRows(days, totals, counters), meta };
+  }
+
+  /** A page of users (by id) active in the range, each with one row per active day. */
+  async users(orgId: string, q: UsersQuery) {
+    const { meta, r } = this.range(orgId, q);
+    const page = { ...meta, has_more: false, next_cursor: null as string | null };
+    if (!r) return { data: [], meta: page };
+    const ids = await store.activeUsersPage(this.db, r, q.cursor?.toLowerCase() ?? null, q.limit + 1);
+    const users = ids.slice(0, q.limit);
+    if (users.length === 0) return { data: [], meta: page };
+    const [days, earlier] = await Promise.all([store.userDays(this.db, r, users), store.lastSessionLevels(this.db, orgId, users, r.from)]);
+    page.has_more = ids.length > q.limit;
+    page.next_cursor = page.has_more ? (users[users.length - 1] as string) : null;
+    return { data: userRows(days, earlier), meta: page };
+  }
+
+  /** Credits a principal used in [from, to) (whole UTC days), for the allowance of usage limits. */
+  async creditsUsed(orgId: string, principalId: string, from: Date, to: Date): Promise<number> {
+    const first = from.toISOString().slice(0, 10);
+    const last = dateOf(dayNumber(to.toISOString().slice(0, 10)) - 1);
+    return roundCredits(await store.creditUnits(this.db, orgId, principalId, first, last));
+  }
+}

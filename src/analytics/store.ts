@@ -1,0 +1,208 @@
+import type { Queryable } from '../core/db/db.js';
+import { USER_DAY_COUNTERS } from './rollups.js';
+
+const userDayCounters = USER_DAY_COUNTERS.filter((c) => c !== 'credit_units').map((c) => `u.${c}`).join(', ');
+
+/** Every read takes the organization and a day range [$2, $3] (dates) and reads only rollup rows of those days. */
+type Range = { orgId: string; from: string; to: string };
+const params = (r: Range) => [r.orgId, r.from, r.to];
+
+export interface ActivityDay {
+  date: string;
+  dau: number;
+  terminal_ui: number;
+  web: number;
+  non_interactive_cli: number;
+  sessions: number;
+  messages: number;
+  user_messages: number;
+}
+
+export interface ToolsDay {
+  date: string;
+  tool_calls: number;
+  tools_auto_high: number;
+  tools_auto_medium: number;
+  tools_auto_low: number;
+  tools_manual: number;
+  mcp_users: number;
+  web_users: number;
+  skill_calls: number;
+  slash_commands: number;
+  hooks: number;
+  sessions: number;
+  user_messages: number;
+  ratio_avg: number;
+  ratio_p50: number;
+  ratio_p90: number;
+}
+
+export interface ModelRow {
+  date: string;
+  user_id: string;
+  user_email: string | null;
+  model: string;
+  tier: string;
+  credit_units: string;
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
+}
+
+export type ModelDayRow = Omit<ModelRow, 'user_id' | 'user_email' | 'tier'>;
+
+export interface CounterRow {
+  date: string;
+  kind: string;
+  name: string;
+  name2: string;
+  name3: string;
+  count: number;
+}
+
+export interface UserDayRow {
+  date: string;
+  user_id: string;
+  user_email: string | null;
+  [counter: string]: unknown;
+  languages: string[];
+  last_session_level: string | null;
+  primary_model: string | null;
+  primary_model_tier: string | null;
+}
+
+export const analyticsStore = {
+  async activityDays(db: Queryable, r: Range): Promise<ActivityDay[]> {
+    return db.query<ActivityDay>(
+      `SELECT day::text AS date, count(*)::int AS dau,
+              count(*) FILTER (WHERE events_terminal_ui > 0)::int AS terminal_ui,
+              count(*) FILTER (WHERE events_web > 0)::int AS web,
+              count(*) FILTER (WHERE events_non_interactive_cli > 0)::int AS non_interactive_cli,
+              sum(sessions)::bigint AS sessions, sum(messages)::bigint AS messages, sum(user_messages)::bigint AS user_messages
+       FROM analytics_user_day WHERE org_id = $1 AND day BETWEEN $2::date AND $3::date GROUP BY day`,
+      params(r),
+    );
+  },
+
+  /**
+   * Each user's active days in the range and the 29 days before it, as day numbers from the
+   * first of those days (see active-windows.ts): one row per user, read from the user-day rollup.
+   */
+  async activeDaysByUser(db: Queryable, r: Range): Promise<number[][]> {
+    const rows = await db.query<{ days: number[] }>(
+      `SELECT array_agg(day - ($2::date - 29)) AS days FROM analytics_user_day
+       WHERE org_id = $1 AND day BETWEEN $2::date - 29 AND $3::date GROUP BY user_id`,
+      params(r),
+    );
+    return rows.map((x) => x.days);
+  },
+
+  async toolsDays(db: Queryable, r: Range): Promise<ToolsDay[]> {
+    return db.query<ToolsDay>(
+      `SELECT day::text AS date,
+              sum(tool_calls)::bigint AS tool_calls, sum(tools_auto_high)::bigint AS tools_auto_high,
+              sum(tools_auto_medium)::bigint AS tools_auto_medium, sum(tools_auto_low)::bigint AS tools_auto_low,
+              sum(tools_manual)::bigint AS tools_manual,
+              count(*) FILTER (WHERE mcp_calls > 0)::int AS mcp_users, count(*) FILTER (WHERE events_web > 0)::int AS web_users,
+              sum(skill_calls)::bigint AS skill_calls, sum(slash_commands)::bigint AS slash_commands, sum(hooks)::bigint AS hooks,
+              sum(sessions)::bigint AS sessions, sum(user_messages)::bigint AS user_messages,
+              avg(tool_calls::float8 / GREATEST(user_messages, 1))::float8 AS ratio_avg,
+              percentile_cont(0.5) WITHIN GROUP (ORDER BY tool_calls::float8 / GREATEST(user_messages, 1))::float8 AS ratio_p50,
+              percentile_cont(0.9) WITHIN GROUP (ORDER BY tool_calls::float8 / GREATEST(user_messages, 1))::float8 AS ratio_p90
+       FROM analytics_user_day WHERE org_id = $1 AND day BETWEEN $2::date AND $3::date GROUP BY day`,
+      params(r),
+    );
+  },
+
+  async counters(db: Queryable, r: Range, kinds: string[]): Promise<CounterRow[]> {
+    return db.query<CounterRow>(
+      `SELECT day::text AS date, kind, name, name2, name3, count FROM analytics_day_counter
+       WHERE org_id = $1 AND day BETWEEN $2::date AND $3::date AND kind = ANY($4::text[])`,
+      [...params(r), kinds],
+    );
+  },
+
+  async productivityDays(db: Queryable, r: Range) {
+    return db.query<{ date: string; files_created: number; files_edited: number; git_commits: number; git_prs_created: number }>(
+      `SELECT day::text AS date, sum(files_created)::bigint AS files_created, sum(files_edited)::bigint AS files_edited,
+              sum(git_commits)::bigint AS git_commits, sum(git_prs_created)::bigint AS git_prs_created
+       FROM analytics_user_day WHERE org_id = $1 AND day BETWEEN $2::date AND $3::date GROUP BY day`,
+      params(r),
+    );
+  },
+
+  /** Model usage per user, day, model and tier. */
+  async modelRows(db: Queryable, r: Range): Promise<ModelRow[]> {
+    return db.query<ModelRow>(
+      `SELECT m.day::text AS date, m.user_id, p.email AS user_email, m.model, m.tier, m.credit_units::text AS credit_units,
+              m.input_tokens, m.output_tokens, m.cache_read_tokens, m.cache_write_tokens
+       FROM analytics_user_day_model m LEFT JOIN principals p ON p.id = m.user_id
+       WHERE m.org_id = $1 AND m.day BETWEEN $2::date AND $3::date`,
+      params(r),
+    );
+  },
+
+  /** Model usage per day and model, over users and tiers (group_by=model). */
+  async modelsByDay(db: Queryable, r: Range) {
+    return db.query<ModelDayRow>(
+      `SELECT day::text AS date, model, sum(credit_units)::text AS credit_units, sum(input_tokens)::bigint AS input_tokens,
+              sum(output_tokens)::bigint AS output_tokens, sum(cache_read_tokens)::bigint AS cache_read_tokens,
+              sum(cache_write_tokens)::bigint AS cache_write_tokens
+       FROM analytics_user_day_model WHERE org_id = $1 AND day BETWEEN $2::date AND $3::date GROUP BY day, model`,
+      params(r),
+    );
+  },
+
+  /** The users active in the range after `cursor`, by id: at most `limit`. */
+  async activeUsersPage(db: Queryable, r: Range, cursor: string | null, limit: number): Promise<string[]> {
+    const rows = await db.query<{ user_id: string }>(
+      // One index probe per principal of the organization, instead of reading every user-day of the range.
+      `SELECT p.id AS user_id FROM principals p
+       WHERE p.org_id = $1 AND ($4::uuid IS NULL OR p.id > $4::uuid)
+         AND EXISTS (SELECT 1 FROM analytics_user_day u WHERE u.org_id = $1 AND u.user_id = p.id AND u.day BETWEEN $2::date AND $3::date)
+       ORDER BY p.id LIMIT $5`,
+      [...params(r), cursor, limit],
+    );
+    return rows.map((x) => x.user_id);
+  },
+
+  async userDays(db: Queryable, r: Range, userIds: string[]): Promise<UserDayRow[]> {
+    return db.query<UserDayRow>(
+      `SELECT u.day::text AS date, u.user_id, p.email AS user_email, ${userDayCounters}, u.credit_units::text AS credit_units,
+              u.languages, u.last_session_level, pm.model AS primary_model, pm.tier AS primary_model_tier
+       FROM analytics_user_day u LEFT JOIN principals p ON p.id = u.user_id
+       -- The model with the most credits over its tiers (ties: smallest id), and its tier with the most credits.
+       LEFT JOIN LATERAL (
+         SELECT x.model, x.tier FROM (
+           SELECT m.model, m.tier, m.credit_units, sum(m.credit_units) OVER (PARTITION BY m.model) AS model_units
+           FROM analytics_user_day_model m WHERE m.org_id = u.org_id AND m.day = u.day AND m.user_id = u.user_id
+         ) AS x
+         ORDER BY x.model_units DESC, x.model COLLATE "C", x.credit_units DESC, x.tier COLLATE "C" LIMIT 1
+       ) AS pm ON true
+       WHERE u.org_id = $1 AND u.day BETWEEN $2::date AND $3::date AND u.user_id = ANY($4::uuid[])
+       ORDER BY u.user_id, u.day`,
+      [...params(r), userIds],
+    );
+  },
+
+  /** Each user's latest session before `before`: the fallback of a day without sessions. */
+  async lastSessionLevels(db: Queryable, orgId: string, userIds: string[], before: string): Promise<Map<string, string>> {
+    const rows = await db.query<{ user_id: string; level: string }>(
+      `SELECT DISTINCT ON (user_id) user_id, last_session_level AS level FROM analytics_user_day
+       WHERE org_id = $1 AND user_id = ANY($2::uuid[]) AND day < $3::date AND sessions > 0
+       ORDER BY user_id, day DESC`,
+      [orgId, userIds, before],
+    );
+    return new Map(rows.map((x) => [x.user_id, x.level]));
+  },
+
+  /** A user's credit units over the days [from, to]. */
+  async creditUnits(db: Queryable, orgId: string, userId: string, from: string, to: string): Promise<string> {
+    const rows = await db.query<{ units: string | null }>(
+      `SELECT sum(credit_units)::text AS units FROM analytics_user_day WHERE org_id = $1 AND user_id = $2 AND day BETWEEN $3::date AND $4::date`,
+      [orgId, userId, from, to],
+    );
+    return rows[0]?.units ?? '0';
+  },
+};

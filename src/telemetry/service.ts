@@ -1,0 +1,80 @@
+import type { Db } from '../core/db/db.js';
+import { errors, type ErrorItem } from '../core/http/errors.js';
+import { isManagerRole, type Principal } from '../core/identity/roles.js';
+import { recordRollups } from '../analytics/service.js';
+import type { IngestBody } from './schemas.js';
+import { telemetryStore as store } from './store.js';
+import { validateEvents, type TelemetryEvent } from './validate-events.js';
+
+export interface IngestResult {
+  accepted: number;
+  duplicates: number;
+}
+
+export class TelemetryService {
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /**
+   * Stores a batch atomically (contract §4): every event is checked first, and one bad event
+   * rejects the batch. Events whose id the organization already has, or that repeat an id
+   * earlier in the batch, are duplicates and change nothing.
+   */
+  async ingest(caller: Principal, batch: IngestBody['events']): Promise<IngestResult> {
+    const checked = validateEvents(batch, caller.id, this.now());
+    if ('errors' in checked) throw errors.invalid(checked.errors);
+    await this.checkAttribution(caller, batch);
+    return this.store(caller.orgId, checked.events);
+  }
+
+  /**
+   * The same path for a trusted importer inside the service (`orgctl demo seed`): every event
+   * names its user, who must be a user of the organization.
+   */
+  async importEvents(orgId: string, batch: IngestBody['events']): Promise<IngestResult> {
+    const missing = batch.flatMap((e, i) => (e.userId === undefined ? [{ path: `/events/${i}/userId`, message: 'is required for an import' }] : []));
+    if (missing.length > 0) throw errors.invalid(missing);
+    const checked = validateEvents(batch, '', this.now());
+    if ('errors' in checked) throw errors.invalid(checked.errors);
+    await this.checkUsersExist(orgId, batch.map((e, i) => ({ i, userId: e.userId as string })));
+    return this.store(orgId, checked.events);
+  }
+
+  private async store(orgId: string, events: TelemetryEvent[]): Promise<IngestResult> {
+    const seen = new Set<string>();
+    const unique: TelemetryEvent[] = [];
+    for (const e of events) {
+      if (seen.has(e.id)) continue;
+      seen.add(e.id);
+      unique.push(e);
+    }
+    // Sorted ids: concurrent batches sharing ids wait on each other in one order, never in a cycle.
+    unique.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const stored = await this.db.transaction(async (tx) => {
+      const inserted = await store.insertNew(tx, orgId, unique);
+      await recordRollups(tx, orgId, unique.filter((e) => inserted.has(e.id)));
+      return inserted.size;
+    });
+    return { accepted: stored, duplicates: events.length - stored };
+  }
+
+  /** Only an owner or manager may name another user; the user must belong to the organization. */
+  private async checkAttribution(caller: Principal, batch: IngestBody['events']): Promise<void> {
+    const named = batch.map((e, i) => ({ i, userId: e.userId })).filter((x): x is { i: number; userId: string } => x.userId !== undefined && x.userId.toLowerCase() !== caller.id);
+    if (named.length === 0) return;
+    if (!isManagerRole(caller.role)) {
+      throw errors.forbidden(`Only an owner or manager may attribute events to another user (/events/${named[0]!.i}/userId).`);
+    }
+    await this.checkUsersExist(caller.orgId, named);
+  }
+
+  private async checkUsersExist(orgId: string, named: { i: number; userId: string }[]): Promise<void> {
+    const known = await store.existingUsers(this.db, orgId, [...new Set(named.map((x) => x.userId.toLowerCase()))]);
+    const unknown: ErrorItem[] = named
+      .filter((x) => !known.has(x.userId.toLowerCase()))
+      .map((x) => ({ path: `/events/${x.i}/userId`, message: 'names no user of this organization' }));
+    if (unknown.length > 0) throw errors.invalid(unknown);
+  }
+}
