@@ -22,6 +22,8 @@ import { automationsRoutes } from './automations/routes.js';
 import { AutomationsService } from './automations/service.js';
 import { readinessRoutes } from './readiness/routes.js';
 import { ReadinessService } from './readiness/service.js';
+import { computersPlugin } from './computers/area.js';
+import type { E2bClient } from './computers/providers/e2b-client.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -36,6 +38,8 @@ export interface AppDeps {
   db: Db;
   /** Credits used per principal; by default the analytics rollups of ingested telemetry. */
   usage?: CreditsUsage;
+  /** The E2B cloud for e2b computers; by default the official SDK when E2B_API_KEY is set. */
+  e2b?: E2bClient;
 }
 
 /** Builds the HTTP service. Nothing listens yet, and importing this module has no side effects. */
@@ -87,6 +91,7 @@ export async function buildApp(config: Config, deps: AppDeps, surfaces: readonly
     await app.register(automationsRoutes(automations));
     await app.register(telemetryRoutes(telemetry));
     await app.register(analyticsRoutes(analytics));
+    await app.register(computersPlugin(config, deps.db, identity, deps.e2b));
   }
   if (surfaces.includes('app')) {
     await app.register(readinessRoutes(readiness));

@@ -20,7 +20,6 @@ export const settings = {
   AUTH_CACHE_TTL_MS: { key: 'authCacheTtlMs', schema: Type.Integer({ minimum: 0, maximum: 1000, default: 1000 }), doc: 'How long a verified credential is reused without a database read (at most 1000, so a revocation takes effect within one second).' },
   LOG_LEVEL: { key: 'logLevel', schema: Type.Union([Type.Literal('fatal'), Type.Literal('error'), Type.Literal('warn'), Type.Literal('info'), Type.Literal('debug'), Type.Literal('trace'), Type.Literal('silent')], { default: 'info' }), doc: 'pino log level.' },
   SHUTDOWN_TIMEOUT_MS: { key: 'shutdownTimeoutMs', schema: Type.Integer({ minimum: 0, default: 10000 }), doc: 'On SIGTERM/SIGINT, how long in-flight requests may take before the process exits anyway.' },
-  PUBLIC_URL: { key: 'publicUrl', schema: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$' })), doc: 'The URL clients reach the service at (behind a proxy); links the service returns (computers\' relayClientUrl/relayAgentUrl, recorded pull requests) are built from it. Default: the URL each request came in on.' },
   CI_GIT_HOSTS: { key: 'ciGitHosts', schema: Type.String({ pattern: '^\\s*[^=,\\s]+=(github|git)\\s*(,\\s*[^=,\\s]+=(github|git)\\s*)*$', default: 'github.com=github' }), doc: 'CI automation: the allow-list of Git hosts, `host=github` (REST API) or `host=git` (plain git push), comma-separated. Repository URLs on any other host are refused.' },
   GITHUB_TOKEN: { key: 'githubToken', schema: Type.Optional(Type.String({ minLength: 1 })), doc: 'CI automation: token for the GitHub REST API (contents and pull requests write on the repositories).' },
   GITHUB_API_URL: { key: 'githubApiUrl', schema: Type.String({ pattern: '^https?://', default: 'https://api.github.com' }), doc: 'CI automation: GitHub REST API base URL; for GitHub Enterprise Server `https://HOST/api/v3`.' },
@@ -29,6 +28,14 @@ export const settings = {
   CI_GIT_AUTHOR_NAME: { key: 'ciGitAuthorName', schema: Type.String({ minLength: 1, default: 'orgctl' }), doc: 'CI automation: author and committer name of plain-Git commits.' },
   CI_GIT_AUTHOR_EMAIL: { key: 'ciGitAuthorEmail', schema: Type.String({ minLength: 3, default: 'orgctl@localhost' }), doc: 'CI automation: author and committer email of plain-Git commits.' },
   CI_GIT_TIMEOUT_MS: { key: 'ciGitTimeoutMs', schema: Type.Integer({ minimum: 1000, default: 120000 }), doc: 'CI automation: how long one git command or GitHub request may take before it is abandoned (502).' },
+  PUBLIC_URL: { key: 'publicUrl', schema: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$' })), doc: 'The URL clients reach the service at (behind a proxy); links the service returns (computers\' relayClientUrl/relayAgentUrl, recorded pull requests) are built from it. Default: the URL each request came in on.' },
+  E2B_API_KEY: { key: 'e2bApiKey', schema: Type.Optional(Type.String({ minLength: 1 })), doc: 'Computers: enables the e2b provider (E2B sandboxes through the official SDK). Without it, an e2b computer\'s create-sandbox step fails at once.' },
+  E2B_TEMPLATE: { key: 'e2bTemplate', schema: Type.String({ minLength: 1, default: 'base' }), doc: 'Computers: the E2B sandbox template of new e2b computers.' },
+  COMPUTERS_LEASE_MS: { key: 'computersLeaseMs', schema: Type.Integer({ minimum: 200, default: 15000 }), doc: 'Computers: heartbeat timeout. A running step whose executor (host agent or engine) sends no heartbeat for this long is failed (byom: "host agent lost") or retried (e2b).' },
+  COMPUTERS_ENGINE_TICK_MS: { key: 'computersEngineTickMs', schema: Type.Integer({ minimum: 10, default: 1000 }), doc: 'Computers: how often the provisioning engine of `orgctl serve` settles expired leases and claims e2b steps.' },
+  COMPUTERS_MAX_ATTEMPTS: { key: 'computersMaxAttempts', schema: Type.Integer({ minimum: 1, maximum: 100, default: 3 }), doc: 'Computers: how many times an e2b step whose engine was lost is tried before it fails.' },
+  COMPUTERS_AGENT_POLL_MS: { key: 'computersAgentPollMs', schema: Type.Integer({ minimum: 10, maximum: 10000, default: 250 }), doc: 'Computers: how often a held host-agent long poll looks for work queued by another `orgctl serve` process (work queued by the same process wakes it at once).' },
+  INSTALL_LOG_MAX_CHARS: { key: 'installLogMaxChars', schema: Type.Integer({ minimum: 1024, maximum: 16777216, default: 65536 }), doc: 'Computers: characters of output kept per install session and per step; longer output keeps its tail.' },
 } as const;
 
 type Settings = typeof settings;

@@ -36,11 +36,16 @@ const commands: Record<string, { run: ClientCommand; help: string }> = {
     run: server(async () => (await import('./cli/identity-commands.js')).serviceAccountsAdd),
     help: 'service-accounts add --name N --role manager|member [--org-id ID] [--json]',
   },
+  openapi: { run: server(async () => (await import('./cli/admin-commands.js')).openapiCommand), help: 'Print the OpenAPI document.' },
   'demo seed': {
     run: server(async () => (await import('./analytics/demo-command.js')).demoSeed),
     help: 'demo seed --users N --days D [--seed S] [--org-id ID] [--json]: add N demo users and D days of their telemetry, ending yesterday (UTC)',
   },
-  openapi: { run: server(async () => (await import('./cli/admin-commands.js')).openapiCommand), help: 'Print the OpenAPI document.' },
+  // The host agent runs on a byom machine and needs no database; it gets the environment here.
+  agent: {
+    run: async (argv) => (await import('./computers/agent/command.js')).agentCommand(argv, process.env),
+    help: 'agent --url URL --key KEY --computer NAME [--workdir DIR]: run the host agent of a byom computer on this machine (ORGCTL_URL, ORGCTL_API_KEY)',
+  },
   // Loaded on demand; the service address and key come from flags or ORGCTL_URL / ORGCTL_API_KEY, read here.
   'readiness upload': {
     run: server(async () => {

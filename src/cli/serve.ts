@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import { migrate } from '../core/db/migrate.js';
 import { openDb } from '../core/db/open-db.js';
 import { IdentityService } from '../core/identity/service.js';
+import { createEngine } from '../computers/area.js';
 import { parseFlags } from './args.js';
 
 const DEFAULT_ORG = { name: 'default', ownerEmail: 'owner@example.com' };
@@ -26,6 +27,9 @@ export async function serve(argv: string[], config: Config): Promise<number> {
   const webApp = split ? await buildApp(config, { db }, ['app']) : undefined;
   const base = await listen(app, config.host, config.port);
   const webBase = webApp ? await listen(webApp, config.host, config.appPort as number) : base;
+  // Provisioning runs in the background once the service listens; stopping it releases its leases.
+  const engine = createEngine(config, db, app.log);
+  engine.start();
 
   const where = db.engine === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL';
   const lines = [`orgctl is listening on ${base} (${where})`];
@@ -52,7 +56,7 @@ export async function serve(argv: string[], config: Config): Promise<number> {
         resolve(1);
       }, config.shutdownTimeoutMs);
       timer.unref();
-      Promise.all([app.close(), webApp?.close()])
+      Promise.all([app.close(), webApp?.close(), engine.stop()])
         .then(() => db.close())
         .then(
           () => {

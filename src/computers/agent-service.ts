@@ -1,0 +1,129 @@
+import type { Db } from '../core/db/db.js';
+import { errors } from '../core/http/errors.js';
+import type { Principal } from '../core/identity/roles.js';
+import { jobsStore } from './jobs-store.js';
+import type { CompleteInput, ComputerView, JobView } from './schemas.js';
+import type { ComputersService } from './service.js';
+import { computersStore as store, type ComputerRow } from './store.js';
+import type { WorkSignal } from './work-signal.js';
+
+export interface AgentChannelSettings {
+  /** A step whose holder sends no heartbeat for this long is lost. */
+  leaseMs: number;
+  /** How often a held long poll looks in the database for work queued by another process. */
+  pollMs: number;
+  logMaxChars: number;
+}
+
+const LEASE_PREFIX = 'agent:';
+
+/**
+ * The host agent's side of a byom computer: it registers its host, long-polls for the next step,
+ * heartbeats while it works, streams output and reports the outcome. Every call names the host;
+ * a computer bound to another host answers 409.
+ */
+export class AgentChannel {
+  private readonly closing = new AbortController();
+
+  constructor(
+    private readonly db: Db,
+    private readonly computers: ComputersService,
+    private readonly settings: AgentChannelSettings,
+    private readonly signal: WorkSignal,
+  ) {}
+
+  /** Ends every held long poll (with no job), so the service can close without waiting for them. */
+  close(): void {
+    this.closing.abort();
+  }
+
+  async register(actor: Principal, id: string, host: { hostId: string; hostname: string; remoteUser: string }, baseUrl: string): Promise<ComputerView> {
+    await this.db.transaction(async (tx) => {
+      const c = await this.byomComputer(tx, actor, id, true);
+      host = { ...host, hostId: host.hostId.toLowerCase() };
+      if (c.host_id !== null && c.host_id !== host.hostId) throw this.otherHost(c);
+      await store.registerHost(tx, c.id, host);
+      await jobsStore.hostConnected(tx, c.id);
+    });
+    this.signal.notify(id);
+    return this.computers.get(actor, { id }, baseUrl);
+  }
+
+  /** The next step for this host, waiting up to `waitMs` for one; null when none came. */
+  async claim(actor: Principal, id: string, hostId: string, waitMs: number, gone: AbortSignal): Promise<JobView | null> {
+    const abort = AbortSignal.any([gone, this.closing.signal]);
+    hostId = hostId.toLowerCase();
+    const deadline = Date.now() + waitMs;
+    let touched = 0;
+    for (;;) {
+      const c = await this.byomComputer(this.db, actor, id);
+      if (c.host_id !== hostId) throw c.host_id === null ? errors.conflict('Register the host first (POST …/agent/register).') : this.otherHost(c);
+      if (Date.now() - touched > this.settings.leaseMs / 3) {
+        await store.touchAgent(this.db, c.id);
+        touched = Date.now();
+      }
+      if (abort.aborted) return null;
+      const [step] = await this.db.transaction((tx) => jobsStore.claim(tx, { provider: 'byom', computerId: c.id, limit: 1 }, LEASE_PREFIX, this.settings.leaseMs));
+      if (step && abort.aborted) {
+        // The agent hung up while the claim ran: queue the step again rather than lease it to nobody.
+        await jobsStore.release(this.db, c.id, step.step_id, step.lease_owner as string);
+        return null;
+      }
+      if (step) {
+        return {
+          stepId: step.step_id,
+          leaseToken: step.lease_owner as string,
+          heartbeatIntervalMs: Math.max(100, Math.floor(this.settings.leaseMs / 4)),
+          computerName: c.name,
+          repos: c.repos,
+          clonedRepoDirectories: c.cloned_repo_directories ?? [],
+          installSessionId: step.install_session_id ?? undefined,
+        };
+      }
+      const left = deadline - Date.now();
+      if (left <= 0) return null;
+      await this.signal.wait(c.id, Math.min(left, this.settings.pollMs), abort);
+    }
+  }
+
+  async heartbeat(actor: Principal, id: string, stepId: string, body: { leaseToken: string; log?: string }): Promise<number> {
+    const c = await this.byomComputer(this.db, actor, id);
+    const until = await jobsStore.heartbeat(this.db, c.id, stepId, body.leaseToken, this.settings.leaseMs);
+    if (!until) throw this.leaseLost(stepId);
+    await store.touchAgent(this.db, c.id);
+    if (body.log) {
+      const [step] = await store.steps(this.db, [c.id]).then((all) => all.filter((s) => s.step_id === stepId));
+      if (step) await jobsStore.appendLog(this.db, step, body.log, this.settings.logMaxChars);
+    }
+    return until.getTime();
+  }
+
+  async complete(actor: Principal, id: string, stepId: string, body: CompleteInput, baseUrl: string): Promise<ComputerView> {
+    await this.db.transaction(async (tx) => {
+      const c = await this.byomComputer(tx, actor, id);
+      const step = await jobsStore.lockHeld(tx, c.id, stepId, body.leaseToken);
+      if (!step) throw this.leaseLost(stepId);
+      if (body.log) await jobsStore.appendLog(tx, step, body.log, this.settings.logMaxChars);
+      if (body.status === 'succeeded' && stepId === 'clone-repos') await store.setClonedDirectories(tx, c.id, body.clonedRepoDirectories ?? []);
+      const error = body.status === 'failed' ? (body.error ?? `The step failed${body.exitCode === undefined ? '' : ` with exit code ${body.exitCode}`}.`) : null;
+      await jobsStore.finish(tx, step, { status: body.status, error, exitCode: body.exitCode ?? null });
+      await store.touchAgent(tx, c.id);
+    });
+    this.signal.notify(id);
+    return this.computers.get(actor, { id }, baseUrl);
+  }
+
+  private async byomComputer(db: Parameters<ComputersService['mustFind']>[0], actor: Principal, id: string, lock = false): Promise<ComputerRow> {
+    const c = await this.computers.mustFind(db, actor, { id }, lock);
+    if (c.provider !== 'byom') throw errors.conflict('This computer is provisioned by e2b, not by a host agent.');
+    return c;
+  }
+
+  private otherHost(c: ComputerRow) {
+    return errors.conflict(`This computer is bound to another host (${c.host_id}); change its hostId first.`, { hostId: c.host_id });
+  }
+
+  private leaseLost(stepId: string) {
+    return errors.conflict(`The step ${stepId} is no longer held by this agent (its lease expired or it finished).`);
+  }
+}

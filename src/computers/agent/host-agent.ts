@@ -1,0 +1,187 @@
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { failureMessage, installPlan, repoDirectoryNames } from '../install-plan.js';
+import type { ComputerView, JobView } from '../schemas.js';
+import { ApiClient, ApiError, isTransient } from './api-client.js';
+import { runProcess } from './run-process.js';
+
+export interface HostAgentOptions {
+  url: string;
+  key: string;
+  computer: string;
+  workdir: string;
+  hostId: string;
+  hostname: string;
+  remoteUser: string;
+  log: (line: string) => void;
+  /** The environment of the commands the agent runs (git, package managers). */
+  env: NodeJS.ProcessEnv;
+  /** How long one long poll is held by the service. */
+  waitMs?: number;
+}
+
+type Outcome = { status: 'succeeded' | 'failed'; error?: string; exitCode?: number; clonedRepoDirectories?: string[] };
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+  });
+
+/**
+ * `orgctl agent`: registers this machine as the host of one byom computer, then long-polls the
+ * service for steps and runs them here (git clone, dependency install), heartbeating and streaming
+ * output while they run. A lost connection is retried; the service fails a step whose heartbeats stop.
+ */
+export class HostAgent {
+  private readonly api: ApiClient;
+  private readonly stopping = new AbortController();
+  private stopReason = '';
+  private computerId = '';
+
+  constructor(private readonly o: HostAgentOptions) {
+    this.api = new ApiClient(o.url, o.key);
+  }
+
+  /** Stops polling and ends the step in progress (its processes are killed, the step reported failed). */
+  stop(reason: string): void {
+    this.stopReason = reason;
+    this.stopping.abort();
+  }
+
+  async run(): Promise<void> {
+    const computer = await this.retrying(() => this.api.call<ComputerView>('GET', `/api/v0/computers/name/${encodeURIComponent(this.o.computer)}`));
+    if (!computer) return;
+    this.computerId = computer.id;
+    await this.retrying(() =>
+      this.api.call('POST', this.agentPath('register'), { hostId: this.o.hostId, hostname: this.o.hostname, remoteUser: this.o.remoteUser }),
+    );
+    this.o.log(`registered host ${this.o.hostname} (${this.o.hostId}) for computer ${computer.name} (${computer.id}); waiting for work`);
+    while (!this.stopping.signal.aborted) {
+      const claimed = await this.retrying(() =>
+        this.api.call<{ job: JobView | null }>('POST', this.agentPath('claim'), { hostId: this.o.hostId, waitMs: this.o.waitMs ?? 25_000 }, {
+          signal: this.stopping.signal,
+          timeoutMs: (this.o.waitMs ?? 25_000) + 15_000,
+        }),
+      );
+      if (claimed?.job) await this.execute(claimed.job);
+    }
+  }
+
+  private agentPath(rest: string) {
+    return `/api/v0/computers/${this.computerId}/agent/${rest}`;
+  }
+
+  /** Runs fn until it succeeds, retrying while the service is unreachable; undefined once stopping. */
+  private async retrying<T>(fn: () => Promise<T>): Promise<T | undefined> {
+    for (let delay = 500; ; delay = Math.min(delay * 2, 5000)) {
+      if (this.stopping.signal.aborted) return undefined;
+      try {
+        return await fn();
+      } catch (e) {
+        if (this.stopping.signal.aborted) return undefined;
+        if (!isTransient(e)) throw e;
+        this.o.log(`service unreachable (${(e as Error).message}); retrying in ${delay} ms`);
+        await sleep(delay, this.stopping.signal);
+      }
+    }
+  }
+
+  private async execute(job: JobView): Promise<void> {
+    this.o.log(`running ${job.stepId}`);
+    const work = new AbortController();
+    const onStop = () => work.abort();
+    this.stopping.signal.addEventListener('abort', onStop, { once: true });
+    let pending = '';
+    let leaseLost = false;
+    const stepPath = this.agentPath(`steps/${job.stepId}`);
+    const beat = async () => {
+      const log = pending;
+      pending = '';
+      try {
+        await this.api.call('POST', `${stepPath}/heartbeat`, { leaseToken: job.leaseToken, ...(log ? { log } : {}) }, { timeoutMs: job.heartbeatIntervalMs * 2 });
+      } catch (e) {
+        if (e instanceof ApiError && (e.status === 409 || e.status === 404)) {
+          leaseLost = true;
+          this.o.log(`lost ${job.stepId}: ${e.detail}`);
+          work.abort();
+        } else {
+          pending = log + pending;
+          this.o.log(`heartbeat of ${job.stepId} failed (${(e as Error).message}); still working, retrying`);
+        }
+      }
+    };
+    let beating = Promise.resolve();
+    const timer = setInterval(() => {
+      beating = beating.then(beat);
+    }, Math.min(job.heartbeatIntervalMs, 500));
+    const output = (chunk: string) => {
+      pending += chunk;
+      if (pending.length > 200_000) pending = pending.slice(-200_000);
+    };
+    let outcome: Outcome;
+    try {
+      outcome = await this.runStep(job, output, work.signal);
+    } catch (e) {
+      outcome = { status: 'failed', error: `host agent error: ${(e as Error).message}` };
+    } finally {
+      clearInterval(timer);
+      this.stopping.signal.removeEventListener('abort', onStop);
+    }
+    await beating;
+    if (leaseLost) return;
+    if (this.stopping.signal.aborted) outcome = { status: 'failed', error: `host agent stopped (${this.stopReason || 'signal'}) during ${job.stepId}` };
+    const body = { leaseToken: job.leaseToken, ...outcome, ...(pending ? { log: pending } : {}) };
+    // Reported even while stopping (once), so the step does not wait for its lease to expire; while
+    // running, an unreachable service is retried until the lease would have expired anyway.
+    const giveUpAt = Date.now() + (this.stopping.signal.aborted ? 0 : job.heartbeatIntervalMs * 4);
+    for (let delay = 250; ; delay = Math.min(delay * 2, 2000)) {
+      try {
+        await this.api.call('POST', `${stepPath}/complete`, body);
+        this.o.log(`${job.stepId} ${outcome.status}${outcome.error ? `: ${outcome.error.split('\n')[0]}` : ''}`);
+        return;
+      } catch (e) {
+        if (!isTransient(e) || Date.now() + delay > giveUpAt) {
+          this.o.log(`could not report ${job.stepId}: ${(e as Error).message}`);
+          return;
+        }
+        this.o.log(`reporting ${job.stepId} failed (${(e as Error).message}); retrying in ${delay} ms`);
+        await new Promise((r) => setTimeout(r, delay));
+      }
+    }
+  }
+
+  private async runStep(job: JobView, output: (chunk: string) => void, signal: AbortSignal): Promise<Outcome> {
+    const base = path.resolve(this.o.workdir, job.computerName);
+    if (job.stepId === 'clone-repos') {
+      mkdirSync(base, { recursive: true });
+      const dirs = repoDirectoryNames(job.repos).map((d) => path.join(base, d));
+      for (const [i, url] of job.repos.entries()) {
+        const dir = dirs[i] as string;
+        if (existsSync(path.join(dir, '.git'))) {
+          output(`${dir}: already cloned\n`);
+          continue;
+        }
+        output(`$ git clone ${url} ${dir}\n`);
+        const r = await runProcess(`git clone --progress -- '${url.replace(/'/g, `'\\''`)}' '${dir.replace(/'/g, `'\\''`)}'`, { cwd: base, signal, onOutput: output, env: { ...this.o.env, GIT_TERMINAL_PROMPT: '0' } });
+        if (r.exitCode !== 0) return { status: 'failed', error: failureMessage(`git clone ${url}`, r.exitCode, r.stderr, r.signal), exitCode: r.exitCode ?? undefined };
+      }
+      return { status: 'succeeded', exitCode: 0, clonedRepoDirectories: dirs };
+    }
+    if (job.stepId === 'install-dependencies') {
+      const dirs = job.clonedRepoDirectories;
+      if (dirs.length === 0) output('No repositories: nothing to install.\n');
+      for (const dir of dirs) {
+        const plan = installPlan(existsSync(dir) ? readdirSync(dir) : []);
+        if (plan.length === 0) output(`${dir}: no lockfile or manifest found (npm, pnpm, yarn, bun, pip, uv, poetry, go, cargo, bundler): nothing to install.\n`);
+        for (const step of plan) {
+          output(`${dir}: ${step.detectedBy} found; $ ${step.command}\n`);
+          const r = await runProcess(step.command, { cwd: dir, signal, onOutput: output, env: this.o.env });
+          if (r.exitCode !== 0) return { status: 'failed', error: failureMessage(`\`${step.command}\` in ${dir}`, r.exitCode, r.stderr, r.signal), exitCode: r.exitCode ?? undefined };
+        }
+      }
+      return { status: 'succeeded', exitCode: 0 };
+    }
+    return { status: 'failed', error: `This host agent does not know the step ${job.stepId}; upgrade orgctl on the host.` };
+  }
+}

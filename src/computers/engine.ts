@@ -1,0 +1,165 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../core/db/db.js';
+import { jobsStore, type ClaimedStep } from './jobs-store.js';
+import type { E2bClient } from './providers/e2b-client.js';
+import { runE2bStep, type StepContext } from './providers/e2b-steps.js';
+import { E2B_MISSING } from './steps.js';
+import { computersStore } from './store.js';
+
+export interface EngineSettings {
+  tickMs: number;
+  /** A running step whose holder sent no heartbeat for this long is retried (e2b) or failed (byom). */
+  leaseMs: number;
+  maxAttempts: number;
+  logMaxChars: number;
+  /** e2b steps run at once by this engine. */
+  concurrency: number;
+  e2bTemplate: string;
+}
+
+export interface EngineLogger {
+  warn(obj: object, msg: string): void;
+}
+
+/**
+ * The background side of provisioning, started by `orgctl serve` (never by buildApp). Each tick it
+ * (1) settles expired leases: retries e2b steps up to maxAttempts, fails byom steps whose host agent
+ * went silent, and (2) claims e2b steps and runs them, heartbeating while they run. Any number of
+ * engines may share one PostgreSQL: claims use FOR UPDATE SKIP LOCKED.
+ */
+export class ProvisioningEngine {
+  readonly id = `engine:${randomUUID()}:`;
+  private timer: NodeJS.Timeout | undefined;
+  private ticking: Promise<void> | undefined;
+  private readonly running = new Map<string, { abort: AbortController; done: Promise<void>; leaseOwner: string; computerId: string; stepId: string }>();
+  private stopped = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly settings: EngineSettings,
+    private readonly e2b: E2bClient | undefined,
+    private readonly log: EngineLogger = { warn: () => undefined },
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    const loop = () => {
+      this.ticking = this.tick()
+        .catch((err) => this.log.warn({ err }, 'provisioning engine tick failed'))
+        .finally(() => {
+          if (!this.stopped) this.timer = setTimeout(loop, this.settings.tickMs);
+        });
+    };
+    loop();
+  }
+
+  /** Stops claiming, stops the steps in progress and releases their leases so another engine resumes them. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.ticking;
+    const inFlight = [...this.running.values()];
+    for (const r of inFlight) r.abort.abort();
+    await Promise.allSettled(inFlight.map((r) => r.done));
+    for (const r of inFlight) await jobsStore.release(this.db, r.computerId, r.stepId, r.leaseOwner).catch(() => undefined);
+  }
+
+  async tick(): Promise<void> {
+    await this.reap();
+    const free = this.settings.concurrency - this.running.size;
+    if (this.stopped || free <= 0) return;
+    const claimed = await this.db.transaction((tx) => jobsStore.claim(tx, { provider: 'e2b', limit: free }, this.id, this.settings.leaseMs));
+    for (const step of claimed) this.execute(step);
+  }
+
+  /** Settles every running step whose lease expired, and byom steps queued for an agent that is gone. */
+  async reap(): Promise<number> {
+    const { leaseMs, maxAttempts } = this.settings;
+    return this.db.transaction(async (tx) => {
+      const expired = await jobsStore.lockExpired(tx, 100);
+      for (const s of expired) {
+        const silentFor = Math.round((Date.now() - (s.heartbeat_at?.getTime() ?? Date.now() - leaseMs)) / 1000);
+        if (s.provider === 'e2b' && s.attempts < maxAttempts) {
+          await jobsStore.release(tx, s.computer_id, s.step_id);
+          continue;
+        }
+        const error =
+          s.provider === 'byom'
+            ? `host agent lost: no heartbeat for ${silentFor} s while running ${s.step_id}`
+            : `provisioning engine lost: no heartbeat for ${silentFor} s, ${s.attempts} attempts made; giving up`;
+        await jobsStore.finish(tx, s, { status: 'failed', error, exitCode: null });
+      }
+      const orphaned = await jobsStore.lockOrphanedQueued(tx, leaseMs, 100);
+      for (const s of orphaned) {
+        const error = s.agent_seen_at
+          ? `host agent lost: no heartbeat for ${Math.round((Date.now() - s.agent_seen_at.getTime()) / 1000)} s; ${s.step_id} was not started`
+          : `no host agent connected to this computer within ${Math.round(leaseMs / 1000)} s; run \`orgctl agent\` on the host`;
+        await jobsStore.finish(tx, s, { status: 'failed', error, exitCode: null });
+      }
+      return expired.length + orphaned.length;
+    });
+  }
+
+  private execute(step: ClaimedStep): void {
+    const abort = new AbortController();
+    const leaseOwner = step.lease_owner as string;
+    const key = `${step.computer_id}/${step.step_id}`;
+    const done = this.run(step, abort.signal).finally(() => this.running.delete(key));
+    this.running.set(key, { abort, done, leaseOwner, computerId: step.computer_id, stepId: step.step_id });
+  }
+
+  private async run(step: ClaimedStep, abort: AbortSignal): Promise<void> {
+    const leaseOwner = step.lease_owner as string;
+    let pending = '';
+    let lost = false;
+    const flush = async () => {
+      const chunk = pending;
+      pending = '';
+      if (chunk) await jobsStore.appendLog(this.db, step, chunk, this.settings.logMaxChars);
+    };
+    const beat = setInterval(() => {
+      void jobsStore
+        .heartbeat(this.db, step.computer_id, step.step_id, leaseOwner, this.settings.leaseMs)
+        .then((ok) => {
+          if (!ok) lost = true;
+        })
+        .then(flush)
+        .catch((err) => this.log.warn({ err }, 'heartbeat failed'));
+    }, Math.max(50, Math.floor(this.settings.leaseMs / 4)));
+    try {
+      const computer = await computersStore.findById(this.db, step.computer_id);
+      if (!computer) return;
+      const ctx: StepContext = {
+        computer,
+        template: this.settings.e2bTemplate,
+        signal: abort,
+        output: (chunk) => {
+          pending += chunk;
+        },
+        setSandbox: (id) => computersStore.setSandbox(this.db, computer.id, id),
+        setRemoteUser: (user) => computersStore.setRemoteUserIfUnset(this.db, computer.id, user),
+        setClonedDirectories: (dirs) => computersStore.setClonedDirectories(this.db, computer.id, dirs),
+      };
+      const outcome = this.e2b ? await runE2bStep(this.e2b, step.step_id, ctx) : { ok: false, error: E2B_MISSING, exitCode: null };
+      if (abort.aborted || lost) return;
+      clearInterval(beat);
+      await flush();
+      await this.db.transaction(async (tx) => {
+        const held = await jobsStore.lockHeld(tx, step.computer_id, step.step_id, leaseOwner);
+        if (held) await jobsStore.finish(tx, held, { status: outcome.ok ? 'succeeded' : 'failed', error: outcome.ok ? null : outcome.error, exitCode: outcome.exitCode });
+      });
+    } catch (err) {
+      if (abort.aborted || lost) return;
+      await flush().catch(() => undefined);
+      // An unexpected failure of the cloud (network, API) fails the step with its message.
+      await this.db
+        .transaction(async (tx) => {
+          const held = await jobsStore.lockHeld(tx, step.computer_id, step.step_id, leaseOwner);
+          if (held) await jobsStore.finish(tx, held, { status: 'failed', error: `E2B: ${(err as Error).message}`, exitCode: null });
+        })
+        .catch((e) => this.log.warn({ err: e }, 'recording a failed step failed'));
+    } finally {
+      clearInterval(beat);
+    }
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * What `install-dependencies` runs in a cloned repository, chosen from the files at its root.
+ * One command per ecosystem found (a repository may hold a Node front end and a Go back end);
+ * within an ecosystem the lockfile decides, most specific first. Shared by the host agent and
+ * the e2b provider, so both install the same way.
+ */
+export interface InstallCommand {
+  ecosystem: 'node' | 'python' | 'go' | 'rust' | 'ruby';
+  /** The file that decided it. */
+  detectedBy: string;
+  /** A POSIX shell command line, run in the repository's directory. */
+  command: string;
+}
+
+type Rule = { file: string; command: string; when?: (files: ReadonlySet<string>) => boolean };
+
+const rules: Record<InstallCommand['ecosystem'], Rule[]> = {
+  node: [
+    { file: 'pnpm-lock.yaml', command: 'pnpm install --frozen-lockfile' },
+    { file: 'bun.lock', command: 'bun install --frozen-lockfile' },
+    { file: 'bun.lockb', command: 'bun install --frozen-lockfile' },
+    { file: 'yarn.lock', command: 'yarn install --immutable', when: (f) => f.has('.yarnrc.yml') },
+    { file: 'yarn.lock', command: 'yarn install --frozen-lockfile' },
+    { file: 'package-lock.json', command: 'npm ci' },
+    { file: 'npm-shrinkwrap.json', command: 'npm ci' },
+    { file: 'package.json', command: 'npm install' },
+  ],
+  python: [
+    { file: 'uv.lock', command: 'uv sync --frozen' },
+    { file: 'poetry.lock', command: 'poetry install --no-root --no-interaction' },
+    { file: 'Pipfile.lock', command: 'pipenv install --deploy' },
+    { file: 'requirements.txt', command: 'python3 -m venv .venv && .venv/bin/pip install -r requirements.txt' },
+    { file: 'pyproject.toml', command: 'python3 -m venv .venv && .venv/bin/pip install -e .' },
+  ],
+  go: [{ file: 'go.mod', command: 'go mod download' }],
+  rust: [{ file: 'Cargo.toml', command: 'cargo fetch' }],
+  ruby: [{ file: 'Gemfile', command: 'bundle install' }],
+};
+
+export function installPlan(rootFiles: Iterable<string>): InstallCommand[] {
+  const files = new Set(rootFiles);
+  const plan: InstallCommand[] = [];
+  for (const [ecosystem, list] of Object.entries(rules) as [InstallCommand['ecosystem'], Rule[]][]) {
+    const rule = list.find((r) => files.has(r.file) && (r.when?.(files) ?? true));
+    if (rule) plan.push({ ecosystem, detectedBy: rule.file, command: rule.command });
+  }
+  return plan;
+}
+
+/** The directory name a repository URL is cloned into: its last path segment without `.git`, made unique. */
+export function repoDirectoryNames(repos: readonly string[]): string[] {
+  const used = new Map<string, number>();
+  return repos.map((url) => {
+    const last = url.replace(/[?#].*$/, '').replace(/\/+$/, '').split(/[/:]/).pop() ?? '';
+    const base = last.replace(/\.git$/, '').replace(/[^A-Za-z0-9._-]/g, '-').replace(/^\.+/, '') || 'repo';
+    const n = (used.get(base) ?? 0) + 1;
+    used.set(base, n);
+    return n === 1 ? base : `${base}-${n}`;
+  });
+}
+
+/** The reason a failed command gives in a step's `error`: its exit code and the last lines of stderr. */
+export function failureMessage(what: string, exitCode: number | null, stderr: string, signal?: string | null): string {
+  const lines = stderr.split('\n').map((l) => l.trimEnd()).filter((l) => l !== '').slice(-10);
+  const how = exitCode !== null ? `exited with code ${exitCode}` : `was stopped by ${signal ?? 'a signal'}`;
+  return `${what} ${how}${lines.length ? `:\n${lines.join('\n')}` : ''}`.slice(0, 4000);
+}

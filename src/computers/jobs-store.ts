@@ -1,0 +1,228 @@
+import { randomUUID } from 'node:crypto';
+import type { Queryable } from '../core/db/db.js';
+import { INSTALL_STEP, type ProviderType } from './steps.js';
+import type { StepRow } from './store.js';
+
+export interface ClaimedStep extends StepRow {
+  provider: ProviderType;
+}
+
+export interface SessionRow {
+  id: string;
+  computer_id: string;
+  status: 'running' | 'succeeded' | 'failed';
+  exit_code: number | null;
+  error: string | null;
+  created_at: Date;
+  started_at: Date | null;
+  ended_at: Date | null;
+  log: string;
+  log_truncated: boolean;
+}
+
+export interface ExpiredLease {
+  computer_id: string;
+  step_id: string;
+  provider: ProviderType;
+  attempts: number;
+  heartbeat_at: Date | null;
+}
+
+const ms = (n: number) => `(${n} * interval '1 millisecond')`;
+
+/**
+ * SQL of the provisioning jobs. A step is claimable when it is `pending`, or `running` without a
+ * lease holder (queued by install-deps, or released by an engine that stopped), and every earlier
+ * step of its computer has succeeded or was skipped. Claims lock with FOR UPDATE SKIP LOCKED so any
+ * number of executors (engines in several `orgctl serve` processes, host agents) never take one twice.
+ */
+export const jobsStore = {
+  async claim(
+    tx: Queryable,
+    where: { provider: ProviderType; computerId?: string; limit: number },
+    leasePrefix: string,
+    leaseMs: number,
+  ): Promise<ClaimedStep[]> {
+    const rows = await tx.query<ClaimedStep & { was: string }>(
+      `WITH candidate AS (
+         SELECT s.computer_id, s.step_id, s.status AS was FROM computer_steps s JOIN computers c ON c.id = s.computer_id
+         WHERE c.provider = $1 AND ($2::uuid IS NULL OR s.computer_id = $2::uuid) AND s.step_id <> 'connect-host'
+           AND (s.status = 'pending' OR (s.status = 'running' AND s.lease_owner IS NULL))
+           AND NOT EXISTS (SELECT 1 FROM computer_steps p WHERE p.computer_id = s.computer_id AND p.position < s.position
+                           AND p.status NOT IN ('succeeded', 'skipped'))
+         ORDER BY s.started_at NULLS LAST, s.computer_id LIMIT $3
+         FOR UPDATE OF s SKIP LOCKED)
+       UPDATE computer_steps s SET status = 'running', lease_owner = $4 || gen_random_uuid()::text,
+         lease_expires_at = now() + ${ms(leaseMs)}, heartbeat_at = now(), attempts = s.attempts + 1, error = NULL, completed_at = NULL,
+         started_at = CASE WHEN s.status = 'pending' THEN now() ELSE COALESCE(s.started_at, now()) END,
+         log = CASE WHEN s.status = 'pending' THEN '' ELSE s.log END
+       FROM candidate WHERE s.computer_id = candidate.computer_id AND s.step_id = candidate.step_id
+         AND (s.status = 'pending' OR (s.status = 'running' AND s.lease_owner IS NULL))
+       RETURNING s.computer_id, s.step_id, s.position, s.status, s.error, s.started_at, s.completed_at, s.install_session_id,
+         s.attempts, s.lease_owner, s.lease_expires_at, candidate.was, $1::text AS provider`,
+      [where.provider, where.computerId ?? null, where.limit, leasePrefix],
+    );
+    for (const r of rows) {
+      if (r.step_id !== INSTALL_STEP) continue;
+      if (r.was === 'pending' || r.install_session_id === null) {
+        r.install_session_id = randomUUID();
+        await tx.query(`INSERT INTO install_sessions (id, computer_id, status, started_at) VALUES ($1, $2, 'running', now())`, [r.install_session_id, r.computer_id]);
+        await tx.query(`UPDATE computer_steps SET install_session_id = $3 WHERE computer_id = $1 AND step_id = $2`, [r.computer_id, r.step_id, r.install_session_id]);
+      } else {
+        await tx.query(`UPDATE install_sessions SET started_at = COALESCE(started_at, now()) WHERE id = $1`, [r.install_session_id]);
+      }
+    }
+    return rows.map(({ was: _was, ...r }) => r);
+  },
+
+  /** connect-host of a byom computer succeeds when its host agent registers. */
+  async hostConnected(tx: Queryable, computerId: string): Promise<void> {
+    await tx.query(
+      `UPDATE computer_steps SET status = 'succeeded', error = NULL, started_at = COALESCE(started_at, now()), completed_at = now()
+       WHERE computer_id = $1 AND step_id = 'connect-host' AND status <> 'succeeded'`,
+      [computerId],
+    );
+  },
+
+  /**
+   * A byom computer moved to another host: every step that is not skipped starts over there.
+   * False (nothing changed) while a step is running on the current host.
+   */
+  async restartOnNewHost(tx: Queryable, computerId: string): Promise<boolean> {
+    const running = await tx.query(`SELECT 1 FROM computer_steps WHERE computer_id = $1 AND status = 'running' FOR UPDATE`, [computerId]);
+    if (running.length > 0) return false;
+    await tx.query(
+      `UPDATE computer_steps SET status = 'pending', error = NULL, started_at = NULL, completed_at = NULL, install_session_id = NULL,
+         attempts = 0, lease_owner = NULL, lease_expires_at = NULL, log = ''
+       WHERE computer_id = $1 AND status <> 'skipped'`,
+      [computerId],
+    );
+    await tx.query(`UPDATE computers SET hostname = NULL, cloned_repo_directories = NULL, agent_seen_at = NULL WHERE id = $1`, [computerId]);
+    return true;
+  },
+
+  /** Extends a lease; false when the caller no longer holds it (expired and taken over, or finished). */
+  async heartbeat(db: Queryable, computerId: string, stepId: string, leaseOwner: string, leaseMs: number): Promise<Date | undefined> {
+    const rows = await db.query<{ lease_expires_at: Date }>(
+      `UPDATE computer_steps SET lease_expires_at = now() + ${ms(leaseMs)}, heartbeat_at = now()
+       WHERE computer_id = $1 AND step_id = $2 AND lease_owner = $3 AND status = 'running' RETURNING lease_expires_at`,
+      [computerId, stepId, leaseOwner],
+    );
+    return rows[0]?.lease_expires_at;
+  },
+
+  /** Locks a step held by `leaseOwner`; undefined when the lease is no longer the caller's. */
+  async lockHeld(tx: Queryable, computerId: string, stepId: string, leaseOwner: string): Promise<StepRow | undefined> {
+    return (
+      await tx.query<StepRow>(
+        `SELECT * FROM computer_steps WHERE computer_id = $1 AND step_id = $2 AND lease_owner = $3 AND status = 'running' FOR UPDATE`,
+        [computerId, stepId, leaseOwner],
+      )
+    )[0];
+  },
+
+  /** Appends output: to the install session for the install step, else to the step's own log; both keep their tail. */
+  async appendLog(db: Queryable, step: { computer_id: string; step_id: string; install_session_id: string | null }, chunk: string, max: number): Promise<void> {
+    if (chunk === '') return;
+    if (step.step_id === INSTALL_STEP && step.install_session_id) {
+      await db.query(
+        `UPDATE install_sessions SET log_truncated = log_truncated OR length(log) + length($2) > $3, log = right(log || $2, $3) WHERE id = $1`,
+        [step.install_session_id, chunk, max],
+      );
+    } else {
+      await db.query(`UPDATE computer_steps SET log = right(log || $3, $4) WHERE computer_id = $1 AND step_id = $2`, [step.computer_id, step.step_id, chunk, max]);
+    }
+  },
+
+  async finish(tx: Queryable, step: StepRow, outcome: { status: 'succeeded' | 'failed'; error: string | null; exitCode: number | null }): Promise<void> {
+    await tx.query(
+      `UPDATE computer_steps SET status = $3, error = $4, completed_at = now(), lease_owner = NULL, lease_expires_at = NULL
+       WHERE computer_id = $1 AND step_id = $2`,
+      [step.computer_id, step.step_id, outcome.status, outcome.error],
+    );
+    if (step.install_session_id) {
+      await tx.query(
+        `UPDATE install_sessions SET status = $2, exit_code = $3, error = $4, ended_at = now(), started_at = COALESCE(started_at, now())
+         WHERE id = $1 AND status = 'running'`,
+        [step.install_session_id, outcome.status, outcome.exitCode, outcome.error],
+      );
+    }
+    if (outcome.status === 'failed') await this.cancelAfter(tx, step.computer_id, step.position, step.step_id);
+  },
+
+  /** Steps queued behind a failed one will not run: back to pending, and their sessions end failed. */
+  async cancelAfter(tx: Queryable, computerId: string, position: number, failedStep: string): Promise<void> {
+    const queued = await tx.query<{ install_session_id: string | null }>(
+      `SELECT install_session_id FROM computer_steps WHERE computer_id = $1 AND position > $2 AND status = 'running' AND lease_owner IS NULL FOR UPDATE`,
+      [computerId, position],
+    );
+    await tx.query(
+      `UPDATE computer_steps SET status = 'pending', started_at = NULL, install_session_id = NULL
+       WHERE computer_id = $1 AND position > $2 AND status = 'running' AND lease_owner IS NULL`,
+      [computerId, position],
+    );
+    const ids = queued.map((q) => q.install_session_id).filter((id): id is string => id !== null);
+    if (ids.length > 0) {
+      await tx.query(
+        `UPDATE install_sessions SET status = 'failed', error = $2, ended_at = now() WHERE id = ANY($1::uuid[]) AND status = 'running'`,
+        [ids, `Not started: the step "${failedStep}" failed.`],
+      );
+    }
+  },
+
+  /** Releases a lease without an outcome: the step is queued again for the next executor. */
+  async release(db: Queryable, computerId: string, stepId: string, leaseOwner?: string): Promise<void> {
+    await db.query(
+      `UPDATE computer_steps SET lease_owner = NULL, lease_expires_at = NULL
+       WHERE computer_id = $1 AND step_id = $2 AND status = 'running' AND ($3::text IS NULL OR lease_owner = $3)`,
+      [computerId, stepId, leaseOwner ?? null],
+    );
+  },
+
+  async lockExpired(tx: Queryable, limit: number): Promise<(ExpiredLease & StepRow)[]> {
+    return tx.query(
+      `SELECT s.*, c.provider FROM computer_steps s JOIN computers c ON c.id = s.computer_id
+       WHERE s.status = 'running' AND s.lease_owner IS NOT NULL AND s.lease_expires_at < now()
+       ORDER BY s.lease_expires_at LIMIT $1 FOR UPDATE OF s SKIP LOCKED`,
+      [limit],
+    );
+  },
+
+  /** Queued byom steps whose computer has had no agent contact for `timeoutMs` (and waited at least that long). */
+  async lockOrphanedQueued(tx: Queryable, timeoutMs: number, limit: number): Promise<(StepRow & { agent_seen_at: Date | null })[]> {
+    return tx.query(
+      `SELECT s.*, c.agent_seen_at FROM computer_steps s JOIN computers c ON c.id = s.computer_id
+       WHERE c.provider = 'byom' AND s.status = 'running' AND s.lease_owner IS NULL
+         AND s.started_at < now() - ${ms(timeoutMs)} AND (c.agent_seen_at IS NULL OR c.agent_seen_at < now() - ${ms(timeoutMs)})
+       LIMIT $1 FOR UPDATE OF s SKIP LOCKED`,
+      [limit],
+    );
+  },
+
+  /**
+   * install-deps: the install step becomes running (queued) with a new session, only if it is not
+   * running now. The conditional UPDATE is the gate: of concurrent requests exactly one matches the
+   * row; the partial unique index on running sessions backs it up.
+   */
+  async startInstall(tx: Queryable, computerId: string, sessionId: string): Promise<boolean> {
+    const rows = await tx.query(
+      `UPDATE computer_steps SET status = 'running', install_session_id = $2, error = NULL, started_at = now(), completed_at = NULL,
+         lease_owner = NULL, lease_expires_at = NULL, attempts = 0
+       WHERE computer_id = $1 AND step_id = '${INSTALL_STEP}' AND status <> 'running' RETURNING 1`,
+      [computerId, sessionId],
+    );
+    if (rows.length === 0) return false;
+    await tx.query(`INSERT INTO install_sessions (id, computer_id, status) VALUES ($1, $2, 'running')`, [sessionId, computerId]);
+    // Failed earlier steps run again first, so the install has something to work on.
+    await tx.query(
+      `UPDATE computer_steps SET status = 'pending', error = NULL, started_at = NULL, completed_at = NULL, attempts = 0
+       WHERE computer_id = $1 AND status = 'failed' AND step_id <> '${INSTALL_STEP}' AND step_id <> 'connect-host'`,
+      [computerId],
+    );
+    return true;
+  },
+
+  async session(db: Queryable, computerId: string, sessionId: string): Promise<SessionRow | undefined> {
+    return (await db.query<SessionRow>(`SELECT * FROM install_sessions WHERE computer_id = $1 AND id = $2`, [computerId, sessionId]))[0];
+  },
+};

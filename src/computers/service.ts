@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+import type { Db, Queryable } from '../core/db/db.js';
+import { errors } from '../core/http/errors.js';
+import { isManagerRole, type Principal } from '../core/identity/roles.js';
+import type { IdentityService } from '../core/identity/service.js';
+import { jobsStore } from './jobs-store.js';
+import type { E2bClient } from './providers/e2b-client.js';
+import type { ComputerView, CreateComputerInput, InstallSessionView, UpdateComputerInput } from './schemas.js';
+import { E2B_MISSING, planSteps, type ProviderType } from './steps.js';
+import { computersStore as store, isUuid, type ComputerRow } from './store.js';
+import { computerView, sessionView, stepView } from './view.js';
+import type { WorkSignal } from './work-signal.js';
+
+export interface ComputersSettings {
+  e2bConfigured: boolean;
+  /** The service's public URL; when unset, the URL a request came in on. */
+  publicUrl?: string;
+}
+
+const invalidField = (path: string, message: string) => errors.invalid([{ path, message }]);
+
+/** The computers API: rules, ownership and state changes; SQL lives in the stores. */
+export class ComputersService {
+  constructor(
+    private readonly db: Db,
+    private readonly identity: IdentityService,
+    private readonly settings: ComputersSettings,
+    private readonly signal: WorkSignal,
+    private readonly e2b?: E2bClient,
+  ) {}
+
+  baseUrl(requestOrigin: string): string {
+    return (this.settings.publicUrl ?? requestOrigin).replace(/\/+$/, '');
+  }
+
+  async create(actor: Principal, input: CreateComputerInput, baseUrl: string): Promise<ComputerView> {
+    const provider: ProviderType = input.provider ?? (this.settings.e2bConfigured && input.hostId === undefined ? 'e2b' : 'byom');
+    if (provider === 'e2b' && input.hostId !== undefined) throw invalidField('/hostId', 'applies to byom computers only');
+    let owner: { kind: 'user' | 'service_account'; id: string } = { kind: actor.kind, id: actor.id };
+    if (input.serviceAccountId !== undefined) {
+      if (!isManagerRole(actor.role)) throw errors.forbidden('Only owners and managers may create a computer owned by a service account.');
+      const sa = isUuid(input.serviceAccountId) ? await this.identity.findPrincipal(actor.orgId, { id: input.serviceAccountId }) : undefined;
+      if (sa?.kind !== 'service_account') throw invalidField('/serviceAccountId', 'must name a service account of the organization');
+      owner = { kind: 'service_account', id: sa.id };
+    }
+    const repos = input.repos ?? [];
+    const autoInstallDeps = input.autoInstallDeps ?? true;
+    const id = randomUUID();
+    const steps = planSteps(provider, { repos: repos.length, autoInstallDeps, e2bMissing: this.settings.e2bConfigured ? undefined : E2B_MISSING });
+    await this.db.transaction((tx) =>
+      store.insert(
+        tx,
+        {
+          id,
+          org_id: actor.orgId,
+          name: input.name,
+          provider,
+          owner_kind: owner.kind,
+          owner_id: owner.id,
+          host_id: input.hostId ?? null,
+          remote_user: input.remoteUser ?? null,
+          repos,
+          auto_install_deps: autoInstallDeps,
+          source: input.source ?? null,
+        },
+        steps,
+      ),
+    );
+    this.signal.notify(id);
+    return this.get(actor, { id }, baseUrl);
+  }
+
+  async get(actor: Principal, by: { id: string } | { name: string }, baseUrl: string): Promise<ComputerView> {
+    const found = await store.findWithSteps(this.db, actor.orgId, by, this.ownerFilter(actor));
+    if (!found) throw errors.notFound('Computer');
+    return computerView(found.computer, found.steps, baseUrl);
+  }
+
+  async list(actor: Principal, filter: { hostId?: string }, baseUrl: string): Promise<ComputerView[]> {
+    const rows = await store.list(this.db, actor.orgId, { ...filter, ownerId: this.ownerFilter(actor) });
+    const steps = await store.steps(
+      this.db,
+      rows.map((r) => r.id),
+    );
+    return rows.map((r) => computerView(r, steps, baseUrl));
+  }
+
+  async update(actor: Principal, id: string, patch: UpdateComputerInput, baseUrl: string): Promise<ComputerView> {
+    await this.db.transaction(async (tx) => {
+      const c = await this.mustFind(tx, actor, { id }, true);
+      if (c.provider === 'e2b' && patch.hostId !== undefined) throw invalidField('/hostId', 'applies to byom computers only');
+      const moved = patch.hostId !== undefined && c.host_id !== null && patch.hostId.toLowerCase() !== c.host_id;
+      if (moved && !(await jobsStore.restartOnNewHost(tx, c.id))) throw errors.conflict('A provisioning step is running on the current host; wait for it to end before moving the computer.');
+      await store.update(tx, c.id, patch);
+    });
+    return this.get(actor, { id }, baseUrl);
+  }
+
+  /** Deletes the computer after releasing what its provider holds (the e2b sandbox). */
+  async delete(actor: Principal, id: string): Promise<void> {
+    const c = await this.mustFind(this.db, actor, { id });
+    if (c.provider === 'e2b' && c.sandbox_id !== null && this.e2b) {
+      try {
+        await this.e2b.kill(c.sandbox_id);
+      } catch (e) {
+        throw errors.badGateway(`E2B did not release sandbox ${c.sandbox_id}: ${(e as Error).message}`);
+      }
+    }
+    await this.db.transaction((tx) => store.delete(tx, c.id));
+    this.signal.notify(c.id);
+  }
+
+  /** 202 with the computer when a fresh session was queued; 409 while one is running. */
+  async installDeps(actor: Principal, id: string, baseUrl: string): Promise<ComputerView> {
+    const sessionId = randomUUID();
+    const started = await this.db.transaction(async (tx) => {
+      const c = await this.mustFind(tx, actor, { id });
+      return jobsStore.startInstall(tx, c.id, sessionId);
+    });
+    if (!started) throw errors.conflict('An install session is already running on this computer; wait for it to end.');
+    this.signal.notify(id);
+    return this.get(actor, { id }, baseUrl);
+  }
+
+  async session(actor: Principal, id: string, sessionId: string): Promise<InstallSessionView> {
+    const c = await this.mustFind(this.db, actor, { id });
+    const s = isUuid(sessionId) ? await jobsStore.session(this.db, c.id, sessionId) : undefined;
+    if (!s) throw errors.notFound('Install session');
+    return sessionView(s);
+  }
+
+  async step(actor: Principal, id: string, stepId: string) {
+    const c = await this.mustFind(this.db, actor, { id });
+    const s = await store.stepLog(this.db, c.id, stepId);
+    if (!s) throw errors.notFound('Provisioning step');
+    return { ...stepView(s), log: s.log };
+  }
+
+  /** Members reach only their own computers; everything else of the organization is 404 to them. */
+  ownerFilter(actor: Principal): string | undefined {
+    return isManagerRole(actor.role) ? undefined : actor.id;
+  }
+
+  async mustFind(db: Queryable, actor: Principal, by: { id: string } | { name: string }, lock = false): Promise<ComputerRow> {
+    const c = await store.find(db, actor.orgId, by, this.ownerFilter(actor), lock);
+    if (!c) throw errors.notFound('Computer');
+    return c;
+  }
+}

@@ -1,0 +1,146 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createEngine } from '../../src/computers/area.js';
+import type { ProvisioningEngine } from '../../src/computers/engine.js';
+import { jobsStore } from '../../src/computers/jobs-store.js';
+import { loadConfig } from '../../src/config.js';
+import { E2bTestDouble } from '../helpers/e2b-test-double.js';
+import { expectErrorObject, TestApp, type Org } from '../helpers/test-app.js';
+import { waitFor } from '../helpers/wait.js';
+
+type Step = { id: string; status: string; error?: string; installSessionId?: string };
+type Computer = { id: string; status: string; providerType: string; provisioningSteps: Step[]; remoteUser?: string; clonedRepoDirectories?: string[] };
+const C = '/api/v0/computers';
+const LEASE_MS = 400;
+const config = loadConfig({}, { logLevel: 'silent', computersLeaseMs: LEASE_MS, computersEngineTickMs: 30, computersMaxAttempts: 2 });
+
+let t: TestApp;
+let org: Org;
+let e2b: E2bTestDouble;
+const engines: ProvisioningEngine[] = [];
+
+beforeAll(async () => {
+  e2b = new E2bTestDouble();
+  t = await TestApp.start({ computersLeaseMs: LEASE_MS }, { e2b });
+  org = await t.createOrg('engine-e2b');
+});
+afterEach(async () => {
+  for (const e of engines.splice(0)) await e.stop();
+  e2b.hold = undefined;
+  e2b.release();
+  e2b.respond = new E2bTestDouble().respond;
+});
+afterAll(() => t?.close());
+
+const startEngine = () => {
+  const engine = createEngine(config, t.db, undefined, e2b);
+  engines.push(engine);
+  engine.start();
+  return engine;
+};
+const get = async (id: string) => (await t.request<Computer>('GET', `${C}/${id}`, { key: org.ownerKey })).body;
+const settled = (id: string, status: 'active' | 'error') => waitFor(async () => {
+  const c = await get(id);
+  return c.status === status ? c : undefined;
+}, 10_000, `computer ${status}`);
+const stepOf = (c: Computer, id: string) => c.provisioningSteps.find((s) => s.id === id) as Step;
+
+describe('the e2b provider, run by the provisioning engine', () => {
+  it('provisions create-sandbox → configure-user → clone-repos → install-dependencies to active', async () => {
+    startEngine();
+    const res = await t.request<Computer>('POST', C, { key: org.ownerKey, body: { name: 'cloud-1', repos: ['https://github.com/acme/api.git'] } });
+    expect(res.body.providerType).toBe('e2b');
+    const c = await settled(res.body.id, 'active');
+    expect(c.provisioningSteps.map((s) => s.status)).toEqual(['succeeded', 'succeeded', 'succeeded', 'succeeded']);
+    expect(c.remoteUser).toBe('user');
+    expect(c.clonedRepoDirectories).toEqual(['/home/user/api']);
+    const sandboxId = [...e2b.sandboxes.entries()].find(([, s]) => s.metadata.orgctlComputerId === c.id)![0];
+    const cmds = e2b.commands.filter((x) => x.sandboxId === sandboxId).map((x) => x.cmd);
+    expect(cmds.some((x) => x.includes('useradd'))).toBe(true);
+    expect(cmds.some((x) => x.includes("git clone -- 'https://github.com/acme/api.git' '/home/user/api'"))).toBe(true);
+    expect(cmds).toContain('npm ci');
+    const session = await t.request<{ status: string; exitCode: number; log: string }>('GET', `${C}/${c.id}/install-sessions/${stepOf(c, 'install-dependencies').installSessionId}`, { key: org.ownerKey });
+    expect(session.body).toMatchObject({ status: 'succeeded', exitCode: 0 });
+    expect(session.body.log).toContain('package-lock.json found; $ npm ci');
+  });
+
+  it('a failing install fails the step with exit code and stderr; install-deps again succeeds with a new session', async () => {
+    startEngine();
+    e2b.respond = (cmd) => (cmd === 'npm ci' ? { exitCode: 1, stderr: 'npm ERR! code E404\nnpm ERR! missing: left-pad\n' } : new E2bTestDouble().respond(cmd));
+    const created = await t.request<Computer>('POST', C, { key: org.ownerKey, body: { name: 'cloud-fail', repos: ['https://github.com/acme/web.git'] } });
+    const failed = await settled(created.body.id, 'error');
+    const install = stepOf(failed, 'install-dependencies');
+    expect(install.status).toBe('failed');
+    expect(install.error).toContain('exited with code 1');
+    expect(install.error).toContain('npm ERR! missing: left-pad');
+    const firstSession = install.installSessionId as string;
+    const s1 = (await t.request<{ status: string; exitCode: number }>('GET', `${C}/${failed.id}/install-sessions/${firstSession}`, { key: org.ownerKey })).body;
+    expect(s1).toMatchObject({ status: 'failed', exitCode: 1 });
+
+    e2b.respond = new E2bTestDouble().respond;
+    const again = await t.request<Computer>('POST', `${C}/${failed.id}/install-deps`, { key: org.ownerKey });
+    expect(again.status).toBe(202);
+    expect(stepOf(again.body, 'install-dependencies').status).toBe('running');
+    expect(stepOf(again.body, 'install-dependencies').installSessionId).not.toBe(firstSession);
+    const active = await settled(failed.id, 'active');
+    expect(stepOf(active, 'install-dependencies').error).toBeUndefined();
+  });
+
+  it('a step whose engine died (claimed, never heartbeated) is retried by another engine after the lease expires', async () => {
+    const created = await t.request<Computer>('POST', C, { key: org.ownerKey, body: { name: 'cloud-crash' } });
+    // What a crashed process leaves behind: the step claimed under a lease nobody renews.
+    const [claimed] = await t.db.transaction((tx) => jobsStore.claim(tx, { provider: 'e2b', computerId: created.body.id, limit: 1 }, 'engine:crashed:', LEASE_MS));
+    expect(claimed?.step_id).toBe('create-sandbox');
+    expect(stepOf(await get(created.body.id), 'create-sandbox').status).toBe('running');
+    startEngine();
+    const c = await settled(created.body.id, 'active');
+    expect(stepOf(c, 'create-sandbox').status).toBe('succeeded');
+  });
+
+  it('a step lost more often than COMPUTERS_MAX_ATTEMPTS fails with a message saying so', async () => {
+    const created = await t.request<Computer>('POST', C, { key: org.ownerKey, body: { name: 'cloud-lost' } });
+    const reaper = createEngine(config, t.db, undefined, e2b); // not started: its reap() is called by hand
+    const crashClaim = () => t.db.transaction((tx) => jobsStore.claim(tx, { provider: 'e2b', computerId: created.body.id, limit: 1 }, 'engine:crashed:', LEASE_MS));
+    const leaseOf = async () => (await t.db.query<{ lease_owner: string | null }>(`SELECT lease_owner FROM computer_steps WHERE computer_id = $1 AND step_id = 'create-sandbox'`, [created.body.id]))[0]!.lease_owner;
+
+    expect((await crashClaim()).length).toBe(1);
+    expect(await reaper.reap()).toBe(0); // the lease is still valid
+    await new Promise((r) => setTimeout(r, LEASE_MS + 50));
+    expect(await reaper.reap()).toBe(1);
+    expect(await leaseOf()).toBeNull(); // attempt 1 of 2: released for a retry
+    expect(stepOf(await get(created.body.id), 'create-sandbox').status).toBe('running');
+
+    expect((await crashClaim()).length).toBe(1);
+    await new Promise((r) => setTimeout(r, LEASE_MS + 50));
+    expect(await reaper.reap()).toBe(1);
+    const c = await get(created.body.id);
+    expect(c.status).toBe('error');
+    expect(stepOf(c, 'create-sandbox').error).toMatch(/provisioning engine lost: no heartbeat for \d+ s, 2 attempts made; giving up/);
+  });
+
+  it('stopping an engine releases its lease at once, and another engine finishes the step', async () => {
+    e2b.hold = (cmd) => cmd.includes('useradd');
+    const mark = e2b.commands.length;
+    const first = startEngine();
+    const created = await t.request<Computer>('POST', C, { key: org.ownerKey, body: { name: 'cloud-handover' } });
+    await waitFor(async () => (e2b.commands.slice(mark).some((x) => x.cmd.includes('useradd')) ? true : undefined), 5000, 'configure-user running');
+    const stopping = first.stop();
+    e2b.release();
+    await stopping;
+    const rows = await t.db.query<{ lease_owner: string | null; status: string }>(`SELECT lease_owner, status FROM computer_steps WHERE computer_id = $1 AND step_id = 'configure-user'`, [created.body.id]);
+    expect(rows[0]).toEqual({ lease_owner: null, status: 'running' });
+    e2b.hold = undefined;
+    startEngine();
+    expect((await settled(created.body.id, 'active')).status).toBe('active');
+  });
+
+  it('DELETE kills the sandbox', async () => {
+    startEngine();
+    const created = await t.request<Computer>('POST', C, { key: org.ownerKey, body: { name: 'cloud-delete' } });
+    await settled(created.body.id, 'active');
+    const [sandboxId, sandbox] = [...e2b.sandboxes.entries()].find(([, s]) => s.metadata.orgctlComputerId === created.body.id)!;
+    expect(sandbox.alive).toBe(true);
+    expect((await t.request('DELETE', `${C}/${created.body.id}`, { key: org.ownerKey })).status).toBe(204);
+    expect(e2b.sandboxes.get(sandboxId)!.alive).toBe(false);
+    expectErrorObject(await t.request('GET', `${C}/${created.body.id}`, { key: org.ownerKey }), 404);
+  });
+});
