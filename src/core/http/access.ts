@@ -33,12 +33,17 @@ export function registerAccessControl(app: FastifyInstance, authenticator: Authe
       throw new Error(`Route ${route.method} ${route.url} declares no access; add config.access.`);
     }
   });
-  app.addHook('onRequest', async (request) => {
+  // Callback style: a credential found in the cache is settled without a promise.
+  app.addHook('onRequest', (request, _reply, done) => {
     const access = request.routeOptions.config.access;
-    if (access === undefined || access === 'public') return;
-    const principal = await authenticator.authenticate(request.headers.authorization);
-    if (!principal) throw errors.unauthorized();
-    request.principal = principal;
-    if (!access.includes(principal.role)) throw errors.forbidden(`This operation needs one of the roles: ${access.join(', ')}.`);
+    if (access === undefined || access === 'public') return done();
+    const admit = (principal: Principal | null | undefined): Error | undefined => {
+      if (!principal) return errors.unauthorized();
+      request.principal = principal;
+      return access.includes(principal.role) ? undefined : errors.forbidden(`This operation needs one of the roles: ${access.join(', ')}.`);
+    };
+    const hit = authenticator.cached(request.headers.authorization);
+    if (hit) return done(admit(hit));
+    authenticator.authenticate(request.headers.authorization).then((p) => done(admit(p)), done);
   });
 }

@@ -12,10 +12,12 @@ export function genRequestId(req: IncomingMessage): string {
 
 /** x-request-id on every response, and one log line per request. */
 export function registerRequestLog(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
+    if ((request.log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') === false) return done();
     request.log.info(
       {
         operationId: (request.routeOptions.schema as { operationId?: string } | undefined)?.operationId,
@@ -27,5 +29,6 @@ export function registerRequestLog(app: FastifyInstance): void {
       },
       'request',
     );
+    done();
   });
 }

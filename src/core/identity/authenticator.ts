@@ -53,37 +53,46 @@ export class Authenticator {
     this.cache.deleteWhere((v) => v.principal.id === principalId);
   }
 
+  /**
+   * The principal of a credential verified within the cache's lifetime, without any I/O: the
+   * common case answers synchronously. Undefined when the credential must be (re)verified.
+   * Entries are keyed by the presented token itself, which only ever lives in this process's
+   * memory; what reaches the database is its hash.
+   */
+  cached(header: string | undefined): Principal | undefined {
+    const token = bearerToken(header);
+    if (token === undefined) return undefined;
+    const hit = this.cache.get(token, this.options.soleWriter ? SOLE_WRITER_MAX_STALE_MS : 0);
+    if (!hit || hit.value.validUntil <= this.now()) return undefined;
+    if (!hit.fresh) this.refreshInBackground(token);
+    this.noteUse(hit.value.principal);
+    return hit.value.principal;
+  }
+
   async authenticate(header: string | undefined): Promise<Principal | null> {
-    const match = header === undefined ? null : /^Bearer ([^\s]+)$/i.exec(header.trim());
-    if (!match) return null;
-    const token = match[1]!;
-    const isKey = isWellFormedApiKey(token);
-    const cacheKey = isKey ? hashApiKey(token) : token;
-    const cached = this.cache.get(cacheKey, this.options.soleWriter ? SOLE_WRITER_MAX_STALE_MS : 0);
-    if (cached && cached.value.validUntil > this.now()) {
-      if (!cached.fresh) this.refreshInBackground(cacheKey, token, isKey);
-      this.noteUse(cached.value.principal);
-      return cached.value.principal;
-    }
-    const found = await this.verify(cacheKey, token, isKey);
+    const hit = this.cached(header);
+    if (hit) return hit;
+    const token = bearerToken(header);
+    if (token === undefined) return null;
+    const found = await this.verify(token);
     if (!found) return null;
     this.noteUse(found.principal);
     return found.principal;
   }
 
-  private async verify(cacheKey: string, token: string, isKey: boolean): Promise<Verified | null> {
-    const found = isKey ? await this.fromApiKey(cacheKey) : await this.fromJwt(token);
-    if (found) this.cache.set(cacheKey, found, Math.min(this.options.cacheTtlMs, found.validUntil - this.now()));
-    else this.cache.delete(cacheKey);
+  private async verify(token: string): Promise<Verified | null> {
+    const found = isWellFormedApiKey(token) ? await this.fromApiKey(hashApiKey(token)) : await this.fromJwt(token);
+    if (found) this.cache.set(token, found, Math.min(this.options.cacheTtlMs, found.validUntil - this.now()));
+    else this.cache.delete(token);
     return found;
   }
 
-  private refreshInBackground(cacheKey: string, token: string, isKey: boolean): void {
-    if (this.refreshing.has(cacheKey)) return;
-    this.refreshing.add(cacheKey);
-    this.verify(cacheKey, token, isKey)
+  private refreshInBackground(token: string): void {
+    if (this.refreshing.has(token)) return;
+    this.refreshing.add(token);
+    this.verify(token)
       .catch(this.options.onBackgroundError)
-      .finally(() => this.refreshing.delete(cacheKey));
+      .finally(() => this.refreshing.delete(token));
   }
 
   private async fromApiKey(hash: string): Promise<Verified | null> {
@@ -114,6 +123,12 @@ export class Authenticator {
     if (this.lastUsedWritten.size > 10_000) this.lastUsedWritten.clear();
     store.touchApiKey(this.db, keyId, new Date(now)).catch(this.options.onBackgroundError);
   }
+}
+
+const BEARER = /^Bearer ([^\s]+)$/i;
+
+function bearerToken(header: string | undefined): string | undefined {
+  return header === undefined ? undefined : BEARER.exec(header.trim())?.[1];
 }
 
 function toPrincipal(row: PrincipalRow, credential: Principal['credential']): Principal {
