@@ -1,27 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { demoEvents } from '../../src/analytics/demo-data.js';
 import { runCli, startServer } from '../helpers/cli.js';
-import { createPostgresDatabase, onPostgres } from '../helpers/test-db.js';
+import { installation, onCleanup } from '../helpers/installation.js';
 import { dayFromToday } from './fixture.js';
-
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-
-async function installation(): Promise<Record<string, string>> {
-  if (onPostgres) {
-    const db = await createPostgresDatabase();
-    cleanups.push(() => db.drop());
-    return { DATABASE_URL: db.url };
-  }
-  const dir = mkdtempSync(path.join(tmpdir(), 'orgctl-demo-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  return { DATA_DIR: dir, DATABASE_URL: '' };
-}
 
 describe('orgctl demo seed', { timeout: 120_000 }, () => {
   it('seeds deterministic telemetry through ingestion, idempotently, and analytics shows it', async () => {
@@ -43,7 +24,7 @@ describe('orgctl demo seed', { timeout: 120_000 }, () => {
     // The generator alone, with the same seed, says how many sessions the analytics must show.
     const expected = demoEvents({ userIds: ['a', 'b', 'c', 'd'], days: 10, lastDay: seeded.lastDay, seed: 7 });
     const server = await startServer(env);
-    cleanups.push(async () => void (await server.stop()));
+    onCleanup(async () => void (await server.stop()));
     const res = await fetch(`${server.url}/api/v1/analytics/activity?startDate=${seeded.firstDay}&endDate=${seeded.lastDay}`, { headers: { authorization: `Bearer ${apiKey}` } });
     expect(res.status).toBe(200);
     const body = (await res.json()) as { data: { sessions: number; daily_active_users: number }[] };

@@ -1,27 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { request } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli, startServer } from '../helpers/cli.js';
-import { createPostgresDatabase, onPostgres } from '../helpers/test-db.js';
-
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-
-/** The environment of one orgctl installation: a temp data dir, or a fresh PostgreSQL database. */
-async function installation(): Promise<Record<string, string>> {
-  if (onPostgres) {
-    const db = await createPostgresDatabase();
-    cleanups.push(() => db.drop());
-    return { DATABASE_URL: db.url };
-  }
-  const dir = mkdtempSync(path.join(tmpdir(), 'orgctl-e2e-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  return { DATA_DIR: dir, DATABASE_URL: '' };
-}
+import { installation } from '../helpers/installation.js';
+import { onPostgres } from '../helpers/test-db.js';
 
 const call = (url: string, key: string, init: RequestInit = {}) =>
   fetch(url, { ...init, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...init.headers } });
