@@ -69,7 +69,9 @@ export async function buildApp(config: Config, deps: AppDeps, surfaces: readonly
   const identity = new IdentityService(deps.db);
   const authenticator = new Authenticator(deps.db, new JwtVerifier(config), {
     cacheTtlMs: config.authCacheTtlMs,
-    soleWriter: deps.db.engine === 'pglite',
+    // Keys are revoked only through the api surface, so only an app serving it sees every
+    // revocation of the process; an app-surface-only listener (APP_PORT) keeps the 1 s expiry.
+    soleWriter: deps.db.engine === 'pglite' && surfaces.includes('api'),
     onBackgroundError: (err) => app.log.warn({ err }, 'background credential work failed'),
   });
   identity.onRevoke = (keyId) => authenticator.forgetKey(keyId);

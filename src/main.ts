@@ -8,8 +8,8 @@ type Command = (argv: string[], config: Config) => Promise<number>;
 type ClientCommand = (argv: string[]) => Promise<number>;
 
 /**
- * Commands are loaded on demand, so a client command (hooks, agent, upload) starts quickly and
- * never fails on a server setting; server commands get the validated configuration.
+ * Commands are loaded on demand, so a client command (hooks, agent) starts quickly and never
+ * fails on a server setting; server commands get the validated configuration.
  */
 const server =
   (load: () => Promise<Command>): ClientCommand =>

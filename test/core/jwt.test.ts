@@ -54,6 +54,36 @@ describe('JWT verified against a JWKS, with issuer and audience', () => {
   });
 });
 
+describe('a second app on the same database, serving only the application address (APP_PORT)', () => {
+  it('refuses a key revoked through the api app within one second, even while the database is busy', async () => {
+    const web = await buildApp(loadConfig({}, { logLevel: 'silent' }), { db: t.db }, ['app']);
+    await web.ready();
+    try {
+      const user = await t.addUser(org, 'member');
+      const viaWeb = () => web.inject({ method: 'GET', url: '/api/organization/maturity-level-reports', headers: { authorization: `Bearer ${user.key}` } });
+      expect((await viaWeb()).statusCode).toBe(200); // now cached by the web app
+      const keys = await t.request<{ apiKeys: { id: string }[] }>('GET', '/api/v0/api-keys', { key: user.key });
+      expect((await t.request('DELETE', `/api/v0/api-keys/${keys.body.apiKeys[0]!.id}`, { key: user.key })).status).toBe(204);
+      const revokedAt = Date.now();
+      // A slow query past the cache's lifetime: a re-check of the key has to wait behind it.
+      const busy = t.db.query('SELECT pg_sleep(1.5)');
+      const servedLate: number[] = [];
+      let status = 200;
+      while (status === 200 && Date.now() - revokedAt < 3000) {
+        const sentAt = Date.now() - revokedAt;
+        status = (await viaWeb()).statusCode;
+        if (status === 200 && sentAt > 1000) servedLate.push(sentAt);
+        if (status === 200) await new Promise((r) => setTimeout(r, 50));
+      }
+      await busy;
+      expect(status).toBe(401);
+      expect(servedLate).toEqual([]);
+    } finally {
+      await web.close();
+    }
+  });
+});
+
 describe.runIf(onPostgres)('several processes on one PostgreSQL', () => {
   it('a key revoked through one process is refused by another within one second', async () => {
     const other = await buildApp(loadConfig({}, { logLevel: 'silent' }), { db: t.db });

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { runCli, startServer } from '../helpers/cli.js';
@@ -81,6 +82,13 @@ describe('orgctl as a process', { timeout: 120_000 }, () => {
     expect(res.status).toBe(200);
     expect(JSON.parse(res.text)).toEqual({ limit: 4_000_000 });
     expect(await exited).toBe(0);
+  });
+
+  it('orgctl openapi prints the whole document through a pipe, equal to the committed openapi.json', async () => {
+    const out = await runCli(['openapi'], {});
+    expect(out.code).toBe(0);
+    expect(out.stdout.length).toBeGreaterThan(64 * 1024); // past one pipe buffer: an early exit would cut it
+    expect(JSON.parse(out.stdout)).toEqual(JSON.parse(readFileSync(new URL('../../openapi.json', import.meta.url), 'utf8')));
   });
 
   it('usage errors exit 2 with a message; a duplicate user exits 1', async () => {

@@ -49,10 +49,6 @@ export class Authenticator {
     this.cache.deleteWhere((v) => v.principal.credential.type === 'api_key' && v.principal.credential.keyId === keyId);
   }
 
-  forgetPrincipal(principalId: string): void {
-    this.cache.deleteWhere((v) => v.principal.id === principalId);
-  }
-
   /**
    * The principal of a credential verified within the cache's lifetime, without any I/O: the
    * common case answers synchronously. Undefined when the credential must be (re)verified.
