@@ -38,14 +38,15 @@ export class AgentChannel {
   }
 
   async register(actor: Principal, id: string, host: { hostId: string; hostname: string; remoteUser: string }, baseUrl: string): Promise<ComputerView> {
-    await this.db.transaction(async (tx) => {
+    const computerId = await this.db.transaction(async (tx) => {
       const c = await this.byomComputer(tx, actor, id, true);
       host = { ...host, hostId: host.hostId.toLowerCase() };
       if (c.host_id !== null && c.host_id !== host.hostId) throw this.otherHost(c);
       await store.registerHost(tx, c.id, host);
       await jobsStore.hostConnected(tx, c.id);
+      return c.id;
     });
-    this.signal.notify(id);
+    this.signal.notify(computerId);
     return this.computers.get(actor, { id }, baseUrl);
   }
 
@@ -99,7 +100,7 @@ export class AgentChannel {
   }
 
   async complete(actor: Principal, id: string, stepId: string, body: CompleteInput, baseUrl: string): Promise<ComputerView> {
-    await this.db.transaction(async (tx) => {
+    const computerId = await this.db.transaction(async (tx) => {
       const c = await this.byomComputer(tx, actor, id);
       const step = await jobsStore.lockHeld(tx, c.id, stepId, body.leaseToken);
       if (!step) throw this.leaseLost(stepId);
@@ -108,8 +109,9 @@ export class AgentChannel {
       const error = body.status === 'failed' ? (body.error ?? `The step failed${body.exitCode === undefined ? '' : ` with exit code ${body.exitCode}`}.`) : null;
       await jobsStore.finish(tx, step, { status: body.status, error, exitCode: body.exitCode ?? null });
       await store.touchAgent(tx, c.id);
+      return c.id;
     });
-    this.signal.notify(id);
+    this.signal.notify(computerId);
     return this.computers.get(actor, { id }, baseUrl);
   }
 

@@ -113,12 +113,13 @@ export class ComputersService {
   /** 202 with the computer when a fresh session was queued; 409 while one is running. */
   async installDeps(actor: Principal, id: string, baseUrl: string): Promise<ComputerView> {
     const sessionId = randomUUID();
-    const started = await this.db.transaction(async (tx) => {
+    const { started, computerId } = await this.db.transaction(async (tx) => {
       const c = await this.mustFind(tx, actor, { id });
-      return jobsStore.startInstall(tx, c.id, sessionId);
+      return { started: await jobsStore.startInstall(tx, c.id, sessionId), computerId: c.id };
     });
     if (!started) throw errors.conflict('An install session is already running on this computer; wait for it to end.');
-    this.signal.notify(id);
+    // Waiters are keyed by the stored id, not by the spelling in the path (UUIDs match in any case).
+    this.signal.notify(computerId);
     return this.get(actor, { id }, baseUrl);
   }
 

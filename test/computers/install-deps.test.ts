@@ -16,7 +16,8 @@ let t: TestApp;
 let org: Org;
 
 beforeAll(async () => {
-  t = await TestApp.start({ computersLeaseMs: LEASE_MS, computersAgentPollMs: 20, installLogMaxChars: 1024 });
+  // A database poll of 10 s: a held long poll that answers sooner was woken by the signal.
+  t = await TestApp.start({ computersLeaseMs: LEASE_MS, computersAgentPollMs: 10_000, installLogMaxChars: 1024 });
   org = await t.createOrg('install-deps');
 });
 afterAll(() => t?.close());
@@ -143,11 +144,13 @@ describe('the host agent protocol', () => {
   it('a held long poll answers as soon as install-deps queues work', async () => {
     const c = await create({ name: 'long-poll', autoInstallDeps: false });
     await agent(c.id).register();
-    const polling = agent(c.id).claim(10_000);
+    const polling = agent(c.id).claim(20_000);
     await new Promise((r) => setTimeout(r, 100));
+    const queuedAt = Date.now();
     await t.request('POST', `${C}/${c.id}/install-deps`, { key: key() });
     const res = await polling;
     expect(res.body.job?.stepId).toBe('install-dependencies');
+    expect(Date.now() - queuedAt).toBeLessThan(5000);
   });
 
   it('a long poll with no work answers {job: null} after waitMs', async () => {

@@ -6,9 +6,14 @@ export interface ProcessResult {
   stderr: string;
 }
 
+/** How long output may still arrive after the command exited (a child may hold the pipes). */
+const DRAIN_MS = 1000;
+
 /**
  * Runs a shell command line in its own process group, streaming its output. Aborting kills the
- * whole group (npm and the scripts it starts), first politely, then for good.
+ * whole group (npm and the scripts it starts), first politely, then for good. It settles when the
+ * command exits: a background process it left holding the output pipes gets a short drain and is
+ * then killed with the group, so a step can never wait on it forever.
  */
 export function runProcess(command: string, opts: { cwd: string; signal: AbortSignal; onOutput: (chunk: string) => void; env: NodeJS.ProcessEnv }): Promise<ProcessResult> {
   return new Promise((resolve, reject) => {
@@ -35,10 +40,25 @@ export function runProcess(command: string, opts: { cwd: string; signal: AbortSi
     if (opts.signal.aborted) onAbort();
     else opts.signal.addEventListener('abort', onAbort, { once: true });
     child.on('error', reject);
-    child.on('close', (exitCode, signal) => {
+    let closed = false;
+    const settle = (exitCode: number | null, signal: NodeJS.Signals | null) => {
       opts.signal.removeEventListener('abort', onAbort);
       clearTimeout(killTimer);
       resolve({ exitCode, signal, stderr });
+    };
+    child.on('close', () => (closed = true));
+    child.on('exit', (exitCode, signal) => {
+      if (closed) return settle(exitCode, signal);
+      const drain = setTimeout(() => {
+        killGroup('SIGKILL');
+        child.stdout.destroy();
+        child.stderr.destroy();
+        settle(exitCode, signal);
+      }, DRAIN_MS);
+      child.once('close', () => {
+        clearTimeout(drain);
+        settle(exitCode, signal);
+      });
     });
   });
 }
