@@ -28,7 +28,7 @@ export interface HostOutcome {
 export interface GitHost<T extends RepoTarget = RepoTarget> {
   apply(target: T, change: WorkflowChange): Promise<HostOutcome>;
   /** Removes a branch made by apply, when what follows it failed (best effort). */
-  discard(target: T, change: WorkflowChange, outcome: HostOutcome): Promise<void>;
+  discard(target: T, change: WorkflowChange): Promise<void>;
 }
 
 export const commitMessage = (c: WorkflowChange) => (c.description ? `${c.title}\n\n${c.description}\n` : `${c.title}\n`);

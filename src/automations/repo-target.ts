@@ -46,11 +46,11 @@ export async function resolveTarget(repoUrl: string, policy: TargetPolicy): Prom
   const url = parse(repoUrl);
   if (url.scheme === 'file') {
     if (!policy.allowPrivateNetwork) throw bad('file:// remotes are not allowed on this server (CI_ALLOW_PRIVATE_NETWORK)');
-    return { kind: 'git', host: '', pushUrl: repoUrl, protocols: 'file', repoId: `file://${url.path}`, displayUrl: repoUrl };
+    return { kind: 'git', host: '', pushUrl: repoUrl, protocols: 'file', repoId: idOf(repoUrl, url), displayUrl: repoUrl };
   }
   const kind = policy.hosts.get(url.host);
   if (!kind) throw bad(`host ${url.host} is not on this server's list of Git hosts (CI_GIT_HOSTS)`);
-  const repoId = canonicalRepoId(repoUrl) ?? `${url.host}${url.path}`.toLowerCase();
+  const repoId = idOf(repoUrl, url);
   if (kind === 'github') {
     const m = /^\/([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+?)(?:\.git)?\/?$/.exec(url.path);
     if (!m || m[2] === '.' || m[2] === '..') throw bad('must name a GitHub repository as https://HOST/OWNER/REPO');
@@ -66,6 +66,15 @@ export async function resolveTarget(repoUrl: string, policy: TargetPolicy): Prom
     if (internal.length > 0) throw bad(`host ${url.host} resolves to an internal address (${internal.join(', ')}), which this server does not connect to`);
   }
   return { kind, host: url.host, pushUrl: repoUrl, protocols: url.scheme === 'scp' ? 'ssh' : url.scheme, repoId, displayUrl: url.display };
+}
+
+/** The id a pull request's repository is stored and filtered under; 400 for a URL that is no repository URL. */
+export function repoIdOf(repoUrl: string): string {
+  return idOf(repoUrl, parse(repoUrl));
+}
+
+function idOf(repoUrl: string, url: ParsedUrl): string {
+  return url.scheme === 'file' ? `file://${url.path}` : (canonicalRepoId(repoUrl) ?? `${url.host}${url.path}`.toLowerCase());
 }
 
 interface ParsedUrl {
@@ -89,6 +98,9 @@ function parse(text: string): ParsedUrl {
     if (scp[3]!.split('/').includes('..')) throw bad('must not contain .. segments');
     return { scheme: 'scp', host, path: `/${scp[3]!.replace(/^\/+/, '')}`, display: text };
   }
+  // `new URL` would resolve `..` (also written %2e%2e) while git is handed the text as written.
+  const rawPath = text.replace(/^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/]*/, '').replace(/%2e/gi, '.');
+  if (rawPath.split('/').some((segment) => segment === '..' || segment === '.')) throw bad('must not contain . or .. segments');
   let url: URL;
   try {
     url = new URL(text);

@@ -4,11 +4,10 @@ import type { Config } from '../config.js';
 import type { Db } from '../core/db/db.js';
 import { errors } from '../core/http/errors.js';
 import type { Principal } from '../core/identity/roles.js';
-import { canonicalRepoId } from '../readiness/repo-id.js';
 import { GitHubHost } from './github-host.js';
 import type { GitHost, WorkflowChange } from './host.js';
 import { PlainGitHost } from './plain-git-host.js';
-import { parseHostList, resolveTarget, type RepoTarget, type TargetPolicy } from './repo-target.js';
+import { parseHostList, repoIdOf, resolveTarget, type RepoTarget, type TargetPolicy } from './repo-target.js';
 import type { CiEditBody, CiEditResult, PullRequest, PullRequestQuery } from './schemas.js';
 import { automationsStore as store, type PullRequestRow } from './store.js';
 import { checkBranchName, checkWorkflowContent, checkWorkflowPath } from './workflow-request.js';
@@ -101,8 +100,8 @@ export class AutomationsService {
       );
     } catch (e) {
       // Unrecorded, the branch would be an orphan nobody can find: take it back.
-      if (target.kind === 'github') await this.hosts.github.discard(target, change, outcome);
-      else await this.hosts.git.discard(target, change, outcome);
+      if (target.kind === 'github') await this.hosts.github.discard(target, change);
+      else await this.hosts.git.discard(target, change);
       throw e;
     }
     return {
@@ -119,7 +118,7 @@ export class AutomationsService {
       after = UUID.test(q.startAfter) ? await store.get(this.db, orgId, q.startAfter.toLowerCase()) : undefined;
       if (!after) throw errors.invalid([{ path: '/startAfter', message: 'names no pull request of this organization' }], 'querystring');
     }
-    const repoId = q.repoUrl === undefined ? undefined : q.repoUrl.startsWith('file://') ? q.repoUrl : (canonicalRepoId(q.repoUrl) ?? q.repoUrl.toLowerCase());
+    const repoId = q.repoUrl === undefined ? undefined : repoIdOf(q.repoUrl);
     const rows = await store.list(this.db, { orgId, repoId, after, limit: Math.min(q.limit, 100) });
     return rows.map(toPullRequest);
   }

@@ -26,8 +26,8 @@ export interface NewPullRequest {
   hostKind: HostKind;
   repoId: string;
   repoUrl: string;
-  /** GitHub's number, or undefined to number it here (plain Git: 1, 2, ... per repository). */
-  number?: number;
+  /** GitHub's number; for plain Git the service numbers them 1, 2, ... per repository. */
+  number: number;
   url: string;
   action: CiAction;
   workflowPath: string;
@@ -53,7 +53,7 @@ export const automationsStore = {
     return rows[0]!.last_number;
   },
 
-  async insert(tx: Queryable, p: NewPullRequest & { number: number }): Promise<PullRequestRow> {
+  async insert(tx: Queryable, p: NewPullRequest): Promise<PullRequestRow> {
     const rows = await tx.query<PullRequestRow>(
       `INSERT INTO ci_pull_requests (id, org_id, host_kind, repo_id, repo_url, number, url, action, workflow_path, branch, base_branch,
          commit_sha, title, description, created_by, created_at)

@@ -76,7 +76,7 @@ export function combineVerdicts(event: HookEvent, verdicts: HookVerdict[], durat
     event,
     continue: !stopping,
     blocked,
-    ...(blocked && blocks.length > 0 ? { decision: 'block' as const } : approved && !blocked ? { decision: 'approve' as const } : {}),
+    ...(blocked ? { decision: 'block' as const } : approved ? { decision: 'approve' as const } : {}),
     reasons: blocked ? blocks.map((v) => v.reason as string) : [],
     ...(stopReasons.length > 0 ? { stopReason: stopReasons.join('\n') } : {}),
     messages,

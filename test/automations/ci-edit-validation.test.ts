@@ -86,6 +86,9 @@ describe('which URLs the service acts on', () => {
     ['an unsupported scheme', 'ftp://github.com/acme/api', 'scheme'],
     ['a GitHub URL that names no repository', 'https://github.com/acme', 'GitHub repository'],
     ['an option in place of a URL', '--upload-pack=touch /tmp/x', 'repository URL'],
+    ['a .. segment, which URL parsing would silently resolve', 'https://github.com/acme/../other/api', '.. segments'],
+    ['a %2e%2e segment', 'https://github.com/acme/%2E%2E/other/api', '.. segments'],
+    ['a .. segment in scp-like syntax', 'git@github.com:acme/../api.git', '.. segments'],
   ])('400 for %s, before any connection', async (_name, repoUrl, words) => {
     const err = expectErrorObject(await edit({ repoUrl }), 400);
     expect(pathsOf(err)).toEqual(['/repoUrl']);

@@ -59,7 +59,7 @@ describe('hook outcomes', () => {
   it('keeps a tool blocked when a PreToolUse hook stops the agent', async () => {
     const dir = tempDir();
     const result = await run('PreToolUse', [plan(script(dir, 'halt.sh', `echo '{"continue": false, "stopReason": "no"}'`))]);
-    expect(result).toMatchObject({ continue: false, blocked: true, stopReason: 'no' });
+    expect(result).toMatchObject({ continue: false, blocked: true, decision: 'block', stopReason: 'no' });
   });
 
   it('blocks on JSON "decision": "block" with its reason, and records "approve"', async () => {
