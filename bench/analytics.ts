@@ -5,7 +5,7 @@
  *   - p50/p99 latency of each analytics endpoint over 30 and 366 days (HTTP through inject,
  *     with authentication, validation and serialization);
  *   - the same activity and tokens answers computed by a raw scan of the events table.
- * Usage: npx tsc -p tsconfig.bench.json && node .bench-build/bench/analytics.js
+ * Usage: npm run bench:analytics --
  *          [--events 1000000] [--users 200] [--engine pglite|postgres] [--postgres URL] [--iterations 30] [--concurrency 1]
  * PostgreSQL runs in a fresh database created (and dropped) on the server at --postgres.
  */
@@ -17,7 +17,7 @@ import postgres from 'postgres';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import type { Db } from '../src/core/db/db.js';
-import { loadMigrations, migrate } from '../src/core/db/migrate.js';
+import { migrate } from '../src/core/db/migrate.js';
 import { PgliteDb } from '../src/core/db/pglite-engine.js';
 import { PostgresDb } from '../src/core/db/postgres-engine.js';
 import { IdentityService } from '../src/core/identity/service.js';
@@ -72,8 +72,7 @@ const ms = (x: number) => `${x.toFixed(1)} ms`;
 async function main() {
   const { db, cleanup } = await open();
   try {
-    // The compiled script has no SQL beside it: the migrations come from the source tree.
-    await migrate(db, loadMigrations(path.resolve('src/core/db/migrations')));
+    await migrate(db);
     const identity = new IdentityService(db);
     const org = await identity.createOrganization({ name: 'bench', ownerEmail: 'owner@bench.test' });
     const users: string[] = [];

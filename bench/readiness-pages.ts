@@ -3,14 +3,13 @@
  * on (created_at, report_id), one index range per page), filtered by repository or not.
  * Seeds N reports over 10 repositories (a third of them sharing one millisecond), then times
  * sequential GETs through the HTTP stack (inject) for the first page and for a page near the end.
- * Usage: npx tsc -p tsconfig.bench.json && node .bench-build/bench/readiness-pages.js [--reports 50000] [--requests 300] [--postgres URL]
+ * Usage: npm run bench:readiness -- [--reports 50000] [--requests 300] [--postgres URL]
  */
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import type { Db } from '../src/core/db/db.js';
-import { loadMigrations, migrate } from '../src/core/db/migrate.js';
+import { migrate } from '../src/core/db/migrate.js';
 import { PgliteDb } from '../src/core/db/pglite-engine.js';
 import { PostgresDb } from '../src/core/db/postgres-engine.js';
 import { IdentityService } from '../src/core/identity/service.js';
@@ -18,11 +17,9 @@ import { IdentityService } from '../src/core/identity/service.js';
 const { values } = parseArgs({ options: { reports: { type: 'string', default: '50000' }, requests: { type: 'string', default: '300' }, postgres: { type: 'string' } } });
 const N = Number(values.reports);
 const REQUESTS = Number(values.requests);
-// The compiled bench runs from .bench-build/bench/: the SQL stays in the source tree.
-const migrations = loadMigrations(fileURLToPath(new URL('../../src/core/db/migrations/', import.meta.url)));
 
 async function run(name: string, db: Db) {
-  await migrate(db, migrations);
+  await migrate(db);
   const { apiKey, orgId } = await new IdentityService(db).createOrganization({ name: 'bench', ownerEmail: `owner-${Date.now()}@example.com` });
   await db.query(
     `INSERT INTO readiness_reports (report_id, org_id, created_at, repo_id, repo_url, apps, report)

@@ -1,3 +1,4 @@
+import { AUTONOMY_LEVELS, DELEGATION_LEVELS } from '../telemetry/schemas.js';
 import { catalogueModels } from './credits.js';
 import { dateOf, dayNumber } from './dates.js';
 
@@ -17,8 +18,6 @@ function random(seed: number) {
 }
 
 const CLIENTS = ['terminal-ui', 'terminal-ui', 'terminal-ui', 'web', 'non-interactive-cli'] as const;
-const DELEGATION = ['auto-high', 'auto-medium', 'auto-low', 'spec', 'manual'] as const;
-const AUTONOMY = ['auto-high', 'auto-medium', 'auto-low', 'manual'] as const;
 const TOOLS = ['Read', 'Edit', 'Grep', 'Glob', 'Bash', 'Write', 'TodoWrite', 'WebFetch'];
 const MCP = [
   { server: 'GitHub', tools: ['create_pull_request', 'list_issues'] },
@@ -60,7 +59,7 @@ export function demoEvents(o: DemoOptions): Record<string, unknown>[] {
     // Each person has habits: a main client, a favourite model and a usual delegation level.
     const client = CLIENTS[u % CLIENTS.length]!;
     const model = models[(u * 3) % models.length]!;
-    const delegation = DELEGATION[u % DELEGATION.length]!;
+    const delegation = DELEGATION_LEVELS[u % DELEGATION_LEVELS.length]!;
     for (let d = last - o.days + 1; d <= last; d++) {
       const day = dateOf(d);
       const weekend = [0, 6].includes(new Date(d * 86_400_000).getUTCDay());
@@ -74,7 +73,7 @@ export function demoEvents(o: DemoOptions): Record<string, unknown>[] {
       for (let s = 0, sessions = rng.int(1, 3); s < sessions; s++) {
         const sessionId = `demo-${o.seed}-${u}-${day}-s${s}`;
         const on = rng.chance(0.8) ? client : rng.pick(CLIENTS);
-        push('session_start', sessionId, on, { delegationLevel: rng.chance(0.7) ? delegation : rng.pick(DELEGATION) });
+        push('session_start', sessionId, on, { delegationLevel: rng.chance(0.7) ? delegation : rng.pick(DELEGATION_LEVELS) });
         for (let turn = 0, turns = rng.int(1, 6); turn < turns; turn++) {
           push('message', sessionId, on, { role: 'user' });
           const m = rng.chance(0.75) ? model : rng.pick(models);
@@ -85,8 +84,8 @@ export function demoEvents(o: DemoOptions): Record<string, unknown>[] {
           for (let c = 0, calls = rng.int(0, 5); c < calls; c++) {
             if (rng.chance(0.15)) {
               const mcp = rng.pick(MCP);
-              push('tool_call', sessionId, on, { tool: rng.pick(mcp.tools), autonomyLevel: rng.pick(AUTONOMY), mcpServer: mcp.server });
-            } else push('tool_call', sessionId, on, { tool: rng.pick(TOOLS), autonomyLevel: rng.pick(AUTONOMY) });
+              push('tool_call', sessionId, on, { tool: rng.pick(mcp.tools), autonomyLevel: rng.pick(AUTONOMY_LEVELS), mcpServer: mcp.server });
+            } else push('tool_call', sessionId, on, { tool: rng.pick(TOOLS), autonomyLevel: rng.pick(AUTONOMY_LEVELS) });
             if (rng.chance(0.3)) push('hook', sessionId, on, rng.pick(HOOKS));
           }
           if (rng.chance(0.4)) push('file_change', sessionId, on, { path: rng.pick(FILES), change: rng.chance(0.3) ? 'created' : 'edited' });

@@ -6,8 +6,6 @@ export const AUTONOMY_LEVELS = ['auto-high', 'auto-medium', 'auto-low', 'manual'
 export const EVENT_TYPES = ['session_start', 'message', 'model_request', 'tool_call', 'skill', 'slash_command', 'hook', 'file_change', 'git_commit', 'pr_created'] as const;
 
 export type Client = (typeof CLIENTS)[number];
-export type DelegationLevel = (typeof DELEGATION_LEVELS)[number];
-export type AutonomyLevel = (typeof AUTONOMY_LEVELS)[number];
 export type EventType = (typeof EVENT_TYPES)[number];
 
 const oneOf = <T extends readonly string[]>(values: T, description?: string) =>
@@ -81,3 +79,4 @@ export const IngestResult = Type.Object({
   accepted: Type.Integer({ minimum: 0, description: 'Events stored now' }),
   duplicates: Type.Integer({ minimum: 0, description: 'Events whose id was already stored (or repeated in this batch); they changed nothing' }),
 });
+export type IngestResult = Static<typeof IngestResult>;

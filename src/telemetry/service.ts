@@ -2,14 +2,9 @@ import type { Db } from '../core/db/db.js';
 import { errors, type ErrorItem } from '../core/http/errors.js';
 import { isManagerRole, type Principal } from '../core/identity/roles.js';
 import { recordRollups } from '../analytics/service.js';
-import type { IngestBody } from './schemas.js';
+import type { IngestBody, IngestResult } from './schemas.js';
 import { telemetryStore as store } from './store.js';
 import { validateEvents, type TelemetryEvent } from './validate-events.js';
-
-export interface IngestResult {
-  accepted: number;
-  duplicates: number;
-}
 
 export class TelemetryService {
   constructor(

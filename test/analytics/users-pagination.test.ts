@@ -53,8 +53,19 @@ describe('/users pagination', () => {
   });
 
   it('defaults to 20 users per page', async () => {
-    const res = await t.request<Page>('GET', query('users', range), { key: org.ownerKey });
-    expect(res.body.data).toHaveLength(expected.length);
-    expect(res.body.meta.has_more).toBe(false);
+    // An organization of its own with 21 users active on one day: the default page holds 20.
+    const big = await t.createOrg('pages-default-org');
+    const events: unknown[] = [];
+    for (let i = 0; i < 21; i++) {
+      const user = await t.addUser(big, 'member', `d${i}@pages-default.test`);
+      events.push(event(user.id, 'git_commit', '2026-09-02T12:00:00Z', 'web'));
+    }
+    await ingest(t, big, events);
+    const first = await t.request<Page>('GET', query('users', range), { key: big.ownerKey });
+    expect(first.body.data).toHaveLength(20);
+    expect(first.body.meta.has_more).toBe(true);
+    const rest = await t.request<Page>('GET', query('users', { ...range, cursor: first.body.meta.next_cursor! }), { key: big.ownerKey });
+    expect(rest.body.data).toHaveLength(1);
+    expect(rest.body.meta.has_more).toBe(false);
   });
 });
