@@ -89,7 +89,9 @@ async function main() {
     const batches = syntheticBatches({ total, users, days, lastDayMs, batchSize: 1000, runId: 'b' });
     const worker = async () => {
       for (let next = batches.next(); !next.done; next = batches.next()) {
-        stored += (await telemetry.importEvents(org.orgId, next.value as never)).accepted;
+        // Read the result before adding: `stored += await …` would add to a stale total when batches overlap.
+        const { accepted } = await telemetry.importEvents(org.orgId, next.value as never);
+        stored += accepted;
         if (performance.now() - lastReport > 15_000) {
           lastReport = performance.now();
           process.stderr.write(`  ingested ${stored} events, ${Math.round(stored / ((lastReport - started) / 1000))}/s\n`);

@@ -1,3 +1,4 @@
+import { AUTONOMY_LEVELS, CLIENTS, DELEGATION_LEVELS } from '../telemetry/schemas.js';
 import type { TelemetryEvent } from '../telemetry/validate-events.js';
 import { creditUnits } from './credits.js';
 import { extensionOf, languageOf } from './languages.js';
@@ -12,21 +13,33 @@ export const USER_DAY_COUNTERS = [
 ] as const;
 export type UserDayCounter = (typeof USER_DAY_COUNTERS)[number];
 
+/** The counters kept as numbers, in the order of `counts` arrays below (credit units are kept apart). */
+export const USER_DAY_COUNTS = USER_DAY_COUNTERS.filter((c) => c !== 'credit_units');
+export const MODEL_COUNTS = ['requests', 'input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens'] as const;
+const U = Object.fromEntries(USER_DAY_COUNTS.map((c, i) => [c, i])) as Record<Exclude<UserDayCounter, 'credit_units'>, number>;
+
+/**
+ * Counts and token sums of one batch stay exact as numbers (at most 1000 events of at most
+ * 10^12 tokens each is far below 2^53); credit units can pass 2^53 and are bigints.
+ */
 export interface UserDayDelta {
   day: string;
   userId: string;
-  counts: Record<UserDayCounter, bigint>;
+  /** Indexed as USER_DAY_COUNTS. */
+  counts: number[];
+  creditUnits: bigint;
   languages: Set<string>;
   lastSession: { ms: number; level: string } | null;
 }
 
-export const MODEL_COUNTERS = ['requests', 'credit_units', 'input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens'] as const;
 export interface ModelDelta {
   day: string;
   userId: string;
   model: string;
   tier: string;
-  counts: Record<(typeof MODEL_COUNTERS)[number], bigint>;
+  /** Indexed as MODEL_COUNTS. */
+  counts: [requests: number, input: number, output: number, cacheRead: number, cacheWrite: number];
+  creditUnits: bigint;
 }
 
 export type CounterKind = 'tool' | 'mcp_server' | 'skill' | 'slash_command' | 'hook' | 'extension' | 'language';
@@ -34,7 +47,7 @@ export interface CounterDelta {
   day: string;
   kind: CounterKind;
   names: [string, string, string];
-  count: bigint;
+  count: number;
 }
 
 export interface RollupDeltas {
@@ -43,7 +56,12 @@ export interface RollupDeltas {
   counters: CounterDelta[];
 }
 
-const snake = (s: string) => s.replace(/-/g, '_');
+// Where each client, delegation level and autonomy level is counted (`auto-high` → `sessions_auto_high`).
+const indexes = <T extends string>(values: readonly T[], prefix: string) =>
+  Object.fromEntries(values.map((v) => [v, U[`${prefix}_${v.replace(/-/g, '_')}` as keyof typeof U]])) as Record<T, number>;
+const byClient = indexes(CLIENTS, 'events');
+const bySessionLevel = indexes(DELEGATION_LEVELS, 'sessions');
+const byToolLevel = indexes(AUTONOMY_LEVELS, 'tools');
 
 function getOrAdd<K, V>(map: Map<K, V>, key: K, make: () => V): V {
   let v = map.get(key);
@@ -62,28 +80,25 @@ export function rollupDeltas(events: readonly TelemetryEvent[]): RollupDeltas {
   const userDays = new Map<string, UserDayDelta>();
   const models = new Map<string, ModelDelta>();
   const counters = new Map<string, CounterDelta>();
+  // Keys join their parts with NUL, which no stored text can hold (validation refuses it).
   const count = (day: string, kind: CounterKind, a: string, b = '', c = '') => {
-    getOrAdd(counters, JSON.stringify([day, kind, a, b, c]), () => ({ day, kind, names: [a, b, c], count: 0n })).count += 1n;
+    getOrAdd(counters, `${day}\0${kind}\0${a}\0${b}\0${c}`, () => ({ day, kind, names: [a, b, c], count: 0 })).count += 1;
   };
 
+  let n: number[] = [];
+  const add = (c: keyof typeof U, v = 1) => (n[U[c]]! += v);
+
   for (const e of events) {
-    const ud = getOrAdd(userDays, `${e.day}|${e.userId}`, () => ({
-      day: e.day,
-      userId: e.userId,
-      counts: Object.fromEntries(USER_DAY_COUNTERS.map((c) => [c, 0n])) as Record<UserDayCounter, bigint>,
-      languages: new Set<string>(),
-      lastSession: null,
-    }));
-    const n = ud.counts;
-    const add = (c: UserDayCounter, v: bigint | number = 1n) => (n[c] += BigInt(v));
+    const ud = getOrAdd(userDays, `${e.day}\0${e.userId}`, () => ({ day: e.day, userId: e.userId, counts: new Array<number>(USER_DAY_COUNTS.length).fill(0), creditUnits: 0n, languages: new Set<string>(), lastSession: null }));
+    n = ud.counts;
     add('events');
-    add(`events_${snake(e.client)}` as UserDayCounter);
+    n[byClient[e.client]]! += 1;
     const a = e.attrs as Record<string, string | number | undefined>;
     switch (e.type) {
       case 'session_start': {
         const level = a.delegationLevel as string;
         add('sessions');
-        add(`sessions_${snake(level)}` as UserDayCounter);
+        n[bySessionLevel[level as keyof typeof bySessionLevel]]! += 1;
         const s = { ms: e.ms, level };
         if (ud.lastSession === null || laterSession(s, ud.lastSession)) ud.lastSession = s;
         break;
@@ -95,26 +110,27 @@ export function rollupDeltas(events: readonly TelemetryEvent[]): RollupDeltas {
       case 'model_request': {
         const t = { inputTokens: a.inputTokens as number, outputTokens: a.outputTokens as number, cacheReadTokens: a.cacheReadTokens as number, cacheWriteTokens: a.cacheWriteTokens as number };
         const credits = creditUnits(a.model as string, t);
-        add('credit_units', credits);
+        ud.creditUnits += credits;
         add('input_tokens', t.inputTokens);
         add('output_tokens', t.outputTokens);
         add('cache_read_tokens', t.cacheReadTokens);
         add('cache_write_tokens', t.cacheWriteTokens);
-        const m = getOrAdd(models, JSON.stringify([e.day, e.userId, a.model, a.tier]), () => ({
-          day: e.day, userId: e.userId, model: a.model as string, tier: a.tier as string,
-          counts: { requests: 0n, credit_units: 0n, input_tokens: 0n, output_tokens: 0n, cache_read_tokens: 0n, cache_write_tokens: 0n },
+        const m = getOrAdd(models, `${e.day}\0${e.userId}\0${a.model}\0${a.tier}`, (): ModelDelta => ({
+          day: e.day, userId: e.userId, model: a.model as string, tier: a.tier as string, creditUnits: 0n,
+          counts: [0, 0, 0, 0, 0],
         }));
-        m.counts.requests += 1n;
-        m.counts.credit_units += credits;
-        m.counts.input_tokens += BigInt(t.inputTokens);
-        m.counts.output_tokens += BigInt(t.outputTokens);
-        m.counts.cache_read_tokens += BigInt(t.cacheReadTokens);
-        m.counts.cache_write_tokens += BigInt(t.cacheWriteTokens);
+        const mc = m.counts;
+        mc[0] += 1;
+        mc[1] += t.inputTokens;
+        mc[2] += t.outputTokens;
+        mc[3] += t.cacheReadTokens;
+        mc[4] += t.cacheWriteTokens;
+        m.creditUnits += credits;
         break;
       }
       case 'tool_call':
         add('tool_calls');
-        add(`tools_${snake(a.autonomyLevel as string)}` as UserDayCounter);
+        n[byToolLevel[a.autonomyLevel as keyof typeof byToolLevel]]! += 1;
         count(e.day, 'tool', a.tool as string);
         if (a.mcpServer !== undefined) {
           add('mcp_calls');

@@ -1,21 +1,17 @@
-import type { Db, Queryable } from '../core/db/db.js';
+import type { Db } from '../core/db/db.js';
 import { errors } from '../core/http/errors.js';
 import type { CreditsUsage } from '../limits/service.js';
-import type { TelemetryEvent } from '../telemetry/validate-events.js';
 import { activeUserWindows } from './active-windows.js';
 import { roundCredits } from './credits.js';
 import { checkRange, dateOf, dayNumber, eachDay, rowDays } from './dates.js';
 import { activityByClient, activityRows, productivityRows, tokensByModel, tokensRows, toolsByName, toolsRows } from './day-reports.js';
-import { writeRollups } from './rollup-store.js';
-import { rollupDeltas } from './rollups.js';
 import type { ActivityQuery, ProductivityQuery, TokensQuery, ToolsQuery, UsersQuery } from './schemas.js';
 import { analyticsStore as store } from './store.js';
 import { userRows } from './user-report.js';
 
-/** Adds newly stored events to the rollups; called by ingestion inside its transaction. */
-export async function recordRollups(tx: Queryable, orgId: string, events: readonly TelemetryEvent[]): Promise<void> {
-  if (events.length > 0) await writeRollups(tx, orgId, rollupDeltas(events));
-}
+/** What ingestion needs of analytics, inside its transaction: the deltas of new events, and writing them. */
+export { rollupDeltas } from './rollups.js';
+export { writeRollups } from './rollup-store.js';
 
 const todayUtc = (now: Date) => now.toISOString().slice(0, 10);
 

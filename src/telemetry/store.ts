@@ -9,28 +9,29 @@ export const telemetryStore = {
   },
 
   /**
-   * Stores the events whose id is new for the organization and returns those ids. Ids already
-   * stored are skipped by the primary key, also when another batch stores them concurrently.
+   * Stores the events whose id is new for the organization. Ids already stored are skipped by the
+   * primary key, also when another batch stores them concurrently. Returns null when every event
+   * was new (the usual case, which then costs no list of ids), otherwise the ids stored now.
    */
-  async insertNew(tx: Queryable, orgId: string, events: readonly TelemetryEvent[]): Promise<Set<string>> {
-    const rows = await tx.query<{ event_id: string }>(
-      `INSERT INTO telemetry_events (org_id, event_id, user_id, type, occurred_at, session_id, client, attrs)
-       SELECT $1::uuid, e.id, e.user_id, e.type, e.at, e.session_id, e.client, e.attrs::jsonb
-       FROM unnest($2::text[], $3::uuid[], $4::text[], $5::timestamptz[], $6::text[], $7::text[], $8::text[])
-            AS e(id, user_id, type, at, session_id, client, attrs)
-       ON CONFLICT (org_id, event_id) DO NOTHING
-       RETURNING event_id`,
+  async insertNew(tx: Queryable, orgId: string, events: readonly TelemetryEvent[]): Promise<Set<string> | null> {
+    // One JSON document instead of one array per column: V8 writes it natively, and it is the
+    // cheapest form for both engines to receive (measured against unnest over eight arrays).
+    const rows = await tx.query<{ stored: number; ids: string[] | null }>(
+      `WITH ins AS (
+         INSERT INTO telemetry_events (org_id, event_id, user_id, type, occurred_at, session_id, client, attrs)
+         SELECT $1::uuid, e.id, e."userId", e.type, timestamptz 'epoch' + e.ms * interval '1 millisecond', e."sessionId", e.client, e.attrs
+         FROM jsonb_to_recordset($2::text::jsonb) AS e(id text, "userId" uuid, type text, ms bigint, "sessionId" text, client text, attrs jsonb)
+         ON CONFLICT (org_id, event_id) DO NOTHING
+         RETURNING event_id)
+       SELECT count(*)::int AS stored, CASE WHEN count(*) < $3 THEN coalesce(array_agg(event_id), ARRAY[]::text[]) END AS ids FROM ins`,
       [
         orgId,
-        events.map((e) => e.id),
-        events.map((e) => e.userId),
-        events.map((e) => e.type),
-        events.map((e) => new Date(e.ms).toISOString()),
-        events.map((e) => e.sessionId),
-        events.map((e) => e.client),
-        events.map((e) => JSON.stringify(e.attrs)),
+        // The record's columns are the event's own field names, so the events go out as they are.
+        JSON.stringify(events),
+        events.length,
       ],
     );
-    return new Set(rows.map((r) => r.event_id));
+    const { ids } = rows[0]!;
+    return ids === null ? null : new Set(ids);
   },
 };

@@ -2,13 +2,17 @@
 export const EARLIEST_MS = Date.UTC(2026, 0, 14);
 export const MAX_FUTURE_MS = 5 * 60 * 1000;
 
-const ISO = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-](\d{2}):(\d{2}))$/;
+const ISO = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|([+-])(\d{2}):(\d{2}))$/;
+const DAY_MS = 86_400_000;
 
-export const daysInMonth = (year: number, month: number): number => new Date(Date.UTC(year, month, 0)).getUTCDate();
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const isLeap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+export const daysInMonth = (year: number, month: number): number => (month === 2 && isLeap(year) ? 29 : MONTH_DAYS[month - 1]!);
 
 /**
  * An event timestamp as epoch milliseconds, or an error message: ISO 8601 with an explicit
  * offset (a local time without one would be ambiguous) or epoch milliseconds, within bounds.
+ * Digits past the millisecond are dropped, as Date.parse does.
  */
 export function parseTimestamp(value: string | number, nowMs: number): { ms: number } | { error: string } {
   let ms: number;
@@ -17,18 +21,25 @@ export function parseTimestamp(value: string | number, nowMs: number): { ms: num
   } else {
     const m = ISO.exec(value);
     if (!m) return { error: 'must be ISO 8601 with a UTC offset (2026-03-01T12:00:00Z) or epoch milliseconds' };
-    const [year, month, day, hour, minute, second = '0', , oh = '0', om = '0'] = m.slice(1).map((p) => p ?? '0');
-    const y = Number(year), mo = Number(month), d = Number(day);
-    if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59 || Number(oh) > 23 || Number(om) > 59) {
+    const y = +m[1]!, mo = +m[2]!, d = +m[3]!, h = +m[4]!, mi = +m[5]!, sec = m[6] === undefined ? 0 : +m[6];
+    const oh = m[10] === undefined ? 0 : +m[10], om = m[11] === undefined ? 0 : +m[11];
+    if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || h > 23 || mi > 59 || sec > 59 || oh > 23 || om > 59) {
       return { error: 'is not a real date and time' };
     }
-    ms = Date.parse(value);
-    if (!Number.isFinite(ms)) return { error: 'is not a real date and time' };
+    const milli = m[7] === undefined ? 0 : +`${m[7]}00`.slice(0, 3);
+    const offset = (m[9] === '-' ? -1 : 1) * (oh * 60 + om) * 60_000;
+    ms = Date.UTC(y, mo - 1, d, h, mi, sec, milli) - offset;
   }
   if (ms < EARLIEST_MS) return { error: 'must not be before 2026-01-14T00:00:00Z' };
   if (ms > nowMs + MAX_FUTURE_MS) return { error: 'must not be more than 5 minutes in the future' };
   return { ms };
 }
 
-/** The UTC day of an instant, YYYY-MM-DD. */
-export const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+const dayNames = new Map<number, string>();
+/** The UTC day of an instant, YYYY-MM-DD (each day's name is built once). */
+export function utcDay(ms: number): string {
+  const n = Math.floor(ms / DAY_MS);
+  let name = dayNames.get(n);
+  if (name === undefined) dayNames.set(n, (name = new Date(n * DAY_MS).toISOString().slice(0, 10)));
+  return name;
+}

@@ -29,21 +29,25 @@ export function validateEvents(events: IngestBody['events'], callerId: string, n
   const errors: ErrorItem[] = [];
   const out: TelemetryEvent[] = [];
   events.forEach((e, i) => {
-    const at = `/events/${i}`;
     const type = e.type as EventType;
     const ts = parseTimestamp(e.timestamp as string | number, nowMs);
-    if ('error' in ts) errors.push({ path: `${at}/timestamp`, message: ts.error });
+    if ('error' in ts) errors.push({ path: `/events/${i}/timestamp`, message: ts.error });
     const check = checks[type];
     const before = errors.length;
     // Errors() is the slow path; a valid event only pays for Check().
     for (const err of check.Check(e) ? [] : check.Errors(e)) {
       // Property-level problems only (the object itself is known to be an object).
-      errors.push({ path: `${at}${err.path}`, message: describe(err.schema, err.message) });
+      errors.push({ path: `/events/${i}${err.path}`, message: describe(err.schema, err.message) });
       if (errors.length - before >= 10) break;
     }
     if (errors.length > 0 || 'error' in ts) return;
     const attrs: Record<string, unknown> = {};
     for (const k of fieldNames[type]) if ((e as Record<string, unknown>)[k] !== undefined) attrs[k] = (e as Record<string, unknown>)[k];
+    // PostgreSQL text cannot hold NUL; refusing it here keeps it a 400 and not a database error.
+    for (const [k, v] of [['id', e.id], ['sessionId', e.sessionId], ...Object.entries(attrs)] as const) {
+      if (typeof v === 'string' && v.includes('\0')) errors.push({ path: `/events/${i}/${k}`, message: 'must not contain the NUL character (U+0000)' });
+    }
+    if (errors.length > 0) return;
     out.push({ id: e.id, type, ms: ts.ms, day: utcDay(ts.ms), sessionId: e.sessionId, client: e.client as Client, userId: e.userId?.toLowerCase() ?? callerId, attrs });
   });
   return errors.length > 0 ? { errors: dedupeByPath(errors) } : { events: out };

@@ -73,11 +73,30 @@ describe('POST /api/v1/telemetry/events', () => {
     ['an epoch before 2026-01-14', { id: 'x1', type: 'git_commit', ...base, timestamp: Date.UTC(2026, 0, 13) }, '/events/0/timestamp'],
     ['a timestamp 10 minutes ahead', { id: 'x1', type: 'git_commit', ...base, timestamp: Date.now() + 10 * 60_000 }, '/events/0/timestamp'],
     ['a fractional epoch', { id: 'x1', type: 'git_commit', ...base, timestamp: 1780000000000.5 }, '/events/0/timestamp'],
+    ['a NUL character in a name', { id: 'x1', type: 'tool_call', ...base, tool: 'Re\u0000ad', autonomyLevel: 'manual' }, '/events/0/tool'],
+    ['a NUL character in the id', { id: 'x\u00001', type: 'git_commit', ...base }, '/events/0/id'],
   ])('400 for %s', async (_name, event, path) => {
     const before = await stored();
     const err = expectErrorObject(await t.request('POST', PATH, { key: org.ownerKey, body: { events: [event] } }), 400);
     expect((err.metadata?.errors as { path: string }[]).map((i) => i.path)).toContain(path);
     expect(await stored()).toBe(before);
+  });
+
+  it('stores the instant of every timestamp form to the millisecond, and counts it on its UTC day', async () => {
+    const forms: [string | number, string][] = [
+      ['2026-09-20T23:30:00.1239Z', '2026-09-20T23:30:00.123Z'],
+      ['2026-09-20T23:30:00-01:00', '2026-09-21T00:30:00.000Z'],
+      ['2026-09-21T01:15+05:45', '2026-09-20T19:30:00.000Z'],
+      [Date.UTC(2026, 8, 21, 12, 0, 0, 7), '2026-09-21T12:00:00.007Z'],
+    ];
+    const events = forms.map(([timestamp]) => commit({ timestamp }));
+    expect((await t.request('POST', PATH, { key: org.ownerKey, body: { events } })).status).toBe(202);
+    const rows = await t.db.query<{ event_id: string; at: string }>(
+      `SELECT event_id, to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at FROM telemetry_events WHERE org_id = $1 AND event_id = ANY($2::text[])`,
+      [org.orgId, events.map((e) => e.id)],
+    );
+    expect(events.map((e) => rows.find((r) => r.event_id === e.id)?.at)).toEqual(forms.map(([, at]) => at));
+    expect([await commitsOn('2026-09-20'), await commitsOn('2026-09-21')]).toEqual([2, 2]);
   });
 
   it('accepts the earliest instant and 4 minutes ahead', async () => {
