@@ -32,7 +32,16 @@ function eventAt(i: number, userId: string, ms: number, client: string, runId: s
   return { ...base, type: i % 7 ? 'git_commit' : 'pr_created' };
 }
 
-export function* syntheticBatches(o: { total: number; users: string[]; days: number; lastDayMs: number; batchSize: number; runId: string }) {
+export interface SyntheticOptions {
+  total: number;
+  users: string[];
+  days: number;
+  lastDayMs: number;
+  batchSize: number;
+  runId: string;
+}
+
+export function* syntheticBatches(o: SyntheticOptions) {
   const firstMs = o.lastDayMs - (o.days - 1) * 86_400_000;
   const span = o.days * 86_400_000 - 1000;
   for (let start = 0; start < o.total; start += o.batchSize) {
