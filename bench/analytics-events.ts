@@ -15,21 +15,25 @@ const DELEGATION = ['auto-high', 'auto-medium', 'auto-low', 'spec', 'manual'];
 const CLIENTS = ['terminal-ui', 'terminal-ui', 'web', 'non-interactive-cli'];
 const FILES = ['src/a.ts', 'lib/b.py', 'cmd/c.go', 'README.md', 'Makefile', 'web/d.tsx'];
 
-function eventAt(i: number, userId: string, ms: number, client: string, runId: string): Record<string, unknown> {
-  const base = { id: `${runId}-${i}`, timestamp: new Date(ms).toISOString(), sessionId: `${runId}-${userId}-${Math.floor(ms / 86_400_000)}`, client, userId };
-  const k = i % 20;
-  if (k === 0) return { ...base, type: 'session_start', delegationLevel: DELEGATION[(i / 20) % 5 | 0] };
+/**
+ * Event i is event k = i % 20 of session b = i / 20: a session belongs to one user and one client
+ * and opens with session_start; its three model requests use three of the four models.
+ */
+function eventAt(i: number, userId: string, ms: number, runId: string): Record<string, unknown> {
+  const b = Math.floor(i / 20), k = i % 20;
+  const base = { id: `${runId}-${i}`, timestamp: new Date(ms).toISOString(), sessionId: `${runId}-${b}`, client: CLIENTS[b % CLIENTS.length], userId };
+  if (k === 0) return { ...base, type: 'session_start', delegationLevel: DELEGATION[b % DELEGATION.length] };
   if (k < 5) return { ...base, type: 'message', role: k % 2 ? 'user' : 'assistant' };
   if (k < 8) {
-    const m = MODELS[i % MODELS.length]!;
+    const m = MODELS[(b + k) % MODELS.length]!;
     return { ...base, type: 'model_request', ...m, inputTokens: 1000 + (i % 5000), outputTokens: 200 + (i % 900), cacheReadTokens: (i % 7) * 9000, cacheWriteTokens: (i % 3) * 400 };
   }
-  if (k < 15) return { ...base, type: 'tool_call', tool: TOOLS[i % TOOLS.length], autonomyLevel: LEVELS[i % 4], ...(i % 11 === 0 ? { mcpServer: i % 2 ? 'GitHub' : 'github' } : {}) };
+  if (k < 15) return { ...base, type: 'tool_call', tool: TOOLS[(b + k) % TOOLS.length], autonomyLevel: LEVELS[(b + k) % LEVELS.length], ...((b + k) % 11 === 0 ? { mcpServer: b % 2 ? 'GitHub' : 'github' } : {}) };
   if (k === 15) return { ...base, type: 'skill', name: 'pdf' };
   if (k === 16) return { ...base, type: 'slash_command', name: '/review' };
   if (k === 17) return { ...base, type: 'hook', event: 'Stop', matcher: '', command: 'notify.sh' };
-  if (k === 18) return { ...base, type: 'file_change', path: FILES[i % FILES.length], change: i % 3 ? 'edited' : 'created' };
-  return { ...base, type: i % 7 ? 'git_commit' : 'pr_created' };
+  if (k === 18) return { ...base, type: 'file_change', path: FILES[b % FILES.length], change: b % 3 ? 'edited' : 'created' };
+  return { ...base, type: b % 7 ? 'git_commit' : 'pr_created' };
 }
 
 export interface SyntheticOptions {
@@ -49,8 +53,8 @@ export function* syntheticBatches(o: SyntheticOptions) {
     for (let i = start; i < Math.min(o.total, start + o.batchSize); i++) {
       // Events advance through time as they are numbered, as a live service would receive them.
       const ms = firstMs + Math.floor((i / o.total) * span);
-      const userId = o.users[(i * 7919) % o.users.length]!;
-      batch.push(eventAt(i, userId, ms, CLIENTS[i % CLIENTS.length]!, o.runId));
+      const userId = o.users[(Math.floor(i / 20) * 7919) % o.users.length]!;
+      batch.push(eventAt(i, userId, ms, o.runId));
     }
     yield batch;
   }

@@ -127,13 +127,15 @@ async function main() {
         const [p, extra] = endpoint.split('?');
         const url = `/api/v1/analytics/${p}?startDate=${start}&endDate=${end}${extra ? `&${extra}` : ''}`;
         const times: number[] = [];
+        let first = 0;
         for (let i = 0; i < iterations + 3; i++) {
           const t0 = performance.now();
           const res = await app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${org.apiKey}` } });
           if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body}`);
+          if (i === 0) first = performance.now() - t0;
           if (i >= 3) times.push(performance.now() - t0); // the first calls warm caches and prepared statements
         }
-        rows.push([`${span} days`, endpoint, ms(percentile(times, 0.5)), ms(percentile(times, 0.99))]);
+        rows.push([`${span} days`, endpoint, ms(first), ms(percentile(times, 0.5)), ms(percentile(times, 0.99))]);
       }
       // The same answers from the raw events, for comparison.
       for (const [name, sql] of [
@@ -146,11 +148,11 @@ async function main() {
           await db.query(sql, [org.orgId, start, end]);
           if (i >= 1) times.push(performance.now() - t0);
         }
-        rows.push([`${span} days`, name, ms(percentile(times, 0.5)), ms(percentile(times, 0.99))]);
+        rows.push([`${span} days`, name, '', ms(percentile(times, 0.5)), ms(percentile(times, 0.99))]);
       }
     }
     await app.close();
-    console.log('\n| range | endpoint | p50 | p99 |\n|---|---|---|---|');
+    console.log('\n| range | endpoint | first call | p50 | p99 |\n|---|---|---|---|---|');
     for (const r of rows) console.log(`| ${r.join(' | ')} |`);
   } finally {
     await cleanup();

@@ -75,7 +75,7 @@ export async function buildApp(config: Config, deps: AppDeps, surfaces: readonly
     onBackgroundError: (err) => app.log.warn({ err }, 'background credential work failed'),
   });
   identity.onRevoke = (keyId) => authenticator.forgetKey(keyId);
-  const analytics = new AnalyticsService(deps.db);
+  const analytics = new AnalyticsService(deps.db, { cacheBytes: config.analyticsCacheMb * 1024 * 1024 });
   const telemetry = new TelemetryService(deps.db);
   const limits = new LimitsService(deps.db, deps.usage ?? analytics);
   const readiness = new ReadinessService(deps.db);

@@ -21,8 +21,8 @@ const counterColumns = [['day', 'date'], ['kind', 'text'], ['name', 'text'], ['n
 const userDaySums = ['credit_units', ...USER_DAY_COUNTS];
 const modelSums = ['credit_units', ...MODEL_COUNTS];
 
-// The three upserts go out as one statement: one round trip per batch. Rows of each table arrive
-// sorted, so concurrent batches lock them in the same order.
+// The upserts go out as one statement: one round trip per batch. Rows of each table arrive
+// sorted, so concurrent batches lock them in the same order. Each day changed gets a new version.
 const rollupSql = `
   WITH user_days AS (
     INSERT INTO analytics_user_day AS t (org_id, day, user_id, ${userDaySums.join(', ')}, last_session_at, last_session_level, languages)
@@ -34,6 +34,10 @@ const rollupSql = `
       languages = ARRAY(SELECT DISTINCT l FROM unnest(t.languages || EXCLUDED.languages) AS l ORDER BY l),
       last_session_at = CASE WHEN ${laterThanStored('EXCLUDED')} THEN EXCLUDED.last_session_at ELSE t.last_session_at END,
       last_session_level = CASE WHEN ${laterThanStored('EXCLUDED')} THEN EXCLUDED.last_session_level ELSE t.last_session_level END
+  ), versions AS (
+    INSERT INTO analytics_day_version AS t (org_id, day, version)
+    SELECT $1::uuid, d, nextval('analytics_day_version_seq') FROM unnest($5::date[]) AS d
+    ON CONFLICT (org_id, day) DO UPDATE SET version = EXCLUDED.version
   ), models AS (
     INSERT INTO analytics_user_day_model AS t (org_id, day, user_id, model, tier, ${modelSums.join(', ')})
     SELECT $1::uuid, m.day, m.user_id, m.model, m.tier, ${modelSums.map((c) => `m.${c}`).join(', ')}
@@ -58,5 +62,7 @@ export async function writeRollups(tx: Queryable, orgId: string, d: RollupDeltas
     JSON.stringify(d.userDays.map((u) => [u.day, u.userId, u.creditUnits.toString(), u.lastSession?.ms ?? null, u.lastSession?.level ?? null, [...u.languages].sort(), ...u.counts])),
     JSON.stringify(d.models.map((m) => [m.day, m.userId, m.model, m.tier, m.creditUnits.toString(), ...m.counts])),
     JSON.stringify(d.counters.map((c) => [c.day, c.kind, c.names[0], c.names[1], c.names[2], c.count])),
+    // Every event adds to its user-day row, so these are all the days the batch changes (sorted).
+    [...new Set(d.userDays.map((u) => u.day))].sort(),
   ]);
 }

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { principalOf } from '../core/http/access.js';
 import { errorResponses } from '../core/http/error-schema.js';
+import { SerializedJson } from '../core/http/serialized-json.js';
 import { access } from '../core/identity/roles.js';
 import {
   ActivityQuery,
@@ -27,7 +28,11 @@ export const analyticsRoutes =
     app.get(
       `${base}/tokens`,
       { config, schema: { operationId: 'analytics.tokens', tags, summary: 'Standard Credits and tokens per day, by model and by user', querystring: TokensQuery, response: { 200: TokensResponse, ...failures } } },
-      async (request) => analytics.tokens(principalOf(request).orgId, request.query),
+      async (request, reply) => {
+        const out = await analytics.tokens(principalOf(request).orgId, request.query);
+        // Bytes go out as they are; the typed send() only knows the response object.
+        return out instanceof SerializedJson ? reply.type('application/json; charset=utf-8').send(out.body as never) : out;
+      },
     );
     app.get(
       `${base}/tools`,

@@ -1,8 +1,10 @@
 import type { Db } from '../core/db/db.js';
 import { errors } from '../core/http/errors.js';
+import { SerializedJson } from '../core/http/serialized-json.js';
 import type { CreditsUsage } from '../limits/service.js';
 import { activeUserWindows } from './active-windows.js';
 import { roundCredits } from './credits.js';
+import { DayCache } from './day-cache.js';
 import { checkRange, dateOf, dayNumber, eachDay, rowDays } from './dates.js';
 import { activityByClient, activityRows, productivityRows, tokensByModel, tokensRows, toolsByName, toolsRows } from './day-reports.js';
 import type { ActivityQuery, ProductivityQuery, TokensQuery, ToolsQuery, UsersQuery } from './schemas.js';
@@ -17,10 +19,15 @@ const todayUtc = (now: Date) => now.toISOString().slice(0, 10);
 
 /** The five analytics reads (contract §5). Each reads the rollups of the days asked for. */
 export class AnalyticsService implements CreditsUsage {
+  private readonly days: DayCache;
+
   constructor(
     private readonly db: Db,
+    options: { cacheBytes: number } = { cacheBytes: 0 },
     private readonly now: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.days = new DayCache(options.cacheBytes);
+  }
 
   /** Validates the range and returns the envelope's meta and the days that can have rows. */
   private range(orgId: string, q: { startDate: string; endDate: string }) {
@@ -38,7 +45,23 @@ export class AnalyticsService implements CreditsUsage {
     const { meta, r, days } = this.range(orgId, q);
     if (!r) return { data: [], meta };
     if (q.group_by === 'model') return { data: tokensByModel(await store.modelsByDay(this.db, r)), meta };
-    return { data: tokensRows(days, await store.modelRows(this.db, r)), meta };
+    // A year of token rows is large (by user and model, every day): each day's row is serialized
+    // once and kept while the day keeps its version.
+    const versions = await store.dayVersions(this.db, r);
+    const key = (date: string) => `${orgId}|tokens|${date}`;
+    const version = (date: string) => versions.get(date) ?? '0';
+    const json = days.map((date) => this.days.get(key(date), version(date)));
+    const missing = days.filter((_, i) => json[i] === undefined);
+    if (missing.length > 0) {
+      const built = new Map(tokensRows(missing, await store.modelRows(this.db, orgId, missing)).map((row) => [row.date, Buffer.from(JSON.stringify(row))]));
+      days.forEach((date, i) => {
+        const row = built.get(date);
+        if (row === undefined) return;
+        this.days.set(key(date), version(date), row);
+        json[i] = row;
+      });
+    }
+    return SerializedJson.envelope(json as Buffer[], meta);
   }
 
   async tools(orgId: string, q: ToolsQuery) {

@@ -1,4 +1,4 @@
-import type { Queryable } from '../core/db/db.js';
+import type { Db, Queryable } from '../core/db/db.js';
 import { USER_DAY_COUNTERS } from './rollups.js';
 
 const userDayCounters = USER_DAY_COUNTERS.filter((c) => c !== 'credit_units').map((c) => `u.${c}`).join(', ');
@@ -89,8 +89,8 @@ export const analyticsStore = {
    * Each user's active days in the range and the 29 days before it, as day numbers from the
    * first of those days (see active-windows.ts): one row per user, read from the user-day rollup.
    */
-  async activeDaysByUser(db: Queryable, r: Range): Promise<number[][]> {
-    const rows = await db.query<{ days: number[] }>(
+  async activeDaysByUser(db: Db, r: Range): Promise<number[][]> {
+    const rows = await db.queryMany<{ days: number[] }>(
       `SELECT array_agg(day - ($2::date - 29)) AS days FROM analytics_user_day
        WHERE org_id = $1 AND day BETWEEN $2::date - 29 AND $3::date GROUP BY user_id`,
       params(r),
@@ -98,8 +98,8 @@ export const analyticsStore = {
     return rows.map((x) => x.days);
   },
 
-  async toolsDays(db: Queryable, r: Range): Promise<ToolsDay[]> {
-    return db.query<ToolsDay>(
+  async toolsDays(db: Db, r: Range): Promise<ToolsDay[]> {
+    return db.queryMany<ToolsDay>(
       `SELECT day::text AS date,
               sum(tool_calls)::bigint AS tool_calls, sum(tools_auto_high)::bigint AS tools_auto_high,
               sum(tools_auto_medium)::bigint AS tools_auto_medium, sum(tools_auto_low)::bigint AS tools_auto_low,
@@ -115,8 +115,8 @@ export const analyticsStore = {
     );
   },
 
-  async counters(db: Queryable, r: Range, kinds: string[]): Promise<CounterRow[]> {
-    return db.query<CounterRow>(
+  async counters(db: Db, r: Range, kinds: string[]): Promise<CounterRow[]> {
+    return db.queryMany<CounterRow>(
       `SELECT day::text AS date, kind, name, name2, name3, count FROM analytics_day_counter
        WHERE org_id = $1 AND day BETWEEN $2::date AND $3::date AND kind = ANY($4::text[])`,
       [...params(r), kinds],
@@ -132,20 +132,29 @@ export const analyticsStore = {
     );
   },
 
-  /** Model usage per user, day, model and tier. */
-  async modelRows(db: Queryable, r: Range): Promise<ModelRow[]> {
-    return db.query<ModelRow>(
+  /** The version of each day of the range that has rollups (see day-cache.ts). */
+  async dayVersions(db: Queryable, r: Range): Promise<Map<string, string>> {
+    const rows = await db.query<{ date: string; version: string }>(
+      `SELECT day::text AS date, version::text AS version FROM analytics_day_version WHERE org_id = $1 AND day BETWEEN $2::date AND $3::date`,
+      params(r),
+    );
+    return new Map(rows.map((x) => [x.date, x.version]));
+  },
+
+  /** Model usage per user, day, model and tier, on the days given. */
+  async modelRows(db: Db, orgId: string, days: string[]): Promise<ModelRow[]> {
+    return db.queryMany<ModelRow>(
       `SELECT m.day::text AS date, m.user_id, p.email AS user_email, m.model, m.tier, m.credit_units::text AS credit_units,
               m.input_tokens, m.output_tokens, m.cache_read_tokens, m.cache_write_tokens
        FROM analytics_user_day_model m LEFT JOIN principals p ON p.id = m.user_id
-       WHERE m.org_id = $1 AND m.day BETWEEN $2::date AND $3::date`,
-      params(r),
+       WHERE m.org_id = $1 AND m.day = ANY($2::date[])`,
+      [orgId, days],
     );
   },
 
   /** Model usage per day and model, over users and tiers (group_by=model). */
-  async modelsByDay(db: Queryable, r: Range) {
-    return db.query<ModelDayRow>(
+  async modelsByDay(db: Db, r: Range) {
+    return db.queryMany<ModelDayRow>(
       `SELECT day::text AS date, model, sum(credit_units)::text AS credit_units, sum(input_tokens)::bigint AS input_tokens,
               sum(output_tokens)::bigint AS output_tokens, sum(cache_read_tokens)::bigint AS cache_read_tokens,
               sum(cache_write_tokens)::bigint AS cache_write_tokens
@@ -167,19 +176,21 @@ export const analyticsStore = {
     return rows.map((x) => x.user_id);
   },
 
-  async userDays(db: Queryable, r: Range, userIds: string[]): Promise<UserDayRow[]> {
-    return db.query<UserDayRow>(
-      `SELECT u.day::text AS date, u.user_id, p.email AS user_email, ${userDayCounters}, u.credit_units::text AS credit_units,
+  async userDays(db: Db, r: Range, userIds: string[]): Promise<UserDayRow[]> {
+    return db.queryMany<UserDayRow>(
+      // Each user-day's primary model: the model with the most credits over its tiers (ties: smallest
+      // id), and its tier with the most credits. One sorted pass over the page's model rows.
+      `WITH pm AS (
+         SELECT DISTINCT ON (x.user_id, x.day) x.user_id, x.day, x.model, x.tier FROM (
+           SELECT m.user_id, m.day, m.model, m.tier, m.credit_units, sum(m.credit_units) OVER (PARTITION BY m.user_id, m.day, m.model) AS model_units
+           FROM analytics_user_day_model m WHERE m.org_id = $1 AND m.day BETWEEN $2::date AND $3::date AND m.user_id = ANY($4::uuid[])
+         ) AS x
+         ORDER BY x.user_id, x.day, x.model_units DESC, x.model COLLATE "C", x.credit_units DESC, x.tier COLLATE "C"
+       )
+       SELECT u.day::text AS date, u.user_id, p.email AS user_email, ${userDayCounters}, u.credit_units::text AS credit_units,
               u.languages, u.last_session_level, pm.model AS primary_model, pm.tier AS primary_model_tier
        FROM analytics_user_day u LEFT JOIN principals p ON p.id = u.user_id
-       -- The model with the most credits over its tiers (ties: smallest id), and its tier with the most credits.
-       LEFT JOIN LATERAL (
-         SELECT x.model, x.tier FROM (
-           SELECT m.model, m.tier, m.credit_units, sum(m.credit_units) OVER (PARTITION BY m.model) AS model_units
-           FROM analytics_user_day_model m WHERE m.org_id = u.org_id AND m.day = u.day AND m.user_id = u.user_id
-         ) AS x
-         ORDER BY x.model_units DESC, x.model COLLATE "C", x.credit_units DESC, x.tier COLLATE "C" LIMIT 1
-       ) AS pm ON true
+       LEFT JOIN pm ON pm.user_id = u.user_id AND pm.day = u.day
        WHERE u.org_id = $1 AND u.day BETWEEN $2::date AND $3::date AND u.user_id = ANY($4::uuid[])
        ORDER BY u.user_id, u.day`,
       [...params(r), userIds],

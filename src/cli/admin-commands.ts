@@ -28,6 +28,7 @@ export async function openapiCommand(argv: string[], config: Config): Promise<nu
 const unusedDb = {
   engine: 'pglite' as const,
   query: () => Promise.reject(new Error('no database')),
+  queryMany: () => Promise.reject(new Error('no database')),
   exec: () => Promise.reject(new Error('no database')),
   transaction: () => Promise.reject(new Error('no database')),
   close: async () => undefined,

@@ -7,6 +7,14 @@ export interface Queryable {
 
 export interface Db extends Queryable {
   readonly engine: 'pglite' | 'postgres';
+  /**
+   * A read of many rows, the same rows as query() returns, for columns that are text, numbers,
+   * booleans or arrays of them (cast dates, and sums that can pass 2^53, to text). The embedded
+   * engine carries them as one JSON document: its row parser costs about 12 µs a row, three
+   * times what building and parsing the document costs. Rows keep the order of the statement's
+   * ORDER BY, which must be its last clause.
+   */
+  queryMany<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
   /** Runs fn in one transaction; commits when it resolves, rolls back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;

@@ -97,6 +97,13 @@ export class PgliteDb implements Db {
     return this.outsideTransactions(() => this.direct.exec(sql));
   }
 
+  async queryMany<T = Record<string, unknown>>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+    // PostgreSQL aggregates a sorted subquery's rows in their order.
+    const [doc] = await this.query<{ rows: string }>(`SELECT coalesce(json_agg(q), '[]')::text AS rows FROM (${sql}
+) AS q`, params);
+    return JSON.parse(doc!.rows) as T[];
+  }
+
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     return this.txMutex.run(async () => {
       let release = () => undefined as void;

@@ -1,0 +1,117 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { DayCache } from '../../src/analytics/day-cache.js';
+import { loadConfig } from '../../src/config.js';
+import { TestApp, type Org } from '../helpers/test-app.js';
+import { event, ingest, query, tokens } from './fixture.js';
+
+// /tokens keeps each day's serialized row while the day keeps its version: these tests change
+// days that a process has already served and check that every process serves the change.
+let t: TestApp;
+let org: Org;
+let user: { id: string; email: string; key: string };
+let first: ReturnType<typeof event>;
+const range = { startDate: '2026-08-01', endDate: '2026-08-05' };
+
+type TokensDay = { date: string; billable_tokens: number; input_tokens: number; by_user: { user_id: string; by_model: { model_id: string }[] }[] };
+const tokensOf = async (app: FastifyInstance | TestApp, key = org.ownerKey) => {
+  const url = query('tokens', range);
+  const res = app instanceof TestApp ? await app.request<{ data: TokensDay[] }>('GET', url, { key }) : await app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${key}` } });
+  const status = 'status' in res ? res.status : res.statusCode;
+  expect(status).toBe(200);
+  return ('body' in res && typeof res.body === 'object' ? res.body : JSON.parse(res.body as string)) as { data: TokensDay[]; meta: unknown };
+};
+const inputOn = (r: { data: TokensDay[] }, date: string) => r.data.find((d) => d.date === date)!.input_tokens;
+const request = (at: string, input: number, model = 'gpt-5') => event(user.id, 'model_request', at, 'web', tokens(model, 'standard', input, 0, 0, 0));
+
+/** Another process on the same database: its own app, its own cache. */
+const otherProcess = async (cacheMb = 128) => {
+  const app = await buildApp(loadConfig({}, { logLevel: 'silent', analyticsCacheMb: cacheMb }), { db: t.db });
+  await app.ready();
+  return app;
+};
+
+beforeAll(async () => {
+  t = await TestApp.start();
+  org = await t.createOrg('day-cache-org');
+  user = await t.addUser(org, 'member', 'cached@day-cache.test');
+  first = request('2026-08-01T10:00:00Z', 100);
+  await ingest(t, org, [first, request('2026-08-03T10:00:00Z', 300, 'claude-sonnet-4-5')]);
+});
+afterAll(() => t?.close());
+
+describe('/tokens day rows kept between requests', () => {
+  it('a day already served shows events stored after it was served', async () => {
+    const before = await tokensOf(t);
+    expect([inputOn(before, '2026-08-01'), inputOn(before, '2026-08-03')]).toEqual([100, 300]);
+    await ingest(t, org, [request('2026-08-01T11:00:00Z', 5)]);
+    const after = await tokensOf(t);
+    expect([inputOn(after, '2026-08-01'), inputOn(after, '2026-08-03')]).toEqual([105, 300]);
+  });
+
+  it('a day that had no events when served shows events that arrive later', async () => {
+    expect(inputOn(await tokensOf(t), '2026-08-04')).toBe(0);
+    await ingest(t, org, [request('2026-08-04T09:00:00Z', 40)]);
+    const after = await tokensOf(t);
+    expect(inputOn(after, '2026-08-04')).toBe(40);
+    expect(after.data.find((d) => d.date === '2026-08-04')!.by_user.map((u) => u.user_id)).toEqual([user.id]);
+  });
+
+  it('a batch of duplicates changes no day, and the days read the same afterwards', async () => {
+    const before = await tokensOf(t);
+    const res = await t.request('POST', '/api/v1/telemetry/events', { key: org.ownerKey, body: { events: [first] } });
+    expect(res.body).toEqual({ accepted: 0, duplicates: 1 });
+    expect(await tokensOf(t)).toEqual(before);
+  });
+
+  it('another process on the same database sees a change to a day this process served, and this one sees its changes', async () => {
+    const other = await otherProcess();
+    try {
+      expect(await tokensOf(other)).toEqual(await tokensOf(t));
+      // Ingested through this process: the other one has the day kept, and must rebuild it.
+      await ingest(t, org, [request('2026-08-03T12:00:00Z', 1000)]);
+      expect(inputOn(await tokensOf(other), '2026-08-03')).toBe(1300);
+      // Ingested through the other process: this one must rebuild.
+      const res = await other.inject({
+        method: 'POST',
+        url: '/api/v1/telemetry/events',
+        headers: { authorization: `Bearer ${org.ownerKey}`, 'content-type': 'application/json' },
+        payload: JSON.stringify({ events: [request('2026-08-05T12:00:00Z', 7)] }),
+      });
+      expect(res.statusCode).toBe(202);
+      expect(inputOn(await tokensOf(t), '2026-08-05')).toBe(7);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('answers exactly as a process that keeps nothing (ANALYTICS_CACHE_MB=0)', async () => {
+    const uncached = await otherProcess(0);
+    try {
+      const kept = await tokensOf(t);
+      expect(await tokensOf(uncached)).toEqual(kept);
+      expect(kept.data.map((d) => d.date)).toEqual(['2026-08-01', '2026-08-02', '2026-08-03', '2026-08-04', '2026-08-05']);
+      expect(kept.meta).toEqual({ org_id: org.orgId, start_date: range.startDate, end_date: range.endDate });
+    } finally {
+      await uncached.close();
+    }
+  });
+});
+
+describe('DayCache', () => {
+  it('misses on another version, drops the least recently used past its budget, and keeps nothing larger than it', () => {
+    const cache = new DayCache(20);
+    const text = (key: string, version: string) => cache.get(key, version)?.toString();
+    cache.set('a', '1', Buffer.from('aaaaa'));
+    cache.set('b', '1', Buffer.from('bbbbb'));
+    expect(text('a', '2')).toBeUndefined();
+    expect(text('a', '1')).toBe('aaaaa'); // now b is the least recently used
+    cache.set('c', '1', Buffer.from('cccccccccccc'));
+    expect([text('a', '1'), text('b', '1'), text('c', '1')]).toEqual(['aaaaa', undefined, 'cccccccccccc']);
+    cache.set('d', '1', Buffer.from('d'.repeat(21)));
+    expect(text('d', '1')).toBeUndefined();
+    cache.set('a', '2', Buffer.from('AAAAA'));
+    expect([text('a', '1'), text('a', '2')]).toEqual([undefined, 'AAAAA']);
+  });
+});
