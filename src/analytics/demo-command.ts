@@ -1,8 +1,8 @@
 import type { Config } from '../config.js';
+import type { Db } from '../core/db/db.js';
 import { output, parseFlags, UsageError } from '../cli/args.js';
 import { withDb } from '../cli/with-db.js';
 import { IdentityService } from '../core/identity/service.js';
-import { identityStore } from '../core/identity/store.js';
 import { TelemetryService } from '../telemetry/service.js';
 import { dateOf, dayNumber } from './dates.js';
 import { demoEvents } from './demo-data.js';
@@ -16,36 +16,47 @@ const intFlag = (value: string | undefined, flag: string, min: number, max: numb
 
 export const demoEmail = (i: number): string => `demo-user-${String(i + 1).padStart(3, '0')}@demo.orgctl.test`;
 
+export interface DemoSeedResult {
+  orgId: string;
+  users: number;
+  firstDay: string;
+  lastDay: string;
+  events: number;
+  accepted: number;
+  duplicates: number;
+}
+
 /**
- * orgctl demo seed --users N --days D [--seed S] [--org-id ID] [--json]: adds N demo users
- * (members, reused when they exist) and D days of their telemetry, ending yesterday (UTC),
- * through the ingestion service in batches of 1000: the same validation, transaction and
- * rollups as POST /api/v1/telemetry/events.
+ * Adds `users` demo users (members, reused when they exist) and `days` days of their telemetry,
+ * ending yesterday (UTC), through the ingestion service in batches of 1000: the same
+ * validation, transaction and rollups as POST /api/v1/telemetry/events.
  */
+export async function seedDemo(db: Db, orgId: string, o: { users: number; days: number; seed: number }): Promise<DemoSeedResult> {
+  const identity = new IdentityService(db);
+  const lastDay = dateOf(dayNumber(new Date().toISOString().slice(0, 10)) - 1);
+  const emails = Array.from({ length: o.users }, (_, i) => demoEmail(i));
+  const existing = new Map((await identity.findUsersByEmail(orgId, emails)).map((u) => [u.email, u.id]));
+  const userIds: string[] = [];
+  for (const email of emails) userIds.push(existing.get(email) ?? (await identity.addUser({ orgId, email, role: 'member' })).id);
+  const events = demoEvents({ userIds, days: o.days, lastDay, seed: o.seed });
+  const telemetry = new TelemetryService(db);
+  let accepted = 0;
+  let duplicates = 0;
+  for (let i = 0; i < events.length; i += 1000) {
+    const r = await telemetry.importEvents(orgId, events.slice(i, i + 1000) as never);
+    accepted += r.accepted;
+    duplicates += r.duplicates;
+  }
+  return { orgId, users: o.users, firstDay: dateOf(dayNumber(lastDay) - o.days + 1), lastDay, events: events.length, accepted, duplicates };
+}
+
+/** orgctl demo seed --users N --days D [--seed S] [--org-id ID] [--json] (see seedDemo). */
 export async function demoSeed(argv: string[], config: Config): Promise<number> {
   const { values } = parseFlags(argv, { users: { type: 'string' }, days: { type: 'string' }, seed: { type: 'string' }, 'org-id': { type: 'string' }, json: { type: 'boolean' } });
   const users = intFlag(values.users, 'users', 1, 1000);
   const days = intFlag(values.days, 'days', 1, 366);
   const seed = intFlag(values.seed, 'seed', 0, 2 ** 31 - 1, 1);
-  const lastDay = dateOf(dayNumber(new Date().toISOString().slice(0, 10)) - 1);
-  const result = await withDb(config, async (db) => {
-    const identity = new IdentityService(db);
-    const orgId = await identity.resolveOrganization(values['org-id']);
-    const emails = Array.from({ length: users }, (_, i) => demoEmail(i));
-    const existing = new Map((await identityStore.findUsersByEmail(db, orgId, emails)).map((u) => [u.email, u.id]));
-    const userIds: string[] = [];
-    for (const email of emails) userIds.push(existing.get(email) ?? (await identity.addUser({ orgId, email, role: 'member' })).id);
-    const events = demoEvents({ userIds, days, lastDay, seed });
-    const telemetry = new TelemetryService(db);
-    let accepted = 0;
-    let duplicates = 0;
-    for (let i = 0; i < events.length; i += 1000) {
-      const r = await telemetry.importEvents(orgId, events.slice(i, i + 1000) as never);
-      accepted += r.accepted;
-      duplicates += r.duplicates;
-    }
-    return { orgId, users, firstDay: dateOf(dayNumber(lastDay) - days + 1), lastDay, events: events.length, accepted, duplicates };
-  });
+  const result = await withDb(config, async (db) => seedDemo(db, await new IdentityService(db).resolveOrganization(values['org-id']), { users, days, seed }));
   output(values.json, result, [
     `Seeded ${result.users} demo users of organization ${result.orgId} with ${result.events} events from ${result.firstDay} to ${result.lastDay}`,
     `(${result.accepted} stored, ${result.duplicates} already there).`,

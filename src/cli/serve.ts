@@ -10,17 +10,22 @@ import { parseFlags } from './args.js';
 
 const DEFAULT_ORG = { name: 'default', ownerEmail: 'owner@example.com' };
 
+/** What `serve --demo` seeds on a first start: enough for every analytics endpoint to show a team. */
+const DEMO = { users: 12, days: 60, seed: 1 };
+
 /**
- * orgctl serve: migrates, creates a default organization on an empty database (printing its
- * owner key once), listens, and on SIGTERM/SIGINT stops accepting, lets in-flight requests
- * finish, closes the database and exits 0.
+ * orgctl serve [--demo]: migrates, creates a default organization on an empty database (printing
+ * its owner key once; with --demo, also demo telemetry for it), listens, and on SIGTERM/SIGINT
+ * stops accepting, lets in-flight requests finish, closes the database and exits 0.
  */
 export async function serve(argv: string[], config: Config): Promise<number> {
-  parseFlags(argv, {});
+  const { values } = parseFlags(argv, { demo: { type: 'boolean' } });
   const db = await openDb(config);
   await migrate(db);
   const identity = new IdentityService(db);
   const firstStart = (await identity.listOrganizations()).length === 0 ? await identity.createOrganization(DEFAULT_ORG) : undefined;
+  // Through the ingestion service, before listening: the first analytics call already has numbers.
+  const demo = firstStart && values.demo ? await (await import('../analytics/demo-command.js')).seedDemo(db, firstStart.orgId, DEMO) : undefined;
 
   const split = config.appPort !== undefined;
   const app = await buildApp(config, { db }, split ? ['api'] : ALL_SURFACES);
@@ -41,6 +46,16 @@ export async function serve(argv: string[], config: Config): Promise<number> {
       `Try it:`,
       `  curl -H "Authorization: Bearer ${firstStart.apiKey}" ${base}/api/v0/me`,
     );
+    if (demo) {
+      lines.push(
+        `Demo data: ${demo.users} users and ${demo.events} telemetry events from ${demo.firstDay} to ${demo.lastDay}:`,
+        `  curl -H "Authorization: Bearer ${firstStart.apiKey}" "${base}/api/v1/analytics/activity?startDate=${demo.firstDay}&endDate=${demo.lastDay}"`,
+      );
+    } else {
+      lines.push(`Analytics stay empty until agents send telemetry. For demo data, start on an empty data directory with --demo (npm start -- --demo).`);
+    }
+  } else if (values.demo) {
+    lines.push(`--demo seeds only a first start (an empty database); to add demo data here: orgctl demo seed --users ${DEMO.users} --days ${DEMO.days}`);
   }
   lines.push(`API description: ${base}/openapi.json   Browse: ${base}/docs`);
   process.stdout.write(`${lines.join('\n')}\n`);

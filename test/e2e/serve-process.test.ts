@@ -47,10 +47,39 @@ describe('orgctl as a process', { timeout: 120_000 }, () => {
       const key = /Owner API key[^:]*: (ock_\w+)/.exec(out)?.[1];
       expect(key).toBeDefined();
       expect(out).toContain(`curl -H "Authorization: Bearer ${key}" ${server.url}/api/v0/me`);
+      expect(out).toContain('For demo data, start on an empty data directory with --demo');
       const me = await call(`${server.url}/api/v0/me`, key!);
       expect(me.status).toBe(200);
     } finally {
       expect(await server.stop()).toBe(0);
+    }
+  });
+
+  it('serve --demo on a first start seeds demo telemetry, so the printed analytics call returns numbers; later starts leave the data alone', async () => {
+    const env = await installation();
+    const server = await startServer(env, ['--demo']);
+    try {
+      const out = server.output();
+      const m = /Demo data: 12 users and (\d+) telemetry events from (\S+) to (\S+):\n\s+curl -H "Authorization: Bearer (ock_\w+)" "([^"]+)"/.exec(out);
+      expect(m, out).not.toBeNull();
+      const [, count, firstDay, lastDay, key, url] = m!;
+      expect(Number(count)).toBeGreaterThan(1000);
+      expect(url).toBe(`${server.url}/api/v1/analytics/activity?startDate=${firstDay}&endDate=${lastDay}`);
+      const res = await call(url!, key!);
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { data: { daily_active_users: number; sessions: number }[] };
+      expect(body.data).toHaveLength(60);
+      expect(Math.max(...body.data.map((d) => d.daily_active_users))).toBeGreaterThan(1);
+      expect(body.data.reduce((s, d) => s + d.sessions, 0)).toBeGreaterThan(0);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+    const again = await startServer(env, ['--demo']);
+    try {
+      expect(again.output()).toContain('--demo seeds only a first start');
+      expect(again.output()).not.toContain('Demo data:');
+    } finally {
+      expect(await again.stop()).toBe(0);
     }
   });
 

@@ -32,9 +32,9 @@ export interface Server {
 }
 
 /** Starts `orgctl serve` on a free port and resolves once it prints where it listens. */
-export function startServer(env: Record<string, string | undefined>): Promise<Server> {
+export function startServer(env: Record<string, string | undefined>, args: string[] = []): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, 'serve'], { env: { ...process.env, LOG_LEVEL: 'warn', PORT: '0', ...env }, stdio: 'pipe' });
+    const child = spawn(process.execPath, [MAIN, 'serve', ...args], { env: { ...process.env, LOG_LEVEL: 'warn', PORT: '0', ...env }, stdio: 'pipe' });
     let out = '';
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
     const timer = setTimeout(() => {

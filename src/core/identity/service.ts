@@ -49,6 +49,11 @@ export class IdentityService {
     return this.db.transaction((tx) => this.insertUser(tx, input.orgId, input.email, input.role, input.name));
   }
 
+  /** The users of the organization with these emails: a user may be added once, so callers reuse them. */
+  findUsersByEmail(orgId: string, emails: string[]): Promise<{ id: string; email: string }[]> {
+    return store.findUsersByEmail(this.db, orgId, emails);
+  }
+
   async addServiceAccount(input: { orgId: string; name: string; role: 'manager' | 'member' }) {
     const id = randomUUID();
     await store.insertPrincipal(this.db, { id, orgId: input.orgId, kind: 'service_account', email: null, name: input.name, role: input.role });
