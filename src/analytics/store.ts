@@ -1,7 +1,12 @@
 import type { Db, Queryable } from '../core/db/db.js';
-import { USER_DAY_COUNTERS } from './rollups.js';
+import type { UserDayCounter } from './rollups.js';
 
-const userDayCounters = USER_DAY_COUNTERS.filter((c) => c !== 'credit_units').map((c) => `u.${c}`).join(', ');
+/** The user-day counters a /users row shows or derives from (user-report.ts). */
+const USER_ROW_COUNTERS = [
+  'tool_calls', 'files_created', 'files_edited', 'git_commits', 'git_prs_created', 'mcp_calls', 'skill_calls', 'slash_commands', 'hooks',
+  'sessions', 'sessions_auto_high', 'sessions_auto_medium', 'sessions_auto_low', 'sessions_spec', 'sessions_manual', 'messages', 'user_messages',
+] as const satisfies readonly UserDayCounter[];
+const userDayCounters = USER_ROW_COUNTERS.map((c) => `u.${c}`).join(', ');
 
 /** Every read takes the organization and a day range [$2, $3] (dates) and reads only rollup rows of those days. */
 type Range = { orgId: string; from: string; to: string };
@@ -179,13 +184,15 @@ export const analyticsStore = {
   async userDays(db: Db, r: Range, userIds: string[]): Promise<UserDayRow[]> {
     return db.queryMany<UserDayRow>(
       // Each user-day's primary model: the model with the most credits over its tiers (ties: smallest
-      // id), and its tier with the most credits. One sorted pass over the page's model rows.
-      `WITH pm AS (
-         SELECT DISTINCT ON (x.user_id, x.day) x.user_id, x.day, x.model, x.tier FROM (
-           SELECT m.user_id, m.day, m.model, m.tier, m.credit_units, sum(m.credit_units) OVER (PARTITION BY m.user_id, m.day, m.model) AS model_units
-           FROM analytics_user_day_model m WHERE m.org_id = $1 AND m.day BETWEEN $2::date AND $3::date AND m.user_id = ANY($4::uuid[])
-         ) AS x
-         ORDER BY x.user_id, x.day, x.model_units DESC, x.model COLLATE "C", x.credit_units DESC, x.tier COLLATE "C"
+      // id), and its tier with the most credits (ties: smallest). Read by user, for the page's users.
+      `WITH per_model AS (
+         SELECT m.user_id, m.day, m.model, sum(m.credit_units) AS units,
+                (array_agg(m.tier ORDER BY m.credit_units DESC, m.tier COLLATE "C"))[1] AS tier
+         FROM analytics_user_day_model m WHERE m.org_id = $1 AND m.day BETWEEN $2::date AND $3::date AND m.user_id = ANY($4::uuid[])
+         GROUP BY m.user_id, m.day, m.model
+       ), pm AS (
+         SELECT DISTINCT ON (user_id, day) user_id, day, model, tier FROM per_model
+         ORDER BY user_id, day, units DESC, model COLLATE "C"
        )
        SELECT u.day::text AS date, u.user_id, p.email AS user_email, ${userDayCounters}, u.credit_units::text AS credit_units,
               u.languages, u.last_session_level, pm.model AS primary_model, pm.tier AS primary_model_tier
@@ -200,9 +207,13 @@ export const analyticsStore = {
   /** Each user's latest session before `before`: the fallback of a day without sessions. */
   async lastSessionLevels(db: Queryable, orgId: string, userIds: string[], before: string): Promise<Map<string, string>> {
     const rows = await db.query<{ user_id: string; level: string }>(
-      `SELECT DISTINCT ON (user_id) user_id, last_session_level AS level FROM analytics_user_day
-       WHERE org_id = $1 AND user_id = ANY($2::uuid[]) AND day < $3::date AND sessions > 0
-       ORDER BY user_id, day DESC`,
+      // Per user, the index on (org, user, day) read backwards from the range to the first day with sessions.
+      `SELECT u.id AS user_id, l.level FROM unnest($2::uuid[]) AS u(id)
+       CROSS JOIN LATERAL (
+         SELECT last_session_level AS level FROM analytics_user_day
+         WHERE org_id = $1 AND user_id = u.id AND day < $3::date AND sessions > 0
+         ORDER BY day DESC LIMIT 1
+       ) AS l`,
       [orgId, userIds, before],
     );
     return new Map(rows.map((x) => [x.user_id, x.level]));
