@@ -30,8 +30,9 @@ export const analyticsRoutes =
       { config, schema: { operationId: 'analytics.tokens', tags, summary: 'Standard Credits and tokens per day, by model and by user', querystring: TokensQuery, response: { 200: TokensResponse, ...failures } } },
       async (request, reply) => {
         const out = await analytics.tokens(principalOf(request).orgId, request.query);
+        if (!(out instanceof SerializedJson)) return out;
         // Bytes go out as they are; the typed send() only knows the response object.
-        return out instanceof SerializedJson ? reply.type('application/json; charset=utf-8').send(out.body as never) : out;
+        return reply.type('application/json; charset=utf-8').header('content-length', out.length).send(out.stream() as never);
       },
     );
     app.get(

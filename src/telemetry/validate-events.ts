@@ -44,9 +44,10 @@ export function validateEvents(events: IngestBody['events'], callerId: string, n
     const attrs: Record<string, unknown> = {};
     for (const k of fieldNames[type]) if ((e as Record<string, unknown>)[k] !== undefined) attrs[k] = (e as Record<string, unknown>)[k];
     // PostgreSQL text cannot hold NUL; refusing it here keeps it a 400 and not a database error.
-    for (const [k, v] of [['id', e.id], ['sessionId', e.sessionId], ...Object.entries(attrs)] as const) {
-      if (typeof v === 'string' && v.includes('\0')) errors.push({ path: `/events/${i}/${k}`, message: 'must not contain the NUL character (U+0000)' });
-    }
+    const nul = (k: string, v: unknown) => typeof v === 'string' && v.includes('\0') && errors.push({ path: `/events/${i}/${k}`, message: 'must not contain the NUL character (U+0000)' });
+    nul('id', e.id);
+    nul('sessionId', e.sessionId);
+    for (const k in attrs) nul(k, attrs[k]);
     if (errors.length > 0) return;
     out.push({ id: e.id, type, ms: ts.ms, day: utcDay(ts.ms), sessionId: e.sessionId, client: e.client as Client, userId: e.userId?.toLowerCase() ?? callerId, attrs });
   });

@@ -86,6 +86,15 @@ describe('/tokens day rows kept between requests', () => {
     }
   });
 
+  it('sends a Content-Length of the bytes, also for text beyond ASCII', async () => {
+    await ingest(t, org, [request('2026-08-02T10:00:00Z', 3, 'modèle-ü')]);
+    const res = await t.app.inject({ method: 'GET', url: query('tokens', range), headers: { authorization: `Bearer ${org.ownerKey}` } });
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(Number(res.headers['content-length'])).toBe(res.rawPayload.length);
+    const day = (JSON.parse(res.body) as { data: { date: string; by_model: { model_id: string }[] }[] }).data.find((d) => d.date === '2026-08-02')!;
+    expect(day.by_model.map((m) => m.model_id)).toEqual(['modèle-ü']);
+  });
+
   it('answers exactly as a process that keeps nothing (ANALYTICS_CACHE_MB=0)', async () => {
     const uncached = await otherProcess(0);
     try {
