@@ -1,7 +1,10 @@
 /**
- * Synthetic telemetry for the analytics benchmark: `total` events spread evenly over `users`
- * users and the `days` days ending `lastDay`, in the mix of a real team (about one model
- * request and three tool calls per user message), generated lazily, batch by batch.
+ * Synthetic telemetry for the analytics benchmark: `total` events over `users` users and the
+ * `days` days ending `lastDay`, generated lazily, batch by batch, in the order of time (as a
+ * live service receives them). Every user works every day, in sessions of 20 events in the
+ * mix of a real team; more events mean more sessions per user and day. So the rollup rows
+ * (users × days, four models each) are the same at 1M and at 10M events (from about 14 events
+ * per user and day on), and comparing the two shows what the events stored cost the reads.
  */
 const MODELS = [
   { model: 'claude-sonnet-4-5', tier: 'standard' },
@@ -16,24 +19,41 @@ const CLIENTS = ['terminal-ui', 'terminal-ui', 'web', 'non-interactive-cli'];
 const FILES = ['src/a.ts', 'lib/b.py', 'cmd/c.go', 'README.md', 'Makefile', 'web/d.tsx'];
 
 /**
- * Event i is event k = i % 20 of session b = i / 20: a session belongs to one user and one client
- * and opens with session_start; its three model requests use three of the four models.
+ * Event k of a session (k < 20): every type and all four models within its first 14 events, so
+ * that a user's day holds them all even with one short session.
  */
-function eventAt(i: number, userId: string, ms: number, runId: string): Record<string, unknown> {
-  const b = Math.floor(i / 20), k = i % 20;
-  const base = { id: `${runId}-${i}`, timestamp: new Date(ms).toISOString(), sessionId: `${runId}-${b}`, client: CLIENTS[b % CLIENTS.length], userId };
-  if (k === 0) return { ...base, type: 'session_start', delegationLevel: DELEGATION[b % DELEGATION.length] };
-  if (k < 5) return { ...base, type: 'message', role: k % 2 ? 'user' : 'assistant' };
-  if (k < 8) {
-    const m = MODELS[(b + k) % MODELS.length]!;
-    return { ...base, type: 'model_request', ...m, inputTokens: 1000 + (i % 5000), outputTokens: 200 + (i % 900), cacheReadTokens: (i % 7) * 9000, cacheWriteTokens: (i % 3) * 400 };
+const SESSION = [
+  'session_start', 'message', 'model_request', 'tool_call', 'model_request', 'file_change', 'message', 'model_request', 'tool_call', 'model_request',
+  'skill', 'slash_command', 'hook', 'git', 'message', 'tool_call', 'tool_call', 'message', 'tool_call', 'file_change',
+] as const;
+
+/** Event k of session `s` of user `u` on day `d`. */
+function eventOf(id: string, userId: string, ms: number, u: number, d: number, s: number, k: number, runId: string): Record<string, unknown> {
+  const v = u + d + s; // varies the choices between users, days and sessions
+  const base = { id, timestamp: new Date(ms).toISOString(), sessionId: `${runId}-${u}-${d}-${s}`, client: CLIENTS[v % CLIENTS.length], userId };
+  const type = SESSION[k % 20]!;
+  switch (type) {
+    case 'session_start':
+      return { ...base, type, delegationLevel: DELEGATION[v % DELEGATION.length] };
+    case 'message':
+      return { ...base, type, role: k % 3 === 1 ? 'user' : 'assistant' };
+    case 'model_request': {
+      const m = MODELS[[2, 4, 7, 9].indexOf(k % 20)]!;
+      return { ...base, type, ...m, inputTokens: 1000 + ((v * 31 + k) % 5000), outputTokens: 200 + ((v * 7 + k) % 900), cacheReadTokens: ((v + k) % 7) * 9000, cacheWriteTokens: ((v + k) % 3) * 400 };
+    }
+    case 'tool_call':
+      return { ...base, type, tool: TOOLS[(v + k) % TOOLS.length], autonomyLevel: LEVELS[(v + k) % LEVELS.length], ...(k % 20 === 16 ? { mcpServer: v % 2 ? 'GitHub' : 'github' } : {}) };
+    case 'skill':
+      return { ...base, type, name: 'pdf' };
+    case 'slash_command':
+      return { ...base, type, name: '/review' };
+    case 'hook':
+      return { ...base, type, event: 'Stop', matcher: '', command: 'notify.sh' };
+    case 'file_change':
+      return { ...base, type, path: FILES[(v + k) % FILES.length], change: v % 3 ? 'edited' : 'created' };
+    case 'git':
+      return { ...base, type: v % 7 ? 'git_commit' : 'pr_created' };
   }
-  if (k < 15) return { ...base, type: 'tool_call', tool: TOOLS[(b + k) % TOOLS.length], autonomyLevel: LEVELS[(b + k) % LEVELS.length], ...((b + k) % 11 === 0 ? { mcpServer: b % 2 ? 'GitHub' : 'github' } : {}) };
-  if (k === 15) return { ...base, type: 'skill', name: 'pdf' };
-  if (k === 16) return { ...base, type: 'slash_command', name: '/review' };
-  if (k === 17) return { ...base, type: 'hook', event: 'Stop', matcher: '', command: 'notify.sh' };
-  if (k === 18) return { ...base, type: 'file_change', path: FILES[b % FILES.length], change: b % 3 ? 'edited' : 'created' };
-  return { ...base, type: b % 7 ? 'git_commit' : 'pr_created' };
 }
 
 export interface SyntheticOptions {
@@ -46,15 +66,21 @@ export interface SyntheticOptions {
 }
 
 export function* syntheticBatches(o: SyntheticOptions) {
-  const firstMs = o.lastDayMs - (o.days - 1) * 86_400_000;
-  const span = o.days * 86_400_000 - 1000;
+  const DAY = 86_400_000;
+  const firstMs = o.lastDayMs - (o.days - 1) * DAY;
+  const userCount = o.users.length;
   for (let start = 0; start < o.total; start += o.batchSize) {
     const batch: Record<string, unknown>[] = [];
     for (let i = start; i < Math.min(o.total, start + o.batchSize); i++) {
-      // Events advance through time as they are numbered, as a live service would receive them.
-      const ms = firstMs + Math.floor((i / o.total) * span);
-      const userId = o.users[(Math.floor(i / 20) * 7919) % o.users.length]!;
-      batch.push(eventAt(i, userId, ms, o.runId));
+      // Event i falls on day d, as the j-th of that day's events, which go round the users in turn.
+      const d = Math.floor((i * o.days) / o.total);
+      const dayStart = Math.ceil((d * o.total) / o.days);
+      const dayEvents = Math.ceil(((d + 1) * o.total) / o.days) - dayStart;
+      const j = i - dayStart;
+      const u = j % userCount;
+      const k = Math.floor(j / userCount); // the user's k-th event of the day
+      const ms = firstMs + d * DAY + Math.floor((j / dayEvents) * (DAY - 1000));
+      batch.push(eventOf(`${o.runId}-${i}`, o.users[u]!, ms, u, d, Math.floor(k / 20), k, o.runId));
     }
     yield batch;
   }

@@ -1,6 +1,7 @@
 import type { Db } from '../core/db/db.js';
 import { errors, type ErrorItem } from '../core/http/errors.js';
 import { isManagerRole, type Principal } from '../core/identity/roles.js';
+import { IdentityService } from '../core/identity/service.js';
 import { rollupDeltas, writeRollups } from '../analytics/service.js';
 import type { IngestBody, IngestResult } from './schemas.js';
 import { telemetryStore as store } from './store.js';
@@ -9,6 +10,7 @@ import { validateEvents, type TelemetryEvent } from './validate-events.js';
 export class TelemetryService {
   constructor(
     private readonly db: Db,
+    private readonly identity = new IdentityService(db),
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -70,7 +72,7 @@ export class TelemetryService {
   }
 
   private async checkUsersExist(orgId: string, named: { i: number; userId: string }[]): Promise<void> {
-    const known = await store.existingUsers(this.db, orgId, [...new Set(named.map((x) => x.userId.toLowerCase()))]);
+    const known = await this.identity.userIdsAmong(orgId, [...new Set(named.map((x) => x.userId.toLowerCase()))]);
     const unknown: ErrorItem[] = named
       .filter((x) => !known.has(x.userId.toLowerCase()))
       .map((x) => ({ path: `/events/${x.i}/userId`, message: 'names no user of this organization' }));

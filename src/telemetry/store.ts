@@ -2,12 +2,6 @@ import type { Queryable } from '../core/db/db.js';
 import type { TelemetryEvent } from './validate-events.js';
 
 export const telemetryStore = {
-  /** Which of these ids name users of the organization (service accounts cannot be named). */
-  async existingUsers(db: Queryable, orgId: string, ids: string[]): Promise<Set<string>> {
-    const rows = await db.query<{ id: string }>(`SELECT id FROM principals WHERE org_id = $1 AND kind = 'user' AND id = ANY($2::uuid[])`, [orgId, ids]);
-    return new Set(rows.map((r) => r.id));
-  },
-
   /**
    * Stores the events whose id is new for the organization. Ids already stored are skipped by the
    * primary key, also when another batch stores them concurrently. Returns null when every event

@@ -54,6 +54,11 @@ export class IdentityService {
     return store.findUsersByEmail(this.db, orgId, emails);
   }
 
+  /** Which of these ids are users of the organization (service accounts are not users). */
+  async userIdsAmong(orgId: string, ids: string[]): Promise<Set<string>> {
+    return new Set((await store.findUsersByIds(this.db, orgId, ids)).map((u) => u.id));
+  }
+
   async addServiceAccount(input: { orgId: string; name: string; role: 'manager' | 'member' }) {
     const id = randomUUID();
     await store.insertPrincipal(this.db, { id, orgId: input.orgId, kind: 'service_account', email: null, name: input.name, role: input.role });

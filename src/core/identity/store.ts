@@ -69,6 +69,11 @@ export const identityStore = {
     return rows[0];
   },
 
+  async findUsersByIds(db: Queryable, orgId: string, ids: string[]): Promise<{ id: string }[]> {
+    if (ids.length === 0) return [];
+    return db.query(`SELECT id FROM principals WHERE org_id = $1 AND kind = 'user' AND id = ANY($2::uuid[])`, [orgId, ids]);
+  },
+
   async findUsersByEmail(db: Queryable, orgId: string, emails: string[]): Promise<{ id: string; email: string }[]> {
     if (emails.length === 0) return [];
     return db.query(`SELECT id, email FROM principals WHERE org_id = $1 AND kind = 'user' AND email = ANY($2::text[])`, [orgId, emails]);
