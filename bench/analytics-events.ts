@@ -1,10 +1,11 @@
 /**
  * Synthetic telemetry for the analytics benchmark: `total` events over `users` users and the
- * `days` days ending `lastDay`, generated lazily, batch by batch, in the order of time (as a
- * live service receives them). Every user works every day, in sessions of 20 events in the
- * mix of a real team; more events mean more sessions per user and day. So the rollup rows
- * (users × days, four models each) are the same at 1M and at 10M events (from about 14 events
- * per user and day on), and comparing the two shows what the events stored cost the reads.
+ * `days` days ending `lastDay`, generated lazily, batch by batch. Every user works every day, in
+ * sessions of 20 events in the mix of a real team; more events mean more sessions per user and
+ * day. So the rollup rows (users × days, four models each) are the same at 1M and at 10M events
+ * (from about 14 events per user and day on), and comparing the two shows what the events
+ * stored cost the reads. A batch holds 1000 events of one user, as each agent sends its own;
+ * the users take turns, so all of them move through time together.
  */
 const MODELS = [
   { model: 'claude-sonnet-4-5', tier: 'standard' },
@@ -69,19 +70,32 @@ export function* syntheticBatches(o: SyntheticOptions) {
   const DAY = 86_400_000;
   const firstMs = o.lastDayMs - (o.days - 1) * DAY;
   const userCount = o.users.length;
-  for (let start = 0; start < o.total; start += o.batchSize) {
-    const batch: Record<string, unknown>[] = [];
-    for (let i = start; i < Math.min(o.total, start + o.batchSize); i++) {
-      // Event i falls on day d, as the j-th of that day's events, which go round the users in turn.
-      const d = Math.floor((i * o.days) / o.total);
-      const dayStart = Math.ceil((d * o.total) / o.days);
-      const dayEvents = Math.ceil(((d + 1) * o.total) / o.days) - dayStart;
-      const j = i - dayStart;
-      const u = j % userCount;
-      const k = Math.floor(j / userCount); // the user's k-th event of the day
-      const ms = firstMs + d * DAY + Math.floor((j / dayEvents) * (DAY - 1000));
-      batch.push(eventOf(`${o.runId}-${i}`, o.users[u]!, ms, u, d, Math.floor(k / 20), k, o.runId));
+  const slots = userCount * o.days;
+  // Events of user u on day d: the total spread over the user-days, exactly.
+  const eventsOf = (u: number, d: number) => Math.floor(((u * o.days + d + 1) * o.total) / slots) - Math.floor(((u * o.days + d) * o.total) / slots);
+  // Each user's events in time order; the users take turns, one batch each, so all move through time together.
+  function* userEvents(u: number) {
+    for (let d = 0; d < o.days; d++) {
+      const n = eventsOf(u, d);
+      for (let k = 0; k < n; k++) {
+        const ms = firstMs + d * DAY + Math.floor(((k + 0.5) / n) * (DAY - 1000));
+        yield eventOf(`${o.runId}-${u}-${d}-${k}`, o.users[u]!, ms, u, d, Math.floor(k / 20), k, o.runId);
+      }
     }
-    yield batch;
+  }
+  const streams = Array.from({ length: userCount }, (_, u) => userEvents(u));
+  for (let live = userCount; live > 0; ) {
+    live = 0;
+    for (const stream of streams) {
+      const batch: Record<string, unknown>[] = [];
+      for (let next = stream.next(); !next.done; next = stream.next()) {
+        batch.push(next.value);
+        if (batch.length === o.batchSize) break;
+      }
+      if (batch.length > 0) {
+        live++;
+        yield batch;
+      }
+    }
   }
 }

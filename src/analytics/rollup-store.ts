@@ -21,9 +21,11 @@ const counterColumns = [['day', 'date'], ['kind', 'text'], ['name', 'text'], ['n
 const userDaySums = ['credit_units', ...USER_DAY_COUNTS];
 const modelSums = ['credit_units', ...MODEL_COUNTS];
 
-// The upserts go out as one statement: one round trip per batch. Rows of each table arrive
-// sorted, so concurrent batches lock them in the same order. Each day changed gets a new version.
-const rollupSql = `
+// Two statements, sent together (one round trip). The first writes rows of the batch's own
+// users; the second the rows every batch of those days shares (named counters, day versions),
+// last, so that concurrent batches wait on each other only for the end of a transaction. Rows
+// of each table arrive sorted, so concurrent batches lock them in the same order.
+const userRowsSql = `
   WITH user_days AS (
     INSERT INTO analytics_user_day AS t (org_id, day, user_id, ${userDaySums.join(', ')}, last_session_at, last_session_level, languages)
     SELECT $1::uuid, u.day, u.user_id, ${userDaySums.map((c) => `u.${c}`).join(', ')},
@@ -34,21 +36,24 @@ const rollupSql = `
       languages = ARRAY(SELECT DISTINCT l FROM unnest(t.languages || EXCLUDED.languages) AS l ORDER BY l),
       last_session_at = CASE WHEN ${laterThanStored('EXCLUDED')} THEN EXCLUDED.last_session_at ELSE t.last_session_at END,
       last_session_level = CASE WHEN ${laterThanStored('EXCLUDED')} THEN EXCLUDED.last_session_level ELSE t.last_session_level END
-  ), versions AS (
-    INSERT INTO analytics_day_version AS t (org_id, day, version)
-    SELECT $1::uuid, d, nextval('analytics_day_version_seq') FROM unnest($5::date[]) AS d
-    ON CONFLICT (org_id, day) DO UPDATE SET version = EXCLUDED.version
-  ), models AS (
-    INSERT INTO analytics_user_day_model AS t (org_id, day, user_id, model, tier, ${modelSums.join(', ')})
-    SELECT $1::uuid, m.day, m.user_id, m.model, m.tier, ${modelSums.map((c) => `m.${c}`).join(', ')}
-    FROM ${jsonRows(3, modelColumns)} AS m
-    ON CONFLICT (org_id, day, user_id, model, tier) DO UPDATE SET
-      ${modelSums.map((c) => `${c} = t.${c} + EXCLUDED.${c}`).join(', ')}
   )
-  INSERT INTO analytics_day_counter AS t (org_id, day, kind, name, name2, name3, count)
-  SELECT $1::uuid, c.day, c.kind, c.name, c.name2, c.name3, c.count
-  FROM ${jsonRows(4, counterColumns)} AS c
-  ON CONFLICT (org_id, day, kind, name, name2, name3) DO UPDATE SET count = t.count + EXCLUDED.count`;
+  INSERT INTO analytics_user_day_model AS t (org_id, day, user_id, model, tier, ${modelSums.join(', ')})
+  SELECT $1::uuid, m.day, m.user_id, m.model, m.tier, ${modelSums.map((c) => `m.${c}`).join(', ')}
+  FROM ${jsonRows(3, modelColumns)} AS m
+  ON CONFLICT (org_id, day, user_id, model, tier) DO UPDATE SET
+    ${modelSums.map((c) => `${c} = t.${c} + EXCLUDED.${c}`).join(', ')}`;
+
+// Each day changed gets a new version (see day-cache.ts).
+const sharedRowsSql = `
+  WITH counters AS (
+    INSERT INTO analytics_day_counter AS t (org_id, day, kind, name, name2, name3, count)
+    SELECT $1::uuid, c.day, c.kind, c.name, c.name2, c.name3, c.count
+    FROM ${jsonRows(2, counterColumns)} AS c
+    ON CONFLICT (org_id, day, kind, name, name2, name3) DO UPDATE SET count = t.count + EXCLUDED.count
+  )
+  INSERT INTO analytics_day_version AS t (org_id, day, version)
+  SELECT $1::uuid, d, nextval('analytics_day_version_seq') FROM unnest($3::date[]) AS d
+  ON CONFLICT (org_id, day) DO UPDATE SET version = EXCLUDED.version`;
 
 // The same rule as rollups.ts laterSession: later instant, then the greater level.
 function laterThanStored(x: string): string {
@@ -57,12 +62,17 @@ function laterThanStored(x: string): string {
 
 /** Adds the deltas of newly stored events to the rollup tables; runs inside the ingestion transaction. */
 export async function writeRollups(tx: Queryable, orgId: string, d: RollupDeltas): Promise<void> {
-  await tx.query(rollupSql, [
-    orgId,
-    JSON.stringify(d.userDays.map((u) => [u.day, u.userId, u.creditUnits.toString(), u.lastSession?.ms ?? null, u.lastSession?.level ?? null, [...u.languages].sort(), ...u.counts])),
-    JSON.stringify(d.models.map((m) => [m.day, m.userId, m.model, m.tier, m.creditUnits.toString(), ...m.counts])),
-    JSON.stringify(d.counters.map((c) => [c.day, c.kind, c.names[0], c.names[1], c.names[2], c.count])),
-    // Every event adds to its user-day row, so these are all the days the batch changes (sorted).
-    [...new Set(d.userDays.map((u) => u.day))].sort(),
+  await Promise.all([
+    tx.query(userRowsSql, [
+      orgId,
+      JSON.stringify(d.userDays.map((u) => [u.day, u.userId, u.creditUnits.toString(), u.lastSession?.ms ?? null, u.lastSession?.level ?? null, [...u.languages].sort(), ...u.counts])),
+      JSON.stringify(d.models.map((m) => [m.day, m.userId, m.model, m.tier, m.creditUnits.toString(), ...m.counts])),
+    ]),
+    tx.query(sharedRowsSql, [
+      orgId,
+      JSON.stringify(d.counters.map((c) => [c.day, c.kind, c.names[0], c.names[1], c.names[2], c.count])),
+      // Every event adds to its user-day row, so these are all the days the batch changes (sorted).
+      [...new Set(d.userDays.map((u) => u.day))].sort(),
+    ]),
   ]);
 }
