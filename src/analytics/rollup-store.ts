@@ -1,4 +1,5 @@
 import type { Queryable } from '../core/db/db.js';
+import { PRIMARY_MODEL_OF } from './primary-model.js';
 import { MODEL_COUNTS, USER_DAY_COUNTS, type RollupDeltas } from './rollups.js';
 
 /**
@@ -21,27 +22,31 @@ const counterColumns = [['day', 'date'], ['kind', 'text'], ['name', 'text'], ['n
 const userDaySums = ['credit_units', ...USER_DAY_COUNTS];
 const modelSums = ['credit_units', ...MODEL_COUNTS];
 
-// Two statements, sent together (one round trip). The first writes rows of the batch's own
-// users; the second the rows every batch of those days shares (named counters, day versions),
-// last, so that concurrent batches wait on each other only for the end of a transaction. Rows
-// of each table arrive sorted, so concurrent batches lock them in the same order.
-const userRowsSql = `
-  WITH user_days AS (
-    INSERT INTO analytics_user_day AS t (org_id, day, user_id, ${userDaySums.join(', ')}, last_session_at, last_session_level, languages)
-    SELECT $1::uuid, u.day, u.user_id, ${userDaySums.map((c) => `u.${c}`).join(', ')},
-           timestamptz 'epoch' + u.last_session_ms * interval '1 millisecond', u.last_session_level, u.languages
-    FROM ${jsonRows(2, userDayColumns)} AS u
-    ON CONFLICT (org_id, day, user_id) DO UPDATE SET
-      ${userDaySums.map((c) => `${c} = t.${c} + EXCLUDED.${c}`).join(',\n      ')},
-      languages = ARRAY(SELECT DISTINCT l FROM unnest(t.languages || EXCLUDED.languages) AS l ORDER BY l),
-      last_session_at = CASE WHEN ${laterThanStored('EXCLUDED')} THEN EXCLUDED.last_session_at ELSE t.last_session_at END,
-      last_session_level = CASE WHEN ${laterThanStored('EXCLUDED')} THEN EXCLUDED.last_session_level ELSE t.last_session_level END
-  )
+// Three statements, sent together (one round trip). The first two write rows of the batch's own
+// users, model rows first: the user-day upsert then sees their new totals and keeps the day's
+// primary model. The third writes the rows every batch of those days shares (named counters, day
+// versions), last, so that concurrent batches wait on each other only for the end of a
+// transaction. Rows of each table arrive sorted, so concurrent batches lock them in the same order.
+const modelRowsSql = `
   INSERT INTO analytics_user_day_model AS t (org_id, day, user_id, model, tier, ${modelSums.join(', ')})
   SELECT $1::uuid, m.day, m.user_id, m.model, m.tier, ${modelSums.map((c) => `m.${c}`).join(', ')}
-  FROM ${jsonRows(3, modelColumns)} AS m
+  FROM ${jsonRows(2, modelColumns)} AS m
   ON CONFLICT (org_id, day, user_id, model, tier) DO UPDATE SET
     ${modelSums.map((c) => `${c} = t.${c} + EXCLUDED.${c}`).join(', ')}`;
+
+const userDayRowsSql = `
+  INSERT INTO analytics_user_day AS t (org_id, day, user_id, ${userDaySums.join(', ')}, last_session_at, last_session_level, languages, primary_model, primary_model_tier)
+  SELECT $1::uuid, u.day, u.user_id, ${userDaySums.map((c) => `u.${c}`).join(', ')},
+         timestamptz 'epoch' + u.last_session_ms * interval '1 millisecond', u.last_session_level, u.languages, pm.model, pm.tier
+  FROM ${jsonRows(2, userDayColumns)} AS u
+  LEFT JOIN LATERAL (${PRIMARY_MODEL_OF('u')}) AS pm ON true
+  ON CONFLICT (org_id, day, user_id) DO UPDATE SET
+    ${userDaySums.map((c) => `${c} = t.${c} + EXCLUDED.${c}`).join(',\n    ')},
+    languages = ARRAY(SELECT DISTINCT l FROM unnest(t.languages || EXCLUDED.languages) AS l ORDER BY l),
+    last_session_at = CASE WHEN ${laterThanStored('EXCLUDED')} THEN EXCLUDED.last_session_at ELSE t.last_session_at END,
+    last_session_level = CASE WHEN ${laterThanStored('EXCLUDED')} THEN EXCLUDED.last_session_level ELSE t.last_session_level END,
+    primary_model = EXCLUDED.primary_model,
+    primary_model_tier = EXCLUDED.primary_model_tier`;
 
 // Each day changed gets a new version (see day-cache.ts).
 const sharedRowsSql = `
@@ -63,10 +68,10 @@ function laterThanStored(x: string): string {
 /** Adds the deltas of newly stored events to the rollup tables; runs inside the ingestion transaction. */
 export async function writeRollups(tx: Queryable, orgId: string, d: RollupDeltas): Promise<void> {
   await Promise.all([
-    tx.query(userRowsSql, [
+    d.models.length > 0 && tx.query(modelRowsSql, [orgId, JSON.stringify(d.models.map((m) => [m.day, m.userId, m.model, m.tier, m.creditUnits.toString(), ...m.counts]))]),
+    tx.query(userDayRowsSql, [
       orgId,
       JSON.stringify(d.userDays.map((u) => [u.day, u.userId, u.creditUnits.toString(), u.lastSession?.ms ?? null, u.lastSession?.level ?? null, [...u.languages].sort(), ...u.counts])),
-      JSON.stringify(d.models.map((m) => [m.day, m.userId, m.model, m.tier, m.creditUnits.toString(), ...m.counts])),
     ]),
     tx.query(sharedRowsSql, [
       orgId,

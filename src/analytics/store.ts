@@ -183,21 +183,9 @@ export const analyticsStore = {
 
   async userDays(db: Db, r: Range, userIds: string[]): Promise<UserDayRow[]> {
     return db.queryMany<UserDayRow>(
-      // Each user-day's primary model: the model with the most credits over its tiers (ties: smallest
-      // id), and its tier with the most credits (ties: smallest). Read by user, for the page's users.
-      `WITH per_model AS (
-         SELECT m.user_id, m.day, m.model, sum(m.credit_units) AS units,
-                (array_agg(m.tier ORDER BY m.credit_units DESC, m.tier COLLATE "C"))[1] AS tier
-         FROM analytics_user_day_model m WHERE m.org_id = $1 AND m.day BETWEEN $2::date AND $3::date AND m.user_id = ANY($4::uuid[])
-         GROUP BY m.user_id, m.day, m.model
-       ), pm AS (
-         SELECT DISTINCT ON (user_id, day) user_id, day, model, tier FROM per_model
-         ORDER BY user_id, day, units DESC, model COLLATE "C"
-       )
-       SELECT u.day::text AS date, u.user_id, p.email AS user_email, ${userDayCounters}, u.credit_units::text AS credit_units,
-              u.languages, u.last_session_level, pm.model AS primary_model, pm.tier AS primary_model_tier
+      `SELECT u.day::text AS date, u.user_id, p.email AS user_email, ${userDayCounters}, u.credit_units::text AS credit_units,
+              u.languages, u.last_session_level, u.primary_model, u.primary_model_tier
        FROM analytics_user_day u LEFT JOIN principals p ON p.id = u.user_id
-       LEFT JOIN pm ON pm.user_id = u.user_id AND pm.day = u.day
        WHERE u.org_id = $1 AND u.day BETWEEN $2::date AND $3::date AND u.user_id = ANY($4::uuid[])
        ORDER BY u.user_id, u.day`,
       [...params(r), userIds],
