@@ -130,9 +130,15 @@ async function main() {
     const get = (url: string) =>
       new Promise<{ status: number; bytes: number; text: () => string }>((resolve, reject) => {
         const req = httpGet(`${base}${url}`, { agent, headers: { authorization: `Bearer ${org.apiKey}` } }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes: chunks.reduce((n, c) => n + c.length, 0), text: () => Buffer.concat(chunks).toString() }));
+          // The client shares the service's process: it counts the bytes and keeps them only for
+          // an error, so that holding 50 MB answers does not load the service's garbage collector.
+          const kept: Buffer[] = [];
+          let bytes = 0;
+          res.on('data', (c: Buffer) => {
+            bytes += c.length;
+            if (res.statusCode !== 200) kept.push(c);
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes, text: () => Buffer.concat(kept).toString() }));
           res.on('error', reject);
         });
         req.on('error', reject);
