@@ -3,8 +3,8 @@ import { Value } from '@sinclair/typebox/value';
 
 /**
  * Every setting of the service, read once from the environment and passed down.
- * Each entry maps an environment variable to a typed field; docs/configuration.md and the
- * README table are written from this list.
+ * Each entry maps an environment variable to a typed field; the README configuration table
+ * lists every one (test/core/docs.test.ts checks).
  */
 export const settings = {
   PORT: { key: 'port', schema: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }), doc: 'Port of the main API ({base_url}); also serves {app_url} routes unless APP_PORT is set.' },
@@ -18,7 +18,7 @@ export const settings = {
   JWT_ISSUER: { key: 'jwtIssuer', schema: Type.Optional(Type.String({ minLength: 1 })), doc: 'Required `iss` of JWT bearer tokens, when set.' },
   JWT_AUDIENCE: { key: 'jwtAudience', schema: Type.Optional(Type.String({ minLength: 1 })), doc: 'Required `aud` of JWT bearer tokens, when set.' },
   AUTH_CACHE_TTL_MS: { key: 'authCacheTtlMs', schema: Type.Integer({ minimum: 0, maximum: 1000, default: 1000 }), doc: 'How long a verified credential is reused without a database read (at most 1000, so a revocation takes effect within one second).' },
-  ANALYTICS_CACHE_MB: { key: 'analyticsCacheMb', schema: Type.Integer({ minimum: 0, maximum: 65536, default: 128 }), doc: 'Analytics: memory per process for day rows already built (a year of /tokens rows of 200 daily users is about 31 MB); 0 builds every row on every request.' },
+  ANALYTICS_CACHE_MB: { key: 'analyticsCacheMb', schema: Type.Integer({ minimum: 0, maximum: 65536, default: 128 }), doc: 'Analytics: memory per process for day rows already built (a year of /tokens rows of 200 daily users is about 50 MB); 0 builds every row on every request.' },
   LOG_LEVEL: { key: 'logLevel', schema: Type.Union([Type.Literal('fatal'), Type.Literal('error'), Type.Literal('warn'), Type.Literal('info'), Type.Literal('debug'), Type.Literal('trace'), Type.Literal('silent')], { default: 'info' }), doc: 'pino log level.' },
   SHUTDOWN_TIMEOUT_MS: { key: 'shutdownTimeoutMs', schema: Type.Integer({ minimum: 0, default: 10000 }), doc: 'On SIGTERM/SIGINT, how long in-flight requests may take before the process exits anyway.' },
   CI_GIT_HOSTS: { key: 'ciGitHosts', schema: Type.String({ pattern: '^\\s*[^=,\\s]+=(github|git)\\s*(,\\s*[^=,\\s]+=(github|git)\\s*)*$', default: 'github.com=github' }), doc: 'CI automation: the allow-list of Git hosts, `host=github` (REST API) or `host=git` (plain git push), comma-separated. Repository URLs on any other host are refused.' },

@@ -48,6 +48,22 @@ describe('rules of docs/analytics.md beyond the hand-built fixture', () => {
     ]);
   });
 
+  it('concurrent batches of one user-day rank its models together for the primary model', async () => {
+    const member = await t.addUser(org, 'member', 'race@edge.test');
+    const request = (id: string, day: string, model: string, input: number) => ({ id, type: 'model_request', timestamp: `${day}T12:00:00Z`, sessionId: 'r', client: 'web', ...tokens(model, 'standard', input, 0, 0, 0) });
+    const days = Array.from({ length: 12 }, (_, i) => `2026-06-${String(i + 10).padStart(2, '0')}`);
+    for (const day of days) {
+      // Alone, the second batch would make race-b primary; with the first, race-a has more credits.
+      const sent = await Promise.all([
+        t.request('POST', '/api/v1/telemetry/events', { key: member.key, body: { events: [request(`a-${day}`, day, 'race-a', 100)] } }),
+        t.request('POST', '/api/v1/telemetry/events', { key: member.key, body: { events: [request(`b-${day}`, day, 'race-b', 60)] } }),
+      ]);
+      expect(sent.map((r) => r.status)).toEqual([202, 202]);
+    }
+    const res = await t.request<{ data: { user_id: string; primary_model: string }[] }>('GET', query('users', { startDate: days[0]!, endDate: days.at(-1)!, limit: 100 }), { key: org.ownerKey });
+    expect(res.body.data.filter((r) => r.user_id === member.id).map((r) => r.primary_model)).toEqual(days.map(() => 'race-a'));
+  });
+
   it("a service account's own events count under its id, with user_email null", async () => {
     const account = await t.identity.addServiceAccount({ orgId: org.orgId, name: 'ci-bot', role: 'member' });
     const { secret } = await t.identity.createApiKey(null, { orgId: org.orgId, target: { id: account.id } });
