@@ -20,25 +20,20 @@ const modelColumns = [['day', 'date'], ['user_id', 'uuid'], ['model', 'text'], [
 const counterColumns = [['day', 'date'], ['kind', 'text'], ['name', 'text'], ['name2', 'text'], ['name3', 'text'], ['count', 'bigint']] as const;
 
 const userDaySums = ['credit_units', ...USER_DAY_COUNTS];
+/** The key space of the user-day advisory locks (migrations use the one-number form). */
+const USER_DAY_LOCKS = 727140002;
 const modelSums = ['credit_units', ...MODEL_COUNTS];
 
-// Four statements, sent together (one round trip). The first three write rows of the batch's own
-// users: user-day rows first, which also locks them, so that a concurrent batch of the same
-// user-day has committed before the third statement ranks the day's models again for its
-// primary model (a statement sees what committed before it began). The fourth writes the rows
-// every batch of those days shares (named counters, day versions), last, so that concurrent
-// batches wait on each other only for the end of a transaction. Rows of each table arrive
-// sorted, so concurrent batches lock them in the same order.
-const userDayRowsSql = `
-  INSERT INTO analytics_user_day AS t (org_id, day, user_id, ${userDaySums.join(', ')}, last_session_at, last_session_level, languages)
-  SELECT $1::uuid, u.day, u.user_id, ${userDaySums.map((c) => `u.${c}`).join(', ')},
-         timestamptz 'epoch' + u.last_session_ms * interval '1 millisecond', u.last_session_level, u.languages
-  FROM ${jsonRows(2, userDayColumns)} AS u
-  ON CONFLICT (org_id, day, user_id) DO UPDATE SET
-    ${userDaySums.map((c) => `${c} = t.${c} + EXCLUDED.${c}`).join(',\n    ')},
-    languages = ARRAY(SELECT DISTINCT l FROM unnest(t.languages || EXCLUDED.languages) AS l ORDER BY l),
-    last_session_at = CASE WHEN ${laterThanStored('EXCLUDED')} THEN EXCLUDED.last_session_at ELSE t.last_session_at END,
-    last_session_level = CASE WHEN ${laterThanStored('EXCLUDED')} THEN EXCLUDED.last_session_level ELSE t.last_session_level END`;
+// Four statements, sent together (one round trip). The first locks the batch's user-days (an
+// advisory lock each, held to the end of the transaction), so that a concurrent batch of the same
+// user-day has committed before the next statements begin: a statement sees what committed before
+// it began, and the user-day upsert ranks all the day's model rows for its primary model. Then
+// the model rows, the user-day rows, and last the rows every batch of those days shares (named
+// counters, day versions), so that concurrent batches wait on each other only for the end of a
+// transaction. Locks and rows go in sorted order, so concurrent batches never wait in a cycle.
+const lockUserDaysSql = `
+  SELECT count(pg_advisory_xact_lock(${USER_DAY_LOCKS}, hashtext($1 || k.day::text || k.user_id::text)))
+  FROM unnest($2::date[], $3::uuid[]) AS k(day, user_id)`;
 
 const modelRowsSql = `
   INSERT INTO analytics_user_day_model AS t (org_id, day, user_id, model, tier, ${modelSums.join(', ')})
@@ -47,10 +42,19 @@ const modelRowsSql = `
   ON CONFLICT (org_id, day, user_id, model, tier) DO UPDATE SET
     ${modelSums.map((c) => `${c} = t.${c} + EXCLUDED.${c}`).join(', ')}`;
 
-const primaryModelSql = `
-  UPDATE analytics_user_day AS u SET (primary_model, primary_model_tier) = (${PRIMARY_MODEL_OF('u')})
-  FROM unnest($2::date[], $3::uuid[]) AS k(day, user_id)
-  WHERE u.org_id = $1::uuid AND u.day = k.day AND u.user_id = k.user_id`;
+const userDayRowsSql = `
+  INSERT INTO analytics_user_day AS t (org_id, day, user_id, ${userDaySums.join(', ')}, last_session_at, last_session_level, languages, primary_model, primary_model_tier)
+  SELECT $1::uuid, u.day, u.user_id, ${userDaySums.map((c) => `u.${c}`).join(', ')},
+         timestamptz 'epoch' + u.last_session_ms * interval '1 millisecond', u.last_session_level, u.languages, pm.model, pm.tier
+  FROM ${jsonRows(2, userDayColumns)} AS u
+  LEFT JOIN LATERAL (${PRIMARY_MODEL_OF('u')}) AS pm ON true
+  ON CONFLICT (org_id, day, user_id) DO UPDATE SET
+    ${userDaySums.map((c) => `${c} = t.${c} + EXCLUDED.${c}`).join(',\n    ')},
+    languages = ARRAY(SELECT DISTINCT l FROM unnest(t.languages || EXCLUDED.languages) AS l ORDER BY l),
+    last_session_at = CASE WHEN ${laterThanStored('EXCLUDED')} THEN EXCLUDED.last_session_at ELSE t.last_session_at END,
+    last_session_level = CASE WHEN ${laterThanStored('EXCLUDED')} THEN EXCLUDED.last_session_level ELSE t.last_session_level END,
+    primary_model = EXCLUDED.primary_model,
+    primary_model_tier = EXCLUDED.primary_model_tier`;
 
 // Each day changed gets a new version (see day-cache.ts).
 const sharedRowsSql = `
@@ -71,15 +75,13 @@ function laterThanStored(x: string): string {
 
 /** Adds the deltas of newly stored events to the rollup tables; runs inside the ingestion transaction. */
 export async function writeRollups(tx: Queryable, orgId: string, d: RollupDeltas): Promise<void> {
-  // Only the user-days with model requests can have another primary model now.
-  const ranked = [...new Map(d.models.map((m) => [`${m.day}\0${m.userId}`, m])).values()];
   await Promise.all([
+    tx.query(lockUserDaysSql, [orgId, d.userDays.map((u) => u.day), d.userDays.map((u) => u.userId)]),
+    d.models.length > 0 && tx.query(modelRowsSql, [orgId, JSON.stringify(d.models.map((m) => [m.day, m.userId, m.model, m.tier, m.creditUnits.toString(), ...m.counts]))]),
     tx.query(userDayRowsSql, [
       orgId,
       JSON.stringify(d.userDays.map((u) => [u.day, u.userId, u.creditUnits.toString(), u.lastSession?.ms ?? null, u.lastSession?.level ?? null, [...u.languages].sort(), ...u.counts])),
     ]),
-    ranked.length > 0 && tx.query(modelRowsSql, [orgId, JSON.stringify(d.models.map((m) => [m.day, m.userId, m.model, m.tier, m.creditUnits.toString(), ...m.counts]))]),
-    ranked.length > 0 && tx.query(primaryModelSql, [orgId, ranked.map((m) => m.day), ranked.map((m) => m.userId)]),
     tx.query(sharedRowsSql, [
       orgId,
       JSON.stringify(d.counters.map((c) => [c.day, c.kind, c.names[0], c.names[1], c.names[2], c.count])),
