@@ -15,12 +15,10 @@ let first: ReturnType<typeof event>;
 const range = { startDate: '2026-08-01', endDate: '2026-08-05' };
 
 type TokensDay = { date: string; billable_tokens: number; input_tokens: number; by_user: { user_id: string; by_model: { model_id: string }[] }[] };
-const tokensOf = async (app: FastifyInstance | TestApp, key = org.ownerKey) => {
-  const url = query('tokens', range);
-  const res = app instanceof TestApp ? await app.request<{ data: TokensDay[] }>('GET', url, { key }) : await app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${key}` } });
-  const status = 'status' in res ? res.status : res.statusCode;
-  expect(status).toBe(200);
-  return ('body' in res && typeof res.body === 'object' ? res.body : JSON.parse(res.body as string)) as { data: TokensDay[]; meta: unknown };
+const tokensOf = async (app: FastifyInstance | TestApp) => {
+  const res = await (app instanceof TestApp ? app.app : app).inject({ method: 'GET', url: query('tokens', range), headers: { authorization: `Bearer ${org.ownerKey}` } });
+  expect(res.statusCode).toBe(200);
+  return JSON.parse(res.body) as { data: TokensDay[]; meta: unknown };
 };
 const inputOn = (r: { data: TokensDay[] }, date: string) => r.data.find((d) => d.date === date)!.input_tokens;
 const request = (at: string, input: number, model = 'gpt-5') => event(user.id, 'model_request', at, 'web', tokens(model, 'standard', input, 0, 0, 0));
