@@ -43,15 +43,18 @@ export function validateEvents(events: IngestBody['events'], callerId: string, n
     if (errors.length > 0 || 'error' in ts) return;
     const attrs: Record<string, unknown> = {};
     for (const k of fieldNames[type]) if ((e as Record<string, unknown>)[k] !== undefined) attrs[k] = (e as Record<string, unknown>)[k];
-    // PostgreSQL text cannot hold NUL; refusing it here keeps it a 400 and not a database error.
-    const nul = (k: string, v: unknown) => typeof v === 'string' && v.includes('\0') && errors.push({ path: `/events/${i}/${k}`, message: 'must not contain the NUL character (U+0000)' });
-    nul('id', e.id);
-    nul('sessionId', e.sessionId);
-    for (const k in attrs) nul(k, attrs[k]);
+    refuseNul(errors, i, 'id', e.id);
+    refuseNul(errors, i, 'sessionId', e.sessionId);
+    for (const k in attrs) refuseNul(errors, i, k, attrs[k]);
     if (errors.length > 0) return;
     out.push({ id: e.id, type, ms: ts.ms, day: utcDay(ts.ms), sessionId: e.sessionId, client: e.client as Client, userId: e.userId?.toLowerCase() ?? callerId, attrs });
   });
   return errors.length > 0 ? { errors: dedupeByPath(errors) } : { events: out };
+}
+
+/** PostgreSQL text cannot hold NUL; refusing it here keeps it a 400 and not a database error. */
+function refuseNul(errors: ErrorItem[], i: number, field: string, value: unknown): void {
+  if (typeof value === 'string' && value.includes('\0')) errors.push({ path: `/events/${i}/${field}`, message: 'must not contain the NUL character (U+0000)' });
 }
 
 function describe(schema: TSchema, message: string): string {
