@@ -58,9 +58,9 @@ export async function serve(argv: string[], config: Config): Promise<number> {
     lines.push(`--demo seeds only a first start (an empty database); to add demo data here: orgctl demo seed --users ${DEMO.users} --days ${DEMO.days}`);
   }
   lines.push(`API description: ${base}/openapi.json   Browse: ${base}/docs`);
-  process.stdout.write(`${lines.join('\n')}\n`);
-
-  return new Promise<number>((resolve) => {
+  // The handlers go in before the lines go out: whoever reads them may signal at once, and a
+  // signal without a handler would kill the process instead of stopping it.
+  const stopped = new Promise<number>((resolve) => {
     let stopping = false;
     const stop = (signal: string) => {
       if (stopping) return;
@@ -87,6 +87,8 @@ export async function serve(argv: string[], config: Config): Promise<number> {
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));
   });
+  process.stdout.write(`${lines.join('\n')}\n`);
+  return stopped;
 }
 
 /** Listens and returns the base URL to print (loopback when listening on every address). */
