@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
 import { principalOf } from '../core/http/access.js';
 import { errorResponses } from '../core/http/error-schema.js';
 import { SerializedJson } from '../core/http/serialized-json.js';
@@ -22,18 +23,19 @@ const base = '/api/v1/analytics';
 const config = { access: access.managers };
 const failures = errorResponses(400, 401, 403);
 
+/** Kept rows go out as the bytes they are; the typed send() only knows the response object. */
+function send<T>(reply: FastifyReply, out: T | SerializedJson): T | FastifyReply {
+  if (!(out instanceof SerializedJson)) return out;
+  return reply.type('application/json; charset=utf-8').header('content-length', out.length).send(out.stream() as never);
+}
+
 export const analyticsRoutes =
   (analytics: AnalyticsService): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.get(
       `${base}/tokens`,
       { config, schema: { operationId: 'analytics.tokens', tags, summary: 'Standard Credits and tokens per day, by model and by user', querystring: TokensQuery, response: { 200: TokensResponse, ...failures } } },
-      async (request, reply) => {
-        const out = await analytics.tokens(principalOf(request).orgId, request.query);
-        if (!(out instanceof SerializedJson)) return out;
-        // Bytes go out as they are; the typed send() only knows the response object.
-        return reply.type('application/json; charset=utf-8').header('content-length', out.length).send(out.stream() as never);
-      },
+      async (request, reply) => send(reply, await analytics.tokens(principalOf(request).orgId, request.query)),
     );
     app.get(
       `${base}/tools`,
@@ -53,6 +55,6 @@ export const analyticsRoutes =
     app.get(
       `${base}/users`,
       { config, schema: { operationId: 'analytics.users', tags, summary: 'Per-user daily metrics, a page of users at a time', querystring: UsersQuery, response: { 200: UsersResponse, ...failures } } },
-      async (request) => analytics.users(principalOf(request).orgId, request.query),
+      async (request, reply) => send(reply, await analytics.users(principalOf(request).orgId, request.query)),
     );
   };

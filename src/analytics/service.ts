@@ -9,7 +9,7 @@ import { checkRange, dateOf, dayNumber, eachDay, rowDays } from './dates.js';
 import { activityByClient, activityRows, productivityRows, tokensByModel, tokensRows, toolsByName, toolsRows } from './day-reports.js';
 import type { ActivityQuery, ProductivityQuery, TokensQuery, ToolsQuery, UsersQuery } from './schemas.js';
 import { analyticsStore as store } from './store.js';
-import { userRows } from './user-report.js';
+import { userDayBytes, userDayJson, userRowParts, type UserDayJson } from './user-report.js';
 
 /** What ingestion needs of analytics, inside its transaction: the deltas of new events, and writing them. */
 export { rollupDeltas } from './rollups.js';
@@ -17,16 +17,20 @@ export { writeRollups } from './rollup-store.js';
 
 const todayUtc = (now: Date) => now.toISOString().slice(0, 10);
 
+/** The /users rows of one day kept so far, by user id; null for a user without a row that day. */
+type UserDaySlice = Map<string, UserDayJson | null>;
+
 /** The five analytics reads (contract §5). Each reads the rollups of the days asked for. */
 export class AnalyticsService implements CreditsUsage {
-  private readonly days: DayCache;
+  /** /tokens day rows (Buffer) and /users rows of a day by user (Map), in one memory budget. */
+  private readonly kept: DayCache<Buffer | UserDaySlice>;
 
   constructor(
     private readonly db: Db,
     options: { cacheBytes: number } = { cacheBytes: 0 },
     private readonly now: () => Date = () => new Date(),
   ) {
-    this.days = new DayCache(options.cacheBytes);
+    this.kept = new DayCache(options.cacheBytes);
   }
 
   /** Validates the range and returns the envelope's meta and the days that can have rows. */
@@ -50,14 +54,17 @@ export class AnalyticsService implements CreditsUsage {
     const versions = await store.dayVersions(this.db, r);
     const key = (date: string) => `${orgId}|tokens|${date}`;
     const version = (date: string) => versions.get(date) ?? '0';
-    const json = days.map((date) => this.days.get(key(date), version(date)));
+    const json = days.map((date) => {
+      const row = this.kept.get(key(date), version(date));
+      return Buffer.isBuffer(row) ? row : undefined;
+    });
     const missing = days.filter((_, i) => json[i] === undefined);
     if (missing.length > 0) {
       const built = new Map(tokensRows(missing, await store.modelRows(this.db, orgId, missing)).map((row) => [row.date, Buffer.from(JSON.stringify(row))]));
       days.forEach((date, i) => {
         const row = built.get(date);
         if (row === undefined) return;
-        this.days.set(key(date), version(date), row);
+        this.kept.set(key(date), version(date), row, row.length);
         json[i] = row;
       });
     }
@@ -88,18 +95,53 @@ export class AnalyticsService implements CreditsUsage {
     return { data: productivityRows(days, totals, counters), meta };
   }
 
-  /** A page of users (by id) active in the range, each with one row per active day. */
+  /**
+   * A page of users (by id) active in the range, each with one row per active day. A user-day's
+   * row is kept while its day keeps its version, as /tokens keeps day rows: a year of a page's
+   * rows is 6,000 rows and 3 MB, which cost more to read and serialize than to send.
+   */
   async users(orgId: string, q: UsersQuery) {
-    const { meta, r } = this.range(orgId, q);
+    const { meta, r, days } = this.range(orgId, q);
     const page = { ...meta, has_more: false, next_cursor: null as string | null };
     if (!r) return { data: [], meta: page };
     const ids = await store.activeUsersPage(this.db, r, q.cursor?.toLowerCase() ?? null, q.limit + 1);
     const users = ids.slice(0, q.limit);
     if (users.length === 0) return { data: [], meta: page };
-    const [days, earlier] = await Promise.all([store.userDays(this.db, r, users), store.lastSessionLevels(this.db, orgId, users, r.from)]);
     page.has_more = ids.length > q.limit;
     page.next_cursor = page.has_more ? (users[users.length - 1] as string) : null;
-    return { data: userRows(days, earlier), meta: page };
+    const [versions, earlier] = await Promise.all([store.dayVersions(this.db, r), store.lastSessionLevels(this.db, orgId, users, r.from)]);
+    const slices = await this.userDaySlices(orgId, days, versions, users);
+    const rows = users.flatMap((user) => userRowParts(slices.map((s) => s.get(user)), earlier.get(user)));
+    return SerializedJson.envelope(rows, page);
+  }
+
+  /**
+   * For each day, what the cache keeps of its users, with the rows of `users` it lacked read and
+   * kept. A user without a row that day is kept as null.
+   */
+  private async userDaySlices(orgId: string, days: string[], versions: Map<string, string>, users: string[]) {
+    const key = (date: string) => `${orgId}|users|${date}`;
+    // A day without a version has had no ingestion since versions began (migration 0012).
+    const version = (date: string) => versions.get(date) ?? '0';
+    const slices = days.map((date) => {
+      const slice = this.kept.get(key(date), version(date));
+      return slice instanceof Map ? slice : (new Map() as UserDaySlice);
+    });
+    const lacking = days.filter((_, i) => users.some((u) => !slices[i]!.has(u)));
+    if (lacking.length === 0) return slices;
+    const found = await store.userDays(this.db, orgId, lacking, users);
+    const byDay = new Map(lacking.map((date) => [date, new Map<string, UserDayJson>()]));
+    for (const row of found) byDay.get(row.date)!.set(row.user_id, userDayJson(row));
+    days.forEach((date, i) => {
+      const read = byDay.get(date);
+      if (!read) return;
+      const slice = slices[i]!;
+      let bytes = 0;
+      for (const user of users) if (!slice.has(user)) slice.set(user, read.get(user) ?? null);
+      for (const e of slice.values()) bytes += userDayBytes(e);
+      this.kept.set(key(date), version(date), slice, bytes);
+    });
+    return slices;
   }
 
   /** Credits a principal used in [from, to) (whole UTC days), for the allowance of usage limits. */

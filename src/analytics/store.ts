@@ -181,14 +181,15 @@ export const analyticsStore = {
     return rows.map((x) => x.user_id);
   },
 
-  async userDays(db: Db, r: Range, userIds: string[]): Promise<UserDayRow[]> {
+  /** The user-day rows of these users on these days (dates, ascending). */
+  async userDays(db: Db, orgId: string, days: string[], userIds: string[]): Promise<UserDayRow[]> {
     return db.queryMany<UserDayRow>(
+      // The range bounds the index scan of each user; the list picks the days asked for in it.
       `SELECT u.day::text AS date, u.user_id, p.email AS user_email, ${userDayCounters}, u.credit_units::text AS credit_units,
               u.languages, u.last_session_level, u.primary_model, u.primary_model_tier
        FROM analytics_user_day u LEFT JOIN principals p ON p.id = u.user_id
-       WHERE u.org_id = $1 AND u.day BETWEEN $2::date AND $3::date AND u.user_id = ANY($4::uuid[])
-       ORDER BY u.user_id, u.day`,
-      [...params(r), userIds],
+       WHERE u.org_id = $1 AND u.user_id = ANY($2::uuid[]) AND u.day BETWEEN $3::date AND $4::date AND u.day = ANY($5::date[])`,
+      [orgId, userIds, days[0], days[days.length - 1], days],
     );
   },
 

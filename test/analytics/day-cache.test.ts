@@ -110,15 +110,16 @@ describe('DayCache', () => {
   it('misses on another version, drops the least recently used past its budget, and keeps nothing larger than it', () => {
     const cache = new DayCache(20);
     const text = (key: string, version: string) => cache.get(key, version)?.toString();
-    cache.set('a', '1', Buffer.from('aaaaa'));
-    cache.set('b', '1', Buffer.from('bbbbb'));
+    const put = (key: string, version: string, value: string) => cache.set(key, version, Buffer.from(value), value.length);
+    put('a', '1', 'aaaaa');
+    put('b', '1', 'bbbbb');
     expect(text('a', '2')).toBeUndefined();
     expect(text('a', '1')).toBe('aaaaa'); // now b is the least recently used
-    cache.set('c', '1', Buffer.from('cccccccccccc'));
+    put('c', '1', 'cccccccccccc');
     expect([text('a', '1'), text('b', '1'), text('c', '1')]).toEqual(['aaaaa', undefined, 'cccccccccccc']);
-    cache.set('d', '1', Buffer.from('d'.repeat(21)));
+    put('d', '1', 'd'.repeat(21));
     expect(text('d', '1')).toBeUndefined();
-    cache.set('a', '2', Buffer.from('AAAAA'));
+    put('a', '2', 'AAAAA');
     expect([text('a', '1'), text('a', '2')]).toEqual([undefined, 'AAAAA']);
   });
 });
