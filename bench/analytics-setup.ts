@@ -1,0 +1,167 @@
+/**
+ * One database of the analytics benchmark: opened (fresh, or kept from an earlier run), filled
+ * with `events` synthetic events through POST /api/v1/telemetry/events, and served over HTTP on
+ * loopback for the reads.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { Agent, get as httpGet } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import postgres from 'postgres';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import type { Db } from '../src/core/db/db.js';
+import { migrate } from '../src/core/db/migrate.js';
+import { PgliteDb } from '../src/core/db/pglite-engine.js';
+import { PostgresDb } from '../src/core/db/postgres-engine.js';
+import { IdentityService } from '../src/core/identity/service.js';
+import { Feeder } from './analytics-feeder.js';
+
+export interface SetupOptions {
+  engine: 'pglite' | 'postgres';
+  /** The server's address for PostgreSQL; each setup gets a database of its own there. */
+  postgres: string;
+  events: number;
+  users: number;
+  days: number;
+  lastDayMs: number;
+  /** Batches in flight at once after the first tenth. */
+  concurrency: number;
+  /** Keep the data under this name (database, or data directory) for the next run. */
+  keep: string | undefined;
+}
+
+export interface Setup {
+  events: number;
+  db: Db;
+  orgId: string;
+  /** GET over keep-alive HTTP; the body is counted, and kept only for an error. */
+  get(url: string): Promise<{ status: number; bytes: number; text: () => string }>;
+  close(): Promise<void>;
+}
+
+async function open(o: SetupOptions): Promise<{ db: Db; cleanup: () => Promise<void> }> {
+  if (o.engine === 'postgres') {
+    const admin = postgres(o.postgres, { max: 1, onnotice: () => undefined });
+    const name = o.keep ?? `orgctl_bench_${Date.now()}_${o.events}`;
+    if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`--keep: ${name} is not a plain database name`);
+    if ((await admin`SELECT 1 FROM pg_database WHERE datname = ${name}`).length === 0) await admin.unsafe(`CREATE DATABASE ${name}`);
+    const url = new URL(o.postgres);
+    url.pathname = `/${name}`;
+    const db = new PostgresDb({ url: url.toString(), poolSize: 10 });
+    return {
+      db,
+      cleanup: async () => {
+        await db.close();
+        if (o.keep === undefined) await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await admin.end();
+      },
+    };
+  }
+  const dir = o.keep ?? mkdtempSync(path.join(tmpdir(), 'orgctl-bench-'));
+  mkdirSync(dir, { recursive: true });
+  const db = await PgliteDb.open({ dataDir: path.join(dir, 'pgdata') });
+  return {
+    db,
+    cleanup: async () => {
+      await db.close();
+      if (o.keep === undefined) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The organization of a kept run, with a new key, when all its events are stored. */
+async function keptRun(db: Db, identity: IdentityService, events: number) {
+  const org = (await identity.listOrganizations()).find((x) => x.name === 'bench');
+  if (!org) return undefined;
+  const [row] = await db.query<{ events: string }>('SELECT count(*)::text AS events FROM telemetry_events WHERE org_id = $1', [org.id]);
+  if (Number(row?.events) !== events) throw new Error(`--keep: the kept database holds ${row?.events} events, not ${events}; drop it or keep another`);
+  const { secret } = await identity.createApiKey(null, { orgId: org.id, target: { email: 'owner@bench.test' }, name: 'bench' });
+  return { orgId: org.id, apiKey: secret };
+}
+
+/** Sends the events as a service receives them: the first tenth one batch at a time, the rest `concurrency` at a time. */
+async function ingest(app: FastifyInstance, apiKey: string, users: string[], o: SetupOptions) {
+  const feeder = new Feeder({ total: o.events, users, days: o.days, lastDayMs: o.lastDayMs, batchSize: 1000, runId: 'b' });
+  const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
+  let stored = 0;
+  let lastReport = performance.now();
+  const lane = async (until: number) => {
+    for (let body = stored < until ? await feeder.next() : null; body !== null; body = stored < until ? await feeder.next() : null) {
+      const res = await app.inject({ method: 'POST', url: '/api/v1/telemetry/events', payload: body, headers });
+      if (res.statusCode !== 202) throw new Error(`ingestion: ${res.statusCode} ${res.body}`);
+      // Read the result before adding: `stored += …` across an await would add to a stale total.
+      const { accepted } = JSON.parse(res.body) as { accepted: number };
+      stored += accepted;
+      if (performance.now() - lastReport > 15_000) {
+        lastReport = performance.now();
+        process.stderr.write(`  ingested ${stored} events\n`);
+      }
+    }
+  };
+  for (const [label, until, lanes] of [
+    ['one batch at a time', Math.ceil(o.events / 10), 1],
+    [`${o.concurrency} batches at a time`, o.events, o.concurrency],
+  ] as const) {
+    const [from, t0] = [stored, performance.now()];
+    // Each lane stops asking once the target is met; the stored count is checked after every batch.
+    await Promise.all(Array.from({ length: lanes }, () => lane(until)));
+    const seconds = (performance.now() - t0) / 1000;
+    console.log(`  ingestion, ${label}: ${Math.round((stored - from) / seconds)} events/s (${stored - from} events in ${seconds.toFixed(1)} s, batches of 1000)`);
+  }
+  await feeder.close();
+  if (stored !== o.events) throw new Error(`stored ${stored} of ${o.events} events`);
+}
+
+export async function setUp(o: SetupOptions): Promise<Setup> {
+  const { db, cleanup } = await open(o);
+  await migrate(db);
+  const identity = new IdentityService(db);
+  const app = await buildApp(loadConfig({}, { logLevel: 'silent' }), { db }, ['api']);
+  await app.ready();
+  const kept = await keptRun(db, identity, o.events);
+  if (kept) console.log(`${o.events} events kept from an earlier run (--keep ${o.keep})`);
+  const org = kept ?? (await identity.createOrganization({ name: 'bench', ownerEmail: 'owner@bench.test' }));
+  if (!kept) {
+    const users: string[] = [];
+    for (let i = 0; i < o.users; i++) users.push((await identity.addUser({ orgId: org.orgId, email: `u${i}@bench.test`, role: 'member' })).id);
+    console.log(`${o.events} events, ${o.users} users over ${o.days} days:`);
+    await ingest(app, org.apiKey, users, o);
+  }
+  // The reads are measured in a steady state: statistics current, and the write-back of the
+  // load (a checkpoint) done rather than running under the measurements.
+  if (db.engine === 'postgres') await db.exec('VACUUM ANALYZE').then(() => db.exec('CHECKPOINT'));
+  else await db.exec('ANALYZE');
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const authorization = `Bearer ${org.apiKey}`;
+  return {
+    events: o.events,
+    db,
+    orgId: org.orgId,
+    get: (url) =>
+      new Promise((resolve, reject) => {
+        const req = httpGet(`${base}${url}`, { agent, headers: { authorization } }, (res) => {
+          // The client shares the service's process: it counts the bytes and keeps them only for
+          // an error, so that holding 50 MB answers does not load the service's garbage collector.
+          const kept: Buffer[] = [];
+          let bytes = 0;
+          res.on('data', (c: Buffer) => {
+            bytes += c.length;
+            if (res.statusCode !== 200) kept.push(c);
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes, text: () => Buffer.concat(kept).toString() }));
+          res.on('error', reject);
+        });
+        req.on('error', reject);
+      }),
+    close: async () => {
+      agent.destroy();
+      await app.close();
+      await cleanup();
+    },
+  };
+}
