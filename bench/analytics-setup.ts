@@ -4,7 +4,6 @@
  * loopback for the reads.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { Agent, get as httpGet } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -18,6 +17,7 @@ import { PgliteDb } from '../src/core/db/pglite-engine.js';
 import { PostgresDb } from '../src/core/db/postgres-engine.js';
 import { IdentityService } from '../src/core/identity/service.js';
 import { Feeder } from './analytics-feeder.js';
+import { HttpClient, type Answer } from './http-client.js';
 
 export interface SetupOptions {
   engine: 'pglite' | 'postgres';
@@ -37,8 +37,8 @@ export interface Setup {
   events: number;
   db: Db;
   orgId: string;
-  /** GET over keep-alive HTTP; the body is counted, and kept only for an error. */
-  get(url: string): Promise<{ status: number; bytes: number; text: () => string }>;
+  /** GET over keep-alive HTTP from a client on its own thread, timed there. */
+  get(url: string): Promise<Answer>;
   close(): Promise<void>;
 }
 
@@ -136,30 +136,14 @@ export async function setUp(o: SetupOptions): Promise<Setup> {
   else await db.exec('ANALYZE');
   await app.listen({ host: '127.0.0.1', port: 0 });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  const authorization = `Bearer ${org.apiKey}`;
+  const client = new HttpClient(base, `Bearer ${org.apiKey}`);
   return {
     events: o.events,
     db,
     orgId: org.orgId,
-    get: (url) =>
-      new Promise((resolve, reject) => {
-        const req = httpGet(`${base}${url}`, { agent, headers: { authorization } }, (res) => {
-          // The client shares the service's process: it counts the bytes and keeps them only for
-          // an error, so that holding 50 MB answers does not load the service's garbage collector.
-          const kept: Buffer[] = [];
-          let bytes = 0;
-          res.on('data', (c: Buffer) => {
-            bytes += c.length;
-            if (res.statusCode !== 200) kept.push(c);
-          });
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes, text: () => Buffer.concat(kept).toString() }));
-          res.on('error', reject);
-        });
-        req.on('error', reject);
-      }),
+    get: (url) => client.get(url),
     close: async () => {
-      agent.destroy();
+      await client.close();
       await app.close();
       await cleanup();
     },
