@@ -1,8 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
 import { DayCache } from '../../src/analytics/day-cache.js';
-import { loadConfig } from '../../src/config.js';
 import { TestApp, type Org } from '../helpers/test-app.js';
 import { event, ingest, query, tokens } from './fixture.js';
 
@@ -22,13 +20,6 @@ const tokensOf = async (app: FastifyInstance | TestApp) => {
 };
 const inputOn = (r: { data: TokensDay[] }, date: string) => r.data.find((d) => d.date === date)!.input_tokens;
 const request = (at: string, input: number, model = 'gpt-5') => event(user.id, 'model_request', at, 'web', tokens(model, 'standard', input, 0, 0, 0));
-
-/** Another process on the same database: its own app, its own cache. */
-const otherProcess = async (cacheMb = 128) => {
-  const app = await buildApp(loadConfig({}, { logLevel: 'silent', analyticsCacheMb: cacheMb }), { db: t.db });
-  await app.ready();
-  return app;
-};
 
 beforeAll(async () => {
   t = await TestApp.start();
@@ -64,7 +55,7 @@ describe('/tokens day rows kept between requests', () => {
   });
 
   it('another process on the same database sees a change to a day this process served, and this one sees its changes', async () => {
-    const other = await otherProcess();
+    const other = await t.otherProcess();
     try {
       expect(await tokensOf(other)).toEqual(await tokensOf(t));
       // Ingested through this process: the other one has the day kept, and must rebuild it.
@@ -94,7 +85,7 @@ describe('/tokens day rows kept between requests', () => {
   });
 
   it('answers exactly as a process that keeps nothing (ANALYTICS_CACHE_MB=0)', async () => {
-    const uncached = await otherProcess(0);
+    const uncached = await t.otherProcess({ analyticsCacheMb: 0 });
     try {
       const kept = await tokensOf(t);
       expect(await tokensOf(uncached)).toEqual(kept);

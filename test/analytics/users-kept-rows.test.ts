@@ -1,7 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
 import { TestApp, type Org } from '../helpers/test-app.js';
 import { event, ingest, query } from './fixture.js';
 
@@ -24,13 +22,6 @@ const rowOf = (page: UsersPage, userId: string, date: string) => page.data.find(
 const levelsOf = (page: UsersPage, userId: string) => page.data.filter((r) => r.user_id === userId).map((r) => [r.date, r.delegation_level]);
 const session = (userId: string, at: string, level: string) => event(userId, 'session_start', at, 'terminal-ui', { delegationLevel: level });
 const toolCall = (userId: string, at: string) => event(userId, 'tool_call', at, 'terminal-ui', { tool: 'Read', autonomyLevel: 'manual' });
-
-/** Another process on the same database: its own app, its own cache. */
-const otherProcess = async (cacheMb = 128) => {
-  const app = await buildApp(loadConfig({}, { logLevel: 'silent', analyticsCacheMb: cacheMb }), { db: t.db });
-  await app.ready();
-  return app;
-};
 
 beforeAll(async () => {
   t = await TestApp.start();
@@ -98,7 +89,7 @@ describe('/users rows kept between requests', () => {
   });
 
   it('another process on the same database sees a change to a user-day this process served, and this one sees its changes', async () => {
-    const other = await otherProcess();
+    const other = await t.otherProcess();
     try {
       expect(await usersOf(other)).toEqual(await usersOf(t));
       await ingest(t, org, [event(ann.id, 'file_change', '2026-08-14T12:00:00Z', 'web', { path: 'src/x.rs', change: 'edited' })]);
@@ -117,7 +108,7 @@ describe('/users rows kept between requests', () => {
   });
 
   it('answers exactly as a process that keeps nothing (ANALYTICS_CACHE_MB=0), in the order of the response schema', async () => {
-    const uncached = await otherProcess(0);
+    const uncached = await t.otherProcess({ analyticsCacheMb: 0 });
     try {
       const kept = await usersOf(t);
       const res = await uncached.inject({ method: 'GET', url: query('users', range), headers: { authorization: `Bearer ${org.ownerKey}` } });

@@ -40,6 +40,13 @@ export class TestApp {
     return this.testDb.db;
   }
 
+  /** Another process on the same database: its own app (and so its own caches), built with `overrides`. The caller closes it. */
+  async otherProcess(overrides: Partial<Config> = {}): Promise<FastifyInstance> {
+    const app = await buildApp(loadConfig({}, { logLevel: 'silent', ...overrides }), { db: this.db });
+    await app.ready();
+    return app;
+  }
+
   async close(): Promise<void> {
     await this.app.close();
     await this.testDb.drop();
