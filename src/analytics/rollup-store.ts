@@ -73,20 +73,30 @@ function laterThanStored(x: string): string {
   return `${x}.last_session_at IS NOT NULL AND (t.last_session_at IS NULL OR (${x}.last_session_at, ${x}.last_session_level) > (t.last_session_at, t.last_session_level))`;
 }
 
-/** Adds the deltas of newly stored events to the rollup tables; runs inside the ingestion transaction. */
-export async function writeRollups(tx: Queryable, orgId: string, d: RollupDeltas): Promise<void> {
-  await Promise.all([
-    tx.query(lockUserDaysSql, [orgId, d.userDays.map((u) => u.day), d.userDays.map((u) => u.userId)]),
-    d.models.length > 0 && tx.query(modelRowsSql, [orgId, JSON.stringify(d.models.map((m) => [m.day, m.userId, m.model, m.tier, m.creditUnits.toString(), ...m.counts]))]),
-    tx.query(userDayRowsSql, [
-      orgId,
-      JSON.stringify(d.userDays.map((u) => [u.day, u.userId, u.creditUnits.toString(), u.lastSession?.ms ?? null, u.lastSession?.level ?? null, [...u.languages].sort(), ...u.counts])),
-    ]),
-    tx.query(sharedRowsSql, [
-      orgId,
-      JSON.stringify(d.counters.map((c) => [c.day, c.kind, c.names[0], c.names[1], c.names[2], c.count])),
-      // Every event adds to its user-day row, so these are all the days the batch changes (sorted).
-      [...new Set(d.userDays.map((u) => u.day))].sort(),
-    ]),
-  ]);
+/**
+ * The statements that add the deltas of newly stored events to the rollup tables, inside the
+ * ingestion transaction. Their parameters are built here, so that they can be ready before the
+ * transaction needs them.
+ */
+export function rollupWrites(orgId: string, d: RollupDeltas): (tx: Queryable) => Promise<void> {
+  const lock = [orgId, d.userDays.map((u) => u.day), d.userDays.map((u) => u.userId)];
+  const models = d.models.length > 0 && [orgId, JSON.stringify(d.models.map((m) => [m.day, m.userId, m.model, m.tier, m.creditUnits.toString(), ...m.counts]))];
+  const userDays = [
+    orgId,
+    JSON.stringify(d.userDays.map((u) => [u.day, u.userId, u.creditUnits.toString(), u.lastSession?.ms ?? null, u.lastSession?.level ?? null, [...u.languages].sort(), ...u.counts])),
+  ];
+  const shared = [
+    orgId,
+    JSON.stringify(d.counters.map((c) => [c.day, c.kind, c.names[0], c.names[1], c.names[2], c.count])),
+    // Every event adds to its user-day row, so these are all the days the batch changes (sorted).
+    [...new Set(d.userDays.map((u) => u.day))].sort(),
+  ];
+  return async (tx) => {
+    await Promise.all([
+      tx.query(lockUserDaysSql, lock),
+      models && tx.query(modelRowsSql, models),
+      tx.query(userDayRowsSql, userDays),
+      tx.query(sharedRowsSql, shared),
+    ]);
+  };
 }

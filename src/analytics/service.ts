@@ -13,7 +13,7 @@ import { userDayBytes, userDayJson, userRowParts, type UserDayJson } from './use
 
 /** What ingestion needs of analytics, inside its transaction: the deltas of new events, and writing them. */
 export { rollupDeltas } from './rollups.js';
-export { writeRollups } from './rollup-store.js';
+export { rollupWrites } from './rollup-store.js';
 
 const todayUtc = (now: Date) => now.toISOString().slice(0, 10);
 

@@ -2,7 +2,7 @@ import type { Db } from '../core/db/db.js';
 import { errors, type ErrorItem } from '../core/http/errors.js';
 import { isManagerRole, type Principal } from '../core/identity/roles.js';
 import { IdentityService } from '../core/identity/service.js';
-import { rollupDeltas, writeRollups } from '../analytics/service.js';
+import { rollupDeltas, rollupWrites } from '../analytics/service.js';
 import type { IngestBody, IngestResult } from './schemas.js';
 import { telemetryStore as store } from './store.js';
 import { validateEvents, type TelemetryEvent } from './validate-events.js';
@@ -49,13 +49,14 @@ export class TelemetryService {
     }
     // Sorted ids: concurrent batches sharing ids wait on each other in one order, never in a cycle.
     unique.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const insertNew = store.insertNew(orgId, unique);
     const stored = await this.db.transaction(async (tx) => {
-      const inserting = store.insertNew(tx, orgId, unique);
+      const inserting = insertNew(tx);
       // Usually every event is new: work out its rollups while the database stores the events.
-      const allNew = rollupDeltas(unique);
+      const writeAll = rollupWrites(orgId, rollupDeltas(unique));
       const inserted = await inserting;
       const fresh = inserted === null ? unique : unique.filter((e) => inserted.has(e.id));
-      if (fresh.length > 0) await writeRollups(tx, orgId, inserted === null ? allNew : rollupDeltas(fresh));
+      if (fresh.length > 0) await (inserted === null ? writeAll : rollupWrites(orgId, rollupDeltas(fresh)))(tx);
       return fresh.length;
     });
     return { accepted: stored, duplicates: events.length - stored };

@@ -54,6 +54,16 @@ describe('transactions and errors', () => {
     expect(await t.db.query('SELECT * FROM gate_probe')).toEqual([]);
   });
 
+  it('statements sent together in a transaction commit together, or not at all when one fails', async () => {
+    await t.db.exec('CREATE TABLE batch_probe (id int PRIMARY KEY)');
+    await t.db.transaction((tx) => Promise.all([1, 2, 3].map((i) => tx.query('INSERT INTO batch_probe VALUES ($1)', [i]))));
+    const failed = await t.db
+      .transaction((tx) => Promise.all([4, 5, 1].map((i) => tx.query('INSERT INTO batch_probe VALUES ($1)', [i]))))
+      .catch((e: unknown) => e);
+    expect(isUniqueViolation(failed)).toBe(true);
+    expect(await t.db.query('SELECT id FROM batch_probe ORDER BY id')).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
+  });
+
   it('a unique violation carries its SQLSTATE and constraint', async () => {
     await t.db.exec('CREATE TABLE uniq_probe (id int CONSTRAINT uniq_probe_pk PRIMARY KEY)');
     await t.db.query('INSERT INTO uniq_probe VALUES (1)');
@@ -70,6 +80,20 @@ describe('transactions and errors', () => {
 });
 
 describe.skipIf(onPostgres)('embedded engine', () => {
+  it('a transaction whose BEGIN fails rejects with its error and stores nothing', async () => {
+    await t.db.exec('CREATE TABLE begin_probe (id int PRIMARY KEY)');
+    // A block left open and aborted by hand makes the next BEGIN fail (25P02).
+    await t.db.exec('BEGIN');
+    await t.db.query('SELECT 1 / 0').catch(() => undefined);
+    const failed = await t.db.transaction((tx) => tx.query('INSERT INTO begin_probe VALUES (1)')).catch((e: unknown) => e);
+    await t.db.exec('ROLLBACK');
+    expect(failed).toBeInstanceOf(DbError);
+    expect((failed as DbError).code).toBe('25P02');
+    expect(await t.db.query('SELECT * FROM begin_probe')).toEqual([]);
+    await t.db.transaction((tx) => tx.query('INSERT INTO begin_probe VALUES (2)'));
+    expect(await t.db.query('SELECT * FROM begin_probe')).toEqual([{ id: 2 }]);
+  });
+
   it('runs queries off the main thread: a request is answered while a long query runs', async () => {
     const order: string[] = [];
     const slow = t.db.query('SELECT pg_sleep(1)').then(() => order.push('slow query'));

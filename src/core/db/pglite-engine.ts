@@ -27,6 +27,7 @@ export class PgliteDb implements Db {
   /** Set while a transaction owns the connection; resolves when it ends. */
   private txGate: Promise<void> | null = null;
   private nextId = 1;
+  private nextTx = 1;
   private stopped: Error | undefined;
   private readonly ready: Promise<void>;
 
@@ -63,7 +64,7 @@ export class PgliteDb implements Db {
     return db;
   }
 
-  private send(msg: { type: string; sql?: string; params?: readonly unknown[] }): Promise<Reply> {
+  private send(msg: { type: string; sql?: string; params?: readonly unknown[]; tx?: number }): Promise<Reply> {
     if (this.stopped) return Promise.reject(this.stopped);
     const id = this.nextId++;
     return new Promise<Reply>((resolve, reject) => {
@@ -75,13 +76,17 @@ export class PgliteDb implements Db {
     });
   }
 
-  private readonly direct: Queryable = {
-    query: async <T>(sql: string, params: readonly unknown[] = []) =>
-      (await this.send({ type: 'query', sql, params })).rows as T[],
-    exec: async (sql: string) => {
-      await this.send({ type: 'exec', sql });
-    },
-  };
+  /** Statements sent at once; those of a transaction carry its number. */
+  private statements(tx?: number): Queryable {
+    return {
+      query: async <T>(sql: string, params: readonly unknown[] = []) => (await this.send({ type: 'query', sql, params, tx })).rows as T[],
+      exec: async (sql: string) => {
+        await this.send({ type: 'exec', sql, tx });
+      },
+    };
+  }
+
+  private readonly direct = this.statements();
 
   /** Runs `fn` once no transaction owns the connection. */
   private async outsideTransactions<T>(fn: () => Promise<T>): Promise<T> {
@@ -108,15 +113,21 @@ export class PgliteDb implements Db {
     return this.txMutex.run(async () => {
       let release = () => undefined as void;
       this.txGate = new Promise<void>((r) => (release = r));
+      const tx = this.nextTx++;
+      // Not awaited: the first statement goes out behind it, sparing the worker a wait for this
+      // thread (which may be busy with another request). Should BEGIN fail, the worker refuses
+      // the transaction's other statements, so none of them runs on its own.
+      const begun = this.send({ type: 'begin', tx });
+      begun.catch(() => undefined);
       try {
-        await this.send({ type: 'exec', sql: 'BEGIN' });
         try {
-          const result = await fn(this.direct);
-          await this.send({ type: 'exec', sql: 'COMMIT' });
+          const result = await fn(this.statements(tx));
+          await begun;
+          await this.send({ type: 'exec', sql: 'COMMIT', tx });
           return result;
         } catch (e) {
-          await this.send({ type: 'exec', sql: 'ROLLBACK' }).catch(() => undefined);
-          throw e;
+          await this.send({ type: 'exec', sql: 'ROLLBACK', tx }).catch(() => undefined);
+          throw await begun.then(() => e, (beginError: unknown) => beginError);
         }
       } finally {
         this.txGate = null;

@@ -18,10 +18,23 @@ let chain = db.waitReady.then(
   (e) => parentPort.postMessage({ id: 0, ok: false, error: errorOf(e) }),
 );
 
+// The main thread sends a transaction's BEGIN without waiting for its answer, and the statements
+// after it carry the transaction's number: should the BEGIN fail, they must not run on their own.
+let failedTx;
+
 parentPort.on('message', (msg) => {
   chain = chain.then(async () => {
     try {
-      if (msg.type === 'query') {
+      if (msg.tx !== undefined && msg.tx === failedTx) throw new Error('the transaction did not begin');
+      if (msg.type === 'begin') {
+        try {
+          await db.exec('BEGIN');
+        } catch (e) {
+          failedTx = msg.tx;
+          throw e;
+        }
+        parentPort.postMessage({ id: msg.id, ok: true, rows: [] });
+      } else if (msg.type === 'query') {
         const r = await db.query(msg.sql, msg.params ?? []);
         parentPort.postMessage({ id: msg.id, ok: true, rows: r.rows });
       } else if (msg.type === 'exec') {
