@@ -1,6 +1,8 @@
 /**
- * The benchmark's clients, on a worker thread: each request for a batch is answered with its
- * JSON body, built off the service's thread as a real client would build it elsewhere.
+ * The benchmark's clients, on a worker thread: request bodies are built there, in rounds, and
+ * handed over before the round is sent. On a small machine the load generator would otherwise
+ * take CPU from the service it measures (a quarter of a core on two cores); a real client
+ * builds its bodies elsewhere.
  */
 import { parentPort, Worker, workerData } from 'node:worker_threads';
 import { syntheticBatches, type SyntheticOptions } from './analytics-events.js';
@@ -8,43 +10,34 @@ import { syntheticBatches, type SyntheticOptions } from './analytics-events.js';
 if (parentPort && workerData?.feeder) {
   const batches = syntheticBatches(workerData.options as SyntheticOptions);
   const port = parentPort;
-  port.on('message', () => {
-    const next = batches.next();
-    port.postMessage(next.done ? null : JSON.stringify({ events: next.value }));
+  port.on('message', ({ batches: most, events: atLeast }: { batches: number; events: number }) => {
+    const round: string[] = [];
+    for (let events = 0; round.length < most && events < atLeast; ) {
+      const next = batches.next();
+      if (next.done) break;
+      round.push(JSON.stringify({ events: next.value }));
+      events += next.value.length;
+    }
+    port.postMessage(round);
   });
 }
 
-/** Hands out request bodies in order, keeping `ahead` of them built in advance. */
+/** Hands out request bodies in order, a round at a time. */
 export class Feeder {
   private readonly worker: Worker;
-  private readonly waiting: ((body: string | null) => void)[] = [];
-  private readonly ready: (string | null)[] = [];
-  private asked = 0;
+  private waiting: ((round: string[]) => void) | undefined;
 
-  constructor(options: SyntheticOptions, private readonly ahead = 8) {
+  constructor(options: SyntheticOptions) {
     this.worker = new Worker(new URL(import.meta.url), { workerData: { feeder: true, options } });
-    this.worker.on('message', (body: string | null) => {
-      this.asked--;
-      const w = this.waiting.shift();
-      if (w) w(body);
-      else this.ready.push(body);
+    this.worker.on('message', (round: string[]) => this.waiting?.(round));
+  }
+
+  /** At most `batches` bodies, stopping once they hold `events` events; none when all are used up. */
+  round(batches: number, events: number): Promise<string[]> {
+    return new Promise((resolve) => {
+      this.waiting = resolve;
+      this.worker.postMessage({ batches, events });
     });
-    this.top();
-  }
-
-  private top() {
-    while (this.asked + this.ready.length < this.ahead) {
-      this.asked++;
-      this.worker.postMessage('next');
-    }
-  }
-
-  /** The next body, or null when the batches are used up. */
-  next(): Promise<string | null> {
-    const body = this.ready.length > 0 ? this.ready.shift()! : undefined;
-    const p = body !== undefined ? Promise.resolve(body) : new Promise<string | null>((resolve) => this.waiting.push(resolve));
-    this.top();
-    return p;
   }
 
   close(): Promise<number> {

@@ -82,14 +82,20 @@ async function keptRun(db: Db, identity: IdentityService, events: number) {
   return { orgId: org.id, apiKey: secret };
 }
 
-/** Sends the events as a service receives them: the first tenth one batch at a time, the rest `concurrency` at a time. */
+/** Bodies built per round, with the clock stopped (about 80 MB of them). */
+const ROUND = 250;
+
+/**
+ * Sends the events as a service receives them: the first tenth one batch at a time, the rest
+ * `concurrency` at a time. Only the sending of each round is timed, not the building of its bodies.
+ */
 async function ingest(app: FastifyInstance, apiKey: string, users: string[], o: SetupOptions) {
   const feeder = new Feeder({ total: o.events, users, days: o.days, lastDayMs: o.lastDayMs, batchSize: 1000, runId: 'b' });
   const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
   let stored = 0;
   let lastReport = performance.now();
-  const lane = async (until: number) => {
-    for (let body = stored < until ? await feeder.next() : null; body !== null; body = stored < until ? await feeder.next() : null) {
+  const lane = async (round: string[]) => {
+    for (let body = round.shift(); body !== undefined; body = round.shift()) {
       const res = await app.inject({ method: 'POST', url: '/api/v1/telemetry/events', payload: body, headers });
       if (res.statusCode !== 202) throw new Error(`ingestion: ${res.statusCode} ${res.body}`);
       // Read the result before adding: `stored += …` across an await would add to a stale total.
@@ -105,10 +111,13 @@ async function ingest(app: FastifyInstance, apiKey: string, users: string[], o: 
     ['one batch at a time', Math.ceil(o.events / 10), 1],
     [`${o.concurrency} batches at a time`, o.events, o.concurrency],
   ] as const) {
-    const [from, t0] = [stored, performance.now()];
-    // Each lane stops asking once the target is met; the stored count is checked after every batch.
-    await Promise.all(Array.from({ length: lanes }, () => lane(until)));
-    const seconds = (performance.now() - t0) / 1000;
+    const from = stored;
+    let seconds = 0;
+    for (let round = await feeder.round(ROUND, until - stored); round.length > 0; round = stored < until ? await feeder.round(ROUND, until - stored) : []) {
+      const t0 = performance.now();
+      await Promise.all(Array.from({ length: lanes }, () => lane(round)));
+      seconds += (performance.now() - t0) / 1000;
+    }
     console.log(`  ingestion, ${label}: ${Math.round((stored - from) / seconds)} events/s (${stored - from} events in ${seconds.toFixed(1)} s, batches of 1000)`);
   }
   await feeder.close();

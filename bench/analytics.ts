@@ -3,8 +3,10 @@
  * 10M events, the same users and days, so the same rollup rows):
  *   - ingestion: events/s through POST /api/v1/telemetry/events in batches of 1000 (HTTP through
  *     inject: JSON parsing, authentication, validation, one transaction per batch with events
- *     and rollups). The bodies are built on a worker thread, as clients elsewhere would build
- *     them. The first tenth of the events goes one batch at a time, the rest --concurrency at a time;
+ *     and rollups). The bodies are built in rounds of 250 on a worker thread, with the clock
+ *     stopped, as clients elsewhere would build them: on two cores the generator would take a
+ *     quarter of one from the service. The first tenth of the events goes one batch at a time,
+ *     the rest --concurrency at a time;
  *   - p50/p99 latency of each analytics endpoint over 30 and 366 days, over real HTTP on
  *     loopback (keep-alive, the whole body read, by a client on a worker thread, timed there):
  *     authentication, validation, serialization and sending. The databases are measured in turns, ten calls each, so that a drift of the
