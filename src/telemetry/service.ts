@@ -49,14 +49,22 @@ export class TelemetryService {
     }
     // Sorted ids: concurrent batches sharing ids wait on each other in one order, never in a cycle.
     unique.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    // Both statements are built before the transaction opens, so the database does not wait for them.
     const insertNew = store.insertNew(orgId, unique);
+    const writeAll = rollupWrites(orgId, rollupDeltas(unique));
     const stored = await this.db.transaction(async (tx) => {
       const inserting = insertNew(tx);
-      // Usually every event is new: work out its rollups while the database stores the events.
-      const writeAll = rollupWrites(orgId, rollupDeltas(unique));
+      // Usually every event is new: the rollups of them all go out behind the insert, without
+      // waiting for its answer, after a savepoint to return to should some ids be stored already.
+      const savepoint = tx.exec('SAVEPOINT all_new');
+      const writingAll = writeAll(tx);
       const inserted = await inserting;
-      const fresh = inserted === null ? unique : unique.filter((e) => inserted.has(e.id));
-      if (fresh.length > 0) await (inserted === null ? writeAll : rollupWrites(orgId, rollupDeltas(fresh)))(tx);
+      // Still running; the transaction commits them or fails with them.
+      if (inserted === null) return unique.length;
+      await Promise.all([savepoint, writingAll]);
+      await tx.exec('ROLLBACK TO SAVEPOINT all_new');
+      const fresh = unique.filter((e) => inserted.has(e.id));
+      if (fresh.length > 0) await rollupWrites(orgId, rollupDeltas(fresh))(tx);
       return fresh.length;
     });
     return { accepted: stored, duplicates: events.length - stored };

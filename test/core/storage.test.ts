@@ -64,6 +64,23 @@ describe('transactions and errors', () => {
     expect(await t.db.query('SELECT id FROM batch_probe ORDER BY id')).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
   });
 
+  it('a statement left running when the transaction function returns still belongs to the transaction', async () => {
+    await t.db.exec('CREATE TABLE straggler_probe (id int PRIMARY KEY)');
+    await t.db.query('INSERT INTO straggler_probe VALUES (1)');
+    const failed = await t.db
+      .transaction(async (tx) => {
+        await tx.query('INSERT INTO straggler_probe VALUES (2)');
+        // Fails after the function has returned: it sleeps first.
+        void tx.query('INSERT INTO straggler_probe SELECT 1 FROM pg_sleep(0.05)');
+        return 'returned';
+      })
+      .catch((e: unknown) => e);
+    expect(isUniqueViolation(failed)).toBe(true);
+    expect(await t.db.query('SELECT id FROM straggler_probe ORDER BY id')).toEqual([{ id: 1 }]);
+    expect(await t.db.transaction(async (tx) => (void tx.query('INSERT INTO straggler_probe VALUES (3)'), 'returned'))).toBe('returned');
+    expect(await t.db.query('SELECT id FROM straggler_probe ORDER BY id')).toEqual([{ id: 1 }, { id: 3 }]);
+  });
+
   it('a unique violation carries its SQLSTATE and constraint', async () => {
     await t.db.exec('CREATE TABLE uniq_probe (id int CONSTRAINT uniq_probe_pk PRIMARY KEY)');
     await t.db.query('INSERT INTO uniq_probe VALUES (1)');

@@ -15,7 +15,12 @@ export interface Db extends Queryable {
    * ORDER BY, which must be its last clause.
    */
   queryMany<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
-  /** Runs fn in one transaction; commits when it resolves, rolls back when it throws. */
+  /**
+   * Runs fn in one transaction; commits when it resolves, rolls back when it throws. Statements fn
+   * sent through tx and left running when it resolved still belong to the transaction: the
+   * COMMIT goes out behind them at once (the database stays busy instead of waiting for this
+   * thread), and if one of them fails the transaction rolls back and rejects with its error.
+   */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }

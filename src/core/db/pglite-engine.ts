@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { DbError, type Db, type Queryable } from './db.js';
 import { Mutex } from './mutex.js';
+import { trackStatements } from './tracked-statements.js';
 
 type Reply = { id: number; ok: boolean; rows?: unknown[]; dump?: Uint8Array; error?: { message: string; code?: string; constraint?: string } };
 type Pending = { resolve: (r: Reply) => void; reject: (e: Error) => void };
@@ -119,11 +120,16 @@ export class PgliteDb implements Db {
       // the transaction's other statements, so none of them runs on its own.
       const begun = this.send({ type: 'begin', tx });
       begun.catch(() => undefined);
+      const statements = trackStatements(this.statements(tx));
       try {
         try {
-          const result = await fn(this.statements(tx));
+          const result = await fn(statements.tx);
+          const commit = this.send({ type: 'exec', sql: 'COMMIT', tx });
+          commit.catch(() => undefined);
           await begun;
-          await this.send({ type: 'exec', sql: 'COMMIT', tx });
+          const failed = await statements.failure();
+          if (failed !== undefined) throw failed;
+          await commit;
           return result;
         } catch (e) {
           await this.send({ type: 'exec', sql: 'ROLLBACK', tx }).catch(() => undefined);

@@ -1,5 +1,6 @@
 import postgres from 'postgres';
 import { DbError, type Db, type Queryable } from './db.js';
+import { trackStatements } from './tracked-statements.js';
 
 export interface PostgresOptions {
   url: string;
@@ -59,8 +60,19 @@ export class PostgresDb implements Db {
   }
 
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    let failure: () => Promise<unknown> = async () => undefined;
     try {
-      return (await this.sql.begin((tx) => fn(PostgresDb.run(tx)))) as T;
+      // postgres.js sends COMMIT as soon as the callback resolves, behind any statement still
+      // running; a statement that then fails makes the server roll back, which COMMIT does not
+      // report, so the tracked statements are checked afterwards.
+      const result = (await this.sql.begin((sql) => {
+        const statements = trackStatements(PostgresDb.run(sql));
+        failure = statements.failure;
+        return fn(statements.tx);
+      })) as T;
+      const failed = await failure();
+      if (failed !== undefined) throw failed;
+      return result;
     } catch (e) {
       throw toDbError(e);
     }
