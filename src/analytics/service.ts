@@ -8,7 +8,7 @@ import { DayCache } from './day-cache.js';
 import { checkRange, dateOf, dayNumber, eachDay, rowDays } from './dates.js';
 import { activityByClient, activityRows, productivityRows, tokensByModel, tokensRows, toolsByName, toolsRows } from './day-reports.js';
 import type { ActivityQuery, ProductivityQuery, TokensQuery, ToolsQuery, UsersQuery } from './schemas.js';
-import { analyticsStore as store } from './store.js';
+import { analyticsStore as store, type Range } from './store.js';
 import { userDayBytes, userDayJson, userRowParts, type UserDayJson } from './user-report.js';
 
 /** What ingestion needs of analytics, inside its transaction: the deltas of new events, and writing them. */
@@ -22,8 +22,8 @@ type UserDaySlice = Map<string, UserDayJson | null>;
 
 /** The five analytics reads (contract §5). Each reads the rollups of the days asked for. */
 export class AnalyticsService implements CreditsUsage {
-  /** /tokens day rows (Buffer) and /users rows of a day by user (Map), in one memory budget. */
-  private readonly kept: DayCache<Buffer | UserDaySlice>;
+  /** /tokens rows of a day (Buffer[]) and /users rows of a day by user (Map), in one memory budget. */
+  private readonly kept: DayCache<Buffer[] | UserDaySlice>;
 
   constructor(
     private readonly db: Db,
@@ -48,27 +48,42 @@ export class AnalyticsService implements CreditsUsage {
   async tokens(orgId: string, q: TokensQuery) {
     const { meta, r, days } = this.range(orgId, q);
     if (!r) return { data: [], meta };
-    if (q.group_by === 'model') return { data: tokensByModel(await store.modelsByDay(this.db, r)), meta };
-    // A year of token rows is large (by user and model, every day): each day's row is serialized
-    // once and kept while the day keeps its version.
+    // A year of token rows is large (by user and model, every day), and its model rows many (a
+    // quarter of a million for 200 daily users): each day's rows are built and serialized once
+    // and kept while the day keeps its version.
+    const rows =
+      q.group_by === 'model'
+        ? await this.keptDayRows(orgId, 'tokens-by-model', r, days, async (missing) => tokensByModel(await store.modelsByDay(this.db, orgId, missing)))
+        : await this.keptDayRows(orgId, 'tokens', r, days, async (missing) => tokensRows(missing, await store.modelRows(this.db, orgId, missing)));
+    return SerializedJson.envelope(rows, meta);
+  }
+
+  /**
+   * The serialized rows of each day of the range, in order: kept ones, and for the days whose
+   * kept rows are missing or older than the day's version, the rows `build` makes of those days
+   * (by date, in the order of the response), which are then kept.
+   */
+  private async keptDayRows(orgId: string, report: string, r: Range, days: string[], build: (missing: string[]) => Promise<{ date: string }[]>) {
     const versions = await store.dayVersions(this.db, r);
-    const key = (date: string) => `${orgId}|tokens|${date}`;
+    const key = (date: string) => `${orgId}|${report}|${date}`;
+    // A day without a version has had no ingestion since versions began (migration 0012).
     const version = (date: string) => versions.get(date) ?? '0';
-    const json = days.map((date) => {
-      const row = this.kept.get(key(date), version(date));
-      return Buffer.isBuffer(row) ? row : undefined;
+    const perDay = days.map((date) => {
+      const rows = this.kept.get(key(date), version(date));
+      return Array.isArray(rows) ? rows : undefined;
     });
-    const missing = days.filter((_, i) => json[i] === undefined);
+    const missing = days.filter((_, i) => perDay[i] === undefined);
     if (missing.length > 0) {
-      const built = new Map(tokensRows(missing, await store.modelRows(this.db, orgId, missing)).map((row) => [row.date, Buffer.from(JSON.stringify(row))]));
+      const built = new Map(missing.map((date) => [date, [] as Buffer[]]));
+      for (const row of await build(missing)) built.get(row.date)!.push(Buffer.from(JSON.stringify(row)));
       days.forEach((date, i) => {
-        const row = built.get(date);
-        if (row === undefined) return;
-        this.kept.set(key(date), version(date), row, row.length);
-        json[i] = row;
+        const rows = built.get(date);
+        if (rows === undefined) return;
+        this.kept.set(key(date), version(date), rows, rows.reduce((n, b) => n + b.length, 0));
+        perDay[i] = rows;
       });
     }
-    return SerializedJson.envelope(json as Buffer[], meta);
+    return (perDay as Buffer[][]).flat();
   }
 
   async tools(orgId: string, q: ToolsQuery) {
@@ -121,7 +136,6 @@ export class AnalyticsService implements CreditsUsage {
    */
   private async userDaySlices(orgId: string, days: string[], versions: Map<string, string>, users: string[]) {
     const key = (date: string) => `${orgId}|users|${date}`;
-    // A day without a version has had no ingestion since versions began (migration 0012).
     const version = (date: string) => versions.get(date) ?? '0';
     const slices = days.map((date) => {
       const slice = this.kept.get(key(date), version(date));

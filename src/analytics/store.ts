@@ -9,7 +9,7 @@ const USER_ROW_COUNTERS = [
 const userDayCounters = USER_ROW_COUNTERS.map((c) => `u.${c}`).join(', ');
 
 /** Every read takes the organization and a day range [$2, $3] (dates) and reads only rollup rows of those days. */
-type Range = { orgId: string; from: string; to: string };
+export type Range = { orgId: string; from: string; to: string };
 const params = (r: Range) => [r.orgId, r.from, r.to];
 
 export interface ActivityDay {
@@ -157,14 +157,14 @@ export const analyticsStore = {
     );
   },
 
-  /** Model usage per day and model, over users and tiers (group_by=model). */
-  async modelsByDay(db: Db, r: Range) {
+  /** Model usage per day and model, over users and tiers (group_by=model), on the days given. */
+  async modelsByDay(db: Db, orgId: string, days: string[]) {
     return db.queryMany<ModelDayRow>(
       `SELECT day::text AS date, model, sum(credit_units)::text AS credit_units, sum(input_tokens)::bigint AS input_tokens,
               sum(output_tokens)::bigint AS output_tokens, sum(cache_read_tokens)::bigint AS cache_read_tokens,
               sum(cache_write_tokens)::bigint AS cache_write_tokens
-       FROM analytics_user_day_model WHERE org_id = $1 AND day BETWEEN $2::date AND $3::date GROUP BY day, model`,
-      params(r),
+       FROM analytics_user_day_model WHERE org_id = $1 AND day = ANY($2::date[]) GROUP BY day, model`,
+      [orgId, days],
     );
   },
 

@@ -4,8 +4,9 @@ import { DayCache } from '../../src/analytics/day-cache.js';
 import { TestApp, type Org } from '../helpers/test-app.js';
 import { event, ingest, query, tokens } from './fixture.js';
 
-// /tokens keeps each day's serialized row while the day keeps its version: these tests change
-// days that a process has already served and check that every process serves the change.
+// /tokens keeps each day's serialized rows while the day keeps its version, with and without
+// group_by=model: these tests change days that a process has already served and check that every
+// process serves the change.
 let t: TestApp;
 let org: Org;
 let user: { id: string; email: string; key: string };
@@ -29,6 +30,15 @@ beforeAll(async () => {
   await ingest(t, org, [first, request('2026-08-03T10:00:00Z', 300, 'claude-sonnet-4-5')]);
 });
 afterAll(() => t?.close());
+
+type ByModel = { data: { date: string; group_key: string; input_tokens: number; billable_tokens: number }[]; meta: unknown };
+const byModelOf = async (app: FastifyInstance | TestApp) => {
+  const res = await (app instanceof TestApp ? app.app : app).inject({ method: 'GET', url: query('tokens', { ...range, group_by: 'model' }), headers: { authorization: `Bearer ${org.ownerKey}` } });
+  expect(res.statusCode).toBe(200);
+  expect(Number(res.headers['content-length'])).toBe(res.rawPayload.length);
+  return JSON.parse(res.body) as ByModel;
+};
+const modelInputs = (r: ByModel) => r.data.map((x) => [x.date, x.group_key, x.input_tokens]);
 
 describe('/tokens day rows kept between requests', () => {
   it('a day already served shows events stored after it was served', async () => {
@@ -90,6 +100,53 @@ describe('/tokens day rows kept between requests', () => {
       const kept = await tokensOf(t);
       expect(await tokensOf(uncached)).toEqual(kept);
       expect(kept.data.map((d) => d.date)).toEqual(['2026-08-01', '2026-08-02', '2026-08-03', '2026-08-04', '2026-08-05']);
+      expect(kept.meta).toEqual({ org_id: org.orgId, start_date: range.startDate, end_date: range.endDate });
+    } finally {
+      await uncached.close();
+    }
+  });
+});
+
+describe('/tokens?group_by=model rows kept between requests', () => {
+  it('a day already served shows a model stored after it was served, in model order', async () => {
+    const before = modelInputs(await byModelOf(t));
+    expect(before.filter(([date]) => date === '2026-08-03')).toEqual([
+      ['2026-08-03', 'claude-sonnet-4-5', 300],
+      ['2026-08-03', 'gpt-5', 1000],
+    ]);
+    // Two models of the day served, and one on a day outside the range.
+    await ingest(t, org, [request('2026-08-03T13:00:00Z', 11, 'a-model'), request('2026-08-03T14:00:00Z', 2, 'claude-sonnet-4-5'), request('2026-07-30T14:00:00Z', 9)]);
+    const after = modelInputs(await byModelOf(t));
+    expect(after.filter(([date]) => date === '2026-08-03')).toEqual([
+      ['2026-08-03', 'a-model', 11],
+      ['2026-08-03', 'claude-sonnet-4-5', 302],
+      ['2026-08-03', 'gpt-5', 1000],
+    ]);
+    // Days the batch did not touch read as before.
+    expect(after.filter(([date]) => date !== '2026-08-03')).toEqual(before.filter(([date]) => date !== '2026-08-03'));
+  });
+
+  it('another process on the same database sees a change to a day this process served', async () => {
+    const other = await t.otherProcess();
+    try {
+      expect(await byModelOf(other)).toEqual(await byModelOf(t));
+      await ingest(t, org, [request('2026-08-05T15:00:00Z', 20, 'gpt-5')]);
+      expect(modelInputs(await byModelOf(other)).filter(([date]) => date === '2026-08-05')).toEqual([['2026-08-05', 'gpt-5', 27]]);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('answers exactly as a process that keeps nothing (ANALYTICS_CACHE_MB=0), next to the ungrouped rows it shares the budget with', async () => {
+    const uncached = await t.otherProcess({ analyticsCacheMb: 0 });
+    try {
+      const [kept, rows] = [await byModelOf(t), await tokensOf(t)];
+      expect(await byModelOf(uncached)).toEqual(kept);
+      expect(await tokensOf(uncached)).toEqual(rows);
+      // The per-model rows of a day sum to the day's row.
+      for (const day of rows.data) {
+        expect(kept.data.filter((x) => x.date === day.date).reduce((n, x) => n + x.input_tokens, 0)).toBe(day.input_tokens);
+      }
       expect(kept.meta).toEqual({ org_id: org.orgId, start_date: range.startDate, end_date: range.endDate });
     } finally {
       await uncached.close();
