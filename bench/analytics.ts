@@ -9,14 +9,17 @@
  *     the rest --concurrency at a time;
  *   - p50/p99 latency of each analytics endpoint over 30 and 366 days, over real HTTP on
  *     loopback (keep-alive, the whole body read, by a client on a worker thread, timed there):
- *     authentication, validation, serialization and sending. The databases are measured in turns, ten calls each, so that a drift of the
- *     machine weighs on all of them alike, and the table gives the ratio of the last count to the
- *     first (the baseline). The first call of each is reported apart; p99 of the default 300
- *     calls is the third slowest, not one outlier;
+ *     authentication, validation, serialization and sending. The databases are measured in
+ *     turns, ten calls each, so that a drift of the machine weighs on all of them alike, and the
+ *     table gives the ratio of the last count to the first (the baseline). The first call of each
+ *     is reported apart. Each database gets at least --iterations calls (default 300: p99 is the
+ *     third slowest, not one outlier) and at least --seconds of calls (default 5): a pause of the
+ *     machine of a few milliseconds (a collection, a scheduler slice on two cores) is one of the
+ *     three slowest of 300 calls of 1 ms, so p99 then measured the pause, not the endpoint;
  *   - the same activity and tokens answers computed by a raw scan of the events table.
  * Usage: npm run bench:analytics --
  *          [--events 1000000,10000000] [--users 200] [--engine pglite|postgres] [--postgres URL]
- *          [--iterations 300] [--concurrency 4] [--keep NAME]
+ *          [--iterations 300] [--seconds 5] [--concurrency 4] [--keep NAME]
  * PostgreSQL runs in fresh databases created (and dropped) on the server at --postgres.
  * With --keep, the data stays for the next run (PostgreSQL: databases NAME_<events>; PGlite: data
  * directories NAME-<events>), and a run that finds one filled skips its ingestion and measures
@@ -32,12 +35,14 @@ const { values } = parseArgs({
     engine: { type: 'string', default: 'pglite' },
     postgres: { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/postgres' },
     iterations: { type: 'string', default: '300' },
+    seconds: { type: 'string', default: '5' },
     concurrency: { type: 'string', default: '4' },
     keep: { type: 'string' },
   },
 });
 const counts = (values.events as string).split(',').map(Number);
 const iterations = Number(values.iterations);
+const minMs = Number(values.seconds) * 1000;
 const engine = values.engine === 'postgres' ? 'postgres' : 'pglite';
 const DAY = 86_400_000;
 /** Calls to one database before the next one's turn. */
@@ -57,7 +62,7 @@ async function timed(s: Setup, url: string) {
   return { ms: res.ms, bytes: res.bytes };
 }
 
-/** One endpoint on every database: first call, two warm-up calls, then `iterations` calls each, in turns. */
+/** One endpoint on every database: first call, two warm-up calls, then at least `iterations` calls and `minMs` of calls each, in turns. */
 async function measure(setups: Setup[], url: string) {
   const first: { ms: number; bytes: number }[] = [];
   for (const s of setups) {
@@ -65,8 +70,15 @@ async function measure(setups: Setup[], url: string) {
     for (let i = 0; i < 2; i++) await timed(s, url); // warm caches and prepared statements
   }
   const times = setups.map(() => [] as number[]);
-  for (let done = 0; done < iterations; done += TURN) {
-    for (const [k, s] of setups.entries()) for (let i = 0; i < Math.min(TURN, iterations - done); i++) times[k]!.push((await timed(s, url)).ms);
+  const spent = setups.map(() => 0);
+  while (times.some((t, k) => t.length < iterations || spent[k]! < minMs)) {
+    for (const [k, s] of setups.entries()) {
+      for (let i = 0; i < TURN; i++) {
+        const t = (await timed(s, url)).ms;
+        times[k]!.push(t);
+        spent[k]! += t;
+      }
+    }
   }
   return { first, p50: times.map((t) => percentile(t, 0.5)), p99: times.map((t) => percentile(t, 0.99)) };
 }

@@ -79,7 +79,8 @@ export class AnalyticsService implements CreditsUsage {
       days.forEach((date, i) => {
         const rows = built.get(date);
         if (rows === undefined) return;
-        this.kept.set(key(date), version(date), rows, rows.reduce((n, b) => n + b.length, 0));
+        // A share for the array and the entry around the buffers, so that empty days count too.
+        this.kept.set(key(date), version(date), rows, rows.reduce((n, b) => n + b.length, 64));
         perDay[i] = rows;
       });
     }
