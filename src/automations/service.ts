@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../core/db/db.js';
 import { errors } from '../core/http/errors.js';
 import type { Principal } from '../core/identity/roles.js';
+import { isUuid } from '../core/uuid.js';
 import { GitHubHost } from './github-host.js';
 import type { GitHost, WorkflowChange } from './host.js';
 import { PlainGitHost } from './plain-git-host.js';
@@ -12,7 +13,6 @@ import type { CiEditBody, CiEditResult, PullRequest, PullRequestQuery } from './
 import { automationsStore as store, type PullRequestRow } from './store.js';
 import { checkBranchName, checkWorkflowContent, checkWorkflowPath } from './workflow-request.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const VERB = { create: 'Add', edit: 'Update', delete: 'Remove' } as const;
 
 export interface GitHosts {
@@ -115,7 +115,7 @@ export class AutomationsService {
   async listPullRequests(orgId: string, q: PullRequestQuery): Promise<PullRequest[]> {
     let after: PullRequestRow | undefined;
     if (q.startAfter !== undefined) {
-      after = UUID.test(q.startAfter) ? await store.get(this.db, orgId, q.startAfter.toLowerCase()) : undefined;
+      after = isUuid(q.startAfter) ? await store.get(this.db, orgId, q.startAfter.toLowerCase()) : undefined;
       if (!after) throw errors.invalid([{ path: '/startAfter', message: 'names no pull request of this organization' }], 'querystring');
     }
     const repoId = q.repoUrl === undefined ? undefined : repoIdOf(q.repoUrl);
@@ -124,7 +124,7 @@ export class AutomationsService {
   }
 
   async getPullRequest(orgId: string, id: string): Promise<PullRequest> {
-    const row = UUID.test(id) ? await store.get(this.db, orgId, id.toLowerCase()) : undefined;
+    const row = isUuid(id) ? await store.get(this.db, orgId, id.toLowerCase()) : undefined;
     if (!row) throw errors.notFound('Pull request');
     return toPullRequest(row);
   }

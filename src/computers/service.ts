@@ -7,7 +7,8 @@ import { jobsStore } from './jobs-store.js';
 import type { E2bClient } from './providers/e2b-client.js';
 import type { ComputerView, CreateComputerInput, InstallSessionView, UpdateComputerInput } from './schemas.js';
 import { E2B_MISSING, planSteps, type ProviderType } from './steps.js';
-import { computersStore as store, isUuid, type ComputerRow } from './store.js';
+import { isUuid } from '../core/uuid.js';
+import { computersStore as store, type ComputerRow } from './store.js';
 import { computerView, sessionView, stepView } from './view.js';
 import type { WorkSignal } from './work-signal.js';
 

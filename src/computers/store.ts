@@ -1,5 +1,6 @@
 import { isUniqueViolation, type Queryable } from '../core/db/db.js';
 import { errors } from '../core/http/errors.js';
+import { isUuid } from '../core/uuid.js';
 import type { PlannedStep, ProviderType, StepStatus } from './steps.js';
 
 export interface ComputerRow {
@@ -165,4 +166,3 @@ export const computersStore = {
   },
 };
 
-export const isUuid = (s: string): boolean => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);

@@ -2,11 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../core/db/db.js';
 import { errors, type ErrorItem } from '../core/http/errors.js';
 import type { Principal } from '../core/identity/roles.js';
+import { isUuid } from '../core/uuid.js';
 import { canonicalRepoId } from './repo-id.js';
 import { MAX_PAGE, type ListQuery, type Report, type ReportUpload } from './schemas.js';
 import { readinessStore as store, type ReportRow } from './store.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export class ReadinessService {
   constructor(private readonly db: Db) {}
@@ -30,7 +29,7 @@ export class ReadinessService {
   async list(orgId: string, q: ListQuery): Promise<Report[]> {
     let after: { created_at: number; report_id: string } | undefined;
     if (q.startAfter !== undefined) {
-      after = UUID.test(q.startAfter) ? await store.position(this.db, orgId, q.startAfter.toLowerCase()) : undefined;
+      after = isUuid(q.startAfter) ? await store.position(this.db, orgId, q.startAfter.toLowerCase()) : undefined;
       if (!after) throw errors.invalid([{ path: '/startAfter', message: 'names no report of this organization' }], 'querystring');
     }
     // A repoId filter may be given in any form of the repository's URL.

@@ -1,5 +1,6 @@
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import type { Config } from '../../config.js';
+import { isUuid } from '../uuid.js';
 
 export interface VerifiedJwt {
   userId: string;
@@ -8,7 +9,6 @@ export interface VerifiedJwt {
 }
 
 const ASYMMETRIC = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Verifies JWT bearer tokens: HS256 with JWT_SECRET, or asymmetric algorithms against JWT_JWKS_URL.
@@ -49,7 +49,7 @@ export class JwtVerifier {
             : { payload: undefined };
       if (!payload) return null;
       const orgId = payload['org_id'];
-      if (typeof payload.sub !== 'string' || !UUID.test(payload.sub) || typeof orgId !== 'string' || !UUID.test(orgId)) return null;
+      if (typeof payload.sub !== 'string' || !isUuid(payload.sub) || typeof orgId !== 'string' || !isUuid(orgId)) return null;
       return { userId: payload.sub.toLowerCase(), orgId: orgId.toLowerCase(), expiresAt: (payload.exp as number) * 1000 };
     } catch {
       return null;
