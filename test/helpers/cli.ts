@@ -8,19 +8,28 @@ export interface CliResult {
   code: number | null;
   stdout: string;
   stderr: string;
+  /** From start to exit. */
+  ms: number;
 }
 
-export function runCli(args: string[], env: Record<string, string | undefined>, input?: string): Promise<CliResult> {
+/** `node dist/main.js ...args` with exactly the environment `env`, `input` on stdin, to its exit. */
+export function spawnCli(args: string[], opts: { env: Record<string, string | undefined>; cwd?: string; input?: string }): Promise<CliResult> {
+  const t0 = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, ...args], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: 'pipe' });
+    const child = spawn(process.execPath, [MAIN, ...args], { env: opts.env, cwd: opts.cwd, stdio: 'pipe' });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input ?? '');
+    child.on('close', (code) => resolve({ code, stdout, stderr, ms: performance.now() - t0 }));
+    child.stdin.end(opts.input ?? '');
   });
+}
+
+/** The CLI in this process's environment, with `env` on top. */
+export function runCli(args: string[], env: Record<string, string | undefined>, input?: string): Promise<CliResult> {
+  return spawnCli(args, { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, input });
 }
 
 export interface Server {
