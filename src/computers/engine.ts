@@ -53,7 +53,11 @@ export class ProvisioningEngine {
     loop();
   }
 
-  /** Stops claiming, stops the steps in progress and releases their leases so another engine resumes them. */
+  /**
+   * Stops claiming, stops the steps in progress (their commands in the sandbox are killed; a
+   * sandbox being created is waited for, so that its id is recorded) and releases their leases
+   * so another engine resumes them.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);

@@ -3,7 +3,8 @@ import type { E2bClient, E2bSandbox } from '../../src/computers/providers/e2b-cl
 /**
  * A TEST DOUBLE of the E2B cloud (which the tests cannot reach): sandboxes are records, commands
  * are answered by `respond` and logged in `commands`. `hold` makes matching commands wait until
- * released, to catch a step in the middle.
+ * released, to catch a step in the middle; a held command whose signal aborts is killed (exit
+ * code 137) and logged in `killed`.
  */
 export interface RecordedCommand {
   sandboxId: string;
@@ -17,6 +18,7 @@ type Reply = { exitCode: number; stdout?: string; stderr?: string };
 export class E2bTestDouble implements E2bClient {
   readonly sandboxes = new Map<string, { alive: boolean; metadata: Record<string, string> }>();
   readonly commands: RecordedCommand[] = [];
+  readonly killed: string[] = [];
   respond: (cmd: string) => Reply = (cmd) => (cmd.startsWith('ls -A') ? { exitCode: 0, stdout: 'package.json\npackage-lock.json\n' } : { exitCode: 0, stdout: `ran: ${cmd}\n` });
   hold: ((cmd: string) => boolean) | undefined;
   private releaseHeld: (() => void)[] = [];
@@ -47,7 +49,17 @@ export class E2bTestDouble implements E2bClient {
       sandboxId,
       run: async (cmd, opts) => {
         this.commands.push({ sandboxId, cmd, cwd: opts.cwd, user: opts.user });
-        if (this.hold?.(cmd)) await new Promise<void>((r) => this.releaseHeld.push(r));
+        if (this.hold?.(cmd)) {
+          const killed = await new Promise<boolean>((r) => {
+            if (opts.signal?.aborted) return r(true);
+            this.releaseHeld.push(() => r(false));
+            opts.signal?.addEventListener('abort', () => r(true), { once: true });
+          });
+          if (killed) {
+            this.killed.push(cmd);
+            return { exitCode: 137, stdout: '', stderr: '' };
+          }
+        }
         const reply = this.respond(cmd);
         if (reply.stdout) opts.onOutput?.(reply.stdout);
         if (reply.stderr) opts.onOutput?.(reply.stderr);

@@ -3,8 +3,14 @@ import { CommandExitError, Sandbox } from 'e2b';
 /** What the e2b provider needs of the E2B cloud; the SDK implements it below, tests use a double. */
 export interface E2bSandbox {
   readonly sandboxId: string;
-  /** Runs a shell command; resolves with its exit code (non-zero is not an exception). */
-  run(cmd: string, opts: { cwd?: string; user?: string; timeoutMs?: number; onOutput?: (chunk: string) => void }): Promise<{ exitCode: number; stdout: string; stderr: string }>;
+  /**
+   * Runs a shell command; resolves with its exit code (non-zero is not an exception). When
+   * `signal` aborts, the command is killed, and the call resolves with the killed command's code.
+   */
+  run(
+    cmd: string,
+    opts: { cwd?: string; user?: string; timeoutMs?: number; onOutput?: (chunk: string) => void; signal?: AbortSignal },
+  ): Promise<{ exitCode: number; stdout: string; stderr: string }>;
 }
 
 export interface E2bClient {
@@ -35,12 +41,20 @@ function wrap(sandbox: Sandbox): E2bSandbox {
   return {
     sandboxId: sandbox.sandboxId,
     async run(cmd, opts) {
+      // Started in the background, so that an abort can kill the process in the sandbox: aborting
+      // only the request would leave it running beside the retry of the step.
+      const handle = await sandbox.commands.run(cmd, { background: true, cwd: opts.cwd, user: opts.user, timeoutMs: opts.timeoutMs ?? 0, onStdout: opts.onOutput, onStderr: opts.onOutput });
+      const kill = () => void handle.kill().catch(() => undefined);
+      if (opts.signal?.aborted) kill();
+      opts.signal?.addEventListener('abort', kill, { once: true });
       try {
-        const r = await sandbox.commands.run(cmd, { cwd: opts.cwd, user: opts.user, timeoutMs: opts.timeoutMs ?? 0, onStdout: opts.onOutput, onStderr: opts.onOutput });
+        const r = await handle.wait();
         return { exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr };
       } catch (e) {
         if (e instanceof CommandExitError) return { exitCode: e.exitCode, stdout: e.stdout, stderr: e.stderr };
         throw e;
+      } finally {
+        opts.signal?.removeEventListener('abort', kill);
       }
     },
   };

@@ -14,6 +14,9 @@ export interface StepContext {
 
 export type StepOutcome = { ok: true; exitCode: number | null } | { ok: false; error: string; exitCode: number | null };
 
+/** What a step stopped by its engine returns; the engine records nothing of it (engine.ts). */
+const STOPPED: StepOutcome = { ok: false, error: 'The provisioning engine stopped.', exitCode: null };
+
 /** The default user of E2B's base template. */
 const DEFAULT_USER = 'user';
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -39,7 +42,7 @@ export async function runE2bStep(e2b: E2bClient, stepId: string, ctx: StepContex
   const sandbox = await e2b.connect(c.sandbox_id);
   const user = userOf(c);
   const run = (cmd: string, cwd?: string, asUser = true) =>
-    sandbox.run(cmd, { cwd, user: asUser ? user : 'root', onOutput: (chunk) => ctx.output(chunk) });
+    sandbox.run(cmd, { cwd, user: asUser ? user : 'root', onOutput: (chunk) => ctx.output(chunk), signal: ctx.signal });
 
   if (stepId === 'configure-user') {
     const r = await run(`id -u ${quote(user)} >/dev/null 2>&1 || useradd -m -s /bin/bash ${quote(user)}`, undefined, false);
@@ -50,6 +53,7 @@ export async function runE2bStep(e2b: E2bClient, stepId: string, ctx: StepContex
   const dirs = repoDirectoryNames(c.repos).map((d) => `${homeOf(user)}/${d}`);
   if (stepId === 'clone-repos') {
     for (const [i, url] of c.repos.entries()) {
+      if (ctx.signal.aborted) return STOPPED;
       const dir = dirs[i] as string;
       ctx.output(`$ git clone ${url} ${dir}\n`);
       const r = await run(`test -d ${quote(`${dir}/.git`)} && echo 'already cloned' || git clone -- ${quote(url)} ${quote(dir)}`);
@@ -65,13 +69,15 @@ export async function runE2bStep(e2b: E2bClient, stepId: string, ctx: StepContex
 async function installAll(sandbox: E2bSandbox, dirs: string[], user: string, ctx: StepContext): Promise<StepOutcome> {
   if (dirs.length === 0) ctx.output('No repositories: nothing to install.\n');
   for (const dir of dirs) {
-    const ls = await sandbox.run(`ls -A ${quote(dir)}`, { user });
+    if (ctx.signal.aborted) return STOPPED;
+    const ls = await sandbox.run(`ls -A ${quote(dir)}`, { user, signal: ctx.signal });
     if (ls.exitCode !== 0) return { ok: false, error: failureMessage(`Listing ${dir}`, ls.exitCode, ls.stderr), exitCode: ls.exitCode };
     const plan = installPlan(ls.stdout.split('\n').filter(Boolean));
     if (plan.length === 0) ctx.output(`${dir}: no lockfile or manifest found (npm, pnpm, yarn, bun, pip, uv, poetry, go, cargo, bundler): nothing to install.\n`);
     for (const step of plan) {
+      if (ctx.signal.aborted) return STOPPED;
       ctx.output(`${dir}: ${step.detectedBy} found; $ ${step.command}\n`);
-      const r = await sandbox.run(step.command, { cwd: dir, user, onOutput: (chunk) => ctx.output(chunk) });
+      const r = await sandbox.run(step.command, { cwd: dir, user, onOutput: (chunk) => ctx.output(chunk), signal: ctx.signal });
       if (r.exitCode !== 0) return { ok: false, error: failureMessage(`\`${step.command}\` in ${dir}`, r.exitCode, r.stderr), exitCode: r.exitCode };
     }
   }
