@@ -65,3 +65,37 @@ export function failureMessage(what: string, exitCode: number | null, stderr: st
   const how = exitCode !== null ? `exited with code ${exitCode}` : `was stopped by ${signal ?? 'a signal'}`;
   return `${what} ${how}${lines.length ? `:\n${lines.join('\n')}` : ''}`.slice(0, 4000);
 }
+
+/** How an executor (the host agent, the e2b provider) reaches a repository's directory. */
+export interface InstallRunner {
+  /** The files at the directory's root, or why they could not be listed. */
+  list(dir: string): Promise<string[] | { error: string; exitCode: number | null }>;
+  run(command: string, dir: string): Promise<{ exitCode: number | null; stderr: string; signal?: string | null }>;
+  output(chunk: string): void;
+  /** True once the executor stops: no further command starts. */
+  stopped(): boolean;
+}
+
+export type InstallOutcome = { ok: true } | { ok: false; error: string; exitCode: number | null };
+
+/**
+ * `install-dependencies` over the cloned directories: each one's plan in turn, saying what it
+ * found and runs, to the first command that fails.
+ */
+export async function installRepositories(dirs: readonly string[], x: InstallRunner): Promise<InstallOutcome> {
+  if (dirs.length === 0) x.output('No repositories: nothing to install.\n');
+  for (const dir of dirs) {
+    if (x.stopped()) return { ok: false, error: 'The executor stopped.', exitCode: null };
+    const files = await x.list(dir);
+    if (!Array.isArray(files)) return { ok: false, ...files };
+    const plan = installPlan(files);
+    if (plan.length === 0) x.output(`${dir}: no lockfile or manifest found (npm, pnpm, yarn, bun, pip, uv, poetry, go, cargo, bundler): nothing to install.\n`);
+    for (const step of plan) {
+      if (x.stopped()) return { ok: false, error: 'The executor stopped.', exitCode: null };
+      x.output(`${dir}: ${step.detectedBy} found; $ ${step.command}\n`);
+      const r = await x.run(step.command, dir);
+      if (r.exitCode !== 0) return { ok: false, error: failureMessage(`\`${step.command}\` in ${dir}`, r.exitCode, r.stderr, r.signal), exitCode: r.exitCode };
+    }
+  }
+  return { ok: true };
+}

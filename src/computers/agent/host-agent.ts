@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { failureMessage, installPlan, repoDirectoryNames } from '../install-plan.js';
+import { failureMessage, installRepositories, repoDirectoryNames } from '../install-plan.js';
 import type { ComputerView, JobView } from '../schemas.js';
 import { ApiClient, ApiError, isTransient } from './api-client.js';
 import { runProcess } from './run-process.js';
@@ -169,18 +169,13 @@ export class HostAgent {
       return { status: 'succeeded', exitCode: 0, clonedRepoDirectories: dirs };
     }
     if (job.stepId === 'install-dependencies') {
-      const dirs = job.clonedRepoDirectories;
-      if (dirs.length === 0) output('No repositories: nothing to install.\n');
-      for (const dir of dirs) {
-        const plan = installPlan(existsSync(dir) ? readdirSync(dir) : []);
-        if (plan.length === 0) output(`${dir}: no lockfile or manifest found (npm, pnpm, yarn, bun, pip, uv, poetry, go, cargo, bundler): nothing to install.\n`);
-        for (const step of plan) {
-          output(`${dir}: ${step.detectedBy} found; $ ${step.command}\n`);
-          const r = await runProcess(step.command, { cwd: dir, signal, onOutput: output, env: this.o.env });
-          if (r.exitCode !== 0) return { status: 'failed', error: failureMessage(`\`${step.command}\` in ${dir}`, r.exitCode, r.stderr, r.signal), exitCode: r.exitCode ?? undefined };
-        }
-      }
-      return { status: 'succeeded', exitCode: 0 };
+      const outcome = await installRepositories(job.clonedRepoDirectories, {
+        list: async (dir) => (existsSync(dir) ? readdirSync(dir) : []),
+        run: (command, dir) => runProcess(command, { cwd: dir, signal, onOutput: output, env: this.o.env }),
+        output,
+        stopped: () => signal.aborted,
+      });
+      return outcome.ok ? { status: 'succeeded', exitCode: 0 } : { status: 'failed', error: outcome.error, exitCode: outcome.exitCode ?? undefined };
     }
     return { status: 'failed', error: `This host agent does not know the step ${job.stepId}; upgrade orgctl on the host.` };
   }

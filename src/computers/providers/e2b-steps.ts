@@ -1,4 +1,4 @@
-import { failureMessage, installPlan, repoDirectoryNames } from '../install-plan.js';
+import { failureMessage, installRepositories, repoDirectoryNames } from '../install-plan.js';
 import type { ComputerRow } from '../store.js';
 import type { E2bClient, E2bSandbox } from './e2b-client.js';
 
@@ -67,19 +67,14 @@ export async function runE2bStep(e2b: E2bClient, stepId: string, ctx: StepContex
 }
 
 async function installAll(sandbox: E2bSandbox, dirs: string[], user: string, ctx: StepContext): Promise<StepOutcome> {
-  if (dirs.length === 0) ctx.output('No repositories: nothing to install.\n');
-  for (const dir of dirs) {
-    if (ctx.signal.aborted) return STOPPED;
-    const ls = await sandbox.run(`ls -A ${quote(dir)}`, { user, signal: ctx.signal });
-    if (ls.exitCode !== 0) return { ok: false, error: failureMessage(`Listing ${dir}`, ls.exitCode, ls.stderr), exitCode: ls.exitCode };
-    const plan = installPlan(ls.stdout.split('\n').filter(Boolean));
-    if (plan.length === 0) ctx.output(`${dir}: no lockfile or manifest found (npm, pnpm, yarn, bun, pip, uv, poetry, go, cargo, bundler): nothing to install.\n`);
-    for (const step of plan) {
-      if (ctx.signal.aborted) return STOPPED;
-      ctx.output(`${dir}: ${step.detectedBy} found; $ ${step.command}\n`);
-      const r = await sandbox.run(step.command, { cwd: dir, user, onOutput: (chunk) => ctx.output(chunk), signal: ctx.signal });
-      if (r.exitCode !== 0) return { ok: false, error: failureMessage(`\`${step.command}\` in ${dir}`, r.exitCode, r.stderr), exitCode: r.exitCode };
-    }
-  }
-  return { ok: true, exitCode: 0 };
+  const outcome = await installRepositories(dirs, {
+    async list(dir) {
+      const ls = await sandbox.run(`ls -A ${quote(dir)}`, { user, signal: ctx.signal });
+      return ls.exitCode === 0 ? ls.stdout.split('\n').filter(Boolean) : { error: failureMessage(`Listing ${dir}`, ls.exitCode, ls.stderr), exitCode: ls.exitCode };
+    },
+    run: (command, dir) => sandbox.run(command, { cwd: dir, user, onOutput: (chunk) => ctx.output(chunk), signal: ctx.signal }),
+    output: (chunk) => ctx.output(chunk),
+    stopped: () => ctx.signal.aborted,
+  });
+  return outcome.ok ? { ok: true, exitCode: 0 } : outcome;
 }
