@@ -89,14 +89,10 @@ export class AgentChannel {
 
   async heartbeat(actor: Principal, id: string, stepId: string, body: { leaseToken: string; log?: string }): Promise<number> {
     const c = await this.byomComputer(this.db, actor, id);
-    const until = await jobsStore.heartbeat(this.db, c.id, stepId, body.leaseToken, this.settings.leaseMs);
-    if (!until) throw this.leaseLost(stepId);
-    await store.touchAgent(this.db, c.id);
-    if (body.log) {
-      const [step] = await store.steps(this.db, [c.id]).then((all) => all.filter((s) => s.step_id === stepId));
-      if (step) await jobsStore.appendLog(this.db, step, body.log, this.settings.logMaxChars);
-    }
-    return until.getTime();
+    const held = await jobsStore.heartbeat(this.db, c.id, stepId, body.leaseToken, this.settings.leaseMs);
+    if (!held) throw this.leaseLost(stepId);
+    await Promise.all([store.touchAgent(this.db, c.id), body.log && jobsStore.appendLog(this.db, held, body.log, this.settings.logMaxChars)]);
+    return held.lease_expires_at.getTime();
   }
 
   async complete(actor: Principal, id: string, stepId: string, body: CompleteInput, baseUrl: string): Promise<ComputerView> {

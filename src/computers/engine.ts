@@ -124,10 +124,10 @@ export class ProvisioningEngine {
     const beat = setInterval(() => {
       void jobsStore
         .heartbeat(this.db, step.computer_id, step.step_id, leaseOwner, this.settings.leaseMs)
-        .then((ok) => {
-          if (!ok) lost = true;
+        .then((held) => {
+          if (!held) lost = true;
+          else return flush();
         })
-        .then(flush)
         .catch((err) => this.log.warn({ err }, 'heartbeat failed'));
     }, Math.max(50, Math.floor(this.settings.leaseMs / 4)));
     try {

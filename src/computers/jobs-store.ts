@@ -3,6 +3,9 @@ import type { Queryable } from '../core/db/db.js';
 import { INSTALL_STEP, type ProviderType } from './steps.js';
 import type { StepRow } from './store.js';
 
+/** A step as its lease holder names it. */
+export type HeldStep = Pick<StepRow, 'computer_id' | 'step_id' | 'install_session_id' | 'lease_owner'>;
+
 export interface ClaimedStep extends StepRow {
   provider: ProviderType;
 }
@@ -101,14 +104,18 @@ export const jobsStore = {
     return true;
   },
 
-  /** Extends a lease; false when the caller no longer holds it (expired and taken over, or finished). */
-  async heartbeat(db: Queryable, computerId: string, stepId: string, leaseOwner: string, leaseMs: number): Promise<Date | undefined> {
-    const rows = await db.query<{ lease_expires_at: Date }>(
+  /**
+   * Extends a lease; undefined when the caller no longer holds it (expired and taken over, or
+   * finished). Returns the held step as appendLog needs it.
+   */
+  async heartbeat(db: Queryable, computerId: string, stepId: string, leaseOwner: string, leaseMs: number) {
+    const rows = await db.query<{ lease_expires_at: Date } & HeldStep>(
       `UPDATE computer_steps SET lease_expires_at = now() + ${ms(leaseMs)}, heartbeat_at = now()
-       WHERE computer_id = $1 AND step_id = $2 AND lease_owner = $3 AND status = 'running' RETURNING lease_expires_at`,
+       WHERE computer_id = $1 AND step_id = $2 AND lease_owner = $3 AND status = 'running'
+       RETURNING lease_expires_at, computer_id, step_id, install_session_id, lease_owner`,
       [computerId, stepId, leaseOwner],
     );
-    return rows[0]?.lease_expires_at;
+    return rows[0];
   },
 
   /** Locks a step held by `leaseOwner`; undefined when the lease is no longer the caller's. */
@@ -122,15 +129,22 @@ export const jobsStore = {
   },
 
   /** Appends output: to the install session for the install step, else to the step's own log; both keep their tail. */
-  async appendLog(db: Queryable, step: { computer_id: string; step_id: string; install_session_id: string | null }, chunk: string, max: number): Promise<void> {
+  /**
+   * Adds an executor's output to the step's log (an install session's, for install-dependencies),
+   * only while the step is still running under the executor's lease: a stale executor's last
+   * output never lands in the log of a step another one holds.
+   */
+  async appendLog(db: Queryable, step: HeldStep, chunk: string, max: number): Promise<void> {
     if (chunk === '') return;
+    const held = `EXISTS (SELECT 1 FROM computer_steps WHERE computer_id = $1 AND step_id = $2 AND lease_owner = $3 AND status = 'running')`;
+    const owner = [step.computer_id, step.step_id, step.lease_owner];
     if (step.step_id === INSTALL_STEP && step.install_session_id) {
       await db.query(
-        `UPDATE install_sessions SET log_truncated = log_truncated OR length(log) + length($2) > $3, log = right(log || $2, $3) WHERE id = $1`,
-        [step.install_session_id, chunk, max],
+        `UPDATE install_sessions SET log_truncated = log_truncated OR length(log) + length($5) > $6, log = right(log || $5, $6) WHERE id = $4 AND ${held}`,
+        [...owner, step.install_session_id, chunk, max],
       );
     } else {
-      await db.query(`UPDATE computer_steps SET log = right(log || $3, $4) WHERE computer_id = $1 AND step_id = $2`, [step.computer_id, step.step_id, chunk, max]);
+      await db.query(`UPDATE computer_steps SET log = right(log || $4, $5) WHERE computer_id = $1 AND step_id = $2 AND lease_owner = $3 AND status = 'running'`, [...owner, chunk, max]);
     }
   },
 

@@ -133,6 +133,23 @@ describe('the e2b provider, run by the provisioning engine', () => {
     expect((await settled(created.body.id, 'active')).status).toBe('active');
   });
 
+  it("an engine that lost its lease adds nothing to the log of the step another holder took", async () => {
+    e2b.hold = (cmd) => cmd.includes('useradd');
+    const mark = e2b.commands.length;
+    startEngine();
+    const created = await t.request<Computer>('POST', C, { key: org.ownerKey, body: { name: 'cloud-stale' } });
+    await waitFor(async () => (e2b.commands.slice(mark).some((x) => x.cmd.includes('useradd')) ? true : undefined), 5000, 'configure-user running');
+    const stepRow = async () =>
+      (await t.db.query<{ lease_owner: string; status: string; log: string }>(`SELECT lease_owner, status, log FROM computer_steps WHERE computer_id = $1 AND step_id = 'configure-user'`, [created.body.id]))[0]!;
+    // Another executor holds the step now (as after an expiry); then the stale engine's command ends, with output.
+    await t.db.query(`UPDATE computer_steps SET lease_owner = 'engine:other:', lease_expires_at = now() + interval '1 hour' WHERE computer_id = $1 AND step_id = 'configure-user'`, [created.body.id]);
+    e2b.release();
+    await new Promise((r) => setTimeout(r, LEASE_MS / 2));
+    const row = await stepRow();
+    expect(row).toMatchObject({ lease_owner: 'engine:other:', status: 'running' });
+    expect(row.log).not.toContain('useradd');
+  });
+
   it('DELETE kills the sandbox', async () => {
     startEngine();
     const created = await t.request<Computer>('POST', C, { key: org.ownerKey, body: { name: 'cloud-delete' } });
