@@ -78,6 +78,9 @@ export interface InstallRunner {
 
 export type InstallOutcome = { ok: true } | { ok: false; error: string; exitCode: number | null };
 
+/** What a step stopped by its executor returns; the executor records something else, or nothing. */
+export const STOPPED = { ok: false, error: 'The executor stopped.', exitCode: null } as const satisfies InstallOutcome;
+
 /**
  * `install-dependencies` over the cloned directories: each one's plan in turn, saying what it
  * found and runs, to the first command that fails.
@@ -85,13 +88,13 @@ export type InstallOutcome = { ok: true } | { ok: false; error: string; exitCode
 export async function installRepositories(dirs: readonly string[], x: InstallRunner): Promise<InstallOutcome> {
   if (dirs.length === 0) x.output('No repositories: nothing to install.\n');
   for (const dir of dirs) {
-    if (x.stopped()) return { ok: false, error: 'The executor stopped.', exitCode: null };
+    if (x.stopped()) return STOPPED;
     const files = await x.list(dir);
     if (!Array.isArray(files)) return { ok: false, ...files };
     const plan = installPlan(files);
     if (plan.length === 0) x.output(`${dir}: no lockfile or manifest found (npm, pnpm, yarn, bun, pip, uv, poetry, go, cargo, bundler): nothing to install.\n`);
     for (const step of plan) {
-      if (x.stopped()) return { ok: false, error: 'The executor stopped.', exitCode: null };
+      if (x.stopped()) return STOPPED;
       x.output(`${dir}: ${step.detectedBy} found; $ ${step.command}\n`);
       const r = await x.run(step.command, dir);
       if (r.exitCode !== 0) return { ok: false, error: failureMessage(`\`${step.command}\` in ${dir}`, r.exitCode, r.stderr, r.signal), exitCode: r.exitCode };

@@ -133,7 +133,7 @@ describe('the e2b provider, run by the provisioning engine', () => {
     expect((await settled(created.body.id, 'active')).status).toBe('active');
   });
 
-  it("an engine that lost its lease adds nothing to the log of the step another holder took", async () => {
+  it('an engine that lost its lease adds nothing to the log of the step another holder took', async () => {
     e2b.hold = (cmd) => cmd.includes('useradd');
     const mark = e2b.commands.length;
     startEngine();

@@ -1,4 +1,4 @@
-import { failureMessage, installRepositories, repoDirectoryNames } from '../install-plan.js';
+import { failureMessage, installRepositories, repoDirectoryNames, STOPPED } from '../install-plan.js';
 import type { ComputerRow } from '../store.js';
 import type { E2bClient, E2bSandbox } from './e2b-client.js';
 
@@ -13,9 +13,6 @@ export interface StepContext {
 }
 
 export type StepOutcome = { ok: true; exitCode: number | null } | { ok: false; error: string; exitCode: number | null };
-
-/** What a step stopped by its engine returns; the engine records nothing of it (engine.ts). */
-const STOPPED: StepOutcome = { ok: false, error: 'The provisioning engine stopped.', exitCode: null };
 
 /** The default user of E2B's base template. */
 const DEFAULT_USER = 'user';
