@@ -27,6 +27,11 @@ export async function serve(argv: string[], config: Config): Promise<number> {
   // Through the ingestion service, before listening: the first analytics call already has numbers.
   const demo = firstStart && values.demo ? await (await import('../analytics/demo-command.js')).seedDemo(db, firstStart.orgId, DEMO) : undefined;
 
+  // A promise that failed with nobody listening must not stop the service for everyone: it is
+  // logged (a request's own failures already become its 500), and the process keeps serving.
+  const onStrayRejection = (err: unknown) => app.log.error({ err }, 'unhandled promise rejection (the service keeps running)');
+  process.on('unhandledRejection', onStrayRejection);
+
   const split = config.appPort !== undefined;
   const app = await buildApp(config, { db }, split ? ['api'] : ALL_SURFACES);
   const webApp = split ? await buildApp(config, { db }, ['app']) : undefined;

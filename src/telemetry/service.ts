@@ -1,4 +1,4 @@
-import type { Db } from '../core/db/db.js';
+import { DbError, type Db } from '../core/db/db.js';
 import { errors, type ErrorItem } from '../core/http/errors.js';
 import { isManagerRole, type Principal } from '../core/identity/roles.js';
 import { IdentityService } from '../core/identity/service.js';
@@ -52,21 +52,26 @@ export class TelemetryService {
     // Both statements are built before the transaction opens, so the database does not wait for them.
     const insertNew = store.insertNew(orgId, unique);
     const writeAll = rollupWrites(orgId, rollupDeltas(unique));
-    const stored = await this.db.transaction(async (tx) => {
-      const inserting = insertNew(tx);
-      // Usually every event is new: the rollups of them all go out behind the insert, without
-      // waiting for its answer, after a savepoint to return to should some ids be stored already.
-      const savepoint = tx.exec('SAVEPOINT all_new');
-      const writingAll = writeAll(tx);
-      const inserted = await inserting;
-      // Still running; the transaction commits them or fails with them.
-      if (inserted === null) return unique.length;
-      await Promise.all([savepoint, writingAll]);
-      await tx.exec('ROLLBACK TO SAVEPOINT all_new');
-      const fresh = unique.filter((e) => inserted.has(e.id));
-      if (fresh.length > 0) await rollupWrites(orgId, rollupDeltas(fresh))(tx);
-      return fresh.length;
-    });
+    let stored: number;
+    try {
+      stored = await this.db.transaction(async (tx) => {
+        const inserting = insertNew(tx);
+        // Usually every event is new: the rollups of them all go out behind the insert, without
+        // waiting for its answer, after a savepoint to return to should some ids be stored already.
+        // Every statement is awaited before the transaction ends: one left running would fail
+        // with nobody to hear it.
+        const savepoint = tx.exec('SAVEPOINT all_new');
+        const writingAll = writeAll(tx);
+        const [inserted] = await Promise.all([inserting, savepoint, writingAll]);
+        if (inserted === null) return unique.length;
+        await tx.exec('ROLLBACK TO SAVEPOINT all_new');
+        const fresh = unique.filter((e) => inserted.has(e.id));
+        if (fresh.length > 0) await rollupWrites(orgId, rollupDeltas(fresh))(tx);
+        return fresh.length;
+      });
+    } catch (e) {
+      throw sumsOutOfRange(e, events) ?? e;
+    }
     return { accepted: stored, duplicates: events.length - stored };
   }
 
@@ -87,4 +92,17 @@ export class TelemetryService {
       .map((x) => ({ path: `/events/${x.i}/userId`, message: 'names no user of this organization' }));
     if (unknown.length > 0) throw errors.invalid(unknown);
   }
+}
+
+/**
+ * A rollup sum past what the service keeps exactly (a user-day's credit units past 2^63 − 1, or
+ * its tokens past 2^53 − 1; see migration 0014) refuses the whole batch: the transaction rolled
+ * back, so nothing of it is stored, and the first model request names the field.
+ */
+function sumsOutOfRange(e: unknown, events: readonly TelemetryEvent[]): Error | undefined {
+  if (!(e instanceof DbError) || (e.code !== '22003' && !(e.code === '23514' && e.constraint?.startsWith('analytics_')))) return undefined;
+  const i = Math.max(0, events.findIndex((x) => x.type === 'model_request'));
+  return errors.invalid([
+    { path: `/events/${i}/inputTokens`, message: "would take this user's token or credit sums for the day past what the service keeps exactly; the batch is refused and nothing of it is stored" },
+  ]);
 }
