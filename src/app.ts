@@ -4,6 +4,9 @@ import type { Db } from './core/db/db.js';
 import { registerAccessControl } from './core/http/access.js';
 import { ErrorObject } from './core/http/error-schema.js';
 import { registerErrorHandling } from './core/http/error-handler.js';
+import { errors } from './core/http/errors.js';
+import { registerSecurityHeaders } from './core/http/security-headers.js';
+import { bodyNulErrors, registerNulGuard } from './core/http/nul-guard.js';
 import { healthRoutes } from './core/http/health.js';
 import { registerOpenApi } from './core/http/openapi.js';
 import { genRequestId, registerRequestLog } from './core/http/request-log.js';
@@ -63,7 +66,11 @@ export async function buildApp(config: Config, deps: AppDeps, surfaces: readonly
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body.toString();
     if (text === '') return done(null, undefined);
-    parseJson(request, text, done);
+    parseJson(request, text, (err: Error | null, body?: unknown) => {
+      if (err) return done(err);
+      const nul = bodyNulErrors(text, body);
+      done(nul.length > 0 ? errors.invalid(nul) : null, body);
+    });
   });
 
   const identity = new IdentityService(deps.db);
@@ -82,8 +89,10 @@ export async function buildApp(config: Config, deps: AppDeps, surfaces: readonly
   const automations = AutomationsService.fromConfig(deps.db, config);
 
   registerRequestLog(app);
+  registerSecurityHeaders(app);
   registerErrorHandling(app);
   registerAccessControl(app, authenticator);
+  registerNulGuard(app);
   await registerOpenApi(app);
 
   await app.register(healthRoutes(deps.db));

@@ -11,7 +11,7 @@ export const ActivityQuery = Type.Object({ ...range, group_by: groupBy('client')
 export const ProductivityQuery = Type.Object(range);
 export const UsersQuery = Type.Object({
   ...range,
-  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Users per page' }),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Users per page' })),
   cursor: Type.Optional(Type.String({ format: 'uuid', description: 'The next_cursor of the previous page (a user id)' })),
 });
 export type TokensQuery = Static<typeof TokensQuery>;

@@ -120,10 +120,12 @@ export class AnalyticsService implements CreditsUsage {
     const { meta, r, days } = this.range(orgId, q);
     const page = { ...meta, has_more: false, next_cursor: null as string | null };
     if (!r) return { data: [], meta: page };
-    const ids = await store.activeUsersPage(this.db, r, q.cursor?.toLowerCase() ?? null, q.limit + 1);
-    const users = ids.slice(0, q.limit);
+    // The validator fills in the default; a direct caller may leave it out.
+    const limit = q.limit ?? 20;
+    const ids = await store.activeUsersPage(this.db, r, q.cursor?.toLowerCase() ?? null, limit + 1);
+    const users = ids.slice(0, limit);
     if (users.length === 0) return { data: [], meta: page };
-    page.has_more = ids.length > q.limit;
+    page.has_more = ids.length > limit;
     page.next_cursor = page.has_more ? (users[users.length - 1] as string) : null;
     const [versions, earlier] = await Promise.all([store.dayVersions(this.db, r), store.lastSessionLevels(this.db, orgId, users, r.from)]);
     const slices = await this.userDaySlices(orgId, days, versions, users);

@@ -119,7 +119,7 @@ export class AutomationsService {
       if (!after) throw errors.invalid([{ path: '/startAfter', message: 'names no pull request of this organization' }], 'querystring');
     }
     const repoId = q.repoUrl === undefined ? undefined : repoIdOf(q.repoUrl);
-    const rows = await store.list(this.db, { orgId, repoId, after, limit: Math.min(q.limit, 100) });
+    const rows = await store.list(this.db, { orgId, repoId, after, limit: Math.min(q.limit ?? 20, 100) });
     return rows.map(toPullRequest);
   }
 

@@ -1,8 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 
 /** Names: 1 to 63 characters, no `/` and no control characters (C0, DEL, C1). */
-const NAME_PATTERN = '^[^/\\u0000-\\u001f\\u007f-\\u009f]+$';
-export const ComputerName = Type.String({ minLength: 1, maxLength: 63, pattern: NAME_PATTERN, description: '1 to 63 characters, no `/`, no control characters; unique in the organization' });
+// A name is also a directory name on a byom machine: `.` and `..` are refused.
+const NAME_PATTERN = '^(?!\\.{1,2}$)[^/\\u0000-\\u001f\\u007f-\\u009f]+$';
+export const ComputerName = Type.String({ minLength: 1, maxLength: 63, pattern: NAME_PATTERN, description: '1 to 63 characters, no `/`, no control characters, not `.` or `..`; unique in the organization' });
 const RemoteUser = Type.String({ minLength: 1, maxLength: 63, description: 'The OS user a client works as on the computer' });
 const HostId = Type.String({ format: 'uuid', description: 'The stable id of the machine (kept by `orgctl agent` on it)' });
 export const Provider = Type.Union([Type.Literal('byom'), Type.Literal('e2b')]);

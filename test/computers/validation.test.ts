@@ -45,7 +45,7 @@ describe('create body limits, each side of each boundary', () => {
   });
 
   it('name: a slash or a control character is 400', async () => {
-    for (const name of ['a/b', '/', 'tab\there', 'nl\n', 'nul\u0000', 'del\u007f', 'c1\u0085']) await rejects({ name }, '/name');
+    for (const name of ['a/b', '/', 'tab\there', 'nl\n', 'nul\u0000', 'del\u007f', 'c1\u0085', '.', '..']) await rejects({ name }, '/name');
   });
 
   it('name: missing is 400', async () => {

@@ -38,7 +38,7 @@ export const CreatedApiKey = Type.Composite([
 export const CreateApiKeyBody = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-    expiresAt: Type.Optional(Type.Integer({ minimum: 0, maximum: 8_640_000_000_000_000, description: 'Unix time in milliseconds; must be in the future' })),
+    expiresAt: Type.Optional(Type.Integer({ minimum: 0, maximum: 253_402_300_799_999, description: 'Unix time in milliseconds; must be in the future and at most 9999-12-31T23:59:59.999Z' })),
     principalId: Type.Optional(Uuid),
     email: Type.Optional(Type.String({ format: 'email', maxLength: 320 })),
   },
