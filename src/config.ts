@@ -16,6 +16,7 @@ export const settings = {
   JWT_SECRET: { key: 'jwtSecret', schema: Type.Optional(Type.String({ minLength: 32 })), doc: 'HS256 secret (at least 32 characters) for verifying JWT bearer tokens.' },
   JWT_JWKS_URL: { key: 'jwtJwksUrl', schema: Type.Optional(Type.String({ pattern: '^https?://' })), doc: 'JWKS URL for verifying JWT bearer tokens signed with asymmetric keys.' },
   JWT_ISSUER: { key: 'jwtIssuer', schema: Type.Optional(Type.String({ minLength: 1 })), doc: 'Required `iss` of JWT bearer tokens, when set.' },
+  JWT_MAX_LIFETIME_S: { key: 'jwtMaxLifetimeS', schema: Type.Integer({ minimum: 60, maximum: 31_536_000, default: 86_400 }), doc: 'Longest a JWT bearer token may still be valid for: one whose exp lies further ahead (an exp in milliseconds, say) is refused, as is one issued (iat) in the future.' },
   JWT_AUDIENCE: { key: 'jwtAudience', schema: Type.Optional(Type.String({ minLength: 1 })), doc: 'Required `aud` of JWT bearer tokens, when set.' },
   AUTH_CACHE_TTL_MS: { key: 'authCacheTtlMs', schema: Type.Integer({ minimum: 0, maximum: 1000, default: 1000 }), doc: 'How long a verified credential is reused without a database read (at most 1000, so a revocation takes effect within one second).' },
   ANALYTICS_CACHE_MB: { key: 'analyticsCacheMb', schema: Type.Integer({ minimum: 0, maximum: 65536, default: 128 }), doc: 'Analytics: memory per process for /tokens (also group_by=model) and /users rows already built (a year of /tokens rows of 200 daily users is about 50 MB, of their /users rows about 40 MB); 0 builds every row on every request.' },

@@ -54,6 +54,27 @@ describe('JWT verified against a JWKS, with issuer and audience', () => {
   });
 });
 
+describe('JWT lifetimes', () => {
+  const claims = () => ({ sub: org.ownerId, org_id: org.orgId, iss: 'https://idp.example.com', aud: 'orgctl' });
+  const signRaw = (extra: Record<string, unknown>) => new SignJWT({ ...claims(), ...extra }).setProtectedHeader({ alg: 'RS256', kid: 'k1' }).sign(privateKey);
+
+  it('refuses an exp written in milliseconds (a token valid until the year 58,000)', async () => {
+    expectErrorObject(await t.request('GET', '/api/v0/me', { key: await signRaw({ exp: Date.now() + 300_000 }) }), 401);
+  });
+
+  it('refuses an exp further ahead than JWT_MAX_LIFETIME_S (default one day), accepts one within it', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    expectErrorObject(await t.request('GET', '/api/v0/me', { key: await signRaw({ exp: now + 2 * 86_400 }) }), 401);
+    expect((await t.request('GET', '/api/v0/me', { key: await signRaw({ exp: now + 86_000 }) })).status).toBe(200);
+  });
+
+  it('refuses a token issued in the future, allows a minute of clock skew', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    expectErrorObject(await t.request('GET', '/api/v0/me', { key: await signRaw({ exp: now + 600, iat: now + 3600 }) }), 401);
+    expect((await t.request('GET', '/api/v0/me', { key: await signRaw({ exp: now + 600, iat: now + 30 }) })).status).toBe(200);
+  });
+});
+
 describe('a second app on the same database, serving only the application address (APP_PORT)', () => {
   it('refuses a key revoked through the api app within one second, even while the database is busy', async () => {
     const web = await buildApp(loadConfig({}, { logLevel: 'silent' }), { db: t.db }, ['app']);

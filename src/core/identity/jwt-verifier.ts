@@ -8,6 +8,7 @@ export interface VerifiedJwt {
   expiresAt: number;
 }
 
+const CLOCK_SKEW_S = 60;
 const ASYMMETRIC = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
 
 /**
@@ -19,7 +20,7 @@ export class JwtVerifier {
   private readonly secret: Uint8Array | undefined;
   private readonly jwks: JWTVerifyGetKey | undefined;
 
-  constructor(private readonly config: Pick<Config, 'jwtSecret' | 'jwtJwksUrl' | 'jwtIssuer' | 'jwtAudience'>) {
+  constructor(private readonly config: Pick<Config, 'jwtSecret' | 'jwtJwksUrl' | 'jwtIssuer' | 'jwtAudience' | 'jwtMaxLifetimeS'>) {
     this.secret = config.jwtSecret ? new TextEncoder().encode(config.jwtSecret) : undefined;
     this.jwks = config.jwtJwksUrl ? createRemoteJWKSet(new URL(config.jwtJwksUrl)) : undefined;
   }
@@ -48,6 +49,11 @@ export class JwtVerifier {
             ? await jwtVerify(token, this.jwks, { ...options, algorithms: ASYMMETRIC })
             : { payload: undefined };
       if (!payload) return null;
+      // jose checks that exp has not passed; a token valid for centuries (an exp in milliseconds)
+      // or issued in the future is a mistake or a forgery, and is refused as well.
+      const now = Date.now() / 1000;
+      if ((payload.exp as number) > now + this.config.jwtMaxLifetimeS) return null;
+      if (payload.iat !== undefined && payload.iat > now + CLOCK_SKEW_S) return null;
       const orgId = payload['org_id'];
       if (typeof payload.sub !== 'string' || !isUuid(payload.sub) || typeof orgId !== 'string' || !isUuid(orgId)) return null;
       return { userId: payload.sub.toLowerCase(), orgId: orgId.toLowerCase(), expiresAt: (payload.exp as number) * 1000 };
