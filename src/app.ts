@@ -3,7 +3,7 @@ import type { Config } from './config.js';
 import type { Db } from './core/db/db.js';
 import { registerAccessControl } from './core/http/access.js';
 import { ErrorObject } from './core/http/error-schema.js';
-import { registerErrorHandling } from './core/http/error-handler.js';
+import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './core/http/error-handler.js';
 import { errors } from './core/http/errors.js';
 import { registerSecurityHeaders } from './core/http/security-headers.js';
 import { bodyNulErrors, registerNulGuard } from './core/http/nul-guard.js';
@@ -56,6 +56,8 @@ export async function buildApp(config: Config, deps: AppDeps, surfaces: readonly
     // Requests arriving on open connections while shutting down are still served, in our error format if they fail.
     return503OnClosing: false,
     forceCloseConnections: 'idle',
+    frameworkErrors,
+    clientErrorHandler,
     schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
   });
   app.addSchema(ErrorObject);

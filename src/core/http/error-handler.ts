@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { DbError } from '../db/db.js';
@@ -55,4 +57,33 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (allowed.length > 0) return sendError(request, reply, errors.methodNotAllowed(request.method, allowed));
     return sendError(request, reply, errors.routeNotFound(request.method, path));
   });
+}
+
+/**
+ * Errors Fastify raises before a route is found (a path parameter past its length, 414; a URL
+ * whose percent-encoding is broken, 400): answered with the error object like any other.
+ */
+export function frameworkErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const status = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
+  const detail = status === 414 ? 'A path parameter is longer than this service accepts.' : 'The request URL is not valid (check its percent-encoding).';
+  reply.header('x-request-id', request.id);
+  void sendError(request, reply, new AppError(status, detail));
+}
+
+/**
+ * Requests Node's HTTP parser refuses before Fastify sees them (headers or URL too large: 431;
+ * an unknown method or a malformed request line: 400). They get the error object too, with a
+ * request id of their own, and the connection is closed, since the parser cannot go on with it.
+ */
+export function clientErrorHandler(err: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable) return void socket.destroy();
+  const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const requestId = randomUUID();
+  const detail =
+    status === 431 ? 'The request headers or URL are larger than this service accepts.' : status === 408 ? 'The request took too long to arrive.' : 'The request is not valid HTTP (check the method and request line).';
+  const body = JSON.stringify({ detail, status, title: titleOf(status), requestId });
+  socket.end(
+    `HTTP/1.1 ${status} ${titleOf(status)}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Request-Id: ${requestId}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
