@@ -12,6 +12,7 @@ export const settings = {
   APP_PORT: { key: 'appPort', schema: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })), doc: 'When set, the {app_url} routes (readiness reports) move to their own listener on this port.' },
   DATA_DIR: { key: 'dataDir', schema: Type.String({ minLength: 1, default: './data' }), doc: 'Directory of the embedded PGlite database (ignored when DATABASE_URL is set).' },
   DATABASE_URL: { key: 'databaseUrl', schema: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })), doc: 'postgres://user:pass@host:port/db — use a PostgreSQL server instead of the embedded database.' },
+  DATABASE_TIMEOUT_MS: { key: 'databaseTimeoutMs', schema: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 15_000 }), doc: 'PostgreSQL: how long connecting, or one query, may take before the request gets 503 with Retry-After (a server that stopped answering would otherwise hold requests until the network gives up).' },
   DATABASE_POOL_SIZE: { key: 'databasePoolSize', schema: Type.Integer({ minimum: 1, maximum: 1000, default: 10 }), doc: 'Connections per process to the PostgreSQL server.' },
   JWT_SECRET: { key: 'jwtSecret', schema: Type.Optional(Type.String({ minLength: 32 })), doc: 'HS256 secret (at least 32 characters) for verifying JWT bearer tokens.' },
   JWT_JWKS_URL: { key: 'jwtJwksUrl', schema: Type.Optional(Type.String({ pattern: '^https?://' })), doc: 'JWKS URL for verifying JWT bearer tokens signed with asymmetric keys.' },

@@ -7,8 +7,8 @@ import { PostgresDb } from './postgres-engine.js';
 import { lockDataDir } from './data-dir-lock.js';
 
 /** Opens the configured database: a PostgreSQL server when DATABASE_URL is set, else PGlite in DATA_DIR. */
-export async function openDb(config: Pick<Config, 'databaseUrl' | 'databasePoolSize' | 'dataDir'>): Promise<Db> {
-  if (config.databaseUrl) return new PostgresDb({ url: config.databaseUrl, poolSize: config.databasePoolSize });
+export async function openDb(config: Pick<Config, 'databaseUrl' | 'databasePoolSize' | 'dataDir'> & Partial<Pick<Config, 'databaseTimeoutMs'>>): Promise<Db> {
+  if (config.databaseUrl) return new PostgresDb({ url: config.databaseUrl, poolSize: config.databasePoolSize, timeoutMs: config.databaseTimeoutMs });
   mkdirSync(config.dataDir, { recursive: true });
   const release = lockDataDir(config.dataDir);
   try {

@@ -5,6 +5,8 @@ import { trackStatements } from './tracked-statements.js';
 export interface PostgresOptions {
   url: string;
   poolSize: number;
+  /** How long connecting or one query may take (DATABASE_TIMEOUT_MS); none when unset. */
+  timeoutMs?: number;
 }
 
 /** A PostgreSQL server through postgres.js: a pool of connections and prepared statements. */
@@ -12,10 +14,13 @@ export class PostgresDb implements Db {
   readonly engine = 'postgres' as const;
   private readonly sql: postgres.Sql;
   private readonly pool: Queryable;
+  private readonly timeoutMs: number | undefined;
 
   constructor(options: PostgresOptions) {
+    this.timeoutMs = options.timeoutMs;
     this.sql = postgres(options.url, {
       max: options.poolSize,
+      ...(options.timeoutMs !== undefined ? { connect_timeout: Math.max(1, Math.ceil(options.timeoutMs / 1000)) } : {}),
       prepare: true,
       onnotice: () => undefined,
       connection: { application_name: 'orgctl' },
@@ -24,16 +29,35 @@ export class PostgresDb implements Db {
         int8: { to: 20, from: [20], serialize: (v: unknown) => String(v), parse: (v: string) => Number(v) },
       },
     });
-    this.pool = PostgresDb.run(this.sql);
+    this.pool = PostgresDb.run(this.sql, options.timeoutMs);
   }
 
-  private static run(sql: postgres.Sql | postgres.TransactionSql): Queryable {
+  /**
+   * Queries answer within `timeoutMs` or fail as unavailable (57014, answered 503): a server
+   * that silently stopped answering must not hold a request for the minutes TCP takes to notice.
+   * The query is cancelled on the server too, where that still reaches it. Scripts (migrations)
+   * have no limit.
+   */
+  private static run(sql: postgres.Sql | postgres.TransactionSql, timeoutMs?: number): Queryable {
     return {
       query: async <T>(text: string, params: readonly unknown[] = []) => {
+        const pending = sql.unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare: true });
+        let timer: NodeJS.Timeout | undefined;
         try {
-          return (await sql.unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare: true })) as unknown as T[];
+          if (timeoutMs === undefined) return (await pending) as unknown as T[];
+          // After a time-out, the cancelled query's own failure has nobody waiting for it.
+          pending.catch(() => undefined);
+          const timedOut = new Promise<never>((_, reject) => {
+            timer = setTimeout(() => {
+              pending.cancel();
+              reject(new DbError(`the database did not answer within ${timeoutMs} ms`, '57014', undefined));
+            }, timeoutMs);
+          });
+          return (await Promise.race([pending, timedOut])) as unknown as T[];
         } catch (e) {
           throw toDbError(e);
+        } finally {
+          clearTimeout(timer);
         }
       },
       exec: async (text: string) => {
@@ -66,7 +90,7 @@ export class PostgresDb implements Db {
       // running; a statement that then fails makes the server roll back, which COMMIT does not
       // report, so the tracked statements are checked afterwards.
       const result = (await this.sql.begin((sql) => {
-        const statements = trackStatements(PostgresDb.run(sql));
+        const statements = trackStatements(PostgresDb.run(sql, this.timeoutMs));
         failure = statements.failure;
         return fn(statements.tx);
       })) as T;

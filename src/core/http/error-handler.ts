@@ -23,12 +23,21 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, err: App
     });
 }
 
+/**
+ * SQLSTATEs that say the database cannot serve now, not that the request is wrong: connection
+ * failures (08), out of resources such as a full disk or too many connections (53), an operator
+ * or crash shutdown (57P01-57P03), a statement cancelled by our own time limit (57014), a
+ * database that does not exist (3D000) or is not ready (55000). A client should retry them.
+ */
+const isUnavailable = (code: string | undefined): boolean =>
+  code !== undefined && (code.startsWith('08') || code.startsWith('53') || /^57P0[123]$/.test(code) || code === '57014' || code === '3D000' || code === '55000');
+
 /** Whatever was thrown, as an AppError; anything unexpected becomes a 500 that shows nothing internal. */
 export function toAppError(err: FastifyError | Error, request: FastifyRequest): AppError {
   if (err instanceof AppError) return err;
   const fe = err as FastifyError;
   if (fe.validation) return errors.invalid(toErrorItems(fe.validation as never), fe.validationContext ?? 'body');
-  if (err instanceof DbError && (err.code?.startsWith('08') || err.code === '57P01')) {
+  if (err instanceof DbError && isUnavailable(err.code)) {
     request.log.error({ err }, 'database unavailable');
     return errors.unavailable('The database is unavailable. Try again shortly.');
   }

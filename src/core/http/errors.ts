@@ -33,6 +33,6 @@ export const errors = {
     new AppError(405, `Method ${method} is not allowed here; allowed: ${allowed.join(', ')}.`, { allowed }, { allow: allowed.join(', ') }),
   conflict: (detail: string, metadata?: Record<string, unknown>) => new AppError(409, detail, metadata),
   badGateway: (detail: string, metadata?: Record<string, unknown>) => new AppError(502, detail, metadata),
-  unavailable: (detail: string) => new AppError(503, detail),
+  unavailable: (detail: string, retryAfterS = 5) => new AppError(503, detail, undefined, { 'retry-after': String(retryAfterS) }),
   internal: () => new AppError(500, 'Internal server error. The request id identifies it in the service log.'),
 };

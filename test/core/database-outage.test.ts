@@ -1,0 +1,109 @@
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { migrate } from '../../src/core/db/migrate.js';
+import { PostgresDb } from '../../src/core/db/postgres-engine.js';
+import { IdentityService } from '../../src/core/identity/service.js';
+import { createPostgresDatabase, onPostgres } from '../helpers/test-db.js';
+
+/**
+ * A TCP relay in front of the PostgreSQL server, which can go silent (bytes are held, as when a
+ * network drops packets without a reset) or refuse new connections, and come back.
+ */
+function relay(target: URL) {
+  let silent = false;
+  const held: (() => void)[] = [];
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(target.port || 5432), target.hostname);
+    const pipe = (from: net.Socket, to: net.Socket) =>
+      from.on('data', (d) => {
+        if (silent) held.push(() => to.write(d));
+        else to.write(d);
+      });
+    pipe(client, upstream);
+    pipe(upstream, client);
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('error', end).on('close', end);
+    upstream.on('error', end).on('close', end);
+  });
+  return {
+    listen: () => new Promise<number>((r) => server.listen(0, '127.0.0.1', () => r((server.address() as AddressInfo).port))),
+    silence: () => (silent = true),
+    resume: () => {
+      silent = false;
+      for (const h of held.splice(0)) h();
+    },
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+describe.skipIf(!onPostgres)('a PostgreSQL server that stops answering or refuses connections', () => {
+  let created: Awaited<ReturnType<typeof createPostgresDatabase>>;
+  let db: PostgresDb;
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  let key: string;
+  const proxy = { current: undefined as ReturnType<typeof relay> | undefined };
+
+  beforeAll(async () => {
+    created = await createPostgresDatabase();
+    const direct = new PostgresDb({ url: created.url, poolSize: 1 });
+    await migrate(direct);
+    key = (await new IdentityService(direct).createOrganization({ name: 'outage', ownerEmail: 'o@outage.test' })).apiKey;
+    await direct.close();
+    proxy.current = relay(new URL(created.url));
+    const port = await proxy.current.listen();
+    const via = new URL(created.url);
+    via.hostname = '127.0.0.1';
+    via.port = String(port);
+    db = new PostgresDb({ url: via.toString(), poolSize: 2, timeoutMs: 1000 });
+    app = await buildApp(loadConfig({}, { logLevel: 'silent', authCacheTtlMs: 0 }), { db });
+    await app.ready();
+  });
+  afterAll(async () => {
+    proxy.current?.resume();
+    await app?.close();
+    await db?.close().catch(() => undefined);
+    await proxy.current?.close();
+    await created?.drop();
+  });
+
+  const call = () => app.inject({ method: 'GET', url: '/api/v0/organization/usage/limits/global', headers: { authorization: `Bearer ${key}` } });
+
+  it('answers 503 with Retry-After within DATABASE_TIMEOUT_MS while the server is silent, and 200 once it answers again', async () => {
+    expect((await call()).statusCode).toBe(200);
+    proxy.current!.silence();
+    const t0 = Date.now();
+    const res = await call();
+    expect(res.statusCode).toBe(503);
+    expect(res.headers['retry-after']).toBe('5');
+    expect(JSON.parse(res.body)).toMatchObject({ status: 503, title: 'Service Unavailable' });
+    expect(Date.now() - t0).toBeLessThan(5000);
+    proxy.current!.resume();
+    let status = 0;
+    for (let i = 0; i < 50 && status !== 200; i++) {
+      status = (await call()).statusCode;
+      if (status !== 200) await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(status).toBe(200);
+  });
+
+  it('answers 503 with Retry-After while connections are refused (a database that does not exist)', async () => {
+    const gone = new URL(created.url);
+    gone.pathname = '/orgctl_no_such_database';
+    const missing = new PostgresDb({ url: gone.toString(), poolSize: 1, timeoutMs: 1000 });
+    const other = await buildApp(loadConfig({}, { logLevel: 'silent', authCacheTtlMs: 0 }), { db: missing });
+    try {
+      const res = await other.inject({ method: 'GET', url: '/api/v0/me', headers: { authorization: `Bearer ${key}` } });
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe('5');
+    } finally {
+      await other.close();
+      await missing.close();
+    }
+  });
+});
