@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { UsageError } from './cli/args.js';
+import { CliError } from './cli/cli-error.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { DataDirInUseError } from './core/db/data-dir-lock.js';
 import { AppError } from './core/http/errors.js';
@@ -83,6 +84,10 @@ async function main(argv: string[]): Promise<number> {
     if (e instanceof UsageError || e instanceof ConfigError) {
       process.stderr.write(`${e.message}\n`);
       return 2;
+    }
+    if (e instanceof CliError) {
+      process.stderr.write(`${e.message}\n`);
+      return e.exitCode;
     }
     if (e instanceof AppError || e instanceof DataDirInUseError) {
       process.stderr.write(`${e instanceof AppError ? e.detail : e.message}\n`);

@@ -7,6 +7,7 @@ import { openDb } from '../core/db/open-db.js';
 import { IdentityService } from '../core/identity/service.js';
 import { createEngine } from '../computers/area.js';
 import { parseFlags } from './args.js';
+import { CliError } from './cli-error.js';
 
 const DEFAULT_ORG = { name: 'default', ownerEmail: 'owner@example.com' };
 
@@ -22,21 +23,29 @@ export async function serve(argv: string[], config: Config): Promise<number> {
   const { values } = parseFlags(argv, { demo: { type: 'boolean' } });
   const db = await openDb(config);
   await migrate(db);
-  const identity = new IdentityService(db);
-  const firstStart = (await identity.listOrganizations()).length === 0 ? await identity.createOrganization(DEFAULT_ORG) : undefined;
-  // Through the ingestion service, before listening: the first analytics call already has numbers.
-  const demo = firstStart && values.demo ? await (await import('../analytics/demo-command.js')).seedDemo(db, firstStart.orgId, DEMO) : undefined;
-
-  // A promise that failed with nobody listening must not stop the service for everyone: it is
-  // logged (a request's own failures already become its 500), and the process keeps serving.
-  const onStrayRejection = (err: unknown) => app.log.error({ err }, 'unhandled promise rejection (the service keeps running)');
-  process.on('unhandledRejection', onStrayRejection);
-
   const split = config.appPort !== undefined;
   const app = await buildApp(config, { db }, split ? ['api'] : ALL_SURFACES);
+  // A promise that failed with nobody listening must not stop the service for everyone: it is
+  // logged (a request's own failures already become its 500), and the process keeps serving.
+  process.on('unhandledRejection', (err) => app.log.error({ err }, 'unhandled promise rejection (the service keeps running)'));
   const webApp = split ? await buildApp(config, { db }, ['app']) : undefined;
-  const base = await listen(app, config.host, config.port);
-  const webBase = webApp ? await listen(webApp, config.host, config.appPort as number) : base;
+  // Listening comes before a first start creates anything: with the port taken, the process
+  // stops having created nothing, instead of leaving an owner whose key nobody saw.
+  let base: string;
+  let webBase: string;
+  try {
+    base = await listen(app, config.host, config.port);
+    webBase = webApp ? await listen(webApp, config.host, config.appPort as number) : base;
+  } catch (e) {
+    await Promise.all([app.close(), webApp?.close()]);
+    await db.close();
+    throw listenError(e, config);
+  }
+  const identity = new IdentityService(db);
+  const firstStart = (await identity.listOrganizations()).length === 0 ? await identity.createOrganization(DEFAULT_ORG) : undefined;
+  // Through the ingestion service; the first analytics call already has numbers.
+  const demo = firstStart && values.demo ? await (await import('../analytics/demo-command.js')).seedDemo(db, firstStart.orgId, DEMO) : undefined;
+  const keyless = firstStart ? [] : await identity.ownersWithoutKeys();
   // Provisioning runs in the background once the service listens; stopping it releases its leases.
   const engine = createEngine(config, db, app.log);
   engine.start();
@@ -59,7 +68,11 @@ export async function serve(argv: string[], config: Config): Promise<number> {
     } else {
       lines.push(`Analytics stay empty until agents send telemetry. For demo data, start on an empty data directory with --demo (npm start -- --demo).`);
     }
-  } else if (values.demo) {
+  } else if (keyless.length > 0) {
+    const stop = db.engine === 'pglite' ? 'stop the service (the embedded database belongs to one process) and run' : 'run';
+    for (const o of keyless) lines.push(`The owner ${o.email} of organization "${o.orgName}" has no working API key. To make one, ${stop}: orgctl keys create --email ${o.email}`);
+  }
+  if (!firstStart && values.demo) {
     lines.push(`--demo seeds only a first start (an empty database); to add demo data here: orgctl demo seed --users ${DEMO.users} --days ${DEMO.days}`);
   }
   lines.push(`API description: ${base}/openapi.json   Browse: ${base}/docs`);
@@ -94,6 +107,16 @@ export async function serve(argv: string[], config: Config): Promise<number> {
   });
   process.stdout.write(`${lines.join('\n')}\n`);
   return stopped;
+}
+
+/** A port that is taken, or may not be used, is one line for the user; anything else stays as it is. */
+function listenError(e: unknown, config: Config): unknown {
+  const code = (e as { code?: string }).code;
+  const port = (e as { port?: number }).port ?? config.port;
+  if (code === 'EADDRINUSE') return new CliError(`Cannot listen on ${config.host}:${port}: the port is in use by another process. Stop it, or choose another port with PORT=${port === 8080 ? 8081 : port + 1}.`);
+  if (code === 'EACCES') return new CliError(`Cannot listen on ${config.host}:${port}: permission denied (ports below 1024 need privileges). Choose another port with PORT.`);
+  if (code === 'EADDRNOTAVAIL') return new CliError(`Cannot listen on ${config.host}:${port}: this machine has no such address. Check HOST.`);
+  return e;
 }
 
 /** Listens and returns the base URL to print (loopback when listening on every address). */

@@ -29,6 +29,11 @@ export class IdentityService {
     });
   }
 
+  /** Owners who could not call the API now: no key of theirs works. `serve` says how to make one. */
+  ownersWithoutKeys() {
+    return store.ownersWithoutKeys(this.db);
+  }
+
   listOrganizations() {
     return store.listOrganizations(this.db);
   }

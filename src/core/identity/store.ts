@@ -41,6 +41,15 @@ export const identityStore = {
     await db.query(`INSERT INTO organizations (id, name) VALUES ($1, $2)`, [org.id, org.name]);
   },
 
+  /** Owners with no key that still works (none made, or all revoked or expired). */
+  async ownersWithoutKeys(db: Queryable): Promise<{ orgName: string; email: string }[]> {
+    return db.query(
+      `SELECT o.name AS "orgName", p.email FROM principals p JOIN organizations o ON o.id = p.org_id
+       WHERE p.role = 'owner' AND p.kind = 'user' AND NOT EXISTS (
+         SELECT 1 FROM api_keys k WHERE k.principal_id = p.id AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now()))
+       ORDER BY o.name, p.email`,
+    );
+  },
   async listOrganizations(db: Queryable): Promise<{ id: string; name: string }[]> {
     return db.query(`SELECT id, name FROM organizations ORDER BY created_at, id`);
   },
