@@ -1,7 +1,7 @@
 import catalogue from './model-catalogue.json' with { type: 'json' };
 
 /**
- * Standard Credits (contract §3): multiplier × (input + cache write + output + cache read / 10).
+ * Standard Credits: multiplier × (input + cache write + output + cache read / 10).
  * They are kept exact as integer "credit units" of 1/10000 credit: the multiplier in thousandths
  * times the tokens in tenths. Only a response rounds them.
  */

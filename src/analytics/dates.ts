@@ -19,7 +19,7 @@ function isRealDate(value: string): boolean {
 }
 
 /**
- * The analytics date rules (spec "Errors" 2, contract §5): strict YYYY-MM-DD naming a real
+ * The analytics date rules: strict YYYY-MM-DD naming a real
  * date, before today (UTC), start not after end, at most 366 days. Returns every problem.
  */
 export function checkRange(startDate: string, endDate: string, today: string): ErrorItem[] {

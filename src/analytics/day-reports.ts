@@ -4,7 +4,7 @@ import type { ActivityDay, CounterRow, ModelDayRow, ModelRow, ToolsDay } from '.
 
 /** Code-unit order, the same on every database collation. */
 export const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-/** Breakdown order (contract §5): count descending, then name. */
+/** Breakdown order: count descending, then name. */
 const byCountThenName = <T>(count: (x: T) => bigint | number, name: (x: T) => string) => (a: T, b: T) => {
   const ca = count(a), cb = count(b);
   return ca > cb ? -1 : ca < cb ? 1 : byText(name(a), name(b));

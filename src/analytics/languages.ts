@@ -12,7 +12,7 @@ const byExtension: Record<string, string> = {
 };
 
 /**
- * The lower-cased extension without its dot (contract §5); "" for a file without one. A leading
+ * The lower-cased extension without its dot; "" for a file without one. A leading
  * dot alone (".gitignore") is a hidden file's name, not an extension.
  */
 export function extensionOf(path: string): string {

@@ -1,5 +1,5 @@
 /**
- * A user-day's primary model (contract §5), as a subquery over analytics_user_day_model for the
+ * A user-day's primary model, as a subquery over analytics_user_day_model for the
  * user-day row aliased `u` (its day and user_id; the organization is $1): the model with the most
  * credits over its tiers (ties: the smallest id), and its tier with the most credits (ties: the
  * smallest name). Ingestion keeps it on the user-day row (rollup-store.ts); migration 0013 filled

@@ -20,7 +20,7 @@ const todayUtc = (now: Date) => now.toISOString().slice(0, 10);
 /** The /users rows of one day kept so far, by user id; null for a user without a row that day. */
 type UserDaySlice = Map<string, UserDayJson | null>;
 
-/** The five analytics reads (contract §5). Each reads the rollups of the days asked for. */
+/** The five analytics reads. Each reads the rollups of the days asked for. */
 export class AnalyticsService implements CreditsUsage {
   /** /tokens rows of a day (Buffer[]) and /users rows of a day by user (Map), in one memory budget. */
   private readonly kept: DayCache<Buffer[] | UserDaySlice>;

@@ -5,7 +5,7 @@ import type { UserRow } from './schemas.js';
 import type { UserDayRow } from './store.js';
 
 /**
- * One user-day's /users row (contract §5) as UTF-8 JSON, but for its `delegation_level`: on a day
+ * One user-day's /users row as UTF-8 JSON, but for its `delegation_level`: on a day
  * without sessions that is the level of the user's latest earlier session, so it depends on
  * other days and is filled in when a page is put together (userRowParts). Everything else
  * depends on the user-day's rollups alone, so it can be kept while its day keeps its version.

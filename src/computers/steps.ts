@@ -1,4 +1,4 @@
-/** The provisioning plan of each provider (contract §6) and the rules derived from step states. */
+/** The provisioning plan of each provider and the rules derived from step states. */
 export type ProviderType = 'byom' | 'e2b';
 export type StepStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'skipped';
 export type ComputerStatus = 'provisioning' | 'active' | 'error';

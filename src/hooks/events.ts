@@ -1,4 +1,4 @@
-/** The client-side hook events of api-spec "Events" and contract §9. */
+/** The client-side hook events an agent client runs hooks for. */
 export const hookEvents = ['PreToolUse', 'PostToolUse', 'Notification', 'Stop', 'SubagentStop', 'SessionEnd'] as const;
 
 export type HookEvent = (typeof hookEvents)[number];

@@ -12,7 +12,7 @@ export interface HookInputOptions {
 }
 
 /**
- * The stdin object of contract §9: the common fields, plus the one field each event
+ * The stdin object: the common fields, plus the one field each event
  * carries. Values given for another event are left out, so a client may pass them all.
  */
 export function buildHookInput(o: HookInputOptions): HookInput {

@@ -1,5 +1,5 @@
 /**
- * The client-side hooks library (contract §9), for an agent client that runs hooks in its
+ * The client-side hooks library, for an agent client that runs hooks in its
  * own process instead of calling `orgctl hooks run`. It imports nothing from the server.
  */
 export { defaultHookFiles, loadHooksConfig, type HookFile, type LoadedHooks } from './config-files.js';

@@ -1,5 +1,5 @@
 /**
- * A matcher selects tool-event entries by tool name (contract §9): `*`, empty or absent
+ * A matcher selects tool-event entries by tool name: `*`, empty or absent
  * matches every tool; anything else is a case-sensitive regular expression that must match
  * the whole name, so `Edit` does not also catch `MultiEdit` (write `.*Edit` for that).
  */

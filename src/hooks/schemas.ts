@@ -2,7 +2,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { hookEvents } from './events.js';
 
 /**
- * Schemas of the hooks configuration (contract §9), of the JSON a hook may print, and of
+ * Schemas of the hooks configuration, of the JSON a hook may print, and of
  * the combined result `orgctl hooks run` prints. `errorMessage` is our own option: the
  * validator prints it instead of TypeBox's generic text, so a user reads what to write.
  */
@@ -101,7 +101,7 @@ export const HooksRunResultSchema = Type.Object({
 });
 export type HooksRunResult = Static<typeof HooksRunResultSchema>;
 
-/** A `hook` telemetry event of contract §4, as posted to /api/v1/telemetry/events. */
+/** A `hook` telemetry event as posted to /api/v1/telemetry/events. */
 export const HookTelemetryEventSchema = Type.Object({
   id: Type.String({ pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$', description: 'a UUID, the idempotency key' }),
   type: Type.Literal('hook'),

@@ -14,7 +14,7 @@ export type TelemetryResult = { sent: true; status: number } | { sent: false; er
 
 export const defaultTelemetryTimeoutMs = 1500;
 
-/** One `hook` event per hook that runs (contract §4), stamped with the start of the run. */
+/** One `hook` event per hook that runs, stamped with the start of the run. */
 export function hookTelemetryEvents(o: {
   sessionId: string;
   client: HookTelemetryEvent['client'];

@@ -27,7 +27,7 @@ export function formatIssue(issue: ConfigIssue): string {
 const layouts = 'the top level must be a JSON object: {"hooks": {EVENT: [entry, ...]}} or {EVENT: [entry, ...]}';
 
 /**
- * Checks one parsed file. Both layouts of contract §9 are accepted: the event map under
+ * Checks one parsed file. Both layouts are accepted: the event map under
  * `hooks` (other top-level keys are left alone, so the map can live in a larger settings
  * file) or the event map itself at the top level.
  */

@@ -1,5 +1,5 @@
 /**
- * The canonical id of a repository (contract §7): lower-case host and path, without scheme,
+ * The canonical id of a repository: lower-case host and path, without scheme,
  * credentials, port, trailing `/` or `.git`. `https://GitHub.com/Acme/API.git`,
  * `git@github.com:acme/api.git` and `ssh://git@github.com:22/acme/api` are all `github.com/acme/api`.
  * Returns undefined for text that names no remote repository.

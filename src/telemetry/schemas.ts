@@ -19,7 +19,7 @@ const Count = Type.Integer({ minimum: 0, maximum: 1_000_000_000_000 });
 
 /**
  * The fields every event carries. Unknown fields are allowed (and ignored) so that newer
- * clients keep working with an older service (contract §2).
+ * clients keep working with an older service.
  */
 export const EventCommon = Type.Object(
   {
@@ -35,7 +35,7 @@ export const EventCommon = Type.Object(
   { additionalProperties: true },
 );
 
-/** The extra fields of each event type (contract §4). */
+/** The extra fields of each event type. */
 export const EventFields: Record<EventType, TSchema> = {
   session_start: Type.Object({ delegationLevel: oneOf(DELEGATION_LEVELS) }),
   message: Type.Object({ role: oneOf(['user', 'assistant'] as const) }),

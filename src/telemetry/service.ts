@@ -15,7 +15,7 @@ export class TelemetryService {
   ) {}
 
   /**
-   * Stores a batch atomically (contract §4): every event is checked first, and one bad event
+   * Stores a batch atomically: every event is checked first, and one bad event
    * rejects the batch. Events whose id the organization already has, or that repeat an id
    * earlier in the batch, are duplicates and change nothing.
    */

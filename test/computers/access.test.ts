@@ -22,7 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-describe('roles and ownership (contract §1)', () => {
+describe('roles and ownership', () => {
   it('a member creates a computer that they own, and reaches it', async () => {
     expect(alicesComputer.ownerId).toBe(alice.id);
     expect((await t.request('GET', `${C}/${alicesComputer.id}`, { key: alice.key })).status).toBe(200);

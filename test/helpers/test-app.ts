@@ -87,7 +87,7 @@ export class TestApp {
   }
 }
 
-/** Asserts the shape of contract §2's error object and returns it. */
+/** Asserts the shape of the error object and returns it. */
 export function expectErrorObject(res: Response, status: number): { detail: string; status: number; title: string; metadata?: Record<string, unknown>; requestId: string } {
   const body = res.body as Record<string, unknown>;
   if (res.status !== status) throw new Error(`expected status ${status}, got ${res.status}: ${res.raw}`);

@@ -35,7 +35,7 @@ afterAll(async () => {
 });
 
 describe('hook telemetry events', () => {
-  it('describes each hook that runs as a contract §4 `hook` event', () => {
+  it('describes each hook that runs as a `hook` telemetry event', () => {
     const events = hookTelemetryEvents({ sessionId: 's1', client: 'terminal-ui', event: 'PreToolUse', hooks: [{ ...plan('fmt'), matcher: 'Edit' }, plan('lint')], at: new Date('2026-03-01T10:00:00Z') });
     expect(events.every((e) => Value.Check(HookTelemetryEventSchema, e))).toBe(true);
     expect(events.map(({ id: _id, ...rest }) => rest)).toEqual([

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalRepoId } from '../../src/readiness/repo-id.js';
 
-describe('canonical repoId (contract §7)', () => {
+describe('canonical repoId', () => {
   it.each([
     ['https://github.com/acme/api', 'github.com/acme/api'],
     ['https://GitHub.com/Acme/API.git', 'github.com/acme/api'],

@@ -8,7 +8,7 @@ import { toErrorItems } from './validation.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
-/** Sends the error object of contract §2 for an AppError. */
+/** Sends the error object (docs/errors.md) for an AppError. */
 export function sendError(request: FastifyRequest, reply: FastifyReply, err: AppError) {
   if (err.headers) reply.headers(err.headers);
   return reply

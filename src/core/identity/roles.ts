@@ -2,7 +2,7 @@ export const ROLES = ['owner', 'manager', 'member', 'guest'] as const;
 export type Role = (typeof ROLES)[number];
 export type PrincipalKind = 'user' | 'service_account';
 
-/** Who may call a route: the role sets of contract §1, named once and declared per route. */
+/** Who may call a route: the role sets of the roles table, named once and declared per route. */
 export const access = {
   anyone: ROLES,
   managers: ['owner', 'manager'],

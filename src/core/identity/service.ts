@@ -12,7 +12,7 @@ export interface CreatedKey {
 
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
 
-/** Organizations, principals and API keys: creation, listing and revocation, with the rules of contract §1. */
+/** Organizations, principals and API keys: creation, listing and revocation, with the rules of docs/identity-and-access.md. */
 export class IdentityService {
   /** Called with a key id when it is revoked, so cached credentials drop it at once. */
   onRevoke: (keyId: string) => void = () => undefined;
