@@ -33,6 +33,30 @@ const commands: Record<string, { run: ClientCommand; help: string }> = {
     run: server(async () => (await import('./cli/identity-commands.js')).keysCreate),
     help: 'keys create --email E | --principal-id ID [--name N] [--org-id ID] [--json]',
   },
+  'users list': {
+    run: server(async () => (await import('./cli/people-commands.js')).usersList),
+    help: 'users list [--org-id ID] [--json]: the users and service accounts, with their roles and working keys',
+  },
+  'users set-role': {
+    run: server(async () => (await import('./cli/people-commands.js')).usersSetRole),
+    help: 'users set-role --email E --role owner|manager|member|guest [--org-id ID] [--json] (the last owner stays owner)',
+  },
+  'users remove': {
+    run: server(async () => (await import('./cli/people-commands.js')).usersRemove),
+    help: 'users remove --email E [--org-id ID] [--json]: remove a user and their keys (not the last owner)',
+  },
+  'keys list': {
+    run: server(async () => (await import('./cli/people-commands.js')).keysList),
+    help: 'keys list [--email E] [--org-id ID] [--json]: key metadata (prefix, holder, state, created, last used), never secrets',
+  },
+  'keys revoke': {
+    run: server(async () => (await import('./cli/people-commands.js')).keysRevoke),
+    help: 'keys revoke KEY_ID [--json]: the key authenticates nothing from now on',
+  },
+  'orgs list': {
+    run: server(async () => (await import('./cli/people-commands.js')).orgsList),
+    help: 'orgs list [--json]: the organizations, with how many users and service accounts each has',
+  },
   'service-accounts add': {
     run: server(async () => (await import('./cli/identity-commands.js')).serviceAccountsAdd),
     help: 'service-accounts add --name N --role manager|member [--org-id ID] [--json]',

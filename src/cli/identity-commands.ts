@@ -2,6 +2,7 @@ import type { Config } from '../config.js';
 import { ROLES, type Role } from '../core/identity/roles.js';
 import { IdentityService } from '../core/identity/service.js';
 import { output, parseFlags, required, UsageError } from './args.js';
+import { CliError } from './cli-error.js';
 import { withDb } from './with-db.js';
 
 const roleOf = (value: string, allowed: readonly string[] = ROLES): Role => {
@@ -55,10 +56,19 @@ export async function keysCreate(argv: string[], config: Config): Promise<number
   if ((values.email === undefined) === (values['principal-id'] === undefined)) {
     throw new UsageError('Name the key holder with --email (a user) or --principal-id (a user or service account).');
   }
-  const target = values.email !== undefined ? { email: values.email } : { id: values['principal-id'] as string };
+  const target: { email: string } | { id: string } = values.email !== undefined ? { email: values.email } : { id: values['principal-id'] as string };
   const created = await withDb(config, async (db) => {
     const identity = new IdentityService(db);
-    const orgId = await identity.resolveOrganization(values['org-id']);
+    // A principal id is unique across organizations, so it names its organization.
+    const ofPrincipal = 'id' in target && values['org-id'] === undefined ? await identity.organizationOf({ principalId: target.id }) : undefined;
+    if ('id' in target && values['org-id'] === undefined && ofPrincipal === undefined) {
+      throw new CliError(`No user or service account has the id ${target.id}. List them with: orgctl users list`);
+    }
+    const orgId = ofPrincipal ?? (await identity.resolveOrganization(values['org-id']));
+    if ('email' in target && !(await identity.findPrincipal(orgId, target))) {
+      const org = (await identity.listOrganizations()).find((o) => o.id === orgId);
+      throw new CliError(`No user ${target.email.trim().toLowerCase()} in organization "${org?.name}" (${orgId}). List its users with: orgctl users list${values['org-id'] ? ` --org-id ${orgId}` : ''}`);
+    }
     return { orgId, ...(await identity.createApiKey(null, { orgId, target, name: values.name })) };
   });
   output(

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { isUniqueViolation, type Db } from '../db/db.js';
 import { AppError, errors } from '../http/errors.js';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-key-format.js';
+import { isEmail } from './email.js';
+import { isUuid } from '../uuid.js';
 import { isManagerRole, outranksOrEquals, type Principal, type Role } from './roles.js';
 import { identityStore as store, type ApiKeyRow, type PrincipalRow } from './store.js';
 
@@ -46,7 +48,9 @@ export class IdentityService {
       return orgId;
     }
     if (orgs.length === 0) throw errors.notFound('Organization (run `orgctl init` first)');
-    if (orgs.length > 1) throw errors.badRequest(`There are ${orgs.length} organizations; pick one with --org-id.`);
+    if (orgs.length > 1) {
+      throw errors.badRequest(`There are ${orgs.length} organizations; pick one with --org-id: ${orgs.map((o) => `${o.id} ("${o.name}")`).join(', ')}.`);
+    }
     return orgs[0]!.id;
   }
 
@@ -57,6 +61,56 @@ export class IdentityService {
   /** The users of the organization with these emails: a user may be added once, so callers reuse them. */
   findUsersByEmail(orgId: string, emails: string[]): Promise<{ id: string; email: string }[]> {
     return store.findUsersByEmail(this.db, orgId, emails);
+  }
+
+  /** Everyone of the organization, with how many working keys each has (for operators). */
+  listPrincipals(orgId: string) {
+    return store.listPrincipals(this.db, orgId);
+  }
+
+  organizationSummaries() {
+    return store.organizationSummaries(this.db);
+  }
+
+  /** The organization of a principal or key id (both are unique across organizations). */
+  async organizationOf(by: { principalId: string } | { keyId: string }): Promise<string | undefined> {
+    if (!isUuid('principalId' in by ? by.principalId : by.keyId)) return undefined;
+    return 'principalId' in by ? store.orgOfPrincipal(this.db, by.principalId) : store.orgOfApiKey(this.db, by.keyId);
+  }
+
+  /**
+   * An operator's change of a user's role. An organization always keeps an owner: the last one
+   * cannot be demoted (409). Keys act with the new role at once.
+   */
+  async setUserRole(orgId: string, email: string, role: Role): Promise<{ id: string; email: string; role: Role; previous: Role }> {
+    return this.db.transaction(async (tx) => {
+      const user = await this.userForChange(tx, orgId, email);
+      if (user.role === 'owner' && role !== 'owner') await this.keepAnOwner(tx, orgId, `demote ${user.email}`);
+      await store.setRole(tx, user.id, role);
+      return { id: user.id, email: user.email as string, role, previous: user.role };
+    });
+  }
+
+  /** An operator's removal of a user with their keys; the last owner stays (409). */
+  async removeUser(orgId: string, email: string): Promise<{ id: string; email: string }> {
+    return this.db.transaction(async (tx) => {
+      const user = await this.userForChange(tx, orgId, email);
+      if (user.role === 'owner') await this.keepAnOwner(tx, orgId, `remove ${user.email}`);
+      await store.deletePrincipal(tx, user.id);
+      return { id: user.id, email: user.email as string };
+    });
+  }
+
+  private async userForChange(tx: Parameters<typeof store.findPrincipal>[0], orgId: string, email: string): Promise<PrincipalRow> {
+    const user = await store.findPrincipal(tx, orgId, { email: normalizeEmail(email) });
+    if (!user || user.kind !== 'user') throw errors.notFound(`User ${normalizeEmail(email)}`);
+    return user;
+  }
+
+  private async keepAnOwner(tx: Parameters<typeof store.countOwners>[0], orgId: string, what: string): Promise<void> {
+    // Owners are locked first, so two changes at once cannot both take one of the last two.
+    await tx.query(`SELECT id FROM principals WHERE org_id = $1 AND role = 'owner' ORDER BY id FOR UPDATE`, [orgId]);
+    if ((await store.countOwners(tx, orgId)) <= 1) throw errors.conflict(`Cannot ${what}: an organization keeps at least one owner. Make another user owner first.`);
   }
 
   /** Which of these ids are users of the organization (service accounts are not users). */
@@ -101,6 +155,21 @@ export class IdentityService {
     });
   }
 
+  /** An operator's view of the keys of an organization, or of one holder. */
+  listKeysOf(orgId: string, principalId?: string): Promise<ApiKeyRow[]> {
+    return store.listApiKeys(this.db, orgId, principalId);
+  }
+
+  /** An operator's revocation, beyond any role; revoking twice changes nothing. */
+  async revokeKeyAsOperator(orgId: string, keyId: string): Promise<{ already: boolean }> {
+    const key = await store.findApiKey(this.db, orgId, keyId);
+    if (!key) throw errors.notFound('API key');
+    if (key.revoked_at) return { already: true };
+    await store.revokeApiKey(this.db, orgId, keyId, new Date());
+    this.onRevoke(keyId);
+    return { already: false };
+  }
+
   /** Owners and managers see every key of the organization; others see their own. */
   listApiKeys(actor: Principal, principalId?: string): Promise<ApiKeyRow[]> {
     if (!isManagerRole(actor.role)) return store.listApiKeys(this.db, actor.orgId, actor.id);
@@ -121,6 +190,7 @@ export class IdentityService {
   private async insertUser(tx: Parameters<typeof store.insertPrincipal>[0], orgId: string, email: string, role: Role, name?: string) {
     const id = randomUUID();
     const normalized = normalizeEmail(email);
+    if (!isEmail(normalized)) throw errors.badRequest(`"${email}" is not an email address.`);
     try {
       await store.insertPrincipal(tx, { id, orgId, kind: 'user', email: normalized, name: name ?? normalized, role });
     } catch (e) {

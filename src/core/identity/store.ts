@@ -54,6 +54,53 @@ export const identityStore = {
     return db.query(`SELECT id, name FROM organizations ORDER BY created_at, id`);
   },
 
+  /** Each organization with how many users and service accounts it has. */
+  async organizationSummaries(db: Queryable): Promise<{ id: string; name: string; users: number; serviceAccounts: number; createdAt: string }[]> {
+    return db.query(
+      `SELECT o.id, o.name, to_char(o.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "createdAt",
+              count(p.id) FILTER (WHERE p.kind = 'user')::int AS users,
+              count(p.id) FILTER (WHERE p.kind = 'service_account')::int AS "serviceAccounts"
+       FROM organizations o LEFT JOIN principals p ON p.org_id = o.id
+       GROUP BY o.id ORDER BY o.created_at, o.id`,
+    );
+  },
+
+  /** The principals of an organization, users first (by email), then service accounts (by name), with their working keys. */
+  async listPrincipals(db: Queryable, orgId: string): Promise<{ id: string; kind: PrincipalKind; email: string | null; name: string; role: Role; activeKeys: number }[]> {
+    return db.query(
+      `SELECT p.id, p.kind, p.email, p.name, p.role,
+              (SELECT count(*)::int FROM api_keys k WHERE k.principal_id = p.id AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())) AS "activeKeys"
+       FROM principals p WHERE p.org_id = $1
+       ORDER BY p.kind DESC, p.email, p.name, p.id`,
+      [orgId],
+    );
+  },
+
+  async countOwners(db: Queryable, orgId: string): Promise<number> {
+    const [row] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM principals WHERE org_id = $1 AND role = 'owner'`, [orgId]);
+    return row?.n ?? 0;
+  },
+
+  async setRole(db: Queryable, principalId: string, role: Role): Promise<void> {
+    await db.query(`UPDATE principals SET role = $2 WHERE id = $1`, [principalId, role]);
+  },
+
+  /** Removes a principal and its keys (they cascade). Its telemetry and analytics stay, keyed by its id. */
+  async deletePrincipal(db: Queryable, principalId: string): Promise<void> {
+    await db.query(`DELETE FROM principals WHERE id = $1`, [principalId]);
+  },
+
+  /** The organization a principal belongs to: ids are unique across organizations. */
+  async orgOfPrincipal(db: Queryable, principalId: string): Promise<string | undefined> {
+    const [row] = await db.query<{ org_id: string }>(`SELECT org_id FROM principals WHERE id = $1`, [principalId]);
+    return row?.org_id;
+  },
+
+  async orgOfApiKey(db: Queryable, keyId: string): Promise<string | undefined> {
+    const [row] = await db.query<{ org_id: string }>(`SELECT org_id FROM api_keys WHERE id = $1`, [keyId]);
+    return row?.org_id;
+  },
+
   async insertPrincipal(
     db: Queryable,
     p: { id: string; orgId: string; kind: PrincipalKind; email: string | null; name: string; role: Role },

@@ -1,0 +1,113 @@
+import type { Config } from '../config.js';
+import { ROLES, type Role } from '../core/identity/roles.js';
+import { IdentityService } from '../core/identity/service.js';
+import { output, parseFlags, required, UsageError } from './args.js';
+import { CliError } from './cli-error.js';
+import { withDb } from './with-db.js';
+
+// The database commands that show and change what init, users add and keys create made. Like
+// them they work on the database directly (the embedded one only while the service is stopped).
+
+const orgFlags = { 'org-id': { type: 'string' }, json: { type: 'boolean' } } as const;
+
+/** Rows as aligned columns under a header: what a terminal reader scans. */
+function table(header: string[], rows: string[][]): string[] {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd();
+  return [line(header), ...rows.map(line)];
+}
+
+const iso = (d: Date | string | null): string => (d === null ? '' : new Date(d).toISOString());
+
+/** orgctl orgs list [--json] */
+export async function orgsList(argv: string[], config: Config): Promise<number> {
+  const { values } = parseFlags(argv, { json: { type: 'boolean' } });
+  const orgs = await withDb(config, (db) => new IdentityService(db).organizationSummaries());
+  output(values.json, { organizations: orgs }, orgs.length === 0 ? ['No organizations yet: orgctl init --org NAME --owner-email EMAIL'] : table(['ID', 'NAME', 'USERS', 'SERVICE ACCOUNTS', 'CREATED'], orgs.map((o) => [o.id, o.name, String(o.users), String(o.serviceAccounts), o.createdAt])));
+  return 0;
+}
+
+/** orgctl users list [--org-id ID] [--json]: users and service accounts, with their working keys. */
+export async function usersList(argv: string[], config: Config): Promise<number> {
+  const { values } = parseFlags(argv, orgFlags);
+  const { orgId, principals } = await withDb(config, async (db) => {
+    const identity = new IdentityService(db);
+    const orgId = await identity.resolveOrganization(values['org-id']);
+    return { orgId, principals: await identity.listPrincipals(orgId) };
+  });
+  output(
+    values.json,
+    { orgId, principals },
+    table(['ID', 'KIND', 'EMAIL OR NAME', 'ROLE', 'KEYS'], principals.map((p) => [p.id, p.kind === 'user' ? 'user' : 'service account', p.email ?? p.name, p.role, String(p.activeKeys)])),
+  );
+  return 0;
+}
+
+/** orgctl users set-role --email E --role R [--org-id ID] [--json] */
+export async function usersSetRole(argv: string[], config: Config): Promise<number> {
+  const { values } = parseFlags(argv, { email: { type: 'string' }, role: { type: 'string' }, ...orgFlags });
+  const email = required(values.email, 'email');
+  const role = required(values.role, 'role');
+  if (!(ROLES as readonly string[]).includes(role)) throw new UsageError(`--role must be one of: ${ROLES.join(', ')}.`);
+  const changed = await withDb(config, async (db) => {
+    const identity = new IdentityService(db);
+    const orgId = await identity.resolveOrganization(values['org-id']);
+    return { orgId, ...(await identity.setUserRole(orgId, email, role as Role)) };
+  });
+  output(values.json, { orgId: changed.orgId, userId: changed.id, email: changed.email, role: changed.role, previousRole: changed.previous }, [
+    `${changed.email} is now ${changed.role} (was ${changed.previous}); their keys act with the new role at once.`,
+  ]);
+  return 0;
+}
+
+/** orgctl users remove --email E [--org-id ID] [--json] */
+export async function usersRemove(argv: string[], config: Config): Promise<number> {
+  const { values } = parseFlags(argv, { email: { type: 'string' }, ...orgFlags });
+  const email = required(values.email, 'email');
+  const removed = await withDb(config, async (db) => {
+    const identity = new IdentityService(db);
+    const orgId = await identity.resolveOrganization(values['org-id']);
+    return { orgId, ...(await identity.removeUser(orgId, email)) };
+  });
+  output(values.json, { orgId: removed.orgId, userId: removed.id, email: removed.email, removed: true }, [`${removed.email} removed, with their keys. Their telemetry stays in analytics.`]);
+  return 0;
+}
+
+/** orgctl keys list [--org-id ID] [--email E] [--json]: key metadata, never secrets. */
+export async function keysList(argv: string[], config: Config): Promise<number> {
+  const { values } = parseFlags(argv, { email: { type: 'string' }, ...orgFlags });
+  const { orgId, keys } = await withDb(config, async (db) => {
+    const identity = new IdentityService(db);
+    const orgId = await identity.resolveOrganization(values['org-id']);
+    const holder = values.email !== undefined ? await identity.findPrincipal(orgId, { email: values.email }) : undefined;
+    if (values.email !== undefined && !holder) throw new CliError(`No user ${values.email.trim().toLowerCase()} in this organization. List its users with: orgctl users list`);
+    return { orgId, keys: await identity.listKeysOf(orgId, holder?.id) };
+  });
+  const state = (k: (typeof keys)[number]) => (k.revoked_at ? 'revoked' : k.expires_at && new Date(k.expires_at) <= new Date() ? 'expired' : 'active');
+  output(
+    values.json,
+    {
+      orgId,
+      keys: keys.map((k) => ({ id: k.id, name: k.name, prefix: k.display_prefix, principalId: k.principal_id, holder: k.principal_email ?? k.principal_name, state: state(k), createdAt: iso(k.created_at), expiresAt: k.expires_at && iso(k.expires_at), lastUsedAt: k.last_used_at && iso(k.last_used_at), revokedAt: k.revoked_at && iso(k.revoked_at) })),
+    },
+    table(['ID', 'PREFIX', 'NAME', 'HOLDER', 'STATE', 'CREATED', 'LAST USED'], keys.map((k) => [k.id, k.display_prefix, k.name, k.principal_email ?? k.principal_name, state(k), iso(k.created_at), iso(k.last_used_at)])),
+  );
+  return 0;
+}
+
+/** orgctl keys revoke KEY_ID [--json]: a key id names its organization. */
+export async function keysRevoke(argv: string[], config: Config): Promise<number> {
+  const { values, positionals } = parseFlags(argv, { json: { type: 'boolean' } }, 1);
+  if (!positionals[0]) throw new UsageError('Name the key: orgctl keys revoke KEY_ID (orgctl keys list shows the ids).');
+  const keyId = positionals[0].toLowerCase();
+  const revoked = await withDb(config, async (db) => {
+    const identity = new IdentityService(db);
+    const orgId = await identity.organizationOf({ keyId });
+    if (!orgId) throw new CliError(`No API key has the id ${keyId}. List keys with: orgctl keys list`);
+    return { orgId, ...(await identity.revokeKeyAsOperator(orgId, keyId)) };
+  });
+  output(values.json, { orgId: revoked.orgId, keyId, revoked: true, alreadyRevoked: revoked.already }, [
+    revoked.already ? `Key ${keyId} was already revoked.` : `Key ${keyId} revoked: it authenticates nothing from now on.`,
+  ]);
+  return 0;
+}
