@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { principalOf } from '../core/http/access.js';
 import { errorResponses } from '../core/http/error-schema.js';
+import { toErrorItems } from '../core/http/validation.js';
 import { access } from '../core/identity/roles.js';
 import { ListQuery, Report, ReportList, ReportUpload } from './schemas.js';
 import type { ReadinessService } from './service.js';
@@ -37,6 +38,9 @@ export const readinessRoutes =
         path,
         {
           config: { access: access.contributors },
+          // The schema's findings go to the handler, which adds the checks a schema cannot make,
+          // so one answer lists every problem of a report.
+          attachValidation: true,
           schema: {
             operationId: `readiness.upload${suffix}`,
             tags,
@@ -45,7 +49,10 @@ export const readinessRoutes =
             response: { 201: Report, ...errorResponses(400, 401, 403) },
           },
         },
-        async (request, reply) => reply.code(201).send(await readiness.upload(principalOf(request), request.body)),
+        async (request, reply) => {
+          const schemaProblems = request.validationError ? toErrorItems(request.validationError.validation as never) : [];
+          return reply.code(201).send(await readiness.upload(principalOf(request), request.body, schemaProblems));
+        },
       );
     }
   };

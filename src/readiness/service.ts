@@ -10,15 +10,28 @@ import { readinessStore as store, type ReportRow } from './store.js';
 export class ReadinessService {
   constructor(private readonly db: Db) {}
 
-  /** Checks what the schema cannot express, canonicalises the repository and stores the report. */
-  async upload(actor: Principal, body: ReportUpload): Promise<Report> {
-    const problems: ErrorItem[] = [];
-    const repoId = canonicalRepoId(body.repoUrl);
-    if (repoId === undefined) {
-      problems.push({ path: '/repoUrl', message: 'must be a remote repository URL (https://host/owner/repo, ssh://host/owner/repo or git@host:owner/repo)' });
+  /**
+   * Checks what the schema cannot express, canonicalises the repository and stores the report.
+   * `schemaProblems` are the schema's findings on the same body: the checks here run on whatever
+   * parts are well-formed, so one answer lists every problem.
+   */
+  async upload(actor: Principal, body: ReportUpload, schemaProblems: ErrorItem[] = []): Promise<Report> {
+    const problems: ErrorItem[] = [...schemaProblems];
+    const flagged = new Set(problems.map((p) => p.path));
+    const add = (p: ErrorItem) => {
+      if (!flagged.has(p.path)) problems.push(p);
+    };
+    const repoId = typeof body?.repoUrl === 'string' ? canonicalRepoId(body.repoUrl) : undefined;
+    if (typeof body?.repoUrl === 'string' && repoId === undefined) {
+      add({ path: '/repoUrl', message: 'must be a remote repository URL (https://host/owner/repo, ssh://host/owner/repo or git@host:owner/repo)' });
     }
-    for (const [criterion, e] of Object.entries(body.report)) {
-      if (e.numerator > e.denominator) problems.push({ path: `/report/${pointer(criterion)}/numerator`, message: 'must be <= denominator' });
+    const report: unknown = body?.report;
+    if (report !== null && typeof report === 'object') {
+      for (const [criterion, e] of Object.entries(report as Record<string, { numerator?: unknown; denominator?: unknown }>)) {
+        if (typeof e?.numerator === 'number' && typeof e.denominator === 'number' && e.numerator > e.denominator) {
+          add({ path: `/report/${pointer(criterion)}/numerator`, message: 'must be <= denominator' });
+        }
+      }
     }
     if (problems.length > 0) throw errors.invalid(problems);
     const row = await store.insert(this.db, { reportId: randomUUID(), orgId: actor.orgId, repoId: repoId as string, uploadedBy: actor.id, body });

@@ -84,3 +84,16 @@ describe('analytics date and parameter validation', () => {
     expect((await t.request('GET', query('productivity', { ...ok, tz: 'Europe/Paris' }), { key: org.ownerKey })).status).toBe(200);
   });
 });
+
+describe('a fixed choice names what it allows', () => {
+  it('group_by=user on /tokens says the one value it accepts', async () => {
+    const err = expectErrorObject(await t.request('GET', query('tokens', { ...ok, group_by: 'user' }), { key: org.ownerKey }), 400);
+    expect(err.metadata?.errors).toEqual([{ path: '/group_by', message: 'must be "model"' }]);
+  });
+
+  it('a wrong client in a telemetry event lists the three clients', async () => {
+    const event = { id: 'c1', type: 'git_commit', timestamp: '2026-10-01T10:00:00Z', sessionId: 's', client: 'ide' };
+    const err = expectErrorObject(await t.request('POST', '/api/v1/telemetry/events', { key: org.ownerKey, body: { events: [event] } }), 400);
+    expect(JSON.stringify(err.metadata?.errors)).toMatch(/terminal-ui.*web.*non-interactive-cli/);
+  });
+});

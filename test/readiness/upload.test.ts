@@ -221,3 +221,23 @@ describe('listing parameters', () => {
     expect(await list('?repoId=github.com/acme/none')).toEqual([]);
   });
 });
+
+describe('one answer lists every problem of a report', () => {
+  it('schema faults, a numerator above its denominator and a repository URL that is no remote, all at once; nothing stored', async () => {
+    const before = (await list()).length;
+    const body = {
+      ...valid(),
+      repoUrl: 'not a url',
+      branch: '',
+      modelUsed: { id: 'm', reasoningEffort: 'extreme' },
+      report: {
+        lint_config: { numerator: 3, denominator: 2, rationale: 'more than there are' },
+        unit_tests: { numerator: 0, denominator: 0, rationale: 'none' },
+      },
+    };
+    const err = expectErrorObject(await t.request('POST', PATH, { key: org.ownerKey, body }), 400);
+    const paths = (err.metadata?.errors as { path: string }[]).map((e) => e.path).sort();
+    expect(paths).toEqual(['/branch', '/modelUsed/reasoningEffort', '/repoUrl', '/report/lint_config/numerator', '/report/unit_tests/denominator']);
+    expect((await list()).length).toBe(before);
+  });
+});

@@ -45,18 +45,25 @@ export function toErrorItems(errs: readonly AjvError[]): ErrorItem[] {
     // A union (anyOf) reports one error per branch; they are merged into one readable line.
     if (anyOfPaths.has(e.instancePath) && e.keyword !== 'anyOf' && e.keyword !== 'required') {
       const list = alternatives.get(path) ?? [];
-      list.push(e.message ?? 'is invalid');
+      list.push(messageOf(e));
       alternatives.set(path, list);
       continue;
     }
     if (e.keyword === 'anyOf') continue;
-    items.push({ path, message: e.keyword === 'required' ? 'is required' : (e.message ?? 'is invalid') });
+    items.push({ path, message: e.keyword === 'required' ? 'is required' : messageOf(e) });
   }
   for (const [path, messages] of alternatives) {
     const merged = messages.map((m, i) => (i === 0 ? m : m.replace(/^must be /, ''))).join(' or ');
     items.push({ path, message: merged });
   }
   return dedupe(items);
+}
+
+/** ajv's message, but a fixed value or a list of them is named: "must be \"user\"", not "must be equal to constant". */
+function messageOf(e: AjvError): string {
+  if (e.keyword === 'const') return `must be ${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)}`;
+  if (e.keyword === 'enum') return `must be one of: ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+  return e.message ?? 'is invalid';
 }
 
 function dedupe(items: ErrorItem[]): ErrorItem[] {
