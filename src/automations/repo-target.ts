@@ -1,6 +1,6 @@
 import { errors } from '../core/http/errors.js';
-import { canonicalRepoId } from '../readiness/repo-id.js';
-import { internalAddressesOf, type Resolver } from './network-guard.js';
+import { canonicalRepoId } from '../core/net/repo-id.js';
+import { internalAddressesOf, type Resolver } from '../core/net/network-guard.js';
 
 export type HostKind = 'github' | 'git';
 

@@ -15,7 +15,7 @@ export const e2bFromConfig = (config: Config): E2bClient | undefined => (config.
 /** The computers API and the host agent's endpoints, wired from the configuration. */
 export function computersPlugin(config: Config, db: Db, identity: IdentityService, e2b: E2bClient | undefined = e2bFromConfig(config)): FastifyPluginAsync {
   const signal = new WorkSignal();
-  const computers = new ComputersService(db, identity, { e2bConfigured: e2b !== undefined, publicUrl: config.publicUrl }, signal, e2b);
+  const computers = new ComputersService(db, identity, { e2bConfigured: e2b !== undefined, publicUrl: config.publicUrl, allowPrivateNetwork: config.ciAllowPrivateNetwork }, signal, e2b);
   const channel = new AgentChannel(db, computers, { leaseMs: config.computersLeaseMs, pollMs: config.computersAgentPollMs, logMaxChars: config.installLogMaxChars }, signal);
   return computersRoutes(computers, channel) as FastifyPluginAsync;
 }

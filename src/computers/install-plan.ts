@@ -102,3 +102,10 @@ export async function installRepositories(dirs: readonly string[], x: InstallRun
   }
   return { ok: true };
 }
+
+/**
+ * git's own protocol allow-list for a clone, as `-c` options: the protocols the service accepts
+ * for a computer's repositories and nothing else, so a transport helper (`ext::`, `fd::`) that
+ * reached a clone some other way still runs no command.
+ */
+export const GIT_PROTOCOLS = ['-c', 'protocol.allow=never', ...['https', 'http', 'ssh', 'git', 'file'].flatMap((p) => ['-c', `protocol.${p}.allow=always`])];

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db, Queryable } from '../core/db/db.js';
 import { errors } from '../core/http/errors.js';
+import { repoProblems } from './repo-policy.js';
 import { isManagerRole, type Principal } from '../core/identity/roles.js';
 import type { IdentityService } from '../core/identity/service.js';
 import { jobsStore } from './jobs-store.js';
@@ -16,6 +17,8 @@ export interface ComputersSettings {
   e2bConfigured: boolean;
   /** The service's public URL; when unset, the URL a request came in on. */
   publicUrl?: string;
+  /** CI_ALLOW_PRIVATE_NETWORK: file:// and internal hosts may be cloned. */
+  allowPrivateNetwork?: boolean;
 }
 
 const invalidField = (path: string, message: string) => errors.invalid([{ path, message }]);
@@ -45,6 +48,8 @@ export class ComputersService {
       owner = { kind: 'service_account', id: sa.id };
     }
     const repos = input.repos ?? [];
+    const problems = await repoProblems(repos, this.settings.allowPrivateNetwork ?? false);
+    if (problems.length > 0) throw errors.invalid(problems);
     const autoInstallDeps = input.autoInstallDeps ?? true;
     const id = randomUUID();
     const steps = planSteps(provider, { repos: repos.length, autoInstallDeps, e2bMissing: this.settings.e2bConfigured ? undefined : E2B_MISSING });

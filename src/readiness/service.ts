@@ -3,7 +3,7 @@ import type { Db } from '../core/db/db.js';
 import { errors, type ErrorItem } from '../core/http/errors.js';
 import type { Principal } from '../core/identity/roles.js';
 import { isUuid } from '../core/uuid.js';
-import { canonicalRepoId } from './repo-id.js';
+import { canonicalRepoId } from '../core/net/repo-id.js';
 import { DEFAULT_PAGE, MAX_PAGE, type ListQuery, type Report, type ReportUpload } from './schemas.js';
 import { readinessStore as store, type ReportRow } from './store.js';
 

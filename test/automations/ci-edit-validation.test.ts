@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { internalAddressesOf, isInternalAddress } from '../../src/automations/network-guard.js';
+import { internalAddressesOf, isInternalAddress } from '../../src/core/net/network-guard.js';
 import { expectErrorObject, TestApp, type Org } from '../helpers/test-app.js';
 
 const EDIT = '/api/v0/automations/ci/edit';

@@ -41,7 +41,7 @@ beforeAll(async () => {
   const init = await runCli(['init', '--org', 'byom', '--owner-email', 'owner@byom.test', '--json'], env);
   expect(init.code).toBe(0);
   key = (JSON.parse(init.stdout) as { apiKey: string }).apiKey;
-  server = await startServer(env);
+  server = await startServer({ ...env, CI_ALLOW_PRIVATE_NETWORK: 'true' });
 });
 afterEach(async () => {
   for (const a of agents.splice(0)) await a.stop('SIGKILL');

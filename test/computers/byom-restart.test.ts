@@ -30,7 +30,7 @@ describe('restarting the service mid-provisioning', () => {
     const servers: Server[] = [];
     cleanups.push(() => Promise.all(servers.map((s) => s.stop())));
     const start = async () => {
-      const s = await startServer(env);
+      const s = await startServer({ ...env, CI_ALLOW_PRIVATE_NETWORK: 'true' });
       servers.push(s);
       return s;
     };
@@ -80,7 +80,7 @@ describe('restarting the service mid-provisioning', () => {
     const env = { DATABASE_URL: db.url, COMPUTERS_LEASE_MS: '3000', COMPUTERS_ENGINE_TICK_MS: '100', COMPUTERS_AGENT_POLL_MS: '100' };
     const init = await runCli(['init', '--org', 'two', '--owner-email', 'o@two.test', '--json'], env);
     const key = (JSON.parse(init.stdout) as { apiKey: string }).apiKey;
-    const [a, b] = await Promise.all([startServer(env), startServer(env)]);
+    const [a, b] = await Promise.all([startServer({ ...env, CI_ALLOW_PRIVATE_NETWORK: 'true' }), startServer({ ...env, CI_ALLOW_PRIVATE_NETWORK: 'true' })]);
     cleanups.push(() => a.stop(), () => b.stop());
     const call = async <T>(server: Server, method: string, url: string, body?: unknown) => {
       const res = await fetch(`${server.url}${url}`, {

@@ -56,7 +56,7 @@ describe('the e2b provider, run by the provisioning engine', () => {
     const sandboxId = [...e2b.sandboxes.entries()].find(([, s]) => s.metadata.orgctlComputerId === c.id)![0];
     const cmds = e2b.commands.filter((x) => x.sandboxId === sandboxId).map((x) => x.cmd);
     expect(cmds.some((x) => x.includes('useradd'))).toBe(true);
-    expect(cmds.some((x) => x.includes("git clone -- 'https://github.com/acme/api.git' '/home/user/api'"))).toBe(true);
+    expect(cmds.some((x) => x.includes("clone -- 'https://github.com/acme/api.git' '/home/user/api'") && x.includes('-c protocol.allow=never'))).toBe(true);
     expect(cmds).toContain('npm ci');
     const session = await t.request<{ status: string; exitCode: number; log: string }>('GET', `${C}/${c.id}/install-sessions/${stepOf(c, 'install-dependencies').installSessionId}`, { key: org.ownerKey });
     expect(session.body).toMatchObject({ status: 'succeeded', exitCode: 0 });

@@ -17,7 +17,7 @@ let org: Org;
 
 beforeAll(async () => {
   // A database poll of 10 s: a held long poll that answers sooner was woken by the signal.
-  t = await TestApp.start({ computersLeaseMs: LEASE_MS, computersAgentPollMs: 10_000, installLogMaxChars: 1024 });
+  t = await TestApp.start({ computersLeaseMs: LEASE_MS, computersAgentPollMs: 10_000, installLogMaxChars: 1024, ciAllowPrivateNetwork: true });
   org = await t.createOrg('install-deps');
 });
 afterAll(() => t?.close());

@@ -81,6 +81,24 @@ describe('create body limits, each side of each boundary', () => {
     await rejects({ name: unique(), repos: 'https://github.com/a/b.git' }, '/repos');
   });
 
+  it('repos: https, ssh, git and scp-like git@host:owner/repo pass, as readiness and CI accept them', async () => {
+    const repos = ['git@github.com:acme/x.git', 'ssh://git@github.com/acme/x', 'https://github.com/acme/x.git', 'git://example.com/acme/x'];
+    expect((await create({ name: unique(), repos })).status).toBe(201);
+  });
+
+  it.each([
+    ['a transport helper that runs a command', 'ext::sh -c touch% /tmp/pwned'],
+    ['a file-descriptor transport', 'fd::17'],
+    ['a local path', 'file:///etc'],
+    ['a loopback address', 'http://127.0.0.1/acme/x.git'],
+    ['the cloud metadata address', 'http://169.254.169.254/latest/meta-data'],
+    ['a name that resolves to loopback', 'https://localhost/acme/x.git'],
+    ['a private address, scp-like', 'git@10.0.0.1:acme/x.git'],
+    ['a private IPv6 address', 'ssh://git@[fd00::1]/acme/x'],
+  ])('repos: %s is 400 unless the server allows private networks', async (_what, repo) => {
+    await rejects({ name: unique(), repos: ['https://github.com/a/b.git', repo] }, '/repos/1');
+  });
+
   it('serviceAccountId: an empty string is 400; one naming no service account of the organization is 400', async () => {
     await rejects({ name: unique(), serviceAccountId: '' }, '/serviceAccountId');
     await rejects({ name: unique(), serviceAccountId: 'x' }, '/serviceAccountId');

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalRepoId } from '../../src/readiness/repo-id.js';
+import { canonicalRepoId } from '../../src/core/net/repo-id.js';
 
 describe('canonical repoId', () => {
   it.each([

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { failureMessage, installRepositories, repoDirectoryNames } from '../install-plan.js';
+import { failureMessage, GIT_PROTOCOLS, installRepositories, repoDirectoryNames } from '../install-plan.js';
 import type { ComputerView, JobView } from '../schemas.js';
 import { ApiClient, ApiError, isTransient } from './api-client.js';
 import { runProcess } from './run-process.js';
@@ -163,7 +163,7 @@ export class HostAgent {
           continue;
         }
         output(`$ git clone ${url} ${dir}\n`);
-        const r = await runProcess(`git clone --progress -- '${url.replace(/'/g, `'\\''`)}' '${dir.replace(/'/g, `'\\''`)}'`, { cwd: base, signal, onOutput: output, env: { ...this.o.env, GIT_TERMINAL_PROMPT: '0' } });
+        const r = await runProcess(`git ${GIT_PROTOCOLS.join(' ')} clone --progress -- '${url.replace(/'/g, `'\\''`)}' '${dir.replace(/'/g, `'\\''`)}'`, { cwd: base, signal, onOutput: output, env: { ...this.o.env, GIT_TERMINAL_PROMPT: '0' } });
         if (r.exitCode !== 0) return { status: 'failed', error: failureMessage(`git clone ${url}`, r.exitCode, r.stderr, r.signal), exitCode: r.exitCode ?? undefined };
       }
       return { status: 'succeeded', exitCode: 0, clonedRepoDirectories: dirs };

@@ -1,4 +1,4 @@
-import { failureMessage, installRepositories, repoDirectoryNames, STOPPED } from '../install-plan.js';
+import { failureMessage, GIT_PROTOCOLS, installRepositories, repoDirectoryNames, STOPPED } from '../install-plan.js';
 import type { ComputerRow } from '../store.js';
 import type { E2bClient, E2bSandbox } from './e2b-client.js';
 
@@ -53,7 +53,7 @@ export async function runE2bStep(e2b: E2bClient, stepId: string, ctx: StepContex
       if (ctx.signal.aborted) return STOPPED;
       const dir = dirs[i] as string;
       ctx.output(`$ git clone ${url} ${dir}\n`);
-      const r = await run(`test -d ${quote(`${dir}/.git`)} && echo 'already cloned' || git clone -- ${quote(url)} ${quote(dir)}`);
+      const r = await run(`test -d ${quote(`${dir}/.git`)} && echo 'already cloned' || git ${GIT_PROTOCOLS.join(' ')} clone -- ${quote(url)} ${quote(dir)}`);
       if (r.exitCode !== 0) return { ok: false, error: failureMessage(`git clone ${url}`, r.exitCode, r.stderr), exitCode: r.exitCode };
     }
     await ctx.setClonedDirectories(dirs);

@@ -1,0 +1,52 @@
+import { internalAddressesOf, type Resolver, systemResolver } from '../core/net/network-guard.js';
+import { canonicalRepoId } from '../core/net/repo-id.js';
+import type { ErrorItem } from '../core/http/errors.js';
+
+const RESOLVE_TIMEOUT_MS = 2000;
+
+/**
+ * Which repository URLs a computer may clone: the rule of CI automation. A remote over https,
+ * http, ssh or git (or scp-like `git@host:owner/repo`); never a transport helper (`ext::`,
+ * `fd::`), which runs a command, and never, unless the server allows private networks, a
+ * `file://` path or a host that is, or resolves to, a loopback, private, link-local (cloud
+ * metadata) or otherwise internal address. A host that does not resolve here is accepted: the
+ * machine that clones resolves it, and the agent allows git only these protocols.
+ */
+export async function repoProblems(repos: readonly string[], allowPrivateNetwork: boolean, resolve: Resolver = systemResolver): Promise<ErrorItem[]> {
+  const problems: ErrorItem[] = [];
+  await Promise.all(
+    repos.map(async (repo, i) => {
+      const problem = await problemOf(repo, allowPrivateNetwork, resolve);
+      if (problem) problems.push({ path: `/repos/${i}`, message: problem });
+    }),
+  );
+  return problems.sort((a, b) => a.path.localeCompare(b.path, 'en', { numeric: true }));
+}
+
+async function problemOf(repo: string, allowPrivateNetwork: boolean, resolve: Resolver): Promise<string | undefined> {
+  if (/^[a-z0-9+.-]+::/i.test(repo)) return 'a git transport helper (such as ext:: or fd::) is not a repository URL';
+  if (/^file:\/\//i.test(repo)) return allowPrivateNetwork ? undefined : 'file:// repositories are not allowed on this server (CI_ALLOW_PRIVATE_NETWORK)';
+  const hasScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(repo);
+  if (!hasScheme && !/^(?:[^@/:]+@)?[^@/:]+:(?!\/\/)/.test(repo)) {
+    return 'must be a remote repository URL (https://host/owner/repo, ssh://host/owner/repo or git@host:owner/repo)';
+  }
+  if (canonicalRepoId(repo) === undefined) return 'must be a remote repository URL (https://host/owner/repo, ssh://host/owner/repo or git@host:owner/repo)';
+  if (allowPrivateNetwork) return undefined;
+  const host = hostOf(repo);
+  let internal: string[] = [];
+  try {
+    // A resolver that does not answer in time is treated as one that found nothing.
+    internal = await Promise.race([internalAddressesOf(host, resolve), new Promise<string[]>((r) => setTimeout(() => r([]), RESOLVE_TIMEOUT_MS).unref())]);
+  } catch {
+    return undefined;
+  }
+  return internal.length > 0 ? `host ${host} is an internal address (${internal[0]}); allowed only with CI_ALLOW_PRIVATE_NETWORK` : undefined;
+}
+
+function hostOf(repo: string): string {
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(repo);
+  const authority = scheme ? scheme[1]! : /^(?:[^@/:]+@)?([^@/:]+):/.exec(repo)![1]!;
+  const host = authority.slice(authority.lastIndexOf('@') + 1);
+  if (host.startsWith('[')) return host.slice(0, host.indexOf(']') + 1);
+  return host.includes(':') ? host.slice(0, host.lastIndexOf(':')) : host;
+}
