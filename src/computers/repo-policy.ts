@@ -33,7 +33,7 @@ async function problemOf(repo: string, allowPrivateNetwork: boolean, resolve: Re
   if (canonicalRepoId(repo) === undefined) return 'must be a remote repository URL (https://host/owner/repo, ssh://host/owner/repo or git@host:owner/repo)';
   if (allowPrivateNetwork) return undefined;
   const host = hostOf(repo);
-  let internal: string[] = [];
+  let internal: string[];
   try {
     // A resolver that does not answer in time is treated as one that found nothing.
     internal = await Promise.race([internalAddressesOf(host, resolve), new Promise<string[]>((r) => setTimeout(() => r([]), RESOLVE_TIMEOUT_MS).unref())]);
