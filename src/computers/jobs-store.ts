@@ -218,14 +218,21 @@ export const jobsStore = {
    * running now. The conditional UPDATE is the gate: of concurrent requests exactly one matches the
    * row; the partial unique index on running sessions backs it up.
    */
-  async startInstall(tx: Queryable, computerId: string, sessionId: string): Promise<boolean> {
+  /** Starts a session, or says which one is running (null: an install step run without one, as at provisioning). */
+  async startInstall(tx: Queryable, computerId: string, sessionId: string): Promise<{ started: true } | { started: false; runningSessionId: string | null }> {
     const rows = await tx.query(
       `UPDATE computer_steps SET status = 'running', install_session_id = $2, error = NULL, started_at = now(), completed_at = NULL,
          lease_owner = NULL, lease_expires_at = NULL, attempts = 0
        WHERE computer_id = $1 AND step_id = '${INSTALL_STEP}' AND status <> 'running' RETURNING 1`,
       [computerId, sessionId],
     );
-    if (rows.length === 0) return false;
+    if (rows.length === 0) {
+      const [running] = await tx.query<{ install_session_id: string | null }>(
+        `SELECT install_session_id FROM computer_steps WHERE computer_id = $1 AND step_id = '${INSTALL_STEP}'`,
+        [computerId],
+      );
+      return { started: false, runningSessionId: running?.install_session_id ?? null };
+    }
     await tx.query(`INSERT INTO install_sessions (id, computer_id, status) VALUES ($1, $2, 'running')`, [sessionId, computerId]);
     // Failed earlier steps run again first, so the install has something to work on.
     await tx.query(
@@ -233,7 +240,7 @@ export const jobsStore = {
        WHERE computer_id = $1 AND status = 'failed' AND step_id <> '${INSTALL_STEP}' AND step_id <> 'connect-host'`,
       [computerId],
     );
-    return true;
+    return { started: true };
   },
 
   async session(db: Queryable, computerId: string, sessionId: string): Promise<SessionRow | undefined> {

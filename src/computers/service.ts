@@ -119,11 +119,19 @@ export class ComputersService {
   /** 202 with the computer when a fresh session was queued; 409 while one is running. */
   async installDeps(actor: Principal, id: string, baseUrl: string): Promise<ComputerView> {
     const sessionId = randomUUID();
-    const { started, computerId } = await this.db.transaction(async (tx) => {
+    const { start, computerId } = await this.db.transaction(async (tx) => {
       const c = await this.mustFind(tx, actor, { id });
-      return { started: await jobsStore.startInstall(tx, c.id, sessionId), computerId: c.id };
+      return { start: await jobsStore.startInstall(tx, c.id, sessionId), computerId: c.id };
     });
-    if (!started) throw errors.conflict('An install session is already running on this computer; wait for it to end.');
+    if (!start.started) {
+      const running = start.runningSessionId;
+      throw errors.conflict(
+        running
+          ? `Install session ${running} is already running on this computer; wait for it to end (GET …/install-sessions/${running}).`
+          : 'The install step is already running on this computer (as part of provisioning); wait for it to end.',
+        { installSessionId: running },
+      );
+    }
     // Waiters are keyed by the stored id, not by the spelling in the path (UUIDs match in any case).
     this.signal.notify(computerId);
     return this.get(actor, { id }, baseUrl);

@@ -111,6 +111,8 @@ describe('byom end to end: orgctl serve + orgctl agent + git + npm', () => {
     const clone = (await api<{ log: string }>('GET', `/api/v0/computers/${c.id}/provisioning-steps/clone-repos`)).body;
     expect(clone.log).toContain(`git clone ${repo}`);
     expect(clone.log).toContain('Cloning into');
+    // Progress redrawn with carriage returns is kept in its last state.
+    expect(clone.log).not.toContain('\r');
     const s = await session(c.id, stepOf(c, 'install-dependencies').installSessionId!);
     expect(s).toMatchObject({ status: 'succeeded', exitCode: 0 });
     expect(s.log).toContain('package-lock.json found; $ npm ci');

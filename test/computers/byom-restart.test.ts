@@ -68,6 +68,7 @@ describe('restarting the service mid-provisioning', () => {
     expect(settled.provisioningSteps.map((s) => s.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
     expect(settled.status).toBe('active');
     expect(agent.output()).toMatch(/heartbeat of install-dependencies failed|service unreachable/);
+    await waitFor(async () => (/reconnected to the service after \d+\.\d s/.test(agent.output()) ? true : undefined), 5000, 'the agent to say it is back');
     // The agent logs its report after the service has it.
     await waitFor(async () => (agent.output().includes('install-dependencies succeeded') ? true : undefined), 5000, 'the agent to log its report');
   }, 120_000);

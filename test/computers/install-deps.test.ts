@@ -46,6 +46,13 @@ describe('install-deps', () => {
     const winner = results.find((r) => r.status === 202)!.body;
     expect(stepOf(winner, 'install-dependencies')).toMatchObject({ status: 'running' });
     expect(stepOf(await get(c.id), 'install-dependencies').installSessionId).toBe(stepOf(winner, 'install-dependencies').installSessionId);
+    // Every refusal names the session that is running, in its detail and in metadata.
+    const running = stepOf(winner, 'install-dependencies').installSessionId;
+    for (const r of results.filter((x) => x.status === 409)) {
+      const err = expectErrorObject(r, 409);
+      expect(err.metadata).toEqual({ installSessionId: running });
+      expect(err.detail).toContain(running);
+    }
   });
 
   it('a queued session has no startedAt until the host agent takes it', async () => {

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { LogLines } from './log-lines.js';
 import { failureMessage, GIT_PROTOCOLS, installRepositories, repoDirectoryNames } from '../install-plan.js';
 import type { ComputerView, JobView } from '../schemas.js';
 import { ApiClient, ApiError, isTransient } from './api-client.js';
@@ -72,15 +73,28 @@ export class HostAgent {
     return `/api/v0/computers/${this.computerId}/agent/${rest}`;
   }
 
+  /** Since when the service has not answered; undefined while it does. */
+  private lostSince: number | undefined;
+
+  /** The service answered: after an outage, say so once, so an operator reading the log knows the agent is back. */
+  private reached(): void {
+    if (this.lostSince === undefined) return;
+    this.o.log(`reconnected to the service after ${((Date.now() - this.lostSince) / 1000).toFixed(1)} s`);
+    this.lostSince = undefined;
+  }
+
   /** Runs fn until it succeeds, retrying while the service is unreachable; undefined once stopping. */
   private async retrying<T>(fn: () => Promise<T>): Promise<T | undefined> {
     for (let delay = 500; ; delay = Math.min(delay * 2, 5000)) {
       if (this.stopping.signal.aborted) return undefined;
       try {
-        return await fn();
+        const result = await fn();
+        this.reached();
+        return result;
       } catch (e) {
         if (this.stopping.signal.aborted) return undefined;
         if (!isTransient(e)) throw e;
+        this.lostSince ??= Date.now();
         this.o.log(`service unreachable (${(e as Error).message}); retrying in ${delay} ms`);
         await sleep(delay, this.stopping.signal);
       }
@@ -92,21 +106,22 @@ export class HostAgent {
     const work = new AbortController();
     const onStop = () => work.abort();
     this.stopping.signal.addEventListener('abort', onStop, { once: true });
-    let pending = '';
+    const pending = new LogLines();
     let leaseLost = false;
     const stepPath = this.agentPath(`steps/${job.stepId}`);
     const beat = async () => {
-      const log = pending;
-      pending = '';
+      const log = pending.drain();
       try {
         await this.api.call('POST', `${stepPath}/heartbeat`, { leaseToken: job.leaseToken, ...(log ? { log } : {}) }, { timeoutMs: job.heartbeatIntervalMs * 2 });
+        this.reached();
       } catch (e) {
         if (e instanceof ApiError && (e.status === 409 || e.status === 404)) {
           leaseLost = true;
           this.o.log(`lost ${job.stepId}: ${e.detail}`);
           work.abort();
         } else {
-          pending = log + pending;
+          pending.unshift(log);
+          this.lostSince ??= Date.now();
           this.o.log(`heartbeat of ${job.stepId} failed (${(e as Error).message}); still working, retrying`);
         }
       }
@@ -115,10 +130,7 @@ export class HostAgent {
     const timer = setInterval(() => {
       beating = beating.then(beat);
     }, Math.min(job.heartbeatIntervalMs, 500));
-    const output = (chunk: string) => {
-      pending += chunk;
-      if (pending.length > 200_000) pending = pending.slice(-200_000);
-    };
+    const output = (chunk: string) => pending.push(chunk);
     let outcome: Outcome;
     try {
       outcome = await this.runStep(job, output, work.signal);
@@ -131,13 +143,15 @@ export class HostAgent {
     await beating;
     if (leaseLost) return;
     if (this.stopping.signal.aborted) outcome = { status: 'failed', error: `host agent stopped (${this.stopReason || 'signal'}) during ${job.stepId}` };
-    const body = { leaseToken: job.leaseToken, ...outcome, ...(pending ? { log: pending } : {}) };
+    const rest = pending.drain(true);
+    const body = { leaseToken: job.leaseToken, ...outcome, ...(rest ? { log: rest } : {}) };
     // Reported even while stopping (once), so the step does not wait for its lease to expire; while
     // running, an unreachable service is retried until the lease would have expired anyway.
     const giveUpAt = Date.now() + (this.stopping.signal.aborted ? 0 : job.heartbeatIntervalMs * 4);
     for (let delay = 250; ; delay = Math.min(delay * 2, 2000)) {
       try {
         await this.api.call('POST', `${stepPath}/complete`, body);
+        this.reached();
         this.o.log(`${job.stepId} ${outcome.status}${outcome.error ? `: ${outcome.error.split('\n')[0]}` : ''}`);
         return;
       } catch (e) {
