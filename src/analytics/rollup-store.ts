@@ -1,5 +1,8 @@
 import type { Queryable } from '../core/db/db.js';
+import { DISTINCT_PER_DAY, LANGUAGES_PER_USER_DAY, OTHER } from './bounds.js';
 import { PRIMARY_MODEL_OF } from './primary-model.js';
+
+const DISTINCT_JSON = JSON.stringify(DISTINCT_PER_DAY);
 import { MODEL_COUNTS, USER_DAY_COUNTS, type RollupDeltas } from './rollups.js';
 
 /**
@@ -50,18 +53,45 @@ const userDayRowsSql = `
   LEFT JOIN LATERAL (${PRIMARY_MODEL_OF('u')}) AS pm ON true
   ON CONFLICT (org_id, day, user_id) DO UPDATE SET
     ${userDaySums.map((c) => `${c} = t.${c} + EXCLUDED.${c}`).join(',\n    ')},
-    languages = ARRAY(SELECT DISTINCT l FROM unnest(t.languages || EXCLUDED.languages) AS l ORDER BY l),
+    languages = ARRAY(SELECT DISTINCT l FROM unnest(t.languages || EXCLUDED.languages) AS l ORDER BY l LIMIT ${LANGUAGES_PER_USER_DAY}),
     last_session_at = CASE WHEN ${laterThanStored('EXCLUDED')} THEN EXCLUDED.last_session_at ELSE t.last_session_at END,
     last_session_level = CASE WHEN ${laterThanStored('EXCLUDED')} THEN EXCLUDED.last_session_level ELSE t.last_session_level END,
     primary_model = EXCLUDED.primary_model,
     primary_model_tier = EXCLUDED.primary_model_tier`;
 
-// Each day changed gets a new version (see day-cache.ts).
+// A day keeps at most its bound of names per kind ($4, bounds.ts): a name it has already is
+// counted as itself; a new one while the day has room, the most counted first; the rest under
+// $5 (OTHER). Concurrent batches of one day may each take the last free places, so a day can
+// pass its bound by what they add at once; it cannot grow without end. Each day changed gets a
+// new version (see day-cache.ts).
 const sharedRowsSql = `
-  WITH counters AS (
+  WITH incoming AS (SELECT * FROM ${jsonRows(2, counterColumns)} AS c),
+  present AS (
+    SELECT i.*, EXISTS (
+      SELECT 1 FROM analytics_day_counter t
+      WHERE t.org_id = $1 AND t.day = i.day AND t.kind = i.kind AND t.name = i.name AND t.name2 = i.name2 AND t.name3 = i.name3
+    ) AS known
+    FROM incoming i
+  ),
+  stored AS (
+    SELECT d.day, d.kind, (SELECT count(*) FROM analytics_day_counter t WHERE t.org_id = $1 AND t.day = d.day AND t.kind = d.kind) AS n
+    FROM (SELECT DISTINCT day, kind FROM incoming) AS d
+  ),
+  placed AS (
+    SELECT p.day, p.kind, p.count,
+           p.known OR s.n + row_number() OVER (PARTITION BY p.day, p.kind, p.known ORDER BY p.count DESC, p.name, p.name2, p.name3) <= ($4::text::jsonb ->> p.kind)::int AS fits,
+           p.name, p.name2, p.name3
+    FROM present p JOIN stored s ON s.day = p.day AND s.kind = p.kind
+  ),
+  counted AS (
+    SELECT day, kind, CASE WHEN fits THEN name ELSE $5::text END AS name, CASE WHEN fits THEN name2 ELSE '' END AS name2,
+           CASE WHEN fits THEN name3 ELSE '' END AS name3, sum(count)::bigint AS count
+    FROM placed GROUP BY 1, 2, 3, 4, 5
+  ),
+  counters AS (
     INSERT INTO analytics_day_counter AS t (org_id, day, kind, name, name2, name3, count)
     SELECT $1::uuid, c.day, c.kind, c.name, c.name2, c.name3, c.count
-    FROM ${jsonRows(2, counterColumns)} AS c
+    FROM counted AS c ORDER BY c.day, c.kind, c.name, c.name2, c.name3
     ON CONFLICT (org_id, day, kind, name, name2, name3) DO UPDATE SET count = t.count + EXCLUDED.count
   )
   INSERT INTO analytics_day_version AS t (org_id, day, version)
@@ -83,13 +113,15 @@ export function rollupWrites(orgId: string, d: RollupDeltas): (tx: Queryable) =>
   const models = d.models.length > 0 && [orgId, JSON.stringify(d.models.map((m) => [m.day, m.userId, m.model, m.tier, m.creditUnits.toString(), ...m.counts]))];
   const userDays = [
     orgId,
-    JSON.stringify(d.userDays.map((u) => [u.day, u.userId, u.creditUnits.toString(), u.lastSession?.ms ?? null, u.lastSession?.level ?? null, [...u.languages].sort(), ...u.counts])),
+    JSON.stringify(d.userDays.map((u) => [u.day, u.userId, u.creditUnits.toString(), u.lastSession?.ms ?? null, u.lastSession?.level ?? null, [...u.languages].sort().slice(0, LANGUAGES_PER_USER_DAY), ...u.counts])),
   ];
   const shared = [
     orgId,
     JSON.stringify(d.counters.map((c) => [c.day, c.kind, c.names[0], c.names[1], c.names[2], c.count])),
     // Every event adds to its user-day row, so these are all the days the batch changes (sorted).
     [...new Set(d.userDays.map((u) => u.day))].sort(),
+    DISTINCT_JSON,
+    OTHER,
   ];
   return async (tx) => {
     await Promise.all([

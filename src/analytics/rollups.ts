@@ -1,6 +1,7 @@
 import { AUTONOMY_LEVELS, CLIENTS, DELEGATION_LEVELS } from '../telemetry/schemas.js';
 import type { TelemetryEvent } from '../telemetry/validate-events.js';
 import { creditUnits } from './credits.js';
+import { boundedName } from './bounds.js';
 import { extensionOf, languageOf } from './languages.js';
 
 /** The counters of one user on one day; the column names of analytics_user_day. */
@@ -81,7 +82,8 @@ export function rollupDeltas(events: readonly TelemetryEvent[]): RollupDeltas {
   const models = new Map<string, ModelDelta>();
   const counters = new Map<string, CounterDelta>();
   // Keys join their parts with NUL, which no stored text can hold (validation refuses it).
-  const count = (day: string, kind: CounterKind, a: string, b = '', c = '') => {
+  const count = (day: string, kind: CounterKind, ...names: string[]) => {
+    const [a = '', b = '', c = ''] = names.map(boundedName);
     getOrAdd(counters, `${day}\0${kind}\0${a}\0${b}\0${c}`, () => ({ day, kind, names: [a, b, c], count: 0 })).count += 1;
   };
 
@@ -155,7 +157,7 @@ export function rollupDeltas(events: readonly TelemetryEvent[]): RollupDeltas {
         const language = languageOf(a.path as string, a.language as string | undefined);
         if (language !== undefined) {
           count(e.day, 'language', language);
-          ud.languages.add(language);
+          ud.languages.add(boundedName(language));
         }
         break;
       }

@@ -37,7 +37,8 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop(): P
 export async function createTestDb(): Promise<TestDb> {
   if (onPostgres) {
     const created = await createPostgresDatabase();
-    const db = new PostgresDb({ url: created.url, poolSize: 5 });
+    // With the time limit serve has by default (DATABASE_TIMEOUT_MS), so tests run the same path.
+    const db = new PostgresDb({ url: created.url, poolSize: 5, timeoutMs: 15_000 });
     await migrate(db);
     return {
       db,

@@ -36,12 +36,14 @@ export class PostgresDb implements Db {
    * Queries answer within `timeoutMs` or fail as unavailable (57014, answered 503): a server
    * that silently stopped answering must not hold a request for the minutes TCP takes to notice.
    * The query is cancelled on the server too, where that still reaches it. Scripts (migrations)
-   * have no limit.
+   * have no limit. Every statement is sent the moment it is called (`execute()`): postgres.js
+   * otherwise sends a query when it is first awaited, and statements of one transaction must
+   * reach the server in the order they were made (a SAVEPOINT before the writes it guards).
    */
   private static run(sql: postgres.Sql | postgres.TransactionSql, timeoutMs?: number): Queryable {
     return {
       query: async <T>(text: string, params: readonly unknown[] = []) => {
-        const pending = sql.unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare: true });
+        const pending = sql.unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare: true }).execute();
         let timer: NodeJS.Timeout | undefined;
         try {
           if (timeoutMs === undefined) return (await pending) as unknown as T[];
@@ -62,7 +64,7 @@ export class PostgresDb implements Db {
       },
       exec: async (text: string) => {
         try {
-          await sql.unsafe(text);
+          await sql.unsafe(text).execute();
         } catch (e) {
           throw toDbError(e);
         }

@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DISTINCT_PER_DAY, NAME_MAX, OTHER } from '../../src/analytics/bounds.js';
+import { TestApp, type Org } from '../helpers/test-app.js';
+
+const PATH = '/api/v1/telemetry/events';
+let t: TestApp;
+let org: Org;
+let guestKey: string;
+
+beforeAll(async () => {
+  t = await TestApp.start();
+  org = await t.createOrg('bounds-org');
+  guestKey = (await t.addUser(org, 'guest')).key;
+});
+afterAll(() => t?.close());
+
+type Hook = { event: string; matcher: string; command: string; count: number };
+type ToolsDay = { date: string; hooks_by_event: Hook[]; tools_by_name?: unknown };
+
+const hook = (id: string, day: string, command: string) => ({ id, type: 'hook', timestamp: `${day}T10:00:00Z`, sessionId: 's', client: 'web', event: 'Stop', matcher: '', command });
+const post = async (events: unknown[]) => expect((await t.request('POST', PATH, { key: guestKey, body: { events } })).status).toBe(202);
+const hooksOn = async (day: string) => (await t.request<{ data: ToolsDay[] }>('GET', `/api/v1/analytics/tools?startDate=${day}&endDate=${day}`, { key: org.ownerKey })).body.data[0]!.hooks_by_event;
+
+describe('what one day keeps, whoever sends it', () => {
+  const bound = DISTINCT_PER_DAY.hook;
+
+  it(`keeps ${bound} distinct hooks a day; new ones past that count under ${OTHER}, every count exact`, async () => {
+    const day = '2026-10-05';
+    const names = Array.from({ length: bound + 10 }, (_, i) => `run-${String(i).padStart(4, '0')}`);
+    await post(names.slice(0, 200).map((n, i) => hook(`a${i}`, day, n)));
+    await post(names.slice(200).map((n, i) => hook(`b${i}`, day, n)));
+    // A known name still counts as itself; a new one goes to (other).
+    await post([hook('c1', day, names[0]!), hook('c2', day, 'brand-new')]);
+    const hooks = await hooksOn(day);
+    expect(hooks.length).toBe(bound + 1);
+    const other = hooks.find((h) => h.event === OTHER)!;
+    expect(other).toEqual({ event: OTHER, matcher: '', command: '', count: names.length - bound + 1 });
+    expect(hooks.find((h) => h.command === names[0])!.count).toBe(2);
+    expect(hooks.reduce((s, h) => s + h.count, 0)).toBe(names.length + 2);
+  });
+
+  it(`cuts a stored name to ${NAME_MAX} characters`, async () => {
+    const day = '2026-10-06';
+    await post([hook('long-1', day, 'x'.repeat(800))]);
+    const [h] = await hooksOn(day);
+    expect(h!.command).toHaveLength(NAME_MAX);
+    expect(h!.command.endsWith('…')).toBe(true);
+  });
+});
