@@ -3,7 +3,7 @@ import { principalOf } from '../core/http/access.js';
 import { errorResponses } from '../core/http/error-schema.js';
 import { toErrorItems } from '../core/http/validation.js';
 import { access } from '../core/identity/roles.js';
-import { ListQuery, Report, ReportList, ReportUpload } from './schemas.js';
+import { ListQuery, Report, ReportList, ReportUpload, REPORT_MAX_BYTES } from './schemas.js';
 import type { ReadinessService } from './service.js';
 
 const tags = ['readiness reports'];
@@ -41,12 +41,13 @@ export const readinessRoutes =
           // The schema's findings go to the handler, which adds the checks a schema cannot make,
           // so one answer lists every problem of a report.
           attachValidation: true,
+          bodyLimit: REPORT_MAX_BYTES,
           schema: {
             operationId: `readiness.upload${suffix}`,
             tags,
             summary: `Upload a readiness report${note}`,
             body: ReportUpload,
-            response: { 201: Report, ...errorResponses(400, 401, 403) },
+            response: { 201: Report, ...errorResponses(400, 401, 403, 413) },
           },
         },
         async (request, reply) => {

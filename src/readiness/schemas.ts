@@ -2,6 +2,10 @@ import { Type, type Static } from '@sinclair/typebox';
 
 export const MAX_PAGE = 100;
 export const DEFAULT_PAGE = 20;
+/** The largest report body accepted (413 beyond): about fifty times a full report of 84 criteria. */
+export const REPORT_MAX_BYTES = 512 * 1024;
+/** A page of the list ends once its reports' maps reach this size (it always holds one report). */
+export const PAGE_MAX_BYTES = 4 * 1024 * 1024;
 
 const Text = (maxLength: number, description?: string) => Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) });
 const MapKey = { minLength: 1, maxLength: 512 };
@@ -10,7 +14,7 @@ export const ReasoningEffort = Type.Union([Type.Literal('low'), Type.Literal('me
 
 export const CriterionEvaluation = Type.Object(
   {
-    numerator: Type.Integer({ minimum: 0, description: 'Sub-applications passing: 0 up to denominator' }),
+    numerator: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: 'Sub-applications passing: 0 up to denominator; null when the criterion was skipped (it does not apply, or its evidence was out of reach)' }),
     denominator: Type.Integer({ minimum: 1, description: 'Sub-applications evaluated: at least 1' }),
     rationale: Type.String({ maxLength: 20_000 }),
   },
@@ -34,7 +38,7 @@ const uploadFields = {
     maxProperties: 1000,
     description: 'Map from criterion id to its evaluation',
   }),
-  commitHash: Type.Optional(Type.String({ pattern: '^[0-9a-fA-F]{4,64}$', description: 'A full or abbreviated Git commit id' })),
+  commitHash: Type.Optional(Text(64, 'The commit evaluated: a full or abbreviated Git commit id, or another version control system\'s id (any text of 1 to 64 characters)')),
   branch: Type.Optional(Text(255)),
   hasLocalChanges: Type.Optional(Type.Boolean({ description: 'Uncommitted changes existed' })),
   hasNonRemoteCommits: Type.Optional(Type.Boolean({ description: 'Unpushed commits existed' })),

@@ -4,7 +4,7 @@ import { errors, type ErrorItem } from '../core/http/errors.js';
 import type { Principal } from '../core/identity/roles.js';
 import { isUuid } from '../core/uuid.js';
 import { canonicalRepoId } from '../core/net/repo-id.js';
-import { DEFAULT_PAGE, MAX_PAGE, type ListQuery, type Report, type ReportUpload } from './schemas.js';
+import { DEFAULT_PAGE, MAX_PAGE, PAGE_MAX_BYTES, type ListQuery, type Report, type ReportUpload } from './schemas.js';
 import { readinessStore as store, type ReportRow } from './store.js';
 
 export class ReadinessService {
@@ -47,7 +47,7 @@ export class ReadinessService {
     }
     // A repoId filter may be given in any form of the repository's URL.
     const repoId = q.repoId === undefined ? undefined : (canonicalRepoId(q.repoId) ?? q.repoId.toLowerCase());
-    const rows = await store.list(this.db, { orgId, repoId, after, limit: Math.min(q.limit ?? DEFAULT_PAGE, MAX_PAGE) });
+    const rows = await store.list(this.db, { orgId, repoId, after, limit: Math.min(q.limit ?? DEFAULT_PAGE, MAX_PAGE), maxBytes: PAGE_MAX_BYTES });
     return rows.map(toReport);
   }
 }

@@ -7,7 +7,7 @@ export interface ReportRow {
   repo_id: string;
   repo_url: string;
   apps: Record<string, { description: string }>;
-  report: Record<string, { numerator: number; denominator: number; rationale: string }>;
+  report: Record<string, { numerator: number | null; denominator: number; rationale: string }>;
   commit_hash: string | null;
   branch: string | null;
   has_local_changes: boolean | null;
@@ -30,8 +30,9 @@ export const readinessStore = {
     const b = r.body;
     const rows = await db.query<ReportRow>(
       `INSERT INTO readiness_reports (report_id, org_id, created_at, repo_id, repo_url, apps, report, commit_hash, branch,
-         has_local_changes, has_non_remote_commits, model_id, model_reasoning_effort, droid_version, uploaded_by)
-       VALUES ($1, $2, floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint, $3, $4, $5::text::json, $6::text::json, $7, $8, $9, $10, $11, $12, $13, $14)
+         has_local_changes, has_non_remote_commits, model_id, model_reasoning_effort, droid_version, uploaded_by, body_bytes)
+       VALUES ($1, $2, floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint, $3, $4, $5::text::json, $6::text::json, $7, $8, $9, $10, $11, $12, $13, $14,
+         octet_length($5::text) + octet_length($6::text))
        RETURNING ${COLUMNS}`,
       [
         r.reportId,
@@ -61,16 +62,28 @@ export const readinessStore = {
     return rows[0];
   },
 
-  /** Newest first, then by reportId; the keyset (created_at, report_id) continues exactly after `after`. */
-  async list(db: Queryable, q: { orgId: string; repoId?: string; limit: number; after?: { created_at: number; report_id: string } }): Promise<ReportRow[]> {
+  /**
+   * Newest first, then by reportId; the keyset (created_at, report_id) continues exactly after
+   * `after`. A page ends at `limit` reports or once it holds `maxBytes` of report maps, whichever
+   * comes first, but always holds at least one report.
+   */
+  async list(db: Queryable, q: { orgId: string; repoId?: string; limit: number; maxBytes: number; after?: { created_at: number; report_id: string } }): Promise<ReportRow[]> {
     return db.query<ReportRow>(
-      `SELECT ${COLUMNS} FROM readiness_reports
-       WHERE org_id = $1
-         AND ($2::text IS NULL OR repo_id = $2::text)
-         AND ($3::bigint IS NULL OR created_at < $3::bigint OR (created_at = $3::bigint AND report_id > $4::uuid))
-       ORDER BY created_at DESC, report_id
-       LIMIT $5`,
-      [q.orgId, q.repoId ?? null, q.after?.created_at ?? null, q.after?.report_id ?? null, q.limit],
+      `SELECT ${COLUMNS} FROM (
+         SELECT *, row_number() OVER w AS n, sum(body_bytes) OVER w AS running
+         FROM (
+           SELECT * FROM readiness_reports
+           WHERE org_id = $1
+             AND ($2::text IS NULL OR repo_id = $2::text)
+             AND ($3::bigint IS NULL OR created_at < $3::bigint OR (created_at = $3::bigint AND report_id > $4::uuid))
+           ORDER BY created_at DESC, report_id
+           LIMIT $5
+         ) AS page
+         WINDOW w AS (ORDER BY created_at DESC, report_id ROWS UNBOUNDED PRECEDING)
+       ) AS sized
+       WHERE n = 1 OR running <= $6
+       ORDER BY created_at DESC, report_id`,
+      [q.orgId, q.repoId ?? null, q.after?.created_at ?? null, q.after?.report_id ?? null, q.limit, q.maxBytes],
     );
   },
 };

@@ -128,9 +128,8 @@ const invalid: Case[] = [
   ['missing rationale', set(['report', 'unit_tests', 'rationale'], undefined), '/report/unit_tests/rationale'],
   ['rationale not a string', set(['report', 'unit_tests', 'rationale'], ['x']), '/report/unit_tests/rationale'],
   ['a criterion with an extra field', set(['report', 'unit_tests', 'weight'], 2), '/report/unit_tests/weight'],
-  ['commitHash not hex', set(['commitHash'], 'main'), '/commitHash'],
+  ['commitHash empty', set(['commitHash'], ''), '/commitHash'],
   ['commitHash too long', set(['commitHash'], 'a'.repeat(65)), '/commitHash'],
-  ['commitHash too short', set(['commitHash'], 'abc'), '/commitHash'],
   ['repoUrl over 2048 characters', set(['repoUrl'], `https://github.com/acme/${'a'.repeat(2030)}`), '/repoUrl'],
   ['branch over 255 characters', set(['branch'], 'b'.repeat(256)), '/branch'],
   ['an app path over 512 characters', set(['apps', 'p'.repeat(513)], { description: '' }), '/apps'],
@@ -185,6 +184,23 @@ describe('upload validation', () => {
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject(body);
     expect((await t.request<Stored>('POST', PATH, { key: org.ownerKey, body: { ...body, commitHash: 'F'.repeat(64) } })).status).toBe(201);
+  });
+
+  it('accepts any commit id of 1 to 64 characters (abbreviated, or of another version control system)', async () => {
+    for (const commitHash of ['a', 'main@{1}', 'r1234', 'x'.repeat(64)]) {
+      const res = await t.request<Stored>('POST', PATH, { key: org.ownerKey, body: { ...valid(), commitHash } });
+      expect(res.status, commitHash).toBe(201);
+      expect(res.body.commitHash).toBe(commitHash);
+    }
+  });
+
+  it('stores a skipped criterion (numerator null) as null, and lists it so', async () => {
+    const body = { ...valid(), report: { ...valid().report, dast_scanning: { numerator: null, denominator: 1, rationale: 'Skipped: not a web service' } } };
+    const res = await t.request<Stored & { report: Record<string, { numerator: number | null }> }>('POST', PATH, { key: org.ownerKey, body });
+    expect(res.status).toBe(201);
+    expect(res.body.report.dast_scanning).toEqual({ numerator: null, denominator: 1, rationale: 'Skipped: not a web service' });
+    const listed = (await list()).find((r) => r.reportId === res.body.reportId) as unknown as { report: Record<string, { numerator: number | null }> };
+    expect(listed.report.dast_scanning!.numerator).toBeNull();
   });
 
   it('accepts each reasoningEffort value', async () => {
