@@ -3,7 +3,7 @@ import { principalOf } from '../core/http/access.js';
 import { errorResponses } from '../core/http/error-schema.js';
 import { toErrorItems } from '../core/http/validation.js';
 import { access } from '../core/identity/roles.js';
-import { ListQuery, Report, ReportList, ReportUpload, REPORT_MAX_BYTES } from './schemas.js';
+import { ListQuery, ReadinessSummary, Report, ReportList, ReportUpload, REPORT_MAX_BYTES } from './schemas.js';
 import type { ReadinessService } from './service.js';
 
 const tags = ['readiness reports'];
@@ -15,6 +15,20 @@ const ALIAS = '/api/organization/agent-readiness-reports';
 export const readinessRoutes =
   (readiness: ReadinessService): FastifyPluginAsyncTypebox =>
   async (app) => {
+    app.get(
+      '/api/organization/agent-readiness-summary',
+      {
+        config: { access: access.anyone },
+        schema: {
+          operationId: 'readiness.summary',
+          tags,
+          summary: "The organization's readiness: its level, and each repository's latest level, pass rate, pillars and history",
+          response: { 200: ReadinessSummary, ...errorResponses(401) },
+        },
+      },
+      async (request) => readiness.summary(principalOf(request).orgId),
+    );
+
     for (const [path, suffix, note] of [
       [PATH, '', ''],
       [ALIAS, 'Alias', ' (alias path)'],

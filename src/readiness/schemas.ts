@@ -68,3 +68,49 @@ export const ListQuery = Type.Object({
   startAfter: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'The reportId of the last report of the previous page' })),
 });
 export type ListQuery = Static<typeof ListQuery>;
+
+/** How many of a repository's newest reports the summary's history holds. */
+export const HISTORY_PER_REPOSITORY = 30;
+
+const Rate = (description?: string) => Type.Number({ minimum: 0, maximum: 1, ...(description ? { description } : {}) });
+const LevelNumber = (description?: string) => Type.Integer({ minimum: 1, maximum: 5, ...(description ? { description } : {}) });
+
+export const PillarScore = Type.Object(
+  {
+    pillar: Type.String(),
+    passed: Type.Integer({ minimum: 0, description: 'Criteria of the pillar that every application passes' }),
+    evaluated: Type.Integer({ minimum: 0, description: 'Criteria of the pillar evaluated (skipped ones left out)' }),
+    rate: Type.Union([Rate(), Type.Null()], { description: 'passed / evaluated; null when nothing of the pillar was evaluated' }),
+  },
+  { title: 'ReadinessPillarScore' },
+);
+
+const ReportScore = {
+  reportId: Type.String({ format: 'uuid' }),
+  createdAt: Type.Integer({ description: 'Unix timestamp in milliseconds' }),
+  level: LevelNumber('Level by the 80 % rule: level N+1 once at least 80 % of level N passes'),
+  bandLevel: LevelNumber('Level by pass-rate bands of 20 % (0-20 % is 1, 80-100 % is 5)'),
+  passRate: Rate('Mean of numerator / denominator over the criteria evaluated'),
+};
+
+export const ReadinessSummary = Type.Object(
+  {
+    organization: Type.Object({
+      level: Type.Union([LevelNumber(), Type.Null()], { description: "Mean of each repository's latest level, rounded down; null without reports" }),
+      repositories: Type.Integer({ minimum: 0 }),
+      lastEvaluatedAt: Type.Union([Type.Integer(), Type.Null()], { description: 'createdAt of the newest report' }),
+    }),
+    repositories: Type.Array(
+      Type.Object({
+        repoId: Type.String(),
+        repoUrl: Type.String({ description: 'repoUrl of the latest report' }),
+        reports: Type.Integer({ minimum: 1, description: 'Reports stored for the repository' }),
+        latest: Type.Object({ ...ReportScore, commitHash: Type.Optional(Type.String()), branch: Type.Optional(Type.String()), pillars: Type.Array(PillarScore) }),
+        history: Type.Array(Type.Object(ReportScore), { description: `The newest ${HISTORY_PER_REPOSITORY} reports, newest first` }),
+      }),
+      { description: 'Ordered by repoId' },
+    ),
+  },
+  { title: 'ReadinessSummary' },
+);
+export type ReadinessSummary = Static<typeof ReadinessSummary>;

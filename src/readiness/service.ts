@@ -4,7 +4,8 @@ import { errors, type ErrorItem } from '../core/http/errors.js';
 import type { Principal } from '../core/identity/roles.js';
 import { isUuid } from '../core/uuid.js';
 import { canonicalRepoId } from '../core/net/repo-id.js';
-import { DEFAULT_PAGE, MAX_PAGE, PAGE_MAX_BYTES, type ListQuery, type Report, type ReportUpload } from './schemas.js';
+import { scoreReport, organizationLevel, type Evaluation } from './levels.js';
+import { DEFAULT_PAGE, HISTORY_PER_REPOSITORY, MAX_PAGE, PAGE_MAX_BYTES, type ReadinessSummary, type ListQuery, type Report, type ReportUpload } from './schemas.js';
 import { readinessStore as store, type ReportRow } from './store.js';
 
 export class ReadinessService {
@@ -36,6 +37,36 @@ export class ReadinessService {
     if (problems.length > 0) throw errors.invalid(problems);
     const row = await store.insert(this.db, { reportId: randomUUID(), orgId: actor.orgId, repoId: repoId as string, uploadedBy: actor.id, body });
     return toReport(row);
+  }
+
+  /** Levels, pass rates and pillars of the organization's repositories, from their newest reports. */
+  async summary(orgId: string): Promise<ReadinessSummary> {
+    const rows = await store.newestPerRepository(this.db, orgId, HISTORY_PER_REPOSITORY);
+    const repositories: ReadinessSummary['repositories'] = [];
+    for (const row of rows) {
+      const scores = scoreReport(JSON.parse(row.report) as Record<string, Evaluation>);
+      const score = { reportId: row.report_id, createdAt: Number(row.created_at), level: scores.level, bandLevel: scores.bandLevel, passRate: scores.passRate };
+      const last = repositories.at(-1);
+      if (last !== undefined && last.repoId === row.repo_id) {
+        last.history.push(score);
+        continue;
+      }
+      repositories.push({
+        repoId: row.repo_id,
+        repoUrl: row.repo_url,
+        reports: Number(row.reports),
+        latest: { ...score, ...(row.commit_hash !== null ? { commitHash: row.commit_hash } : {}), ...(row.branch !== null ? { branch: row.branch } : {}), pillars: scores.pillars },
+        history: [score],
+      });
+    }
+    return {
+      organization: {
+        level: organizationLevel(repositories.map((r) => r.latest.level)),
+        repositories: repositories.length,
+        lastEvaluatedAt: repositories.length === 0 ? null : Math.max(...repositories.map((r) => r.latest.createdAt)),
+      },
+      repositories,
+    };
   }
 
   /** One page, newest first; `startAfter` must name a report of the caller's organization. */

@@ -1,4 +1,4 @@
-import type { Queryable } from '../core/db/db.js';
+import type { Db, Queryable } from '../core/db/db.js';
 import type { ReportUpload } from './schemas.js';
 
 export interface ReportRow {
@@ -52,6 +52,20 @@ export const readinessStore = {
       ],
     );
     return rows[0]!;
+  },
+
+  /** Each repository's newest `perRepository` reports (their criteria only), with the repository's report count. */
+  async newestPerRepository(db: Db, orgId: string, perRepository: number) {
+    return db.queryMany<{ report_id: string; created_at: number; repo_id: string; repo_url: string; commit_hash: string | null; branch: string | null; report: string; reports: number }>(
+      `SELECT report_id, created_at, repo_id, repo_url, commit_hash, branch, report::text AS report, reports FROM (
+         SELECT r.*, row_number() OVER w AS n, count(*) OVER (PARTITION BY repo_id) AS reports
+         FROM readiness_reports r WHERE org_id = $1
+         WINDOW w AS (PARTITION BY repo_id ORDER BY created_at DESC, report_id)
+       ) AS ranked
+       WHERE n <= $2
+       ORDER BY repo_id, created_at DESC, report_id`,
+      [orgId, perRepository],
+    );
   },
 
   async position(db: Queryable, orgId: string, reportId: string): Promise<{ created_at: number; report_id: string } | undefined> {
