@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { LogLines } from './log-lines.js';
+import { ProcessLedger } from './process-ledger.js';
 import { failureMessage, GIT_PROTOCOLS, installRepositories, repoDirectoryNames } from '../install-plan.js';
 import type { ComputerView, JobView } from '../schemas.js';
 import { ApiClient, ApiError, isTransient } from './api-client.js';
@@ -40,8 +41,24 @@ export class HostAgent {
   private stopReason = '';
   private computerId = '';
 
+  private readonly ledger: ProcessLedger;
+
   constructor(private readonly o: HostAgentOptions) {
     this.api = new ApiClient(o.url, o.key);
+    this.ledger = new ProcessLedger(o.workdir);
+  }
+
+  /** A command of a step, recorded on disk while it runs and alone in its directory. */
+  private async runRecorded(command: string, cwd: string, signal: AbortSignal, output: (chunk: string) => void, env: NodeJS.ProcessEnv) {
+    const lock = this.ledger.lock(cwd);
+    if ('heldBy' in lock) {
+      return { exitCode: null, signal: null, stderr: `another host agent (pid ${lock.heldBy}) is running a command in ${cwd}; not starting a second one there` };
+    }
+    try {
+      return await runProcess(command, { cwd, signal, onOutput: output, env, onStart: (pgid) => this.ledger.record(pgid, cwd, command) });
+    } finally {
+      lock.release();
+    }
   }
 
   /** Stops polling and ends the step in progress (its processes are killed, the step reported failed). */
@@ -51,6 +68,9 @@ export class HostAgent {
   }
 
   async run(): Promise<void> {
+    for (const left of await this.ledger.endLeftovers()) {
+      this.o.log(`ended what a previous agent left running in ${left.cwd} (process group ${left.pgid}: ${left.command.slice(0, 120)})`);
+    }
     const computer = await this.retrying(() => this.api.call<ComputerView>('GET', `/api/v0/computers/name/${encodeURIComponent(this.o.computer)}`));
     if (!computer) return;
     this.computerId = computer.id;
@@ -177,7 +197,7 @@ export class HostAgent {
           continue;
         }
         output(`$ git clone ${url} ${dir}\n`);
-        const r = await runProcess(`git ${GIT_PROTOCOLS.join(' ')} clone --progress -- '${url.replace(/'/g, `'\\''`)}' '${dir.replace(/'/g, `'\\''`)}'`, { cwd: base, signal, onOutput: output, env: { ...this.o.env, GIT_TERMINAL_PROMPT: '0' } });
+        const r = await this.runRecorded(`git ${GIT_PROTOCOLS.join(' ')} clone --progress -- '${url.replace(/'/g, `'\\''`)}' '${dir.replace(/'/g, `'\\''`)}'`, base, signal, output, { ...this.o.env, GIT_TERMINAL_PROMPT: '0' });
         if (r.exitCode !== 0) return { status: 'failed', error: failureMessage(`git clone ${url}`, r.exitCode, r.stderr, r.signal), exitCode: r.exitCode ?? undefined };
       }
       return { status: 'succeeded', exitCode: 0, clonedRepoDirectories: dirs };
@@ -185,7 +205,7 @@ export class HostAgent {
     if (job.stepId === 'install-dependencies') {
       const outcome = await installRepositories(job.clonedRepoDirectories, {
         list: async (dir) => (existsSync(dir) ? readdirSync(dir) : []),
-        run: (command, dir) => runProcess(command, { cwd: dir, signal, onOutput: output, env: this.o.env }),
+        run: (command, dir) => this.runRecorded(command, dir, signal, output, this.o.env),
         output,
         stopped: () => signal.aborted,
       });

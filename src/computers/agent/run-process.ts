@@ -15,9 +15,14 @@ const DRAIN_MS = 1000;
  * command exits: a background process it left holding the output pipes gets a short drain and is
  * then killed with the group, so a step can never wait on it forever.
  */
-export function runProcess(command: string, opts: { cwd: string; signal: AbortSignal; onOutput: (chunk: string) => void; env: NodeJS.ProcessEnv }): Promise<ProcessResult> {
+export function runProcess(
+  command: string,
+  opts: { cwd: string; signal: AbortSignal; onOutput: (chunk: string) => void; env: NodeJS.ProcessEnv; onStart?: (pgid: number) => () => void },
+): Promise<ProcessResult> {
   return new Promise((resolve, reject) => {
     const child = spawn('/bin/sh', ['-c', command], { cwd: opts.cwd, env: opts.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Told the process group as soon as it exists (the host agent records it on disk), and told again when it ended.
+    const ended = child.pid !== undefined && opts.onStart ? opts.onStart(child.pid) : () => undefined;
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => opts.onOutput(d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => {
@@ -39,9 +44,13 @@ export function runProcess(command: string, opts: { cwd: string; signal: AbortSi
     };
     if (opts.signal.aborted) onAbort();
     else opts.signal.addEventListener('abort', onAbort, { once: true });
-    child.on('error', reject);
+    child.on('error', (e) => {
+      ended();
+      reject(e);
+    });
     let closed = false;
     const settle = (exitCode: number | null, signal: NodeJS.Signals | null) => {
+      ended();
       opts.signal.removeEventListener('abort', onAbort);
       clearTimeout(killTimer);
       resolve({ exitCode, signal, stderr });

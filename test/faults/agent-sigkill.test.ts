@@ -1,0 +1,75 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { makeGitRepo, nodeProject, startAgent, type AgentProcess } from '../helpers/agent-process.js';
+import { startServer } from '../helpers/cli.js';
+import { installation } from '../helpers/installation.js';
+import { waitFor } from '../helpers/wait.js';
+
+type Computer = { id: string; provisioningSteps: { id: string; status: string; installSessionId?: string }[] };
+
+const cleanups: (() => Promise<unknown> | void)[] = [];
+afterAll(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('a host agent killed with SIGKILL during an install', () => {
+  it('the next agent on that workdir ends the install it left running before taking work, and the retried install runs alone', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'orgctl-agent-kill-'));
+    cleanups.push(() => rmSync(root, { recursive: true, force: true }));
+    const env = { ...(await installation()), CI_ALLOW_PRIVATE_NETWORK: 'true', COMPUTERS_LEASE_MS: '2000', COMPUTERS_ENGINE_TICK_MS: '100' };
+    const server = await startServer(env);
+    cleanups.push(() => server.stop());
+    const key = /Owner API key[^:]*: (ock_\w+)/.exec(server.output())![1]!;
+    const api = async <T>(method: string, url: string, body?: unknown) => {
+      const res = await fetch(`${server.url}${url}`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: res.status, body: (await res.json()) as T };
+    };
+
+    // The install writes its pid, then takes a minute; a second one running beside it would log twice.
+    const pidFile = path.join(root, 'install.pid');
+    const script = `node -e "const fs=require('fs');fs.writeFileSync('${pidFile}', String(process.pid));fs.appendFileSync('${path.join(root, 'starts.log')}', 'x');setTimeout(()=>{},60000)"`;
+    const repo = makeGitRepo(path.join(root, 'repo'), nodeProject('slow', script));
+    const created = await api<Computer>('POST', '/api/v0/computers', { name: 'kill-box', repos: [repo] });
+    expect(created.status).toBe(201);
+    const workdir = path.join(root, 'work');
+    const first: AgentProcess = startAgent({ url: server.url, key, computer: 'kill-box', workdir });
+    cleanups.push(() => first.stop('SIGKILL'));
+    const installPid = await waitFor(async () => (existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) : undefined), 60_000, 'the install to start', 100);
+    expect(alive(installPid)).toBe(true);
+
+    await first.stop('SIGKILL');
+    // Without an agent nobody ends it: it lives on in its own process group.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(alive(installPid)).toBe(true);
+
+    const second = startAgent({ url: server.url, key, computer: 'kill-box', workdir });
+    cleanups.push(() => second.stop('SIGKILL'));
+    await waitFor(async () => (alive(installPid) ? undefined : true), 15_000, 'the leftover install to be ended', 100);
+    expect(second.output()).toMatch(/ended what a previous agent left running in .*\(process group \d+/);
+
+    // The lost step fails by its lease; a new install runs, once, with no other beside it.
+    await waitFor(async () => ((await api<Computer>('GET', `/api/v0/computers/${created.body.id}`)).body.provisioningSteps.at(-1)!.status === 'failed' ? true : undefined), 30_000, 'the lost install to fail', 200);
+    rmSync(pidFile, { force: true });
+    expect((await api('POST', `/api/v0/computers/${created.body.id}/install-deps`)).status).toBe(202);
+    const again = await waitFor(async () => (existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) : undefined), 60_000, 'the new install to start', 100);
+    expect(again).not.toBe(installPid);
+    expect(readFileSync(path.join(root, 'starts.log'), 'utf8')).toBe('xx');
+    await second.stop('SIGTERM');
+    await waitFor(async () => (alive(again) ? undefined : true), 10_000, 'a stopped agent to end its install', 100);
+  }, 180_000);
+});
