@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import { principalOf } from '../core/http/access.js';
+import { listenerOrigin } from '../core/http/listener-origin.js';
 import { errorResponses } from '../core/http/error-schema.js';
 import { access } from '../core/identity/roles.js';
 import { CiEditBody, CiEditResult, PullRequest, PullRequestList, PullRequestParams, PullRequestQuery } from './schemas.js';
@@ -9,7 +9,6 @@ import type { AutomationsService } from './service.js';
 const tags = ['CI automation'];
 
 /** The service's address as the caller reached it (PUBLIC_URL, when set, takes precedence). */
-const origin = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
 
 export const automationsRoutes =
   (automations: AutomationsService): FastifyPluginAsyncTypebox =>
@@ -30,7 +29,7 @@ export const automationsRoutes =
           response: { 200: CiEditResult, ...errorResponses(400, 401, 403, 404, 409, 502) },
         },
       },
-      async (request) => automations.editWorkflow(principalOf(request), request.body, origin(request)),
+      async (request) => automations.editWorkflow(principalOf(request), request.body, listenerOrigin(request)),
     );
 
     app.get(

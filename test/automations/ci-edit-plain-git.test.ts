@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -219,5 +220,37 @@ describe('CI edit on a plain Git remote', () => {
     expectErrorObject(await t.request('GET', `${LIST}/00000000-0000-4000-8000-000000000000`, { key: org.ownerKey }), 404);
     const other = await t.createOrg('ci-other-org');
     expect((await t.request<{ pullRequests: unknown[] }>('GET', LIST, { key: other.ownerKey })).body.pullRequests).toEqual([]);
+  });
+});
+
+describe('without PUBLIC_URL', () => {
+  it("records the address the request reached, never the caller's Host header, in the pull request everyone reads", async () => {
+    const own = await TestApp.start({ ciAllowPrivateNetwork: true });
+    const bare = BareRemote.create();
+    try {
+      const member = await own.addUser(await own.createOrg('host-org'), 'member');
+      await own.app.listen({ port: 0, host: '127.0.0.1' });
+      const port = (own.app.server.address() as { port: number }).port;
+      // node:http sends the Host header as given (fetch would put its own).
+      const body = JSON.stringify({ repoUrl: bare.url, action: 'create', workflowPath: '.github/workflows/x.yml', content: NEW_CONTENT });
+      const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const req = httpRequest(
+          { host: '127.0.0.1', port, path: EDIT, method: 'POST', headers: { host: 'evil.example.com', authorization: `Bearer ${member.key}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+          (res) => {
+            let text = '';
+            res.on('data', (d) => (text += d));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
+      });
+      expect(answer.status, answer.text).toBe(200);
+      const url = (JSON.parse(answer.text) as Result).pullRequest.url;
+      expect(url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/api/v0/automations/ci/pull-requests/[0-9a-f-]{36}$`));
+    } finally {
+      bare.remove();
+      await own.close();
+    }
   });
 });
