@@ -8,5 +8,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     reporters: ['default'],
+    // Processes the tests start (orgctl serve) do not shed by event-loop delay either; see test-app.ts.
+    env: { OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0' },
   },
 });

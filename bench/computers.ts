@@ -45,7 +45,7 @@ async function main() {
   const db: Db = values.postgres ? new PostgresDb({ url: values.postgres, poolSize: 10 }) : await PgliteDb.open({ dataDir: 'memory://' });
   await migrate(db, migrations);
   const { apiKey } = await new IdentityService(db).createOrganization({ name: 'bench', ownerEmail: `owner-${Date.now()}@example.com` });
-  const config = loadConfig({ LOG_LEVEL: 'silent' });
+  const config = loadConfig({ LOG_LEVEL: 'silent', RATE_LIMITS: 'false' });
   const app = await buildApp(config, { db });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const engine = createEngine(config, db);

@@ -5,6 +5,8 @@ import { registerAccessControl } from './core/http/access.js';
 import { ErrorObject } from './core/http/error-schema.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './core/http/error-handler.js';
 import { errors } from './core/http/errors.js';
+import { registerOverloadShedding } from './core/http/overload.js';
+import { registerRateLimits } from './core/http/rate-limits.js';
 import { registerSecurityHeaders } from './core/http/security-headers.js';
 import { bodyNulErrors, registerNulGuard } from './core/http/nul-guard.js';
 import { healthRoutes } from './core/http/health.js';
@@ -95,6 +97,8 @@ export async function buildApp(config: Config, deps: AppDeps, surfaces: readonly
   registerErrorHandling(app);
   registerAccessControl(app, authenticator);
   registerNulGuard(app);
+  await registerOverloadShedding(app, { maxEventLoopDelayMs: config.overloadMaxEventLoopDelayMs });
+  await registerRateLimits(app, deps.db, { enabled: config.rateLimits });
   await registerOpenApi(app);
 
   await app.register(healthRoutes(deps.db));

@@ -57,6 +57,10 @@ const commands: Record<string, { run: ClientCommand; help: string }> = {
     run: server(async () => (await import('./cli/people-commands.js')).orgsList),
     help: 'orgs list [--json]: the organizations, with how many users and service accounts each has',
   },
+  'orgs set-plan': {
+    run: server(async () => (await import('./cli/people-commands.js')).orgsSetPlan),
+    help: 'orgs set-plan --plan free|team|enterprise [--org-id ID] [--json]: the request rates of the organization (docs/rate-limits.md)',
+  },
   'service-accounts add': {
     run: server(async () => (await import('./cli/identity-commands.js')).serviceAccountsAdd),
     help: 'service-accounts add --name N --role manager|member [--org-id ID] [--json]',

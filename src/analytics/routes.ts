@@ -20,7 +20,7 @@ import type { AnalyticsService } from './service.js';
 
 const tags = ['analytics'];
 const base = '/api/v1/analytics';
-const config = { access: access.managers };
+const config = { access: access.managers, rateClass: 'analytics' as const };
 const failures = errorResponses(400, 401, 403);
 
 /** Kept rows go out as the bytes they are; the typed send() only knows the response object. */

@@ -1,4 +1,5 @@
 import type { Config } from '../config.js';
+import { PLANS } from '../core/http/rate-limit-plans.js';
 import { ROLES, type Role } from '../core/identity/roles.js';
 import { IdentityService } from '../core/identity/service.js';
 import { output, parseFlags, required, UsageError } from './args.js';
@@ -23,7 +24,21 @@ const iso = (d: Date | string | null): string => (d === null ? '' : new Date(d).
 export async function orgsList(argv: string[], config: Config): Promise<number> {
   const { values } = parseFlags(argv, { json: { type: 'boolean' } });
   const orgs = await withDb(config, (db) => new IdentityService(db).organizationSummaries());
-  output(values.json, { organizations: orgs }, orgs.length === 0 ? ['No organizations yet: orgctl init --org NAME --owner-email EMAIL'] : table(['ID', 'NAME', 'USERS', 'SERVICE ACCOUNTS', 'CREATED'], orgs.map((o) => [o.id, o.name, String(o.users), String(o.serviceAccounts), o.createdAt])));
+  output(values.json, { organizations: orgs }, orgs.length === 0 ? ['No organizations yet: orgctl init --org NAME --owner-email EMAIL'] : table(['ID', 'NAME', 'PLAN', 'USERS', 'SERVICE ACCOUNTS', 'CREATED'], orgs.map((o) => [o.id, o.name, o.plan, String(o.users), String(o.serviceAccounts), o.createdAt])));
+  return 0;
+}
+
+/** orgctl orgs set-plan --plan free|team|enterprise [--org-id ID] [--json] */
+export async function orgsSetPlan(argv: string[], config: Config): Promise<number> {
+  const { values } = parseFlags(argv, { plan: { type: 'string' }, ...orgFlags });
+  const plan = required(values.plan, 'plan');
+  if (!(PLANS as readonly string[]).includes(plan)) throw new UsageError(`--plan must be one of: ${PLANS.join(', ')}.`);
+  const changed = await withDb(config, async (db) => {
+    const identity = new IdentityService(db);
+    const orgId = await identity.resolveOrganization(values['org-id']);
+    return { orgId, previous: await identity.setPlan(orgId, plan) };
+  });
+  output(values.json, { orgId: changed.orgId, plan, previousPlan: changed.previous }, [`Organization ${changed.orgId} is on the ${plan} plan now (was ${changed.previous}); running services apply it within 5 seconds.`]);
   return 0;
 }
 

@@ -11,7 +11,7 @@ export const telemetryRoutes =
     app.post(
       '/api/v1/telemetry/events',
       {
-        config: { access: access.anyone },
+        config: { access: access.anyone, rateClass: 'ingest' },
         schema: {
           operationId: 'telemetry.ingest',
           tags: ['telemetry'],

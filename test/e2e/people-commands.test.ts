@@ -70,6 +70,14 @@ describe('the database commands that list and manage people and keys', { timeout
       ['alpha', 1],
       ['beta', 1],
     ]);
+    const plan = await runCli(['orgs', 'set-plan', '--plan', 'free', '--org-id', b.orgId, '--json'], env);
+    expect(JSON.parse(plan.stdout)).toEqual({ orgId: b.orgId, plan: 'free', previousPlan: 'enterprise' });
+    expect((await runCli(['orgs', 'set-plan', '--plan', 'gold', '--org-id', b.orgId], env)).code).toBe(2);
+    const plans = json<{ organizations: { name: string; plan: string }[] }>((await runCli(['orgs', 'list', '--json'], env)).stdout);
+    expect(plans.organizations.map((o) => [o.name, o.plan])).toEqual([
+      ['alpha', 'enterprise'],
+      ['beta', 'free'],
+    ]);
     const key = await runCli(['keys', 'create', '--principal-id', a.userId, '--json'], env);
     expect(key.code).toBe(0);
     expect(json<{ orgId: string }>(key.stdout).orgId).toBe(a.orgId);

@@ -29,7 +29,9 @@ export class TestApp {
   /** `extend` may add routes before the app is sealed (a test's own failing route, say). */
   static async start(overrides: Partial<Config> = {}, deps: Partial<AppDeps> = {}, extend?: (app: FastifyInstance) => void): Promise<TestApp> {
     const testDb = await createTestDb();
-    const config = loadConfig({}, { logLevel: 'silent', ...overrides });
+    // Shedding by event-loop delay is off unless a test asks for it: forks of the suite share two
+    // cores, and a process starved of CPU for a second would answer 503 where a test expects 200.
+    const config = loadConfig({}, { logLevel: 'silent', overloadMaxEventLoopDelayMs: 0, ...overrides });
     const app = await buildApp(config, { db: testDb.db, ...deps });
     extend?.(app);
     await app.ready();
@@ -42,7 +44,7 @@ export class TestApp {
 
   /** Another process on the same database: its own app (and so its own caches), built with `overrides`. The caller closes it. */
   async otherProcess(overrides: Partial<Config> = {}): Promise<FastifyInstance> {
-    const app = await buildApp(loadConfig({}, { logLevel: 'silent', ...overrides }), { db: this.db });
+    const app = await buildApp(loadConfig({}, { logLevel: 'silent', overloadMaxEventLoopDelayMs: 0, ...overrides }), { db: this.db });
     await app.ready();
     return app;
   }

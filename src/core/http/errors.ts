@@ -33,6 +33,7 @@ export const errors = {
     new AppError(405, `Method ${method} is not allowed here; allowed: ${allowed.join(', ')}.`, { allowed }, { allow: allowed.join(', ') }),
   conflict: (detail: string, metadata?: Record<string, unknown>) => new AppError(409, detail, metadata),
   badGateway: (detail: string, metadata?: Record<string, unknown>) => new AppError(502, detail, metadata),
+  tooManyRequests: (detail: string, retryAfterS: number) => new AppError(429, detail, undefined, { 'retry-after': String(retryAfterS) }),
   unavailable: (detail: string, retryAfterS = 5) => new AppError(503, detail, undefined, { 'retry-after': String(retryAfterS) }),
   internal: () => new AppError(500, 'Internal server error. The request id identifies it in the service log.'),
 };

@@ -68,6 +68,13 @@ export class IdentityService {
     return store.listPrincipals(this.db, orgId);
   }
 
+  /** Moves an organization to another plan (its request rates, docs/rate-limits.md); returns the plan it had. */
+  async setPlan(orgId: string, plan: string): Promise<string> {
+    const previous = await store.setPlan(this.db, orgId, plan);
+    if (previous === undefined) throw errors.notFound(`Organization ${orgId}`);
+    return previous;
+  }
+
   organizationSummaries() {
     return store.organizationSummaries(this.db);
   }

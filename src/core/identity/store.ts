@@ -54,14 +54,22 @@ export const identityStore = {
     return db.query(`SELECT id, name FROM organizations ORDER BY created_at, id`);
   },
 
+  async setPlan(db: Queryable, orgId: string, plan: string): Promise<string | undefined> {
+    const [row] = await db.query<{ previous: string }>(
+      `UPDATE organizations o SET plan = $2 FROM (SELECT plan AS previous FROM organizations WHERE id = $1) p WHERE o.id = $1 RETURNING p.previous`,
+      [orgId, plan],
+    );
+    return row?.previous;
+  },
+
   /** Each organization with how many users and service accounts it has. */
-  async organizationSummaries(db: Queryable): Promise<{ id: string; name: string; users: number; serviceAccounts: number; createdAt: string }[]> {
+  async organizationSummaries(db: Queryable): Promise<{ id: string; name: string; plan: string; users: number; serviceAccounts: number; createdAt: string }[]> {
     return db.query(
-      `SELECT o.id, o.name, to_char(o.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "createdAt",
+      `SELECT o.id, o.name, o.plan, to_char(o.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "createdAt",
               count(p.id) FILTER (WHERE p.kind = 'user')::int AS users,
               count(p.id) FILTER (WHERE p.kind = 'service_account')::int AS "serviceAccounts"
        FROM organizations o LEFT JOIN principals p ON p.org_id = o.id
-       GROUP BY o.id ORDER BY o.created_at, o.id`,
+       GROUP BY o.id, o.name, o.plan, o.created_at ORDER BY o.created_at, o.id`,
     );
   },
 
