@@ -15,6 +15,9 @@ export const DISTINCT_PER_DAY: Record<CounterKind, number> = {
   language: 250,
 };
 
+/** Distinct models (with their tiers) kept on one user's day; /tokens and /users show them. */
+export const MODELS_PER_USER_DAY = 50;
+
 /** Distinct languages kept on one user's day (the `languages` of /users). */
 export const LANGUAGES_PER_USER_DAY = 50;
 

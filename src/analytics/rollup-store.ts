@@ -1,5 +1,5 @@
 import type { Queryable } from '../core/db/db.js';
-import { DISTINCT_PER_DAY, LANGUAGES_PER_USER_DAY, OTHER } from './bounds.js';
+import { DISTINCT_PER_DAY, LANGUAGES_PER_USER_DAY, MODELS_PER_USER_DAY, OTHER } from './bounds.js';
 import { PRIMARY_MODEL_OF } from './primary-model.js';
 
 const DISTINCT_JSON = JSON.stringify(DISTINCT_PER_DAY);
@@ -38,10 +38,34 @@ const lockUserDaysSql = `
   SELECT count(pg_advisory_xact_lock(${USER_DAY_LOCKS}, hashtext($1 || k.day::text || k.user_id::text)))
   FROM unnest($2::date[], $3::uuid[]) AS k(day, user_id)`;
 
+// A user-day keeps at most $3 models (bounds.ts): a model it has counts as itself, a new one
+// while there is room (most credits first), the rest under $4 (OTHER) with their exact sums. The
+// user-day's advisory lock, taken first, keeps concurrent batches of it from both taking a place.
 const modelRowsSql = `
+  WITH incoming AS (SELECT * FROM ${jsonRows(2, modelColumns)} AS m),
+  present AS (
+    SELECT i.*, EXISTS (
+      SELECT 1 FROM analytics_user_day_model t
+      WHERE t.org_id = $1 AND t.day = i.day AND t.user_id = i.user_id AND t.model = i.model AND t.tier = i.tier
+    ) AS known
+    FROM incoming i
+  ),
+  stored AS (
+    SELECT d.day, d.user_id, (SELECT count(*) FROM analytics_user_day_model t WHERE t.org_id = $1 AND t.day = d.day AND t.user_id = d.user_id) AS n
+    FROM (SELECT DISTINCT day, user_id FROM incoming) AS d
+  ),
+  placed AS (
+    SELECT p.*, p.known OR s.n + row_number() OVER (PARTITION BY p.day, p.user_id, p.known ORDER BY p.credit_units DESC, p.model, p.tier) <= $3 AS fits
+    FROM present p JOIN stored s ON s.day = p.day AND s.user_id = p.user_id
+  ),
+  m AS (
+    SELECT day, user_id, CASE WHEN fits THEN model ELSE $4::text END AS model, CASE WHEN fits THEN tier ELSE 'standard' END AS tier,
+           ${modelSums.map((c) => `sum(${c})::bigint AS ${c}`).join(', ')}
+    FROM placed GROUP BY 1, 2, 3, 4
+  )
   INSERT INTO analytics_user_day_model AS t (org_id, day, user_id, model, tier, ${modelSums.join(', ')})
   SELECT $1::uuid, m.day, m.user_id, m.model, m.tier, ${modelSums.map((c) => `m.${c}`).join(', ')}
-  FROM ${jsonRows(2, modelColumns)} AS m
+  FROM m ORDER BY m.day, m.user_id, m.model, m.tier
   ON CONFLICT (org_id, day, user_id, model, tier) DO UPDATE SET
     ${modelSums.map((c) => `${c} = t.${c} + EXCLUDED.${c}`).join(', ')}`;
 
@@ -110,7 +134,7 @@ function laterThanStored(x: string): string {
  */
 export function rollupWrites(orgId: string, d: RollupDeltas): (tx: Queryable) => Promise<void> {
   const lock = [orgId, d.userDays.map((u) => u.day), d.userDays.map((u) => u.userId)];
-  const models = d.models.length > 0 && [orgId, JSON.stringify(d.models.map((m) => [m.day, m.userId, m.model, m.tier, m.creditUnits.toString(), ...m.counts]))];
+  const models = d.models.length > 0 && [orgId, JSON.stringify(d.models.map((m) => [m.day, m.userId, m.model, m.tier, m.creditUnits.toString(), ...m.counts])), MODELS_PER_USER_DAY, OTHER];
   const userDays = [
     orgId,
     JSON.stringify(d.userDays.map((u) => [u.day, u.userId, u.creditUnits.toString(), u.lastSession?.ms ?? null, u.lastSession?.level ?? null, [...u.languages].sort().slice(0, LANGUAGES_PER_USER_DAY), ...u.counts])),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DISTINCT_PER_DAY, NAME_MAX, OTHER } from '../../src/analytics/bounds.js';
+import { DISTINCT_PER_DAY, MODELS_PER_USER_DAY, NAME_MAX, OTHER } from '../../src/analytics/bounds.js';
 import { TestApp, type Org } from '../helpers/test-app.js';
 
 const PATH = '/api/v1/telemetry/events';
@@ -37,6 +37,19 @@ describe('what one day keeps, whoever sends it', () => {
     expect(other).toEqual({ event: OTHER, matcher: '', command: '', count: names.length - bound + 1 });
     expect(hooks.find((h) => h.command === names[0])!.count).toBe(2);
     expect(hooks.reduce((s, h) => s + h.count, 0)).toBe(names.length + 2);
+  });
+
+  it(`keeps ${MODELS_PER_USER_DAY} models on one user's day, the rest under ${OTHER} with exact token sums`, async () => {
+    const day = '2026-10-07';
+    const request = (i: number, model: string) => ({ id: `m${i}`, type: 'model_request', timestamp: `${day}T10:00:00Z`, sessionId: 's', client: 'web', model, tier: 'standard', inputTokens: 100 + i, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 });
+    const models = Array.from({ length: MODELS_PER_USER_DAY + 10 }, (_, i) => `model-${String(i).padStart(3, '0')}`);
+    await post(models.map((m, i) => request(i, m)));
+    const rows = (await t.request<{ data: { group_key: string; input_tokens: number }[] }>('GET', `/api/v1/analytics/tokens?startDate=${day}&endDate=${day}&group_by=model`, { key: org.ownerKey })).body.data;
+    expect(rows).toHaveLength(MODELS_PER_USER_DAY + 1);
+    expect(rows.some((r) => r.group_key === OTHER)).toBe(true);
+    expect(rows.reduce((s, r) => s + r.input_tokens, 0)).toBe(models.reduce((s, _, i) => s + 100 + i, 0));
+    // The most used (here: most tokens) models keep their names.
+    expect(rows.map((r) => r.group_key)).toContain(models.at(-1));
   });
 
   it(`cuts a stored name to ${NAME_MAX} characters`, async () => {

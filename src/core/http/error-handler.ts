@@ -76,6 +76,7 @@ export function frameworkErrors(err: FastifyError, request: FastifyRequest, repl
   const status = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
   const detail = status === 414 ? 'A path parameter is longer than this service accepts.' : 'The request URL is not valid (check its percent-encoding).';
   reply.header('x-request-id', request.id);
+  reply.header('x-content-type-options', 'nosniff');
   void sendError(request, reply, new AppError(status, detail));
 }
 
