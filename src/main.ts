@@ -75,54 +75,131 @@ const commands: Record<string, { run: ClientCommand; help: string }> = {
     run: async (argv) => (await import('./computers/agent/command.js')).agentCommand(argv, process.env),
     help: 'agent --url URL --key KEY --computer NAME [--workdir DIR]: run the host agent of a byom computer on this machine (ORGCTL_URL, ORGCTL_API_KEY)',
   },
-  // Loaded on demand; the service address and key come from flags or ORGCTL_URL / ORGCTL_API_KEY, read here.
-  'readiness upload': {
-    run: server(async () => {
-      const { readinessUpload } = await import('./readiness/upload-command.js');
-      return (argv, config) => readinessUpload(argv, config, { url: process.env.ORGCTL_URL, key: process.env.ORGCTL_API_KEY });
-    }),
-    help: 'readiness upload FILE|- [--url URL] [--key KEY] [--json]: send a readiness report to a running service (ORGCTL_URL, ORGCTL_API_KEY)',
-  },
   // The hooks client is loaded on demand and gets the environment here: it reads no process.env itself.
   'hooks run': { run: async (argv) => (await import('./hooks/commands.js')).hooksRun(argv, process.env), help: 'hooks run EVENT [--config F]... [--cwd D] [--session-id S] [--message M] [--reason R] [--tool-name T] [--stop-hook-active]: run the hooks, print the result; exit 0 continue, 2 blocked, 1 error' },
   'hooks validate': { run: async (argv) => (await import('./hooks/commands.js')).hooksValidate(argv, process.env), help: 'hooks validate [--config F]... [--cwd D] [--json]: check the hook configuration files' },
   'hooks list': { run: async (argv) => (await import('./hooks/commands.js')).hooksList(argv, process.env), help: 'hooks list [--config F]... [--cwd D] [--tool-name T] [--json]: show what would run for each event' },
 };
 
-function usage(): string {
-  return ['Usage: orgctl <command> [options]', '', ...Object.entries(commands).map(([name, c]) => `  ${name.padEnd(22)} ${c.help}`)].join('\n');
+type ApiRegistry = readonly import('./cli/api/command.js').ApiCommand[];
+const loadApiCommands = async (): Promise<ApiRegistry> => (await import('./cli/api/registry.js')).apiCommands;
+
+/** The keys commands exist twice: over the API when a service is configured, else on the local database. */
+const DUAL = new Set(['keys list', 'keys create', 'keys revoke']);
+
+async function useApiForDual(argv: string[]): Promise<boolean> {
+  if (argv.includes('--local')) return false;
+  if (argv.some((a) => a === '--url' || a.startsWith('--url='))) return true;
+  if (process.env.ORGCTL_URL) return true;
+  const { readClientConfig } = await import('./cli/api/client-config.js');
+  return readClientConfig(process.env) !== undefined;
+}
+
+async function usage(): Promise<string> {
+  const api = await loadApiCommands();
+  const local = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(24)} ${c.help}`);
+  const remote = api.map((c) => `  ${c.name.padEnd(24)} ${c.summary}`);
+  return [
+    'Usage: orgctl <command> [options]    (orgctl <command> --help lists every flag)',
+    '',
+    'Service and database administration (on the machine that runs the service):',
+    ...local,
+    '',
+    'Over the API (orgctl login --url URL, or --url/--key, or ORGCTL_URL/ORGCTL_API_KEY):',
+    ...remote,
+    `  ${'completion'.padEnd(24)} completion bash|zsh: print a shell completion script (source <(orgctl completion bash))`,
+    '',
+    'keys list|create|revoke work over the API when a service is configured; --local makes them administer the database.',
+  ].join('\n');
+}
+
+async function completion(argv: string[]): Promise<number> {
+  const { completionScript } = await import('./cli/completion.js');
+  const { allFlags } = await import('./cli/api/command.js');
+  const api = await loadApiCommands();
+  const byName = new Map<string, string[]>();
+  for (const [name, c] of Object.entries(commands)) byName.set(name, [...new Set([...c.help.matchAll(/--([a-z][a-z-]*)/g)].map((m) => m[1] as string)), 'help']);
+  for (const c of api) byName.set(c.name, [...new Set([...(byName.get(c.name) ?? []), ...Object.keys(allFlags(c)), ...(DUAL.has(c.name) ? ['local'] : [])])]);
+  byName.set('completion', []);
+  process.stdout.write(completionScript(argv[0], [...byName].map(([name, flags]) => ({ name, flags }))));
+  return 0;
+}
+
+async function dispatch(argv: string[]): Promise<number> {
+  const [first = '', second = ''] = argv;
+  if (first === '' || first === 'help' || first === '--help' || first === '-h') {
+    process.stdout.write(`${await usage()}\n`);
+    return first === '' ? 2 : 0;
+  }
+  if (first === 'completion') return completion(argv.slice(1));
+  const pair = `${first} ${second}`;
+  const wantsHelp = argv.includes('--help') || argv.includes('-h');
+  if (!(DUAL.has(pair) && (wantsHelp || (await useApiForDual(argv))))) {
+    const two = commands[pair];
+    const one = commands[first];
+    const [command, rest] = two ? [two, argv.slice(2)] : one ? [one, argv.slice(1)] : [undefined, []];
+    if (command) {
+      if (wantsHelp && !DUAL.has(pair)) {
+        process.stdout.write(`orgctl ${command.help}\n`);
+        return 0;
+      }
+      return command.run(rest.filter((a) => a !== '--local'));
+    }
+  }
+  const api = await loadApiCommands();
+  const found = api.find((c) => c.name === pair) ?? api.find((c) => c.name === first);
+  if (found) {
+    const { runApiCommand, commandHelp } = await import('./cli/api/command.js');
+    if (DUAL.has(pair) && wantsHelp) {
+      process.stdout.write(`${commandHelp(found)}  --local                  Administer the local database instead: orgctl ${commands[pair]?.help ?? ''}\n`);
+      return 0;
+    }
+    return runApiCommand(found, argv.slice(found.name.split(' ').length), process.env);
+  }
+  const group = api.filter((c) => c.name.startsWith(`${first} `)).map((c) => `  orgctl ${c.name.padEnd(24)} ${c.summary}`);
+  const local = Object.entries(commands).filter(([n]) => n.startsWith(`${first} `)).map(([, c]) => `  orgctl ${c.help}`);
+  if (group.length || local.length) {
+    process.stderr.write(`${second ? `Unknown command: orgctl ${first} ${second}\n\n` : ''}orgctl ${first} commands:\n${[...group, ...local].join('\n')}\n`);
+    return 2;
+  }
+  process.stderr.write(`Unknown command: ${argv.join(' ')}\n\n${await usage()}\n`);
+  return 2;
 }
 
 async function main(argv: string[]): Promise<number> {
-  const [first = '', second = ''] = argv;
-  if (first === '' || first === 'help' || first === '--help' || first === '-h') {
-    process.stdout.write(`${usage()}\n`);
-    return first === '' ? 2 : 0;
+  try {
+    return await dispatch(argv);
+  } catch (e) {
+    return reportFailure(e);
   }
-  const two = commands[`${first} ${second}`];
-  const one = commands[first];
-  const [command, rest] = two ? [two, argv.slice(2)] : one ? [one, argv.slice(1)] : [undefined, []];
-  if (!command) {
-    process.stderr.write(`Unknown command: ${argv.join(' ')}\n\n${usage()}\n`);
+}
+
+/** Every failure the user can act on is one message on stderr and an exit code, never a stack. */
+async function reportFailure(e: unknown): Promise<number> {
+  if (e instanceof UsageError || e instanceof ConfigError) {
+    process.stderr.write(`${e.message}\n`);
     return 2;
   }
-  try {
-    return await command.run(rest);
-  } catch (e) {
-    if (e instanceof UsageError || e instanceof ConfigError) {
-      process.stderr.write(`${e.message}\n`);
-      return 2;
-    }
-    if (e instanceof CliError) {
-      process.stderr.write(`${e.message}\n`);
-      return e.exitCode;
-    }
-    if (e instanceof AppError || e instanceof DataDirInUseError) {
-      process.stderr.write(`${e instanceof AppError ? e.detail : e.message}\n`);
-      return 1;
-    }
-    throw e;
+  if (e instanceof CliError) {
+    process.stderr.write(`${e.message}\n`);
+    return e.exitCode;
   }
+  if (e instanceof AppError || e instanceof DataDirInUseError) {
+    process.stderr.write(`${e instanceof AppError ? e.detail : e.message}\n`);
+    return 1;
+  }
+  const { ApiError, ServiceUnreachableError } = await import('./client/api-client.js');
+  if (e instanceof ApiError) {
+    const problems = (e.metadata?.errors as { path?: string; message?: string }[] | undefined) ?? [];
+    const lines = [`Error: ${e.detail}`, ...problems.map((p) => `  ${p.path || '/'} ${p.message ?? ''}`), `(HTTP ${e.status}${e.requestId ? `, request id ${e.requestId}` : ''})`];
+    process.stderr.write(`${lines.join('\n')}\n`);
+    return 1;
+  }
+  if (e instanceof ServiceUnreachableError) {
+    process.stderr.write(`${e.message}\n`);
+    return 3;
+  }
+  throw e;
 }
 
 /** Exits once what was written has left: on a pipe, stdout is asynchronous and would be cut short. */
@@ -130,7 +207,9 @@ function exitAfterFlush(code: number): void {
   process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
 }
 
+// An unexpected failure is one line too; ORGCTL_DEBUG=1 adds the stack for a bug report.
 main(process.argv.slice(2)).then(exitAfterFlush, (e) => {
-  process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  const stack = process.env.ORGCTL_DEBUG ? (e as Error)?.stack : undefined;
+  process.stderr.write(`orgctl: unexpected error: ${stack ?? (e instanceof Error ? e.message : String(e))}\n`);
   exitAfterFlush(1);
 });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { createApiClient, ServiceUnreachableError, type OrgctlClient } from '../client/api-client.js';
 import type { HookEvent } from './events.js';
 import type { HookTelemetryEvent } from './schemas.js';
 import type { PlannedHook } from './select-hooks.js';
@@ -40,29 +41,22 @@ export function hookTelemetryEvents(o: {
  * telemetry must never change or delay a hook run beyond that bound.
  */
 export async function reportHookEvents(target: TelemetryTarget, events: HookTelemetryEvent[], timeoutMs = defaultTelemetryTimeoutMs): Promise<TelemetryResult> {
-  let endpoint: URL;
+  let api: OrgctlClient;
   try {
-    endpoint = new URL(`${target.url.replace(/\/+$/, '')}/api/v1/telemetry/events`);
-    if (endpoint.protocol !== 'http:' && endpoint.protocol !== 'https:') throw new Error('not http(s)');
+    api = createApiClient({ url: target.url, key: target.apiKey, timeoutMs });
   } catch {
     return { sent: false, error: 'the service URL is not an http(s) URL' };
   }
   const post = async (): Promise<TelemetryResult> => {
     try {
-      const res = await fetch(endpoint, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${target.apiKey}` },
-        body: JSON.stringify({ events }),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      await res.body?.cancel();
-      return res.ok ? { sent: true, status: res.status } : { sent: false, error: `HTTP ${res.status}` };
+      const { response } = await api.POST('/api/v1/telemetry/events', { body: { events }, parseAs: 'stream' });
+      await response.body?.cancel();
+      return response.ok ? { sent: true, status: response.status } : { sent: false, error: `HTTP ${response.status}` };
     } catch (e) {
-      const cause = (e as { cause?: { code?: string } }).cause?.code;
-      return { sent: false, error: cause ?? (e as Error).name };
+      return { sent: false, error: e instanceof ServiceUnreachableError ? e.reason : (e as Error).name };
     }
   };
-  // The abort signal should be enough; the race makes the bound hold even if it is not.
+  // The timeout should be enough; the race makes the bound hold even if it is not.
   const late = sleep(timeoutMs + 100, { sent: false, error: 'timeout' } as TelemetryResult, { ref: false });
   return Promise.race([post(), late]);
 }

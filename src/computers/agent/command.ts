@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { parseFlags, required, UsageError } from '../../cli/args.js';
-import { ApiError } from './api-client.js';
+import { ApiError } from '../../client/api-client.js';
 import { HostAgent } from './host-agent.js';
 import { loadHostId } from './host-id.js';
 

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { LogLines } from './log-lines.js';
 import { ProcessLedger } from './process-ledger.js';
 import { failureMessage, GIT_PROTOCOLS, installRepositories, repoDirectoryNames } from '../install-plan.js';
-import type { ComputerView, JobView } from '../schemas.js';
-import { ApiClient, ApiError, isTransient } from './api-client.js';
+import type { JobView } from '../schemas.js';
+import { ApiError, createApiClient, isTransient, unwrap, type OrgctlClient } from '../../client/api-client.js';
 import { runProcess } from './run-process.js';
 
 export interface HostAgentOptions {
@@ -36,7 +36,7 @@ const sleep = (ms: number, signal: AbortSignal) =>
  * output while they run. A lost connection is retried; the service fails a step whose heartbeats stop.
  */
 export class HostAgent {
-  private readonly api: ApiClient;
+  private readonly api: OrgctlClient;
   private readonly stopping = new AbortController();
   private stopReason = '';
   private computerId = '';
@@ -44,7 +44,7 @@ export class HostAgent {
   private readonly ledger: ProcessLedger;
 
   constructor(private readonly o: HostAgentOptions) {
-    this.api = new ApiClient(o.url, o.key);
+    this.api = createApiClient({ url: o.url, key: o.key });
     this.ledger = new ProcessLedger(o.workdir);
   }
 
@@ -71,26 +71,38 @@ export class HostAgent {
     for (const left of await this.ledger.endLeftovers()) {
       this.o.log(`ended what a previous agent left running in ${left.cwd} (process group ${left.pgid}: ${left.command.slice(0, 120)})`);
     }
-    const computer = await this.retrying(() => this.api.call<ComputerView>('GET', `/api/v0/computers/name/${encodeURIComponent(this.o.computer)}`));
+    const computer = await this.retrying(() =>
+      unwrap(this.api.GET('/api/v0/computers/name/{name}', { params: { path: { name: this.o.computer } }, signal: this.callSignal(30_000) })),
+    );
     if (!computer) return;
     this.computerId = computer.id;
     await this.retrying(() =>
-      this.api.call('POST', this.agentPath('register'), { hostId: this.o.hostId, hostname: this.o.hostname, remoteUser: this.o.remoteUser }),
+      unwrap(
+        this.api.POST('/api/v0/computers/{computerId}/agent/register', {
+          params: { path: { computerId: this.computerId } },
+          body: { hostId: this.o.hostId, hostname: this.o.hostname, remoteUser: this.o.remoteUser },
+          signal: this.callSignal(30_000),
+        }),
+      ),
     );
     this.o.log(`registered host ${this.o.hostname} (${this.o.hostId}) for computer ${computer.name} (${computer.id}); waiting for work`);
     while (!this.stopping.signal.aborted) {
       const claimed = await this.retrying(() =>
-        this.api.call<{ job: JobView | null }>('POST', this.agentPath('claim'), { hostId: this.o.hostId, waitMs: this.o.waitMs ?? 25_000 }, {
-          signal: this.stopping.signal,
-          timeoutMs: (this.o.waitMs ?? 25_000) + 15_000,
-        }),
+        unwrap(
+          this.api.POST('/api/v0/computers/{computerId}/agent/claim', {
+            params: { path: { computerId: this.computerId } },
+            body: { hostId: this.o.hostId, waitMs: this.o.waitMs ?? 25_000 },
+            signal: AbortSignal.any([this.stopping.signal, AbortSignal.timeout((this.o.waitMs ?? 25_000) + 15_000)]),
+          }),
+        ),
       );
       if (claimed?.job) await this.execute(claimed.job);
     }
   }
 
-  private agentPath(rest: string) {
-    return `/api/v0/computers/${this.computerId}/agent/${rest}`;
+  /** Each call ends in time: an unanswered request is retried like a refused one. */
+  private callSignal(timeoutMs: number): AbortSignal {
+    return AbortSignal.timeout(timeoutMs);
   }
 
   /** Since when the service has not answered; undefined while it does. */
@@ -128,11 +140,17 @@ export class HostAgent {
     this.stopping.signal.addEventListener('abort', onStop, { once: true });
     const pending = new LogLines();
     let leaseLost = false;
-    const stepPath = this.agentPath(`steps/${job.stepId}`);
+    const step = { path: { computerId: this.computerId, stepId: job.stepId } };
     const beat = async () => {
       const log = pending.drain();
       try {
-        await this.api.call('POST', `${stepPath}/heartbeat`, { leaseToken: job.leaseToken, ...(log ? { log } : {}) }, { timeoutMs: job.heartbeatIntervalMs * 2 });
+        await unwrap(
+          this.api.POST('/api/v0/computers/{computerId}/agent/steps/{stepId}/heartbeat', {
+            params: step,
+            body: { leaseToken: job.leaseToken, ...(log ? { log } : {}) },
+            signal: this.callSignal(job.heartbeatIntervalMs * 2),
+          }),
+        );
         this.reached();
       } catch (e) {
         if (e instanceof ApiError && (e.status === 409 || e.status === 404)) {
@@ -170,7 +188,7 @@ export class HostAgent {
     const giveUpAt = Date.now() + (this.stopping.signal.aborted ? 0 : job.heartbeatIntervalMs * 4);
     for (let delay = 250; ; delay = Math.min(delay * 2, 2000)) {
       try {
-        await this.api.call('POST', `${stepPath}/complete`, body);
+        await unwrap(this.api.POST('/api/v0/computers/{computerId}/agent/steps/{stepId}/complete', { params: step, body, signal: this.callSignal(30_000) }));
         this.reached();
         this.o.log(`${job.stepId} ${outcome.status}${outcome.error ? `: ${outcome.error.split('\n')[0]}` : ''}`);
         return;

@@ -1,0 +1,114 @@
+import { UsageError } from '../args.js';
+import { unwrap } from '../../client/api-client.js';
+import { flag, type ApiCommand, type CommandContext, type FlagSpec } from './command.js';
+import { printList } from './print.js';
+
+const DAY_MS = 86_400_000;
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** --from and --to, each defaulting so that the range is the last 30 closed (UTC) days. */
+export function dateRange(ctx: CommandContext, now = Date.now()): { startDate: string; endDate: string } {
+  const yesterday = Math.floor(now / DAY_MS) * DAY_MS - DAY_MS;
+  const to = flag(ctx, 'to');
+  const from = flag(ctx, 'from');
+  for (const [name, v] of [['to', to], ['from', from]] as const) {
+    if (v !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(v)) throw new UsageError(`--${name} must be a date YYYY-MM-DD, got ${v}.`);
+  }
+  const endDate = to ?? isoDay(yesterday);
+  const startDate = from ?? isoDay(Date.parse(`${endDate}T00:00:00Z`) - 29 * DAY_MS);
+  return { startDate, endDate };
+}
+
+const rangeFlags: Record<string, FlagSpec> = {
+  from: { type: 'string', value: 'DATE', description: 'First day, YYYY-MM-DD (UTC; default: 29 days before --to)' },
+  to: { type: 'string', value: 'DATE', description: 'Last day, inclusive (default: yesterday, the last closed day)' },
+};
+const groupBy = (value: string): Record<string, FlagSpec> => ({
+  'group-by': { type: 'string', value: 'FIELD', choices: [value], description: `One row per ${value} per day` },
+});
+const breakdown = (choices: string[]): Record<string, FlagSpec> => ({
+  breakdown: { type: 'string', value: 'FIELD', choices, description: 'One row per entry of this breakdown list (table and csv)' },
+});
+const outputs = ['table', 'json', 'csv'] as const;
+
+const groupFlag = (ctx: CommandContext) => flag(ctx, 'group-by');
+
+export const analyticsTokens: ApiCommand = {
+  name: 'analytics tokens',
+  summary: 'Credits (billable_tokens) and tokens per day, by model and by user; --group-by model for one row per model per day.',
+  flags: { ...rangeFlags, ...groupBy('model'), ...breakdown(['by_model', 'by_user']) },
+  outputs,
+  async run(ctx) {
+    const group = groupFlag(ctx) as 'model' | undefined;
+    const body = await unwrap(ctx.api().GET('/api/v1/analytics/tokens', { params: { query: { ...dateRange(ctx), ...(group ? { group_by: group } : {}) } } }));
+    printList(ctx, body, body.data as Record<string, unknown>[]);
+    return 0;
+  },
+};
+
+export const analyticsTools: ApiCommand = {
+  name: 'analytics tools',
+  summary: 'Tool calls, MCP servers, skills, slash commands, hooks and autonomy per day; --group-by tool_name for one row per tool per day.',
+  flags: { ...rangeFlags, ...groupBy('tool_name'), ...breakdown(['by_tool', 'mcp_by_server', 'skills_by_name', 'slash_commands_by_name', 'hooks_by_event']) },
+  outputs,
+  async run(ctx) {
+    const group = groupFlag(ctx) as 'tool_name' | undefined;
+    const body = await unwrap(ctx.api().GET('/api/v1/analytics/tools', { params: { query: { ...dateRange(ctx), ...(group ? { group_by: group } : {}) } } }));
+    printList(ctx, body, body.data as Record<string, unknown>[]);
+    return 0;
+  },
+};
+
+export const analyticsActivity: ApiCommand = {
+  name: 'analytics activity',
+  summary: 'Daily, weekly and monthly active users, by client, with sessions and messages; --group-by client for one row per client per day.',
+  flags: { ...rangeFlags, ...groupBy('client') },
+  outputs,
+  async run(ctx) {
+    const group = groupFlag(ctx) as 'client' | undefined;
+    const body = await unwrap(ctx.api().GET('/api/v1/analytics/activity', { params: { query: { ...dateRange(ctx), ...(group ? { group_by: group } : {}) } } }));
+    printList(ctx, body, body.data as Record<string, unknown>[]);
+    return 0;
+  },
+};
+
+export const analyticsProductivity: ApiCommand = {
+  name: 'analytics productivity',
+  summary: 'Files created and edited (by extension and language), commits and pull requests per day.',
+  flags: { ...rangeFlags, ...breakdown(['by_extension', 'by_language']) },
+  outputs,
+  async run(ctx) {
+    const body = await unwrap(ctx.api().GET('/api/v1/analytics/productivity', { params: { query: dateRange(ctx) } }));
+    printList(ctx, body, body.data as Record<string, unknown>[]);
+    return 0;
+  },
+};
+
+type UsersPage = Awaited<ReturnType<typeof usersPage>>;
+const usersPage = (ctx: CommandContext, range: { startDate: string; endDate: string }, cursor?: string) =>
+  unwrap(ctx.api().GET('/api/v1/analytics/users', { params: { query: { ...range, limit: 100, ...(cursor ? { cursor } : {}) } } }));
+
+export const analyticsUsers: ApiCommand = {
+  name: 'analytics users',
+  summary:
+    'One row per user per active day, every page to the end (json: one body of the API\'s shape holding every row, with has_more false).',
+  flags: { ...rangeFlags },
+  outputs,
+  async run(ctx) {
+    const range = dateRange(ctx);
+    const rows: UsersPage['data'] = [];
+    let page = await usersPage(ctx, range);
+    rows.push(...page.data);
+    while (page.meta.has_more && page.meta.next_cursor) {
+      page = await usersPage(ctx, range, page.meta.next_cursor);
+      rows.push(...page.data);
+    }
+    const body = { data: rows, meta: { ...page.meta, has_more: false, next_cursor: null } };
+    printList(ctx, body, rows as Record<string, unknown>[], {
+      columns: ['user_email', 'date', 'billable_tokens', 'tool_calls', 'primary_model', 'sessions', 'messages', 'files_edited', 'git_commits', 'git_prs_created', 'delegation_level', 'languages'],
+    });
+    return 0;
+  },
+};
+
+export const analyticsCommands = [analyticsTokens, analyticsTools, analyticsActivity, analyticsProductivity, analyticsUsers];

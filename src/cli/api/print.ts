@@ -1,0 +1,41 @@
+import type { CommandContext } from './command.js';
+import { explode, flatten, toCsv, toTable, type FlatRow } from './render.js';
+
+/** The width tables fit: the terminal's, or none when the output is not a terminal. */
+const terminalWidth = (): number | undefined => (process.stdout.isTTY ? process.stdout.columns || 80 : undefined);
+
+/**
+ * Prints a list in the chosen format: json is the API's body itself; csv one row per API row
+ * (or per breakdown entry with --breakdown); table the same rows without the breakdown lists.
+ */
+export function printList(ctx: CommandContext, body: unknown, rows: Record<string, unknown>[], o: { columns?: string[] } = {}): void {
+  if (ctx.output === 'json') {
+    process.stdout.write(`${JSON.stringify(body)}\n`);
+    return;
+  }
+  const breakdown = typeof ctx.values.breakdown === 'string' ? ctx.values.breakdown : undefined;
+  if (ctx.output === 'csv') {
+    process.stdout.write(toCsv(breakdown ? explode(rows, breakdown) : rows.map((r) => flatten(r))));
+    return;
+  }
+  const flat: FlatRow[] = breakdown ? explode(rows, breakdown) : rows.map((r) => flatten(r, { scalarsOnly: true }));
+  process.stdout.write(toTable(flat, { columns: breakdown ? undefined : o.columns, width: terminalWidth() }));
+}
+
+/** Prints one object: its body as JSON, or its fields as `name  value` lines. */
+export function printObject(ctx: CommandContext, body: unknown, lines?: string[]): void {
+  if (ctx.output === 'json' || !lines) {
+    process.stdout.write(`${JSON.stringify(body)}\n`);
+    return;
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** `name  value` lines, names padded to one column. */
+export function fields(pairs: [string, unknown][]): string[] {
+  const width = Math.max(...pairs.map(([k]) => k.length));
+  return pairs.map(([k, v]) => `${k.padEnd(width)}  ${v === null || v === undefined ? '-' : String(v)}`);
+}
+
+/** Unix milliseconds as an ISO time, or `-`. */
+export const when = (ms: number | null | undefined): string => (ms === null || ms === undefined ? '-' : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z'));

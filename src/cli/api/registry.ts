@@ -1,0 +1,21 @@
+import { analyticsCommands } from './analytics-commands.js';
+import { ciCommands } from './ci-commands.js';
+import type { ApiCommand } from './command.js';
+import { computersCommands } from './computers-commands.js';
+import { keysApiCommands } from './keys-commands.js';
+import { limitsCommands } from './limits-commands.js';
+import { readinessCommands } from './readiness-commands.js';
+import { login, logout, me } from './session-commands.js';
+
+/** Every command that works over the API, `gh`-style, in the order `orgctl --help` lists them. */
+export const apiCommands: readonly ApiCommand[] = [
+  login,
+  logout,
+  me,
+  ...analyticsCommands,
+  ...limitsCommands,
+  ...keysApiCommands,
+  ...computersCommands,
+  ...readinessCommands,
+  ...ciCommands,
+];
