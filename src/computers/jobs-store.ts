@@ -128,7 +128,6 @@ export const jobsStore = {
     )[0];
   },
 
-  /** Appends output: to the install session for the install step, else to the step's own log; both keep their tail. */
   /**
    * Adds an executor's output to the step's log (an install session's, for install-dependencies),
    * only while the step is still running under the executor's lease: a stale executor's last

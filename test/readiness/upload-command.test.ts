@@ -60,23 +60,23 @@ describe('orgctl readiness upload', () => {
     writeFileSync(file, JSON.stringify({ ...report, report: { ci: { numerator: 2, denominator: 1, rationale: '' } } }));
     const res = await runCli(['readiness', 'upload', file, '--url', appUrl, '--key', key], {});
     expect(res.code).toBe(1);
-    expect(res.stderr).toContain('Upload refused (400)');
+    expect(res.stderr).toMatch(/^Error: .*\n[\s\S]*\(HTTP 400, request id [0-9a-f-]{36}\)/);
     expect(res.stderr).toContain('/report/ci/numerator must be <= denominator');
   });
 
-  it('exits 1 for a wrong key, a file that is not JSON, or an unreachable service; 2 without a key', async () => {
+  it('exits 1 for a wrong key or a file that is not JSON, 3 for an unreachable service, 2 without a key', async () => {
     const file = path.join(dir, 'ok.json');
     writeFileSync(file, JSON.stringify(report));
     const wrongKey = await runCli(['readiness', 'upload', file, '--url', appUrl, '--key', 'ock_wrong'], {});
     expect(wrongKey.code).toBe(1);
-    expect(wrongKey.stderr).toContain('(401)');
+    expect(wrongKey.stderr).toContain('(HTTP 401');
     const notJson = path.join(dir, 'not.json');
     writeFileSync(notJson, 'repoUrl: x');
     const parse = await runCli(['readiness', 'upload', notJson, '--url', appUrl, '--key', key], {});
     expect(parse.code).toBe(1);
     expect(parse.stderr).toContain('Cannot read a JSON report');
     const down = await runCli(['readiness', 'upload', file, '--url', 'http://127.0.0.1:9', '--key', key], {});
-    expect(down.code).toBe(1);
+    expect(down.code).toBe(3);
     expect(down.stderr).toContain('Cannot reach http://127.0.0.1:9');
     const noKey = await runCli(['readiness', 'upload', file, '--url', appUrl], { ORGCTL_API_KEY: '' });
     expect(noKey.code).toBe(2);

@@ -22,6 +22,15 @@ export type FollowResult = { settled: 'succeeded' | 'failed'; computer: Computer
 const POLL_MS = 1000;
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
+/** A step's output so far: the install step's is its install session's log. */
+async function stepLog(api: OrgctlClient, computerId: string, step: Step): Promise<string> {
+  if (step.installSessionId) {
+    const session = await unwrap(api.GET('/api/v0/computers/{computerId}/install-sessions/{sessionId}', { params: { path: { computerId, sessionId: step.installSessionId } } }));
+    return session.log;
+  }
+  return (await unwrap(api.GET('/api/v0/computers/{computerId}/provisioning-steps/{stepId}', { params: { path: { computerId, stepId: step.id } } }))).log;
+}
+
 /** What is new in a log tail since the last one seen (the service keeps only a tail, so the start may move). */
 export function newLogText(previous: string, current: string): string {
   if (current.startsWith(previous)) return current.slice(previous.length);
@@ -58,11 +67,13 @@ export async function followComputer(o: FollowOptions): Promise<FollowResult> {
     const computer = await unwrap(o.api.GET('/api/v0/computers/{computerId}', { params: { path: { computerId: o.computerId } } }));
     const steps = (computer.provisioningSteps ?? []).filter(relevant);
     for (const step of steps) {
-      // A step that just ended is read once more, for the output it wrote last.
-      if (step.status === 'running' || seenStatus.get(step.id) === 'running') {
-        const detail = await unwrap(o.api.GET('/api/v0/computers/{computerId}/provisioning-steps/{stepId}', { params: { path: { computerId: o.computerId, stepId: step.id } } }));
-        const fresh = newLogText(seenLog.get(step.id) ?? '', detail.log);
-        seenLog.set(step.id, detail.log);
+      // A step that ended since the last look is read once more, for the output it wrote last
+      // (a fast step may go from pending to done between two looks).
+      const ended = (step.status === 'succeeded' || step.status === 'failed') && seenStatus.get(step.id) !== step.status && seenStatus.has(step.id);
+      if (step.status === 'running' || ended) {
+        const log = await stepLog(o.api, o.computerId, step);
+        const fresh = newLogText(seenLog.get(step.id) ?? '', log);
+        seenLog.set(step.id, log);
         if (fresh !== '') {
           clearSpinner();
           process.stdout.write(fresh.endsWith('\n') ? fresh : `${fresh}\n`);

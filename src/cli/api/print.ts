@@ -1,5 +1,5 @@
 import type { CommandContext } from './command.js';
-import { explode, flatten, toCsv, toTable, type FlatRow } from './render.js';
+import { explode, flatten, toCsv, toTable } from './render.js';
 
 /** The width tables fit: the terminal's, or none when the output is not a terminal. */
 const terminalWidth = (): number | undefined => (process.stdout.isTTY ? process.stdout.columns || 80 : undefined);
@@ -18,8 +18,14 @@ export function printList(ctx: CommandContext, body: unknown, rows: Record<strin
     process.stdout.write(toCsv(breakdown ? explode(rows, breakdown) : rows.map((r) => flatten(r))));
     return;
   }
-  const flat: FlatRow[] = breakdown ? explode(rows, breakdown) : rows.map((r) => flatten(r, { scalarsOnly: true }));
-  process.stdout.write(toTable(flat, { columns: breakdown ? undefined : o.columns, width: terminalWidth() }));
+  if (breakdown) {
+    // On screen a breakdown shows the day and its entries; csv keeps the day's figures beside them.
+    const flat = explode(rows, breakdown);
+    const columns = [...new Set(flat.flatMap((r) => Object.keys(r)))].filter((c) => c === 'date' || c.startsWith(`${breakdown}.`));
+    process.stdout.write(toTable(flat, { columns, width: terminalWidth() }));
+    return;
+  }
+  process.stdout.write(toTable(rows.map((r) => flatten(r, { scalarsOnly: true })), { columns: o.columns, width: terminalWidth() }));
 }
 
 /** Prints one object: its body as JSON, or its fields as `name  value` lines. */
