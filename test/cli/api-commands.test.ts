@@ -4,7 +4,8 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeGitRepo, nodeProject, startAgent, type AgentProcess } from '../helpers/agent-process.js';
-import { runCli, startServer, type Server } from '../helpers/cli.js';
+import { spawn } from 'node:child_process';
+import { MAIN, runCli, startServer, type CliResult, type Server } from '../helpers/cli.js';
 import { BareRemote } from '../helpers/git-remote.js';
 import { createPostgresDatabase, onPostgres } from '../helpers/test-db.js';
 
@@ -36,6 +37,28 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const c of cleanups.reverse()) await c();
 });
+
+/** The CLI as a running process whose stderr the test reads as it comes, until it exits. */
+function followingCli(args: string[]) {
+  const child = spawn(process.execPath, [MAIN, ...args], { env: { ...process.env, XDG_CONFIG_HOME: config, ORGCTL_URL: '', ORGCTL_API_KEY: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise<CliResult>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr, ms: 0 })));
+  return {
+    then: exited.then.bind(exited),
+    saw: (text: string) =>
+      new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (stderr.includes(text)) return resolve();
+          if (child.exitCode !== null) return reject(new Error(`exited without printing ${text}:\n${stderr}`));
+          setTimeout(check, 50);
+        };
+        check();
+      }),
+  };
+}
 
 /** The CLI logged in through the stored configuration (no ORGCTL_* variables). */
 const cli = (args: string[], input?: string) => runCli(args, { XDG_CONFIG_HOME: config, ORGCTL_URL: '', ORGCTL_API_KEY: '' }, input);
@@ -182,12 +205,12 @@ describe('computers', () => {
   });
 
   it('create --follow streams the steps and the output of a real host agent, and exits 0 when it is ready', async () => {
-    const repo = makeGitRepo(path.join(root, 'repos', 'app'), nodeProject('app', 'echo installing-app-deps'));
+    // The install takes a moment, so that a second install-deps below meets the first one running.
+    const repo = makeGitRepo(path.join(root, 'repos', 'app'), nodeProject('app', 'echo installing-app-deps && sleep 2'));
     const workdir = path.join(root, 'agent');
-    const follow = cli(['computers', 'create', 'box', '--repo', repo, '--follow', '--timeout', '120']);
-    // The agent starts once the computer exists, as a user would after reading the hint.
-    const { waitFor } = await import('../helpers/wait.js');
-    await waitFor(async () => ((await raw('/api/v0/computers/name/box')).status === 200 ? true : undefined), 30_000, 'the computer', 100);
+    const follow = followingCli(['computers', 'create', 'box', '--repo', repo, '--follow', '--timeout', '120']);
+    // The agent starts once the CLI says it waits for one, as a user would after reading the hint.
+    await follow.saw('Waiting for the host agent');
     agents.push(startAgent({ url: server.url, key: ownerKey, computer: 'box', workdir }));
     const done = await follow;
     expect(done.stderr).toContain('Waiting for the host agent');
@@ -208,9 +231,12 @@ describe('computers', () => {
     const again = await cli(['computers', 'install-deps', 'box']);
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/already running[\s\S]*HTTP 409/);
+    const { waitFor } = await import('../helpers/wait.js');
+    await waitFor(async () => ((await cli(['computers', 'get', 'box'])).stdout.includes('succeeded Install dependencies') ? true : undefined), 60_000, 'the install', 500);
     const followed = await cli(['computers', 'install-deps', 'box', '--follow', '--timeout', '60']);
-    // Either the first session still runs (409) or a new one runs to its end.
-    expect([0, 1]).toContain(followed.code);
+    expect(followed.stdout).toContain('installing-app-deps');
+    expect(followed.stderr).toContain('Install dependencies (install-dependencies): succeeded');
+    expect(followed.code).toBe(0);
 
     expect((await cli(['computers', 'rename', 'box', 'box2'])).stdout).toContain('Renamed box to box2.');
     expect((await cli(['computers', 'delete', 'box2'])).code).toBe(0);
