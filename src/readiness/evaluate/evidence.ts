@@ -42,7 +42,7 @@ export async function firstEvidence(ctx: CheckContext, files: readonly string[],
       if (++read > MAX_FILES_PER_RULE) break;
       const text = await ctx.scan.read(f);
       const m = text === undefined ? null : rule.content.exec(text);
-      if (m) return `${f} (${rule.what}: "${m[0].trim().slice(0, 60)}")`;
+      if (m) return `${f} (${rule.what}: "${m[0].replace(/^[^\w@./-]+|[^\w@./-]+$/g, '').slice(0, 60)}")`;
     }
   }
   return undefined;
