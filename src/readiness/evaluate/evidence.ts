@@ -32,12 +32,23 @@ export const ci = (what: string, content: RegExp): Rule => ({ file: CI_FILE, con
 /** A mention in the documentation (README, AGENTS.md, CONTRIBUTING, docs/). */
 export const doc = (what: string, content: RegExp): Rule => ({ file: DOC_FILE, content, what });
 
+// Checks ask the same path questions of the same file lists many times (once per rule, per
+// application, per criterion); remembering the answers keeps a 10,000-file monorepo fast.
+const matchCache = new WeakMap<readonly string[], Map<RegExp, readonly string[]>>();
+
+function matching(files: readonly string[], re: RegExp): readonly string[] {
+  let byRe = matchCache.get(files);
+  if (!byRe) matchCache.set(files, (byRe = new Map()));
+  let hit = byRe.get(re);
+  if (!hit) byRe.set(re, (hit = files.filter((f) => re.test(f))));
+  return hit;
+}
+
 /** The first piece of evidence in `files`, as `path (what)`: rules in order, files sorted. */
 export async function firstEvidence(ctx: CheckContext, files: readonly string[], rules: Rule[]): Promise<string | undefined> {
   for (const rule of rules) {
     let read = 0;
-    for (const f of files) {
-      if (!rule.file.test(f)) continue;
+    for (const f of matching(files, rule.file)) {
       if (!rule.content) return `${f} (${rule.what})`;
       if (++read > MAX_FILES_PER_RULE) break;
       const text = await ctx.scan.read(f);
@@ -49,10 +60,16 @@ export async function firstEvidence(ctx: CheckContext, files: readonly string[],
 }
 
 /** Where a check looks for evidence of an application: its own files and the repository's shared configuration. */
+const appFilesCache = new WeakMap<App, readonly string[]>();
+
 export function appFiles(ctx: CheckContext, app: App): readonly string[] {
   if (app.path === '.') return ctx.scan.files;
-  const shared = ctx.scan.files.filter((f) => !f.includes('/') || /^\.(github|gitlab|circleci|husky|devcontainer|config)\//.test(f));
-  return [...new Set([...app.files, ...shared])].sort();
+  let files = appFilesCache.get(app);
+  if (!files) {
+    const shared = ctx.scan.files.filter((f) => !f.includes('/') || /^\.(github|gitlab|circleci|husky|devcontainer|config)\//.test(f));
+    appFilesCache.set(app, (files = [...new Set([...app.files, ...shared])].sort()));
+  }
+  return files;
 }
 
 const lookedFor = (rules: Rule[]) => [...new Set(rules.map((r) => r.what))].join(', ');
