@@ -122,7 +122,7 @@ async function gradleMembers(scan: RepoScan, workspaces: string[]): Promise<Foun
   const settings = file ? await scan.read(file) : undefined;
   if (!file || settings === undefined) return [];
   const included: string[] = [];
-  for (const m of settings.matchAll(/include\s*\(?([^)\n]*)\)?/g)) {
+  for (const m of settings.matchAll(/\binclude\b\s*\(?([^)\n]*)\)?/g)) {
     for (const q of m[1]!.matchAll(/["']:?([^"']+)["']/g)) included.push(q[1]!.replace(/:/g, '/'));
   }
   if (!included.length) return [];

@@ -2,7 +2,7 @@ import { CRITERIA } from '../criteria.js';
 import { scoreReport, type Scores } from '../levels.js';
 import { discoverApps, type App } from './apps.js';
 import { CHECKS } from './checks/index.js';
-import { githubForge, type Forge } from './forge.js';
+import { githubForge } from './forge.js';
 import { gitFacts } from './git.js';
 import { systemProbe, type MachineProbe } from './probe.js';
 import { buildReport, type EvaluatedReport, type CriterionResult } from './report.js';
@@ -71,7 +71,7 @@ export async function evaluateRepository(o: EvaluateOptions): Promise<Evaluation
     apps: discovery.apps,
     workspaces: discovery.workspaces,
     git: facts,
-    forge: githubForge({ repoUrl, token: o.githubToken, apiUrl: o.githubApiUrl ?? 'https://api.github.com' }) as Forge | { unavailable: string },
+    forge: githubForge({ repoUrl, token: o.githubToken, apiUrl: o.githubApiUrl ?? 'https://api.github.com' }),
     probe: o.probe ?? systemProbe(),
   };
   const results: Record<string, CriterionResult> = {};
