@@ -1,5 +1,5 @@
 /**
- * Readiness evaluation of a large checkout: contract §11 asks for a repository of 10,000 files
+ * Readiness evaluation of a large checkout: a repository of 10,000 files must evaluate
  * in seconds. Builds a git repository of N files (an npm-workspaces monorepo of 20 packages with
  * sources, tests, docs and configuration), commits it, then times evaluateRepository (scan,
  * discovery, all 84 checks) several times. No forge token, so nothing leaves the machine.
