@@ -5,6 +5,7 @@ import { unwrap } from '../../client/api-client.js';
 import type { paths } from '../../client/openapi-types.js';
 import { flag, integerFlag, type ApiCommand, type CommandContext } from './command.js';
 import { printList, when } from './print.js';
+import { readinessEvaluate } from '../../readiness/evaluate/command.js';
 
 type ReportUpload = paths['/api/organization/maturity-level-reports']['post']['requestBody']['content']['application/json'];
 
@@ -105,4 +106,4 @@ export const readinessSummary: ApiCommand = {
   },
 };
 
-export const readinessCommands = [readinessUpload, readinessList, readinessSummary];
+export const readinessCommands = [readinessUpload, readinessList, readinessSummary, readinessEvaluate];

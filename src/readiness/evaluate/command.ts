@@ -1,0 +1,42 @@
+import path from 'node:path';
+import { CliError } from '../../cli/cli-error.js';
+import { flag, type ApiCommand } from '../../cli/api/command.js';
+import { unwrap } from '../../client/api-client.js';
+import { evaluateRepository, NoRepositoryUrlError } from './evaluate.js';
+import { humanSummary } from './human.js';
+import { stableJson, uploadBody } from './report.js';
+
+export const readinessEvaluate: ApiCommand = {
+  name: 'readiness evaluate',
+  summary: 'Evaluate a git checkout against the 84 readiness criteria, offline (forge checks need a GitHub token); print a summary or the report, and optionally upload it.',
+  positionals: [{ name: 'DIR', description: 'The checkout to evaluate (default: the current directory)', optional: true }],
+  flags: {
+    json: { type: 'boolean', description: 'Print the report as JSON instead of the summary' },
+    upload: { type: 'boolean', description: 'Send the report to the application address (needs --url and --key, or a login)' },
+    'repo-url': { type: 'string', value: 'URL', description: 'The repository URL to report (default: the origin remote)' },
+    'github-token': { type: 'string', value: 'TOKEN', description: 'Token for the forge checks through the GitHub API (default: GITHUB_TOKEN)' },
+  },
+  async run(ctx) {
+    const dir = path.resolve(ctx.positionals[0] ?? '.');
+    let evaluation;
+    try {
+      evaluation = await evaluateRepository({
+        dir,
+        repoUrl: flag(ctx, 'repo-url'),
+        githubToken: flag(ctx, 'github-token') ?? (ctx.env.GITHUB_TOKEN || undefined),
+        githubApiUrl: ctx.env.GITHUB_API_URL || undefined,
+      });
+    } catch (e) {
+      if (e instanceof NoRepositoryUrlError) throw new CliError(e.message, 2);
+      throw new CliError(`Cannot evaluate ${dir}: ${(e as Error).message}`);
+    }
+    const json = ctx.values.json === true;
+    process.stdout.write(json ? `${stableJson(evaluation.report)}\n` : humanSummary(evaluation));
+    if (ctx.values.upload === true) {
+      const stored = await unwrap(ctx.appApi().POST('/api/organization/maturity-level-reports', { body: uploadBody(evaluation.report) }));
+      // With --json, standard output stays one JSON document.
+      (json ? process.stderr : process.stdout).write(`Report ${stored.reportId} stored for ${stored.repoId}.\n`);
+    }
+    return 0;
+  },
+};

@@ -1,0 +1,58 @@
+import { execFile } from 'node:child_process';
+
+/** The largest output read from one git command: a 10,000-file listing is about 0.5 MiB. */
+const MAX_BUFFER = 256 * 1024 * 1024;
+
+/**
+ * Runs git with an argument array (never a shell) in `dir`. Hooks and pagers are off and the
+ * optional index refresh is disabled, so reading a checkout never writes into it.
+ */
+export function git(dir: string, args: string[], opts: { allowFailure?: boolean } = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      'git',
+      ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', '--no-optional-locks', ...args],
+      { cwd: dir, maxBuffer: MAX_BUFFER, encoding: 'utf8', timeout: 60_000 },
+      (err, stdout) => {
+        if (err) {
+          if (opts.allowFailure) resolve('');
+          else reject(new Error(`git ${args.join(' ')} failed in ${dir}: ${err.message}`));
+          return;
+        }
+        resolve(stdout);
+      },
+    );
+  });
+}
+
+export interface GitFacts {
+  commitHash: string | undefined;
+  branch: string | undefined;
+  hasLocalChanges: boolean;
+  hasNonRemoteCommits: boolean;
+  originUrl: string | undefined;
+  /** Unix seconds of the HEAD commit: the reference time of every age check, so a commit always gives the same report. */
+  headTime: number | undefined;
+}
+
+export async function gitFacts(dir: string): Promise<GitFacts> {
+  const [head, branch, status, origin, time] = await Promise.all([
+    git(dir, ['rev-parse', '--verify', '-q', 'HEAD'], { allowFailure: true }),
+    git(dir, ['symbolic-ref', '-q', '--short', 'HEAD'], { allowFailure: true }),
+    git(dir, ['status', '--porcelain', '--untracked-files=normal'], { allowFailure: true }),
+    git(dir, ['remote', 'get-url', 'origin'], { allowFailure: true }),
+    git(dir, ['log', '-1', '--format=%ct'], { allowFailure: true }),
+  ]);
+  const commitHash = head.trim() || undefined;
+  // Commits reachable from HEAD and from no remote-tracking branch were never pushed.
+  const unpushed = commitHash ? await git(dir, ['rev-list', '--max-count=1', 'HEAD', '--not', '--remotes'], { allowFailure: true }) : '';
+  const seconds = Number(time.trim());
+  return {
+    commitHash,
+    branch: branch.trim() || undefined,
+    hasLocalChanges: status.trim() !== '',
+    hasNonRemoteCommits: unpushed.trim() !== '',
+    originUrl: origin.trim() || undefined,
+    headTime: Number.isFinite(seconds) && seconds > 0 ? seconds : undefined,
+  };
+}

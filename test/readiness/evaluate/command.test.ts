@@ -1,0 +1,90 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CRITERIA } from '../../../src/readiness/criteria.js';
+import { runCli, startServer, type Server } from '../../helpers/cli.js';
+import { createPostgresDatabase, onPostgres } from '../../helpers/test-db.js';
+import { makeRepo } from './fixtures.js';
+
+const cleanups: (() => Promise<unknown> | void)[] = [];
+let server: Server;
+let appUrl: string;
+let key: string;
+let repo: string;
+
+beforeAll(async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'orgctl-evaluate-cli-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  let env: Record<string, string>;
+  if (onPostgres) {
+    const db = await createPostgresDatabase();
+    cleanups.push(() => db.drop());
+    env = { DATABASE_URL: db.url };
+  } else {
+    env = { DATA_DIR: path.join(dir, 'data'), DATABASE_URL: '' };
+  }
+  const init = await runCli(['init', '--org', 'acme', '--owner-email', 'owner@acme.test', '--json'], env);
+  expect(init.code).toBe(0);
+  key = (JSON.parse(init.stdout) as { apiKey: string }).apiKey;
+  server = await startServer({ ...env, APP_PORT: '0' });
+  cleanups.push(() => server.stop());
+  appUrl = /Application address \(readiness reports\) on (http:\/\/\S+)/.exec(server.output())![1]!;
+  repo = makeRepo(
+    {
+      'package.json': JSON.stringify({ name: 'web', scripts: { test: 'vitest run', dev: 'vite' }, devDependencies: { vitest: '4.0.0' } }),
+      'package-lock.json': '{}',
+      'README.md': '# Web\n\n## Install\n\nnpm ci && npm run build\n',
+      'src/a.test.ts': '',
+      'eslint.config.js': 'export default [];',
+    },
+    { origin: 'git@github.com:Acme/Web.git' },
+  );
+}, 120_000);
+afterAll(async () => {
+  for (const c of cleanups.reverse()) await c();
+});
+
+describe('orgctl readiness evaluate', () => {
+  it('prints the report JSON with all 84 criteria and exits 0', async () => {
+    const res = await runCli(['readiness', 'evaluate', repo, '--json'], { GITHUB_TOKEN: '' });
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    const report = JSON.parse(res.stdout) as { repoUrl: string; report: Record<string, { numerator: number | null }>; evaluator: { name: string } };
+    expect(report.repoUrl).toBe('git@github.com:Acme/Web.git');
+    expect(Object.keys(report.report).sort()).toEqual(CRITERIA.map((c) => c.id).sort());
+    expect(report.report.lint_config!.numerator).toBe(1);
+    expect(report.evaluator.name).toBe('orgctl');
+  });
+
+  it('prints levels, pillar rates and failing criteria with their rationale', async () => {
+    const res = await runCli(['readiness', 'evaluate', repo, '--repo-url', 'https://github.com/acme/other'], { GITHUB_TOKEN: '' });
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/^Repository: https:\/\/github\.com\/acme\/other @ [0-9a-f]{12} \(main\)$/m);
+    expect(res.stdout).toMatch(/^Level: \d \(80 % rule\) {3}Band level: \d {3}Pass rate: \d+ %$/m);
+    expect(res.stdout).toMatch(/^ {2}Style & Validation +\d+\/\d+ +\d+ %$/m);
+    expect(res.stdout).toMatch(/^ {2}L1 formatter 0\/1: none found in the repository; looked for Prettier config/m);
+  });
+
+  it('uploads a report the service accepts; the summary then shows the repository', async () => {
+    const res = await runCli(['readiness', 'evaluate', repo, '--json', '--upload', '--url', appUrl, '--key', key], { GITHUB_TOKEN: '' });
+    expect(res.code).toBe(0);
+    expect(res.stderr).toMatch(/^Report [0-9a-f-]{36} stored for github\.com\/acme\/web\.$/m);
+    const printed = JSON.parse(res.stdout) as { commitHash: string };
+    const summary = await fetch(`${appUrl}/api/organization/agent-readiness-summary`, { headers: { authorization: `Bearer ${key}` } });
+    expect(summary.status).toBe(200);
+    const body = (await summary.json()) as { repositories: { repoId: string; latest: { commitHash: string; level: number } }[] };
+    const web = body.repositories.find((r) => r.repoId === 'github.com/acme/web');
+    expect(web?.latest.commitHash).toBe(printed.commitHash);
+    expect(web?.latest.level).toBeGreaterThanOrEqual(1);
+  });
+
+  it('exits 2 when the checkout has no origin and no --repo-url is given', async () => {
+    const bare = makeRepo({ 'a.txt': 'x' });
+    execFileSync('git', ['remote', 'remove', 'origin'], { cwd: bare });
+    const res = await runCli(['readiness', 'evaluate', bare], {});
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('has no origin remote: pass --repo-url URL');
+  });
+});
