@@ -542,6 +542,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * OTLP/HTTP logs export (application/x-protobuf or application/json, gzip allowed; at most 20 MiB inflated)
+         * @description An ExportLogsServiceRequest. Answers 200 with the Export…ServiceResponse in the request's content type; records that cannot be used are counted in partialSuccess. Failures: 400 undecodable, 413 too large, 415 other content type, 503 with Retry-After when storage is unavailable. See docs/otlp.md.
+         */
+        post: operations["otlp.logs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * OTLP/HTTP metrics export (application/x-protobuf or application/json, gzip allowed; at most 20 MiB inflated)
+         * @description An ExportMetricsServiceRequest. Answers 200 with the Export…ServiceResponse in the request's content type; records that cannot be used are counted in partialSuccess. Failures: 400 undecodable, 413 too large, 415 other content type, 503 with Retry-After when storage is unavailable. See docs/otlp.md.
+         */
+        post: operations["otlp.metrics"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/traces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * OTLP/HTTP traces export (application/x-protobuf or application/json, gzip allowed; at most 20 MiB inflated)
+         * @description An ExportTraceServiceRequest. Answers 200 with the Export…ServiceResponse in the request's content type; records that cannot be used are counted in partialSuccess. Failures: 400 undecodable, 413 too large, 415 other content type, 503 with Retry-After when storage is unavailable. See docs/otlp.md.
+         */
+        post: operations["otlp.traces"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3733,6 +3793,60 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorObject"];
                 };
+            };
+        };
+    };
+    "otlp.logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "otlp.metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "otlp.traces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -125,6 +125,12 @@ export class IdentityService {
     return new Set((await store.findUsersByIds(this.db, orgId, ids)).map((u) => u.id));
   }
 
+  /** The users of the organization with these emails (compared as the service stores them: normalised). */
+  async usersByEmail(orgId: string, emails: string[]): Promise<Map<string, string>> {
+    const rows = await store.findUsersByEmail(this.db, orgId, [...new Set(emails.map(normalizeEmail))]);
+    return new Map(rows.map((u) => [u.email, u.id]));
+  }
+
   async addServiceAccount(input: { orgId: string; name: string; role: 'manager' | 'member' }) {
     const id = randomUUID();
     await store.insertPrincipal(this.db, { id, orgId: input.orgId, kind: 'service_account', email: null, name: input.name, role: input.role });
