@@ -83,7 +83,7 @@ export class OtlpService {
     const { points, rejected } = metricPoints(body);
     for (const reason of rejected.reasons) rejections.add(reason, 0);
     rejections.count += rejected.count;
-    const owners = await this.owners(caller, points);
+    const owners = await this.owners(caller, points.map((p) => ({ ...p, name: p.metric })));
     const events: TelemetryEvent[] = [];
     const cumulative: { point: MetricPoint; owner: Owner; key: string }[] = [];
     points.forEach((point, i) => {
@@ -132,21 +132,37 @@ export class OtlpService {
 
   /**
    * Who each record belongs to. A member's records are their own. An owner's or manager's key
-   * (an organization-wide collector) attributes each record by `user.email` or `enduser.id`;
-   * a record that names nobody stays the caller's, one that names no user of the organization
-   * is rejected.
+   * (an organization-wide collector) attributes each record by what it names, first match wins:
+   * `user.email`, `enduser.id` (as an email), then a user whose linked account id is
+   * `user.account_id`, `user.account_uuid` or (Droid only) `user.id`. A record that names nobody
+   * stays the caller's; one that names no user of the organization is rejected.
    */
-  private async owners(caller: Principal, records: { attrs: Attrs; resource: Attrs }[]): Promise<Owner[]> {
+  private async owners(caller: Principal, records: { attrs: Attrs; resource: Attrs; name: string }[]): Promise<Owner[]> {
     if (!isManagerRole(caller.role)) return records.map(() => ({ userId: caller.id }));
-    const named = records.map((r) => text(r.attrs, 'user.email', 'enduser.id') ?? text(r.resource, 'user.email', 'enduser.id'));
-    const emails = [...new Set(named.filter((e): e is string => e !== undefined))];
-    const known = emails.length === 0 ? new Map<string, string>() : await this.identity.usersByEmail(caller.orgId, emails);
-    return named.map((email) => {
-      if (email === undefined) return { userId: caller.id };
-      const id = known.get(email.trim().toLowerCase());
-      return id ? { userId: id } : { reject: `user ${clean(email, 100)} is not a user of this organization` };
+    const named = records.map((r) => ({ email: pick(r, 'user.email') ?? pick(r, 'enduser.id'), account: accountOf(r) }));
+    const emails = [...new Set(named.flatMap((n) => (n.email ? [n.email] : [])))];
+    const accounts = [...new Set(named.flatMap((n) => (n.account ? [n.account] : [])))];
+    const [byEmail, byAccount] = await Promise.all([
+      emails.length ? this.identity.usersByEmail(caller.orgId, emails) : new Map<string, string>(),
+      accounts.length ? this.identity.usersByAccount(caller.orgId, accounts) : new Map<string, string>(),
+    ]);
+    return named.map(({ email, account }) => {
+      if (email === undefined && account === undefined) return { userId: caller.id };
+      const id = (email && byEmail.get(email.trim().toLowerCase())) || (account && byAccount.get(account));
+      if (id) return { userId: id };
+      return { reject: email ? `user ${clean(email, 100)} is not a user of this organization` : `account ${clean(account as string, 100)} is linked to no user of this organization (orgctl users link)` };
     });
   }
+}
+
+const pick = (r: { attrs: Attrs; resource: Attrs }, key: string) => text(r.attrs, key) ?? text(r.resource, key);
+
+/** The client account a record names; Claude Code's user.id is an anonymous installation id, so only Droid's counts. */
+function accountOf(r: { attrs: Attrs; resource: Attrs; name: string }): string | undefined {
+  const account = pick(r, 'user.account_id') ?? pick(r, 'user.account_uuid');
+  if (account) return account;
+  const droid = r.name.startsWith('droid.') || (text(r.resource, 'service.name') ?? '').includes('droid');
+  return droid ? pick(r, 'user.id') : undefined;
 }
 
 /**
