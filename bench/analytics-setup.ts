@@ -42,7 +42,8 @@ export interface Setup {
   close(): Promise<void>;
 }
 
-async function open(o: SetupOptions): Promise<{ db: Db; cleanup: () => Promise<void> }> {
+/** A fresh (or kept) database of the engine: PostgreSQL in a database of its own on the server, PGlite in a temp directory. */
+export async function openBenchDb(o: Pick<SetupOptions, 'engine' | 'postgres' | 'events' | 'keep'>): Promise<{ db: Db; cleanup: () => Promise<void> }> {
   if (o.engine === 'postgres') {
     const admin = postgres(o.postgres, { max: 1, onnotice: () => undefined });
     const name = o.keep ?? `orgctl_bench_${Date.now()}_${o.events}`;
@@ -125,7 +126,7 @@ async function ingest(app: FastifyInstance, apiKey: string, users: string[], o: 
 }
 
 export async function setUp(o: SetupOptions): Promise<Setup> {
-  const { db, cleanup } = await open(o);
+  const { db, cleanup } = await openBenchDb(o);
   await migrate(db);
   const identity = new IdentityService(db);
   // The benchmark's clients ingest and read as fast as they can: no per-principal rates.

@@ -23,6 +23,8 @@ import { analyticsRoutes } from './analytics/routes.js';
 import { AnalyticsService } from './analytics/service.js';
 import { telemetryRoutes } from './telemetry/routes.js';
 import { TelemetryService } from './telemetry/service.js';
+import { otlpRoutes } from './otlp/routes.js';
+import { OtlpService } from './otlp/service.js';
 import { automationsRoutes } from './automations/routes.js';
 import { AutomationsService } from './automations/service.js';
 import { readinessRoutes } from './readiness/routes.js';
@@ -88,6 +90,7 @@ export async function buildApp(config: Config, deps: AppDeps, surfaces: readonly
   identity.onRevoke = (keyId) => authenticator.forgetKey(keyId);
   const analytics = new AnalyticsService(deps.db, { cacheBytes: config.analyticsCacheMb * 1024 * 1024 });
   const telemetry = new TelemetryService(deps.db, identity);
+  const otlp = new OtlpService(deps.db, identity, telemetry);
   const limits = new LimitsService(deps.db, deps.usage ?? analytics);
   const readiness = new ReadinessService(deps.db);
   const automations = AutomationsService.fromConfig(deps.db, config);
@@ -107,6 +110,7 @@ export async function buildApp(config: Config, deps: AppDeps, surfaces: readonly
     await app.register(limitsRoutes(limits));
     await app.register(automationsRoutes(automations));
     await app.register(telemetryRoutes(telemetry));
+    await app.register(otlpRoutes(otlp));
     await app.register(analyticsRoutes(analytics));
     await app.register(computersPlugin(config, deps.db, identity, deps.e2b));
   }

@@ -336,6 +336,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v0/organization/account-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account links of the organization, by user email */
+        get: operations["accountLinks.list"];
+        /** Link an agent client's account id to a user (owner or manager); an id linked before moves to this user */
+        put: operations["accountLinks.set"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v0/organization/account-links/{accountId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove an account link */
+        delete: operations["accountLinks.delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v0/organization/usage/limits/audit": {
         parameters: {
             query?: never;
@@ -536,6 +571,66 @@ export interface paths {
         get: operations["health.ready"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * OTLP/HTTP logs export (application/x-protobuf or application/json, gzip allowed; at most 20 MiB inflated)
+         * @description An ExportLogsServiceRequest. Answers 200 with the Export…ServiceResponse in the request's content type; records that cannot be used are counted in partialSuccess. Failures: 400 undecodable, 413 too large, 415 other content type, 503 with Retry-After when storage is unavailable. See docs/otlp.md.
+         */
+        post: operations["otlp.logs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * OTLP/HTTP metrics export (application/x-protobuf or application/json, gzip allowed; at most 20 MiB inflated)
+         * @description An ExportMetricsServiceRequest. Answers 200 with the Export…ServiceResponse in the request's content type; records that cannot be used are counted in partialSuccess. Failures: 400 undecodable, 413 too large, 415 other content type, 503 with Retry-After when storage is unavailable. See docs/otlp.md.
+         */
+        post: operations["otlp.metrics"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/traces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * OTLP/HTTP traces export (application/x-protobuf or application/json, gzip allowed; at most 20 MiB inflated)
+         * @description An ExportTraceServiceRequest. Answers 200 with the Export…ServiceResponse in the request's content type; records that cannot be used are counted in partialSuccess. Failures: 400 undecodable, 413 too large, 415 other content type, 503 with Retry-After when storage is unavailable. See docs/otlp.md.
+         */
+        post: operations["otlp.traces"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2695,6 +2790,203 @@ export interface operations {
             };
         };
     };
+    "accountLinks.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        links: {
+                            accountId: string;
+                            /** @description Unix time in milliseconds */
+                            createdAt?: number;
+                            email: string;
+                            /** Format: uuid */
+                            userId: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Role not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+        };
+    };
+    "accountLinks.set": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description An agent client's account id or uuid (OTLP user.account_id, user.account_uuid, or Droid's user.id) */
+                    accountId: string;
+                    /**
+                     * Format: email
+                     * @description A user of the organization
+                     */
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accountId: string;
+                        /** @description Unix time in milliseconds */
+                        createdAt?: number;
+                        email: string;
+                        /** Format: uuid */
+                        userId: string;
+                    };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Role not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+        };
+    };
+    "accountLinks.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An agent client's account id or uuid (OTLP user.account_id, user.account_uuid, or Droid's user.id) */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Role not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+        };
+    };
     "limits.audit": {
         parameters: {
             query: {
@@ -3733,6 +4025,60 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorObject"];
                 };
+            };
+        };
+    };
+    "otlp.logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "otlp.metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "otlp.traces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

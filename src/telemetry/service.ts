@@ -1,4 +1,4 @@
-import { DbError, type Db } from '../core/db/db.js';
+import { DbError, type Db, type Queryable } from '../core/db/db.js';
 import { errors, type ErrorItem } from '../core/http/errors.js';
 import { isManagerRole, type Principal } from '../core/identity/roles.js';
 import { IdentityService } from '../core/identity/service.js';
@@ -73,6 +73,19 @@ export class TelemetryService {
       throw sumsOutOfRange(e, events) ?? e;
     }
     return { accepted: stored, duplicates: events.length - stored };
+  }
+
+  /**
+   * Stores events made inside the service (OTLP ingestion) in the caller's transaction: the ones
+   * whose id is new, with their rollups. Returns how many were new.
+   */
+  async storeWithin(tx: Queryable, orgId: string, events: readonly TelemetryEvent[]): Promise<number> {
+    const unique = [...new Map(events.map((e) => [e.id, e])).values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    if (unique.length === 0) return 0;
+    const inserted = await store.insertNew(orgId, unique)(tx);
+    const fresh = inserted === null ? unique : unique.filter((e) => inserted.has(e.id));
+    if (fresh.length > 0) await rollupWrites(orgId, rollupDeltas(fresh))(tx);
+    return fresh.length;
   }
 
   /** Only an owner or manager may name another user; the user must belong to the organization. */

@@ -1,3 +1,4 @@
+import { accountCommands } from './account-commands.js';
 import { analyticsCommands } from './analytics-commands.js';
 import { ciCommands } from './ci-commands.js';
 import type { ApiCommand } from './command.js';
@@ -14,6 +15,7 @@ export const apiCommands: readonly ApiCommand[] = [
   me,
   ...analyticsCommands,
   ...limitsCommands,
+  ...accountCommands,
   ...keysApiCommands,
   ...computersCommands,
   ...readinessCommands,

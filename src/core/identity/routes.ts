@@ -4,7 +4,7 @@ import { principalOf } from '../http/access.js';
 import { errorResponses } from '../http/error-schema.js';
 import { errors } from '../http/errors.js';
 import { access } from './roles.js';
-import { ApiKeyList, CreateApiKeyBody, CreatedApiKey, KeyIdParams, ListApiKeysQuery, Me, type ApiKeyDto } from './schemas.js';
+import { AccountIdParams, AccountLink, AccountLinkBody, AccountLinkList, ApiKeyList, CreateApiKeyBody, CreatedApiKey, KeyIdParams, ListApiKeysQuery, Me, type ApiKeyDto } from './schemas.js';
 import type { IdentityService } from './service.js';
 import type { ApiKeyRow } from './store.js';
 
@@ -103,6 +103,40 @@ export const identityRoutes =
       },
       async (request, reply) => {
         await identity.revokeApiKey(principalOf(request), request.params.id);
+        return reply.code(204).send(null);
+      },
+    );
+    // Account links: how an organization-wide OTLP key attributes records that name an account, not an email.
+    app.put(
+      '/api/v0/organization/account-links',
+      {
+        config: { access: access.managers },
+        schema: {
+          operationId: 'accountLinks.set',
+          tags: ['identity'],
+          summary: "Link an agent client's account id to a user (owner or manager); an id linked before moves to this user",
+          body: AccountLinkBody,
+          response: { 200: AccountLink, ...errorResponses(400, 401, 403, 404) },
+        },
+      },
+      async (request) => identity.linkAccount(principalOf(request).orgId, request.body.email, request.body.accountId),
+    );
+    app.get(
+      '/api/v0/organization/account-links',
+      {
+        config: { access: access.managers },
+        schema: { operationId: 'accountLinks.list', tags: ['identity'], summary: 'The account links of the organization, by user email', response: { 200: AccountLinkList, ...errorResponses(401, 403) } },
+      },
+      async (request) => ({ links: await identity.accountLinks(principalOf(request).orgId) }),
+    );
+    app.delete(
+      '/api/v0/organization/account-links/:accountId',
+      {
+        config: { access: access.managers },
+        schema: { operationId: 'accountLinks.delete', tags: ['identity'], summary: 'Remove an account link', params: AccountIdParams, response: { 204: Type.Null({ description: 'Removed' }), ...errorResponses(401, 403, 404) } },
+      },
+      async (request, reply) => {
+        await identity.unlinkAccount(principalOf(request).orgId, request.params.accountId);
         return reply.code(204).send(null);
       },
     );

@@ -48,3 +48,12 @@ export const CreateApiKeyBody = Type.Object(
 export const ListApiKeysQuery = Type.Object({ principalId: Type.Optional(Uuid) });
 export const ApiKeyList = Type.Object({ apiKeys: Type.Array(ApiKey) });
 export const KeyIdParams = Type.Object({ id: Uuid });
+
+const AccountId = Type.String({ minLength: 1, maxLength: 200, description: "An agent client's account id or uuid (OTLP user.account_id, user.account_uuid, or Droid's user.id)" });
+export const AccountLinkBody = Type.Object(
+  { email: Type.String({ format: 'email', maxLength: 320, description: 'A user of the organization' }), accountId: AccountId },
+  { additionalProperties: false },
+);
+export const AccountLink = Type.Object({ accountId: Type.String(), userId: Type.String({ format: 'uuid' }), email: Type.String(), createdAt: Type.Optional(Type.Integer({ description: 'Unix time in milliseconds' })) });
+export const AccountLinkList = Type.Object({ links: Type.Array(AccountLink) });
+export const AccountIdParams = Type.Object({ accountId: AccountId });

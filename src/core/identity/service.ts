@@ -125,6 +125,34 @@ export class IdentityService {
     return new Set((await store.findUsersByIds(this.db, orgId, ids)).map((u) => u.id));
   }
 
+  /** The users of the organization with these emails (compared as the service stores them: normalised). */
+  async usersByEmail(orgId: string, emails: string[]): Promise<Map<string, string>> {
+    const rows = await store.findUsersByEmail(this.db, orgId, [...new Set(emails.map(normalizeEmail))]);
+    return new Map(rows.map((u) => [u.email, u.id]));
+  }
+
+  /** The users these client account ids are linked to. */
+  async usersByAccount(orgId: string, accountIds: string[]): Promise<Map<string, string>> {
+    const rows = await store.usersByAccount(this.db, orgId, [...new Set(accountIds)]);
+    return new Map(rows.map((r) => [r.account_id, r.principal_id]));
+  }
+
+  /** Links a client account id to a user of the organization (owner or manager; the route checks the role). */
+  async linkAccount(orgId: string, email: string, accountId: string): Promise<{ accountId: string; userId: string; email: string }> {
+    const user = await store.findPrincipal(this.db, orgId, { email: normalizeEmail(email) });
+    if (!user || user.kind !== 'user') throw errors.notFound(`User ${email}`);
+    await store.linkAccount(this.db, orgId, accountId, user.id);
+    return { accountId, userId: user.id, email: user.email as string };
+  }
+
+  async unlinkAccount(orgId: string, accountId: string): Promise<void> {
+    if (!(await store.unlinkAccount(this.db, orgId, accountId))) throw errors.notFound(`Account link ${accountId}`);
+  }
+
+  async accountLinks(orgId: string) {
+    return (await store.listAccountLinks(this.db, orgId)).map((l) => ({ accountId: l.account_id, userId: l.principal_id, email: l.email, createdAt: l.created_at.getTime() }));
+  }
+
   async addServiceAccount(input: { orgId: string; name: string; role: 'manager' | 'member' }) {
     const id = randomUUID();
     await store.insertPrincipal(this.db, { id, orgId: input.orgId, kind: 'service_account', email: null, name: input.name, role: input.role });

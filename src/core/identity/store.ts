@@ -143,6 +143,32 @@ export const identityStore = {
     return db.query(`SELECT id, email FROM principals WHERE org_id = $1 AND kind = 'user' AND email = ANY($2::text[])`, [orgId, emails]);
   },
 
+  /** Links a client account id to a user; an id linked to someone else moves to this user. */
+  async linkAccount(db: Queryable, orgId: string, accountId: string, principalId: string): Promise<void> {
+    await db.query(
+      `INSERT INTO account_links (org_id, account_id, principal_id) VALUES ($1, $2, $3)
+       ON CONFLICT (org_id, account_id) DO UPDATE SET principal_id = EXCLUDED.principal_id, created_at = now()`,
+      [orgId, accountId, principalId],
+    );
+  },
+
+  async unlinkAccount(db: Queryable, orgId: string, accountId: string): Promise<boolean> {
+    return (await db.query(`DELETE FROM account_links WHERE org_id = $1 AND account_id = $2 RETURNING account_id`, [orgId, accountId])).length > 0;
+  },
+
+  async listAccountLinks(db: Queryable, orgId: string): Promise<{ account_id: string; principal_id: string; email: string; created_at: Date }[]> {
+    return db.query(
+      `SELECT l.account_id, l.principal_id, p.email, l.created_at FROM account_links l JOIN principals p ON p.id = l.principal_id
+       WHERE l.org_id = $1 ORDER BY p.email, l.account_id`,
+      [orgId],
+    );
+  },
+
+  async usersByAccount(db: Queryable, orgId: string, accountIds: string[]): Promise<{ account_id: string; principal_id: string }[]> {
+    if (accountIds.length === 0) return [];
+    return db.query(`SELECT account_id, principal_id FROM account_links WHERE org_id = $1 AND account_id = ANY($2::text[])`, [orgId, accountIds]);
+  },
+
   async insertApiKey(
     db: Queryable,
     k: { id: string; orgId: string; principalId: string; name: string; hash: string; prefix: string; expiresAt: Date | null; createdBy: string | null },

@@ -1,0 +1,136 @@
+/**
+ * OTLP ingestion benchmark, one engine per run: log records/s and metric data points/s through
+ * POST /v1/logs and /v1/metrics (protobuf, gzip, batches of the exporters' usual size: 512 log
+ * records, 500 data points), against native ingestion (POST /api/v1/telemetry/events, batches of
+ * 1000) of the same activity, measured in the same run over real HTTP on loopback (keep-alive,
+ * --concurrency requests in flight). The bodies are built and compressed before the clock starts.
+ * Each OTLP record becomes one native event, so the ratio compares like with like.
+ * Usage: npm run bench:otlp -- [--engine pglite|postgres] [--postgres URL] [--records 200000] [--concurrency 4]
+ */
+import type { AddressInfo } from 'node:net';
+import { parseArgs } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { migrate } from '../src/core/db/migrate.js';
+import { IdentityService } from '../src/core/identity/service.js';
+import { encode, messages } from '../src/otlp/proto.js';
+import { openBenchDb } from './analytics-setup.js';
+
+const { values } = parseArgs({
+  options: {
+    engine: { type: 'string', default: 'pglite' },
+    postgres: { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/postgres' },
+    records: { type: 'string', default: '200000' },
+    concurrency: { type: 'string', default: '4' },
+  },
+});
+const engine = values.engine === 'postgres' ? 'postgres' : 'pglite';
+const records = Number(values.records);
+const concurrency = Number(values.concurrency);
+const DAY = 86_400_000;
+const dayMs = Math.floor(Date.now() / DAY) * DAY - DAY / 2;
+const USERS = 50;
+const kv = (o: Record<string, string | number>) => Object.entries(o).map(([key, v]) => ({ key, value: typeof v === 'string' ? { stringValue: v } : { intValue: v } }));
+const ns = (ms: number) => (BigInt(ms) * 1_000_000n).toString();
+
+interface Body {
+  payload: Buffer;
+  headers: Record<string, string>;
+  items: number;
+}
+
+/** Claude Code log events of one session: tool results and prompts, each with its own sequence. */
+function logBodies(count: number): Body[] {
+  const out: Body[] = [];
+  for (let b = 0; b * 512 < count; b++) {
+    const n = Math.min(512, count - b * 512);
+    const logRecords = Array.from({ length: n }, (_, i) => {
+      const seq = b * 512 + i;
+      const name = seq % 4 === 0 ? 'user_prompt' : 'tool_result';
+      return {
+        timeUnixNano: ns(dayMs + seq),
+        body: { stringValue: `claude_code.${name}` },
+        attributes: kv({ 'event.name': name, 'event.sequence': seq, 'event.timestamp': new Date(dayMs + seq).toISOString(), 'session.id': `log-${b % USERS}`, tool_name: ['Read', 'Edit', 'Bash', 'Grep'][seq % 4] as string }),
+      };
+    });
+    const body = { resourceLogs: [{ resource: { attributes: kv({ 'service.name': 'claude-code' }) }, scopeLogs: [{ scope: { name: 'com.anthropic.claude_code.events' }, logRecords }] }] };
+    out.push({ payload: gzipSync(encode(messages.logsRequest, body)), headers: { 'content-type': 'application/x-protobuf', 'content-encoding': 'gzip' }, items: n });
+  }
+  return out;
+}
+
+/** Delta token points, one per (session, model, type), as Claude Code's exporter sends them. */
+function metricBodies(count: number): Body[] {
+  const out: Body[] = [];
+  const types = ['input', 'output', 'cacheRead', 'cacheCreation'];
+  const models = ['claude-sonnet-4-5', 'claude-opus-4-1', 'claude-haiku-4-5'];
+  for (let b = 0; b * 500 < count; b++) {
+    const n = Math.min(500, count - b * 500);
+    const dataPoints = Array.from({ length: n }, (_, i) => ({
+      attributes: kv({ 'session.id': `m-${b}-${Math.floor(i / 12)}`, model: models[i % 3] as string, type: types[Math.floor(i / 3) % 4] as string }),
+      startTimeUnixNano: ns(dayMs - 60_000),
+      timeUnixNano: ns(dayMs + b),
+      asDouble: 100 + (i % 50),
+    }));
+    const body = { resourceMetrics: [{ resource: { attributes: kv({ 'service.name': 'claude-code' }) }, scopeMetrics: [{ scope: { name: 'com.anthropic.claude_code' }, metrics: [{ name: 'claude_code.token.usage', sum: { aggregationTemporality: 1, isMonotonic: true, dataPoints } }] }] }] };
+    out.push({ payload: gzipSync(encode(messages.metricsRequest, body)), headers: { 'content-type': 'application/x-protobuf', 'content-encoding': 'gzip' }, items: n });
+  }
+  return out;
+}
+
+/** The same activity as native events: tool calls and messages, 1000 a batch. */
+function nativeBodies(count: number): Body[] {
+  const out: Body[] = [];
+  for (let b = 0; b * 1000 < count; b++) {
+    const n = Math.min(1000, count - b * 1000);
+    const events = Array.from({ length: n }, (_, i) => {
+      const seq = b * 1000 + i;
+      const base = { id: `native-${seq}`, timestamp: dayMs + seq, sessionId: `native-${b % USERS}`, client: 'terminal-ui' };
+      return seq % 4 === 0 ? { ...base, type: 'message', role: 'user' } : { ...base, type: 'tool_call', tool: ['Read', 'Edit', 'Bash', 'Grep'][seq % 4], autonomyLevel: 'manual' };
+    });
+    out.push({ payload: Buffer.from(JSON.stringify({ events })), headers: { 'content-type': 'application/json' }, items: n });
+  }
+  return out;
+}
+
+async function send(base: string, path: string, key: string, bodies: Body[]): Promise<{ perSecond: number; seconds: number }> {
+  let next = 0;
+  const t0 = performance.now();
+  const worker = async () => {
+    while (next < bodies.length) {
+      const body = bodies[next++] as Body;
+      const res = await fetch(`${base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, ...body.headers }, body: body.payload });
+      const text = await res.text();
+      if (res.status >= 300 || text.includes('partialSuccess')) throw new Error(`${path}: ${res.status} ${text.slice(0, 300)}`);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const seconds = (performance.now() - t0) / 1000;
+  return { perSecond: bodies.reduce((n, b) => n + b.items, 0) / seconds, seconds };
+}
+
+const { db, cleanup } = await openBenchDb({ engine, postgres: values.postgres as string, events: records, keep: undefined });
+try {
+  await migrate(db);
+  const identity = new IdentityService(db);
+  const org = await identity.createOrganization({ name: 'bench', ownerEmail: 'owner@bench.test' });
+  const app = await buildApp(loadConfig({}, { logLevel: 'silent', rateLimits: false, overloadMaxEventLoopDelayMs: 0 }), { db });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const [native, logs, points] = [nativeBodies(records), logBodies(records), metricBodies(records)];
+  console.log(`OTLP ingestion on ${engine}: ${records} items each, concurrency ${concurrency}`);
+  // A short warm-up of each path, outside the figures.
+  await send(base, '/api/v1/telemetry/events', org.apiKey, nativeBodies(2000).map((b, i) => ({ ...b, payload: Buffer.from(b.payload.toString().replaceAll('native-', `warm${i}-`)) })));
+  const n = await send(base, '/api/v1/telemetry/events', org.apiKey, native);
+  const l = await send(base, '/v1/logs', org.apiKey, logs);
+  const m = await send(base, '/v1/metrics', org.apiKey, points);
+  const row = (name: string, r: { perSecond: number; seconds: number }, unit: string) =>
+    console.log(`${name.padEnd(34)} ${Math.round(r.perSecond).toLocaleString('en-US').padStart(10)} ${unit.padEnd(18)} ${r.seconds.toFixed(1).padStart(6)} s   ratio to native ${(r.perSecond / n.perSecond).toFixed(2)}`);
+  row('native events (baseline)', n, 'events/s');
+  row('OTLP logs, protobuf+gzip', l, 'log records/s');
+  row('OTLP metrics, protobuf+gzip', m, 'data points/s');
+  await app.close();
+} finally {
+  await cleanup();
+}

@@ -1,0 +1,106 @@
+import type { Client } from '../../telemetry/schemas.js';
+import type { Attrs } from '../records.js';
+import type { LogInput, PointInput } from './context.js';
+import { IGNORE, modelRequest, repeated, text, tokens, type Mapped, type NativeEvent } from './native.js';
+
+/** Claude Code (`service.name` claude-code): its metrics and log events, per the mapping table of docs/otlp.md. */
+
+/** `app.entrypoint`: cli is the terminal UI, sdk-* a headless run; anything else counts as the terminal UI. */
+export function claudeClient(attrs: Attrs, resource: Attrs): Client {
+  const entry = text(attrs, 'app.entrypoint') ?? text(resource, 'app.entrypoint');
+  return entry?.startsWith('sdk-') ? 'non-interactive-cli' : 'terminal-ui';
+}
+
+const session = (attrs: Attrs, resource: Attrs) => text(attrs, 'session.id') ?? text(resource, 'session.id') ?? 'claude-code';
+
+const TOKEN_TYPES: Record<string, 'input' | 'output' | 'cacheRead' | 'cacheWrite'> = { input: 'input', output: 'output', cacheRead: 'cacheRead', cacheCreation: 'cacheWrite' };
+
+export function claudeMetric(p: PointInput): Mapped {
+  const { attrs, resource } = p.point;
+  const base = { ms: p.ms, sessionId: session(attrs, resource), client: claudeClient(attrs, resource) };
+  const event = (type: NativeEvent['type'], extra: NativeEvent['attrs'] = {}) => (id: string): NativeEvent => ({ id, type, ...base, attrs: extra });
+  switch (p.point.metric) {
+    case 'claude_code.token.usage': {
+      const kind = TOKEN_TYPES[text(attrs, 'type') ?? ''];
+      const model = text(attrs, 'model');
+      const n = tokens(p.value);
+      if (!kind || !model) return { reject: 'claude_code.token.usage without a known type or a model' };
+      if (n === undefined) return { reject: 'claude_code.token.usage with a value that is not a token count' };
+      return n === 0 ? { events: [] } : { events: [modelRequest({ id: p.idBase, ...base, model, [kind]: n })] };
+    }
+    case 'claude_code.session.count':
+      // Sessions opened in the agents view are not sessions of work.
+      if (text(attrs, 'start_type') === 'agents_view') return IGNORE;
+      return repeated(p.value, p.idBase, event('session_start', { delegationLevel: 'auto-low' }));
+    case 'claude_code.code_edit_tool.decision': {
+      if (text(attrs, 'decision') !== 'accept') return IGNORE;
+      const tool = text(attrs, 'tool_name', 'tool');
+      const change = tool === 'Write' ? 'created' : tool === 'Edit' || tool === 'MultiEdit' || tool === 'NotebookEdit' ? 'edited' : undefined;
+      if (!change) return IGNORE;
+      const language = text(attrs, 'language');
+      return repeated(p.value, p.idBase, event('file_change', { path: '', change, ...(language ? { language } : {}) }));
+    }
+    case 'claude_code.commit.count':
+      return repeated(p.value, p.idBase, event('git_commit'));
+    case 'claude_code.pull_request.count':
+      return repeated(p.value, p.idBase, event('pr_created'));
+    default:
+      return IGNORE;
+  }
+}
+
+/** The MCP server of a tool call: the name Claude Code logs, else the mcp__SERVER__tool prefix. */
+function mcpServer(attrs: Attrs, tool: string): string | undefined {
+  if (attrs.mcp_server_scope === undefined && !tool.startsWith('mcp__')) return undefined;
+  // tool_parameters is content: only the server name is read from it, and nothing else is kept.
+  const params = attrs.tool_parameters;
+  if (typeof params === 'string') {
+    try {
+      const name = (JSON.parse(params) as { mcp_server_name?: unknown }).mcp_server_name;
+      if (typeof name === 'string' && name !== '') return name;
+    } catch {
+      // not JSON: fall back to the tool name
+    }
+  } else if (typeof params === 'object' && params !== null && !Array.isArray(params) && typeof params.mcp_server_name === 'string') {
+    return params.mcp_server_name;
+  }
+  const m = /^mcp__(.+?)__/.exec(tool);
+  return m?.[1];
+}
+
+/** A tool decided by configuration or a hook ran on its own; one the user approved did not. */
+const autonomy = (source: string | undefined) => (source === 'config' || source === 'hook' ? 'auto-low' : 'manual');
+
+export function claudeLog(l: LogInput): Mapped {
+  const { attrs, resource } = l.record;
+  const base = { ms: l.ms, sessionId: session(attrs, resource), client: claudeClient(attrs, resource) };
+  switch (l.name) {
+    case 'claude_code.user_prompt': {
+      const events: NativeEvent[] = [{ id: l.id, type: 'message', ...base, attrs: { role: 'user' } }];
+      const command = text(attrs, 'command_name');
+      if (command) events.push({ id: `${l.id}#slash`, type: 'slash_command', ...base, attrs: { name: command } });
+      return { events };
+    }
+    case 'claude_code.assistant_response':
+      return { events: [{ id: l.id, type: 'message', ...base, attrs: { role: 'assistant' } }] };
+    case 'claude_code.tool_result': {
+      const tool = text(attrs, 'tool_name');
+      if (!tool) return { reject: 'claude_code.tool_result without tool_name' };
+      const server = mcpServer(attrs, tool);
+      return { events: [{ id: l.id, type: 'tool_call', ...base, attrs: { tool, autonomyLevel: autonomy(text(attrs, 'decision_source', 'source')), ...(server ? { mcpServer: server } : {}) } }] };
+    }
+    case 'claude_code.skill_activated': {
+      const name = text(attrs, 'skill.name', 'skill_name');
+      return name ? { events: [{ id: l.id, type: 'skill', ...base, attrs: { name } }] } : { reject: 'claude_code.skill_activated without skill.name' };
+    }
+    case 'claude_code.hook_execution_complete': {
+      const event = text(attrs, 'hook_event');
+      if (!event) return { reject: 'claude_code.hook_execution_complete without hook_event' };
+      const hookName = text(attrs, 'hook_name') ?? '';
+      const colon = hookName.indexOf(':');
+      return { events: [{ id: l.id, type: 'hook', ...base, attrs: { event, matcher: colon >= 0 ? hookName.slice(colon + 1) : '', command: '' } }] };
+    }
+    default:
+      return IGNORE;
+  }
+}

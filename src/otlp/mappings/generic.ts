@@ -1,0 +1,45 @@
+import type { PointInput } from './context.js';
+import { IGNORE, modelRequest, repeated, text, tokens, type Mapped, type NativeEvent } from './native.js';
+
+/**
+ * Sources that are not one client's own: the OpenTelemetry GenAI token metric, and Gemini CLI's
+ * `gemini_cli.*` metrics. They feed the same figures where no client-specific row applies.
+ */
+const client = 'terminal-ui' as const;
+
+const GEMINI_TOKENS: Record<string, 'input' | 'output' | 'cacheRead'> = { input: 'input', output: 'output', thought: 'output', cache: 'cacheRead' };
+
+export function genericMetric(p: PointInput): Mapped {
+  const { attrs, resource } = p.point;
+  const base = { ms: p.ms, sessionId: text(attrs, 'session.id') ?? text(resource, 'session.id') ?? p.point.metric.split('.')[0] ?? 'otlp', client };
+  const each = (type: NativeEvent['type'], extra: NativeEvent['attrs'] = {}) => repeated(p.value, p.idBase, (id) => ({ id, type, ...base, attrs: extra }));
+  const tokenEvent = (kind: 'input' | 'output' | 'cacheRead' | undefined, model: string | undefined): Mapped => {
+    const n = tokens(p.value);
+    if (!kind || !model || n === undefined) return { reject: `${p.point.metric} without a known token type, a model or a token count` };
+    return n === 0 ? { events: [] } : { events: [modelRequest({ id: p.idBase, ...base, model, [kind]: n })] };
+  };
+  switch (p.point.metric) {
+    case 'gen_ai.client.token.usage': {
+      const type = text(attrs, 'gen_ai.token.type');
+      return tokenEvent(type === 'input' ? 'input' : type === 'output' ? 'output' : undefined, text(attrs, 'gen_ai.request.model', 'gen_ai.response.model'));
+    }
+    case 'gemini_cli.token.usage':
+      return tokenEvent(GEMINI_TOKENS[text(attrs, 'type') ?? ''], text(attrs, 'model'));
+    case 'gemini_cli.session.count':
+      return each('session_start', { delegationLevel: 'auto-low' });
+    case 'gemini_cli.tool.call.count': {
+      const tool = text(attrs, 'function_name', 'tool_name');
+      return tool ? each('tool_call', { tool, autonomyLevel: 'manual' }) : { reject: 'gemini_cli.tool.call.count without function_name' };
+    }
+    case 'gemini_cli.file.operation.count': {
+      const op = text(attrs, 'operation');
+      const change = op === 'create' ? 'created' : op === 'update' ? 'edited' : undefined;
+      if (!change) return IGNORE;
+      const ext = text(attrs, 'extension');
+      const language = text(attrs, 'programming_language');
+      return each('file_change', { path: ext ? `file.${ext.replace(/^\./, '')}` : '', change, ...(language ? { language } : {}) });
+    }
+    default:
+      return IGNORE;
+  }
+}

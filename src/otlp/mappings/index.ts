@@ -1,0 +1,56 @@
+import type { LogRecordIn, MetricPoint } from '../records.js';
+import { claudeLog, claudeMetric } from './claude-code.js';
+import { codexLog } from './codex.js';
+import type { LogInput, PointInput, SpanInput } from './context.js';
+import { droidLog, droidMetric, droidSpan } from './droid.js';
+import { genericMetric } from './generic.js';
+import { eventId, IGNORE, text, type Mapped } from './native.js';
+
+/** Each metric goes to the mapping of the client that owns its name; one designated signal per figure. */
+export function mapPoint(p: PointInput): Mapped {
+  const name = p.point.metric;
+  if (name.startsWith('claude_code.')) return claudeMetric(p);
+  if (name.startsWith('droid.')) return droidMetric(p);
+  if (name.startsWith('gen_ai.') || name.startsWith('gemini_cli.')) return genericMetric(p);
+  return IGNORE;
+}
+
+/** A log event's name with its client's prefix: Claude Code names `user_prompt` in `event.name`. */
+export function qualifiedLogName(r: LogRecordIn): string {
+  if (r.name.includes('.')) return r.name;
+  const service = text(r.resource, 'service.name') ?? '';
+  if (service === 'claude-code') return `claude_code.${r.name}`;
+  if (service.startsWith('codex')) return `codex.${r.name}`;
+  return r.name;
+}
+
+/**
+ * The natural key of a log record: what makes a re-sent or re-batched record the same one.
+ * Claude Code numbers its events per session; Codex names the conversation and call.
+ */
+export function logId(r: LogRecordIn, name: string): string {
+  const a = r.attrs;
+  if (name.startsWith('claude_code.') && text(a, 'session.id') && (text(a, 'event.sequence') || text(a, 'event.timestamp'))) {
+    return eventId(['claude_code', text(a, 'session.id'), name, text(a, 'event.sequence') ?? null, text(a, 'event.timestamp') ?? null]);
+  }
+  if (name.startsWith('codex.') && text(a, 'conversation.id')) {
+    return eventId(['codex', text(a, 'conversation.id'), name, text(a, 'call_id') ?? text(a, 'event.timestamp') ?? r.timeNs.toString()]);
+  }
+  return eventId(['log', r.resource, r.scope, name, r.attrs, r.timeNs.toString()]);
+}
+
+export function mapLog(l: LogInput): Mapped {
+  if (l.name.startsWith('claude_code.')) return claudeLog(l);
+  if (l.name.startsWith('codex.')) return codexLog(l);
+  if (l.name.startsWith('droid.')) return droidLog(l);
+  return IGNORE;
+}
+
+export function mapSpan(s: SpanInput): Mapped {
+  return s.span.name.startsWith('droid.') ? droidSpan(s) : IGNORE;
+}
+
+/** The identity of a metric stream: resource, scope, metric and point attributes. */
+export function streamKey(p: MetricPoint): string {
+  return eventId(['stream', p.resource, p.scope, p.metric, p.attrs]);
+}

@@ -1,0 +1,69 @@
+import { createHash } from 'node:crypto';
+import type { Client } from '../../telemetry/schemas.js';
+import type { AttrValue, Attrs } from '../records.js';
+
+/** A native event (contract §4) made from an OTLP record, before it is given its user. */
+export type NativeEvent = {
+  id: string;
+  type: 'session_start' | 'message' | 'model_request' | 'tool_call' | 'skill' | 'slash_command' | 'hook' | 'file_change' | 'git_commit' | 'pr_created';
+  ms: number;
+  sessionId: string;
+  client: Client;
+  attrs: Record<string, string | number>;
+};
+
+/** What a mapping makes of a record: events, a reason to reject it, or nothing (a signal no figure uses). */
+export type Mapped = { events: NativeEvent[] } | { reject: string } | { ignore: true };
+export const IGNORE: Mapped = { ignore: true };
+
+/** Stable ids: the same record (or data point) sent again makes the same events, which the store keeps once. */
+export function eventId(key: unknown): string {
+  return `otlp:${createHash('sha256').update(JSON.stringify(key)).digest('base64url').slice(0, 32)}`;
+}
+
+export const text = (attrs: Attrs, ...keys: string[]): string | undefined => {
+  for (const k of keys) {
+    const v = attrs[k];
+    if (typeof v === 'string' && v !== '') return v;
+    if (typeof v === 'number') return String(v);
+  }
+  return undefined;
+};
+
+export const num = (v: AttrValue | undefined): number | undefined => {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'string' && /^\d+(\.\d+)?$/.test(v)) return Number(v);
+  return undefined;
+};
+
+/** At most this many events from one data point: a counter's delta is a handful, not millions. */
+export const MAX_EVENTS_PER_POINT = 10_000;
+
+/**
+ * `count` events of one kind from a counter's (delta) value; a value that is not a small
+ * whole number of at least 0 is a reason to reject the point.
+ */
+export function repeated(value: number, idBase: string, make: (id: string) => NativeEvent): Mapped {
+  if (!Number.isFinite(value) || value < 0) return { reject: 'a counter value below 0 or not a number' };
+  const n = Math.round(value);
+  if (n > MAX_EVENTS_PER_POINT) return { reject: `a counter value above ${MAX_EVENTS_PER_POINT} in one data point` };
+  return { events: Array.from({ length: n }, (_, i) => make(`${idBase}#${i}`)) };
+}
+
+/** A token count: a whole number from 0 to a trillion (the native event's bound). */
+export function tokens(value: number): number | undefined {
+  if (!Number.isFinite(value) || value < 0) return undefined;
+  const n = Math.round(value);
+  return n > 1_000_000_000_000 ? undefined : n;
+}
+
+export function modelRequest(o: { id: string; ms: number; sessionId: string; client: Client; model: string; input?: number; output?: number; cacheRead?: number; cacheWrite?: number }): NativeEvent {
+  return {
+    id: o.id,
+    type: 'model_request',
+    ms: o.ms,
+    sessionId: o.sessionId,
+    client: o.client,
+    attrs: { model: o.model, tier: 'standard', inputTokens: o.input ?? 0, outputTokens: o.output ?? 0, cacheReadTokens: o.cacheRead ?? 0, cacheWriteTokens: o.cacheWrite ?? 0 },
+  };
+}

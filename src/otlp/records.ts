@@ -1,0 +1,154 @@
+/**
+ * The records of an OTLP export, read from the JSON mapping's shape (which the protobuf decoder
+ * also produces): resource and scope, then each metric data point, log record or span with its
+ * attributes flattened to plain values. Anything malformed in a record is a reason to reject
+ * that record, never the request.
+ */
+export type AttrValue = string | number | boolean | null | AttrValue[] | { [key: string]: AttrValue };
+export type Attrs = Record<string, AttrValue>;
+
+export interface Origin {
+  resource: Attrs;
+  scope: string;
+}
+
+export type Temporality = 'delta' | 'cumulative' | 'unspecified';
+
+export interface MetricPoint extends Origin {
+  metric: string;
+  kind: 'sum' | 'gauge' | 'histogram' | 'summary';
+  temporality: Temporality;
+  monotonic: boolean;
+  attrs: Attrs;
+  startNs: bigint;
+  timeNs: bigint;
+  /** The point's value; a histogram's or summary's sum. */
+  value: number;
+}
+
+export interface LogRecordIn extends Origin {
+  name: string;
+  attrs: Attrs;
+  timeNs: bigint;
+}
+
+export interface SpanIn extends Origin {
+  name: string;
+  attrs: Attrs;
+  startNs: bigint;
+  endNs: bigint;
+}
+
+type Plain = Record<string, unknown>;
+const asList = (v: unknown): Plain[] => (Array.isArray(v) ? v.filter((x): x is Plain => typeof x === 'object' && x !== null) : []);
+const asObject = (v: unknown): Plain => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Plain) : {});
+
+/** 64-bit integers come as decimal strings or JSON numbers. */
+export function toBigInt(v: unknown): bigint | undefined {
+  if (typeof v === 'bigint') return v;
+  if (typeof v === 'number' && Number.isFinite(v)) return BigInt(Math.trunc(v));
+  if (typeof v === 'string' && /^-?\d{1,20}$/.test(v)) return BigInt(v);
+  return undefined;
+}
+
+/** Doubles may be JSON numbers or, for the special values, the strings NaN, Infinity, -Infinity. */
+function toNumber(v: unknown): number | undefined {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'string') {
+    if (v === 'NaN') return Number.NaN;
+    if (v === 'Infinity') return Number.POSITIVE_INFINITY;
+    if (v === '-Infinity') return Number.NEGATIVE_INFINITY;
+    if (/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(v)) return Number(v);
+  }
+  return undefined;
+}
+
+function anyValue(v: unknown): AttrValue {
+  const o = asObject(v);
+  if ('stringValue' in o) return String(o.stringValue);
+  if ('boolValue' in o) return o.boolValue === true;
+  if ('intValue' in o) {
+    const n = toBigInt(o.intValue);
+    return n === undefined ? null : n >= BigInt(Number.MIN_SAFE_INTEGER) && n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n.toString();
+  }
+  if ('doubleValue' in o) return toNumber(o.doubleValue) ?? null;
+  if ('arrayValue' in o) return asList(asObject(o.arrayValue).values).map(anyValue);
+  if ('kvlistValue' in o) return attributes(asObject(o.kvlistValue).values);
+  if ('bytesValue' in o) return String(o.bytesValue);
+  return null;
+}
+
+export function attributes(list: unknown): Attrs {
+  const out: Attrs = {};
+  for (const kv of asList(list)) if (typeof kv.key === 'string') out[kv.key] = anyValue(kv.value);
+  return out;
+}
+
+const TEMPORALITY: Record<string, Temporality> = { '1': 'delta', '2': 'cumulative', AGGREGATION_TEMPORALITY_DELTA: 'delta', AGGREGATION_TEMPORALITY_CUMULATIVE: 'cumulative' };
+const temporalityOf = (v: unknown): Temporality => TEMPORALITY[String(v)] ?? 'unspecified';
+
+/** Every data point of a metrics export, or for one that cannot be read, why. */
+export function metricPoints(body: Plain): { points: MetricPoint[]; rejected: { count: number; reasons: string[] } } {
+  const points: MetricPoint[] = [];
+  const rejected = { count: 0, reasons: [] as string[] };
+  const reject = (reason: string) => {
+    rejected.count += 1;
+    if (!rejected.reasons.includes(reason)) rejected.reasons.push(reason);
+  };
+  for (const rm of asList(body.resourceMetrics)) {
+    const resource = attributes(asObject(rm.resource).attributes);
+    for (const sm of asList(rm.scopeMetrics)) {
+      const scope = String(asObject(sm.scope).name ?? '');
+      for (const m of asList(sm.metrics)) {
+        const metric = typeof m.name === 'string' ? m.name : '';
+        const [kind, data] = m.sum ? (['sum', asObject(m.sum)] as const) : m.gauge ? (['gauge', asObject(m.gauge)] as const) : m.histogram ? (['histogram', asObject(m.histogram)] as const) : m.exponentialHistogram ? (['histogram', asObject(m.exponentialHistogram)] as const) : m.summary ? (['summary', asObject(m.summary)] as const) : ([undefined, {}] as const);
+        if (!kind) continue;
+        const temporality = kind === 'summary' ? 'cumulative' : kind === 'gauge' ? 'unspecified' : temporalityOf(data.aggregationTemporality);
+        for (const p of asList(data.dataPoints)) {
+          const timeNs = toBigInt(p.timeUnixNano);
+          const startNs = toBigInt(p.startTimeUnixNano ?? '0') ?? 0n;
+          const value = kind === 'sum' || kind === 'gauge' ? ('asInt' in p ? Number(toBigInt(p.asInt) ?? Number.NaN) : toNumber(p.asDouble)) : toNumber(p.sum ?? 0);
+          if (timeNs === undefined) reject(`${metric}: a data point without timeUnixNano`);
+          else if (value === undefined || !Number.isFinite(value)) reject(`${metric}: a data point whose value is not a finite number`);
+          else points.push({ resource, scope, metric, kind, temporality, monotonic: data.isMonotonic === true, attrs: attributes(p.attributes), startNs, timeNs, value });
+        }
+      }
+    }
+  }
+  return { points, rejected };
+}
+
+export function logRecords(body: Plain): LogRecordIn[] {
+  const out: LogRecordIn[] = [];
+  for (const rl of asList(body.resourceLogs)) {
+    const resource = attributes(asObject(rl.resource).attributes);
+    for (const sl of asList(rl.scopeLogs)) {
+      const scope = String(asObject(sl.scope).name ?? '');
+      for (const r of asList(sl.logRecords)) {
+        const attrs = attributes(r.attributes);
+        const body = anyValue(r.body);
+        const name = (typeof r.eventName === 'string' && r.eventName) || (typeof attrs['event.name'] === 'string' && attrs['event.name']) || (typeof body === 'string' ? body : '');
+        const timeNs = toBigInt(r.timeUnixNano) || toBigInt(r.observedTimeUnixNano) || 0n;
+        out.push({ resource, scope, name, attrs, timeNs });
+      }
+    }
+  }
+  return out;
+}
+
+export function spans(body: Plain): SpanIn[] {
+  const out: SpanIn[] = [];
+  for (const rs of asList(body.resourceSpans)) {
+    const resource = attributes(asObject(rs.resource).attributes);
+    for (const ss of asList(rs.scopeSpans)) {
+      const scope = String(asObject(ss.scope).name ?? '');
+      for (const s of asList(ss.spans)) {
+        out.push({ resource, scope, name: typeof s.name === 'string' ? s.name : '', attrs: attributes(s.attributes), startNs: toBigInt(s.startTimeUnixNano) ?? 0n, endNs: toBigInt(s.endTimeUnixNano) ?? 0n });
+      }
+    }
+  }
+  return out;
+}
+
+/** Nanoseconds since the epoch as milliseconds. */
+export const nsToMs = (ns: bigint): number => Number(ns / 1_000_000n);

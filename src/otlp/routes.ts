@@ -1,0 +1,116 @@
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { principalOf } from '../core/http/access.js';
+import { toAppError } from '../core/http/error-handler.js';
+import { AppError, errors, titleOf } from '../core/http/errors.js';
+import { access } from '../core/identity/roles.js';
+import { decodeToPlain, encode, messages } from './proto.js';
+import type { OtlpService, Signal } from './service.js';
+
+/** An export may hold at most this much, after decompression (docs/otlp.md "Transport"). */
+export const OTLP_MAX_BYTES = 20 * 1024 * 1024;
+
+const PROTOBUF = 'application/x-protobuf';
+const inflate = promisify(gunzip);
+
+const REQUEST = { metrics: messages.metricsRequest, logs: messages.logsRequest, traces: messages.tracesRequest };
+const RESPONSE = { metrics: messages.metricsResponse, logs: messages.logsResponse, traces: messages.tracesResponse };
+const REJECTED = { metrics: 'rejectedDataPoints', logs: 'rejectedLogRecords', traces: 'rejectedSpans' } as const;
+
+/** gRPC status codes of google.rpc.Status, by HTTP status. */
+const GRPC_CODE: Record<number, number> = { 400: 3, 401: 16, 403: 7, 404: 5, 413: 8, 415: 3, 429: 8, 503: 14 };
+
+const isProtobuf = (request: FastifyRequest) => (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() === PROTOBUF;
+
+/** The body as sent, inflated when gzip; refused while inflating once it passes the limit. */
+async function rawBody(request: FastifyRequest): Promise<Buffer> {
+  const body = request.body;
+  if (!Buffer.isBuffer(body) || body.length === 0) throw errors.badRequest('The export has no body.');
+  const encoding = String(request.headers['content-encoding'] ?? 'identity').toLowerCase();
+  if (encoding === 'identity') return body;
+  if (encoding !== 'gzip') throw new AppError(415, `Content-Encoding ${encoding} is not supported; send gzip or none.`);
+  try {
+    return await inflate(body, { maxOutputLength: OTLP_MAX_BYTES });
+  } catch (e) {
+    if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' || e instanceof RangeError) {
+      throw new AppError(413, `The export inflates past ${OTLP_MAX_BYTES} bytes; send smaller batches.`);
+    }
+    throw errors.badRequest('The body is not valid gzip.');
+  }
+}
+
+function decode(signal: Signal, request: FastifyRequest, body: Buffer): Record<string, unknown> {
+  if (isProtobuf(request)) {
+    try {
+      return decodeToPlain(REQUEST[signal], body);
+    } catch (e) {
+      throw errors.badRequest(`The body is not a protobuf Export${signal === 'traces' ? 'Trace' : signal === 'logs' ? 'Logs' : 'Metrics'}ServiceRequest: ${(e as Error).message}`);
+    }
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString('utf8'));
+  } catch {
+    throw errors.badRequest('The body is not JSON.');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw errors.badRequest('The body must be a JSON object (an OTLP export request).');
+  return parsed as Record<string, unknown>;
+}
+
+/**
+ * A failure in the request's own encoding: protobuf gets a google.rpc.Status, JSON our error
+ * object with Status's code and message. Nothing is a 500: OTLP clients retry only 429 and
+ * 502-504, so an unexpected failure is a 503 they will retry rather than data they drop.
+ */
+function sendOtlpError(request: FastifyRequest, reply: FastifyReply, thrown: Error) {
+  let err = toAppError(thrown, request);
+  if (err.status >= 500 && err.status !== 503) err = errors.unavailable('The export could not be stored now. Try again shortly.');
+  if (err.headers) reply.headers(err.headers);
+  const code = GRPC_CODE[err.status] ?? 2;
+  reply.code(err.status);
+  if (isProtobuf(request)) return reply.type(PROTOBUF).send(encode(messages.status, { code, message: err.detail }));
+  return reply.type('application/json; charset=utf-8').send({
+    detail: err.detail,
+    status: err.status,
+    title: titleOf(err.status),
+    ...(err.metadata ? { metadata: err.metadata } : {}),
+    requestId: request.id,
+    code,
+    message: err.detail,
+  });
+}
+
+/** POST /v1/metrics, /v1/logs and /v1/traces at the root of {base_url}: OTLP/HTTP, protobuf or JSON. */
+export const otlpRoutes = (otlp: OtlpService) => async (app: FastifyInstance) => {
+  // Bodies are read as bytes here (the rest of the API takes only JSON): decoded by content type below.
+  app.removeAllContentTypeParsers();
+  for (const type of [PROTOBUF, 'application/json']) app.addContentTypeParser(type, { parseAs: 'buffer', bodyLimit: OTLP_MAX_BYTES }, (_req, body, done) => done(null, body));
+  app.setErrorHandler((err, request, reply) => sendOtlpError(request, reply, err as Error));
+
+  for (const signal of ['metrics', 'logs', 'traces'] as const) {
+    app.post(
+      `/v1/${signal}`,
+      {
+        bodyLimit: OTLP_MAX_BYTES,
+        config: { access: access.anyone, rateClass: 'ingest' },
+        schema: {
+          operationId: `otlp.${signal}`,
+          tags: ['otlp'],
+          summary: `OTLP/HTTP ${signal} export (application/x-protobuf or application/json, gzip allowed; at most 20 MiB inflated)`,
+          description:
+            `An Export${signal === 'traces' ? 'Trace' : signal === 'logs' ? 'Logs' : 'Metrics'}ServiceRequest. Answers 200 with the Export…ServiceResponse in the request's content type; ` +
+            'records that cannot be used are counted in partialSuccess. Failures: 400 undecodable, 413 too large, 415 other content type, 503 with Retry-After when storage is unavailable. See docs/otlp.md.',
+        },
+      },
+      async (request, reply) => {
+        const body = decode(signal, request, await rawBody(request));
+        const outcome = await otlp.export(principalOf(request), signal, body);
+        const response = outcome.rejected > 0 ? { partialSuccess: { [REJECTED[signal]]: outcome.rejected, errorMessage: outcome.errorMessage } } : {};
+        reply.code(200);
+        if (isProtobuf(request)) return reply.type(PROTOBUF).send(encode(RESPONSE[signal], response));
+        return reply.type('application/json').send(response);
+      },
+    );
+  }
+};

@@ -1,0 +1,184 @@
+import type { Db } from '../core/db/db.js';
+import { isManagerRole, type Principal } from '../core/identity/roles.js';
+import type { IdentityService } from '../core/identity/service.js';
+import type { TelemetryService } from '../telemetry/service.js';
+import { parseTimestamp, utcDay } from '../telemetry/timestamps.js';
+import type { TelemetryEvent } from '../telemetry/validate-events.js';
+import { eventId, text, type Mapped, type NativeEvent } from './mappings/native.js';
+import { logId, mapLog, mapPoint, mapSpan, qualifiedLogName, streamKey } from './mappings/index.js';
+import { logRecords, metricPoints, nsToMs, spans, type Attrs, type MetricPoint } from './records.js';
+import { streamsStore, type StreamState } from './streams-store.js';
+
+export type Signal = 'metrics' | 'logs' | 'traces';
+
+/** What the export response reports: records that could not be used (OTLP partial success). */
+export interface ExportOutcome {
+  rejected: number;
+  errorMessage: string;
+  /** Events stored now (the rest were already stored: a retried export). */
+  stored: number;
+}
+
+type Plain = Record<string, unknown>;
+
+/** The user a record names, or why it cannot be used. */
+type Owner = { userId: string } | { reject: string };
+
+/** Reasons are listed once each, a few of them, so the message stays short. */
+class Rejections {
+  count = 0;
+  private readonly reasons: string[] = [];
+  add(reason: string, n = 1): void {
+    this.count += n;
+    if (this.reasons.length < 5 && !this.reasons.includes(reason)) this.reasons.push(reason);
+  }
+  message(): string {
+    return this.count === 0 ? '' : `${this.count} record(s) not used: ${this.reasons.join('; ')}`;
+  }
+}
+
+/** Text columns cannot hold NUL; ids and names are bounded like native events' (the rollups cut names further). */
+const clean = (s: string, max: number) => s.replaceAll('\0', '').slice(0, max);
+
+/**
+ * OTLP ingestion (docs/otlp.md): decodes nothing itself (the routes do), attributes each record
+ * to a user, maps it through its client's mapping to native events, turns cumulative streams
+ * into deltas, and stores it all in one transaction through telemetry's store, so every
+ * analytics figure shows it exactly as it shows native events.
+ */
+export class OtlpService {
+  constructor(
+    private readonly db: Db,
+    private readonly identity: IdentityService,
+    private readonly telemetry: TelemetryService,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async export(caller: Principal, signal: Signal, body: Plain): Promise<ExportOutcome> {
+    const rejections = new Rejections();
+    if (signal === 'metrics') return this.exportMetrics(caller, body, rejections);
+    const events: TelemetryEvent[] = [];
+    if (signal === 'logs') {
+      const records = logRecords(body);
+      const owners = await this.owners(caller, records);
+      records.forEach((r, i) => {
+        const name = qualifiedLogName(r);
+        const when = text(r.attrs, 'event.timestamp');
+        const ms = when && !Number.isNaN(Date.parse(when)) ? Date.parse(when) : nsToMs(r.timeNs);
+        this.collect(mapLog({ record: r, name, id: logId(r, name), ms }), owners[i] as Owner, events, rejections);
+      });
+    } else {
+      const list = spans(body);
+      const owners = await this.owners(caller, list);
+      list.forEach((s, i) => {
+        const id = eventId(['span', s.resource, s.scope, s.name, s.attrs, s.startNs.toString(), s.endNs.toString()]);
+        this.collect(mapSpan({ span: s, id, ms: nsToMs(s.endNs || s.startNs) }), owners[i] as Owner, events, rejections);
+      });
+    }
+    const stored = events.length === 0 ? 0 : await this.db.transaction((tx) => this.telemetry.storeWithin(tx, caller.orgId, events));
+    return { rejected: rejections.count, errorMessage: rejections.message(), stored };
+  }
+
+  private async exportMetrics(caller: Principal, body: Plain, rejections: Rejections): Promise<ExportOutcome> {
+    const { points, rejected } = metricPoints(body);
+    for (const reason of rejected.reasons) rejections.add(reason, 0);
+    rejections.count += rejected.count;
+    const owners = await this.owners(caller, points.map((p) => ({ ...p, name: p.metric })));
+    const events: TelemetryEvent[] = [];
+    const cumulative: { point: MetricPoint; owner: Owner; key: string }[] = [];
+    points.forEach((point, i) => {
+      const owner = owners[i] as Owner;
+      if (point.kind === 'gauge') return;
+      if (point.temporality === 'cumulative') {
+        cumulative.push({ point, owner, key: streamKey(point) });
+        return;
+      }
+      const idBase = eventId(['point', point.resource, point.scope, point.metric, point.attrs, point.startNs.toString(), point.timeNs.toString()]);
+      this.collect(mapPoint({ point, value: point.value, idBase, ms: nsToMs(point.timeNs) }), owner, events, rejections);
+    });
+    const stored = await this.db.transaction(async (tx) => {
+      const states = await streamsStore.lock(tx, caller.orgId, [...new Set(cumulative.map((c) => c.key))]);
+      const changed = new Map<string, StreamState>();
+      cumulative.sort((a, b) => (a.point.timeNs < b.point.timeNs ? -1 : a.point.timeNs > b.point.timeNs ? 1 : 0));
+      for (const c of cumulative) {
+        const state = changed.get(c.key) ?? states.get(c.key);
+        const delta = deltaOf(c.point, state);
+        if (delta === undefined) continue;
+        changed.set(c.key, { startNs: c.point.startNs, lastNs: c.point.timeNs, lastValue: c.point.value });
+        if (delta === 0) continue;
+        const idBase = eventId(['cumulative', c.key, c.point.timeNs.toString()]);
+        this.collect(mapPoint({ point: c.point, value: delta, idBase, ms: nsToMs(c.point.timeNs) }), c.owner, events, rejections);
+      }
+      await streamsStore.save(tx, caller.orgId, changed);
+      return this.telemetry.storeWithin(tx, caller.orgId, events);
+    });
+    return { rejected: rejections.count, errorMessage: rejections.message(), stored };
+  }
+
+  /** A mapped record's events, given their user and checked like native events' times; or its rejection. */
+  private collect(mapped: Mapped, owner: Owner, out: TelemetryEvent[], rejections: Rejections): void {
+    if ('ignore' in mapped) return;
+    if ('reject' in mapped) return rejections.add(mapped.reject);
+    if (mapped.events.length === 0) return;
+    if ('reject' in owner) return rejections.add(owner.reject);
+    const made: TelemetryEvent[] = [];
+    for (const e of mapped.events) {
+      const ts = parseTimestamp(e.ms, this.now());
+      if ('error' in ts) return rejections.add(`a record whose time ${ts.error}`);
+      made.push(toTelemetryEvent(e, owner.userId, ts.ms));
+    }
+    out.push(...made);
+  }
+
+  /**
+   * Who each record belongs to. A member's records are their own. An owner's or manager's key
+   * (an organization-wide collector) attributes each record by what it names, first match wins:
+   * `user.email`, `enduser.id` (as an email), then a user whose linked account id is
+   * `user.account_id`, `user.account_uuid` or (Droid only) `user.id`. A record that names nobody
+   * stays the caller's; one that names no user of the organization is rejected.
+   */
+  private async owners(caller: Principal, records: { attrs: Attrs; resource: Attrs; name: string }[]): Promise<Owner[]> {
+    if (!isManagerRole(caller.role)) return records.map(() => ({ userId: caller.id }));
+    const named = records.map((r) => ({ email: pick(r, 'user.email') ?? pick(r, 'enduser.id'), account: accountOf(r) }));
+    const emails = [...new Set(named.flatMap((n) => (n.email ? [n.email] : [])))];
+    const accounts = [...new Set(named.flatMap((n) => (n.account ? [n.account] : [])))];
+    const [byEmail, byAccount] = await Promise.all([
+      emails.length ? this.identity.usersByEmail(caller.orgId, emails) : new Map<string, string>(),
+      accounts.length ? this.identity.usersByAccount(caller.orgId, accounts) : new Map<string, string>(),
+    ]);
+    return named.map(({ email, account }) => {
+      if (email === undefined && account === undefined) return { userId: caller.id };
+      const id = (email && byEmail.get(email.trim().toLowerCase())) || (account && byAccount.get(account));
+      if (id) return { userId: id };
+      return { reject: email ? `user ${clean(email, 100)} is not a user of this organization` : `account ${clean(account as string, 100)} is linked to no user of this organization (orgctl users link)` };
+    });
+  }
+}
+
+const pick = (r: { attrs: Attrs; resource: Attrs }, key: string) => text(r.attrs, key) ?? text(r.resource, key);
+
+/** The client account a record names; Claude Code's user.id is an anonymous installation id, so only Droid's counts. */
+function accountOf(r: { attrs: Attrs; resource: Attrs; name: string }): string | undefined {
+  const account = pick(r, 'user.account_id') ?? pick(r, 'user.account_uuid');
+  if (account) return account;
+  const droid = r.name.startsWith('droid.') || (text(r.resource, 'service.name') ?? '').includes('droid');
+  return droid ? pick(r, 'user.id') : undefined;
+}
+
+/**
+ * The delta a cumulative point adds: its whole value the first time, the growth since the last
+ * point otherwise, and its whole value again after a reset (a later start time or a lower value).
+ * Undefined for a point at or before the last one counted: a retry, or late.
+ */
+export function deltaOf(p: MetricPoint, state: StreamState | undefined): number | undefined {
+  if (!state || state.lastNs === 0n) return p.value;
+  if (p.timeNs <= state.lastNs) return undefined;
+  const reset = p.startNs > state.startNs || p.value < state.lastValue;
+  return reset ? p.value : p.value - state.lastValue;
+}
+
+function toTelemetryEvent(e: NativeEvent, userId: string, ms: number): TelemetryEvent {
+  const attrs: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(e.attrs)) attrs[k] = typeof v === 'string' ? clean(v, k === 'command' || k === 'path' ? 4000 : 200) : v;
+  return { id: e.id, type: e.type, ms, day: utcDay(ms), sessionId: clean(e.sessionId, 200) || 'otlp', client: e.client, userId, attrs };
+}

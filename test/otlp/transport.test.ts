@@ -1,0 +1,132 @@
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeToPlain, encode, messages } from '../../src/otlp/proto.js';
+import { TestApp, type Org } from '../helpers/test-app.js';
+import { logs, metrics, sum, YESTERDAY, YESTERDAY_MS } from './otlp-json.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await TestApp.start();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+type Row = Record<string, unknown>;
+const send = (org: Org, signal: string, payload: Buffer | string, headers: Record<string, string>, key = org.ownerKey) =>
+  t.app.inject({ method: 'POST', url: `/v1/${signal}`, headers: { authorization: `Bearer ${key}`, ...headers }, payload });
+const json = (org: Org, signal: string, body: unknown, key = org.ownerKey) => send(org, signal, JSON.stringify(body), { 'content-type': 'application/json' }, key);
+const day = async (org: Org, report: string) => (await t.request<{ data: Row[] }>('GET', `/api/v1/analytics/${report}?startDate=${YESTERDAY}&endDate=${YESTERDAY}`, { key: org.ownerKey })).body.data[0] as Row;
+const claude = { 'service.name': 'claude-code' };
+const tokensOf = (value: number, o: { startMs?: number; timeMs?: number; temporality?: 1 | 2 } = {}) =>
+  metrics(claude, [sum('claude_code.token.usage', [{ attrs: { 'session.id': 's', type: 'input', model: 'claude-sonnet-4-5' }, value, startMs: o.startMs, timeMs: o.timeMs }], { temporality: o.temporality })]);
+
+describe('idempotency and temporality', () => {
+  it('a byte-identical retry and a re-batched export count once', async () => {
+    const org = await t.createOrg('retry');
+    const body = logs(claude, [
+      { name: 'claude_code.user_prompt', attrs: { 'session.id': 's', 'event.sequence': 1 } },
+      { name: 'claude_code.user_prompt', attrs: { 'session.id': 's', 'event.sequence': 2 } },
+      { name: 'claude_code.user_prompt', attrs: { 'session.id': 's', 'event.sequence': 3 } },
+    ]);
+    expect((await json(org, 'logs', body)).statusCode).toBe(200);
+    expect((await json(org, 'logs', body)).statusCode).toBe(200);
+    const records = body.resourceLogs[0]!.scopeLogs[0]!.logRecords;
+    const regrouped = (list: typeof records) => ({ resourceLogs: [{ ...body.resourceLogs[0], scopeLogs: [{ scope: { name: 'other-batch' }, logRecords: list }] }] });
+    await json(org, 'logs', regrouped(records.slice(0, 2)));
+    await json(org, 'logs', regrouped(records.slice(1)));
+    expect(await day(org, 'activity')).toMatchObject({ user_messages: 3 });
+
+    const delta = tokensOf(700);
+    await json(org, 'metrics', delta);
+    await json(org, 'metrics', delta);
+    expect(await day(org, 'tokens')).toMatchObject({ input_tokens: 700 });
+  });
+
+  it('cumulative streams become deltas, a retry adds nothing, a reset (later start or lower value) starts again, also in another process', async () => {
+    const org = await t.createOrg('cumulative');
+    const start = YESTERDAY_MS - 3_600_000;
+    const point = (value: number, minute: number, startMs = start) => tokensOf(value, { temporality: 2, startMs, timeMs: start + minute * 60_000 });
+    await json(org, 'metrics', point(100, 1));
+    await json(org, 'metrics', point(250, 2));
+    await json(org, 'metrics', point(250, 2)); // a retry
+    await json(org, 'metrics', point(200, 1)); // late: before the last point counted
+    expect(await day(org, 'tokens')).toMatchObject({ input_tokens: 250 });
+    // orgctl restarted: a new app on the same database keeps the stream's state.
+    const other = await t.otherProcess();
+    try {
+      const res = await other.inject({ method: 'POST', url: '/v1/metrics', headers: { authorization: `Bearer ${org.ownerKey}`, 'content-type': 'application/json' }, payload: JSON.stringify(point(300, 3)) });
+      expect(res.statusCode).toBe(200);
+    } finally {
+      await other.close();
+    }
+    expect(await day(org, 'tokens')).toMatchObject({ input_tokens: 300 });
+    await json(org, 'metrics', point(40, 4, start + 3.5 * 60_000)); // restarted exporter: a later start
+    await json(org, 'metrics', point(60, 5, start + 3.5 * 60_000));
+    await json(org, 'metrics', point(10, 6, start + 3.5 * 60_000)); // lower value: a reset
+    expect(await day(org, 'tokens')).toMatchObject({ input_tokens: 300 + 40 + 20 + 10 });
+  });
+});
+
+describe('attribution', () => {
+  it("a manager's key attributes by user.email; an unknown email is rejected into partialSuccess and the rest is stored; a member's key keeps its own records", async () => {
+    const org = await t.createOrg('attribution');
+    const manager = await t.addUser(org, 'manager');
+    const member = await t.addUser(org, 'member');
+    const other = await t.addUser(org, 'member');
+    const prompt = (email: string, seq: number) => ({ name: 'claude_code.user_prompt', attrs: { 'session.id': `s-${email}`, 'event.sequence': seq, 'user.email': email } });
+    const res = await json(org, 'logs', logs(claude, [prompt(member.email.toUpperCase(), 1), prompt('ghost@nowhere.test', 2)]), manager.key);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ partialSuccess: { rejectedLogRecords: 1, errorMessage: expect.stringContaining('ghost@nowhere.test is not a user of this organization') } });
+    await json(org, 'logs', logs(claude, [prompt(other.email, 3)]), member.key);
+    const rows = (await t.request<{ data: Row[] }>('GET', `/api/v1/analytics/users?startDate=${YESTERDAY}&endDate=${YESTERDAY}`, { key: org.ownerKey })).body.data;
+    expect(new Map(rows.map((r) => [r.user_email, r.user_messages]))).toEqual(new Map([[member.email, 2]]));
+  });
+});
+
+describe('transport', () => {
+  it('protobuf in, protobuf out; gzip accepted; partialSuccess encoded in protobuf', async () => {
+    const org = await t.createOrg('protobuf');
+    const body = tokensOf(1234);
+    const proto = encode(messages.metricsRequest, body as never);
+    const res = await send(org, 'metrics', gzipSync(proto), { 'content-type': 'application/x-protobuf', 'content-encoding': 'gzip' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/x-protobuf');
+    expect(res.rawPayload.length).toBe(0);
+    expect(await day(org, 'tokens')).toMatchObject({ input_tokens: 1234 });
+    const bad = encode(messages.metricsRequest, metrics(claude, [sum('claude_code.commit.count', [{ attrs: {}, value: -3 }])]) as never);
+    const partial = await send(org, 'metrics', bad, { 'content-type': 'application/x-protobuf' });
+    expect(decodeToPlain(messages.metricsResponse, partial.rawPayload)).toEqual({ partialSuccess: { rejectedDataPoints: '1', errorMessage: expect.stringContaining('below 0') } });
+  });
+
+  it('refuses with clear errors and stores nothing: undecodable protobuf, not JSON, another content type, a gzip bomb, a body over the limit, NaN and negative counters', async () => {
+    const org = await t.createOrg('refusals');
+    const garbage = await send(org, 'logs', Buffer.from([0xff, 0xff, 0xff, 0x0f]), { 'content-type': 'application/x-protobuf' });
+    expect(garbage.statusCode).toBe(400);
+    expect(decodeToPlain(messages.status, garbage.rawPayload)).toMatchObject({ code: 3, message: expect.stringContaining('not a protobuf ExportLogsServiceRequest') });
+    const notJson = await send(org, 'logs', '{"resourceLogs": [', { 'content-type': 'application/json' });
+    expect(notJson.statusCode).toBe(400);
+    expect(notJson.json()).toMatchObject({ status: 400, code: 3, detail: 'The body is not JSON.', requestId: expect.any(String) });
+    const text = await send(org, 'logs', 'x', { 'content-type': 'text/plain' });
+    expect(text.statusCode).toBe(415);
+    const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x20));
+    expect(bomb.length).toBeLessThan(1024 * 1024);
+    const inflated = await send(org, 'metrics', bomb, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+    expect(inflated.statusCode).toBe(413);
+    expect(inflated.json()).toMatchObject({ detail: expect.stringContaining('inflates past') });
+    const huge = await send(org, 'metrics', Buffer.alloc(21 * 1024 * 1024, 0x20), { 'content-type': 'application/json' });
+    expect(huge.statusCode).toBe(413);
+    const nan = await send(org, 'metrics', JSON.stringify(metrics(claude, [sum('claude_code.commit.count', [{ attrs: {}, value: 1 }])])).replace('"asDouble":1', '"asDouble":"NaN"'), { 'content-type': 'application/json' });
+    expect(nan.json()).toEqual({ partialSuccess: { rejectedDataPoints: 1, errorMessage: expect.stringContaining('not a finite number') } });
+    const negative = await json(org, 'metrics', metrics(claude, [sum('claude_code.commit.count', [{ attrs: {}, value: -1 }])]));
+    expect(negative.json()).toMatchObject({ partialSuccess: { rejectedDataPoints: 1 } });
+    const stored = await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM telemetry_events e JOIN principals p ON p.id = e.user_id WHERE p.org_id = $1`, [org.orgId]);
+    expect(stored[0]?.n).toBe(0);
+  });
+
+  it('needs a credential like every API route', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/v1/metrics', headers: { 'content-type': 'application/json' }, payload: '{}' });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toMatchObject({ status: 401, code: 16 });
+  });
+});
