@@ -198,6 +198,19 @@ describe('limits and keys', () => {
   });
 });
 
+describe('account links', () => {
+  it('users link, links and unlink: the API behind OTLP attribution by account id', async () => {
+    const linked = await cli(['users', 'link', '--email', 'mia@acme.test', '--account-id', 'acct-42']);
+    expect(linked.stdout).toContain('Account acct-42 is linked to mia@acme.test.');
+    const list = parse((await cli(['users', 'links', '--output', 'csv'])).stdout, { columns: true }) as Record<string, string>[];
+    expect(list).toEqual([expect.objectContaining({ accountId: 'acct-42', email: 'mia@acme.test' })]);
+    expect((await cli(['users', 'unlink', '--account-id', 'acct-42'])).code).toBe(0);
+    const again = await cli(['users', 'unlink', '--account-id', 'acct-42']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('HTTP 404');
+  });
+});
+
 describe('computers', () => {
   const agents: AgentProcess[] = [];
   afterAll(async () => {
