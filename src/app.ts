@@ -1,7 +1,12 @@
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Config } from './config.js';
 import type { Db } from './core/db/db.js';
+import { accountsRoutes } from './core/accounts/routes.js';
+import { AccountsService } from './core/accounts/service.js';
 import { registerAccessControl } from './core/http/access.js';
+import { listenerOrigin } from './core/http/listener-origin.js';
+import { registerWebPages, type PageFallback } from './core/http/web-pages.js';
 import { ErrorObject } from './core/http/error-schema.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './core/http/error-handler.js';
 import { errors } from './core/http/errors.js';
@@ -47,6 +52,19 @@ export interface AppDeps {
   usage?: CreditsUsage;
   /** The E2B cloud for e2b computers; by default the official SDK when E2B_API_KEY is set. */
   e2b?: E2bClient;
+  /** The built web app (dist/web), served at `/` of the app surface; without it, no pages. */
+  webRoot?: string;
+}
+
+/**
+ * Where the web app's pages are, for links the service hands out (invitations): PUBLIC_URL, or the
+ * address this request reached, on APP_PORT when the application has its own listener.
+ */
+export function appOrigin(config: Config, request: FastifyRequest): string {
+  if (config.publicUrl !== undefined) return new URL(config.publicUrl).origin;
+  const origin = new URL(listenerOrigin(request));
+  if (config.appPort !== undefined && config.appPort !== 0) origin.port = String(config.appPort);
+  return origin.origin;
 }
 
 /** Builds the HTTP service. Nothing listens yet, and importing this module has no side effects. */
@@ -94,11 +112,15 @@ export async function buildApp(config: Config, deps: AppDeps, surfaces: readonly
   const limits = new LimitsService(deps.db, deps.usage ?? analytics);
   const readiness = new ReadinessService(deps.db);
   const automations = AutomationsService.fromConfig(deps.db, config);
+  const accounts = new AccountsService(deps.db, identity);
+  let pageFallback: PageFallback = () => false;
 
   registerRequestLog(app);
   registerSecurityHeaders(app);
-  registerErrorHandling(app);
-  registerAccessControl(app, authenticator);
+  registerErrorHandling(app, { pageFallback: (request, reply) => pageFallback(request, reply) });
+  // Before the access hook, which reads the session cookie.
+  await app.register(fastifyCookie);
+  registerAccessControl(app, authenticator, accounts, { publicUrl: config.publicUrl });
   registerNulGuard(app);
   await registerOverloadShedding(app, { maxEventLoopDelayMs: config.overloadMaxEventLoopDelayMs });
   await registerRateLimits(app, deps.db, { enabled: config.rateLimits });
@@ -107,6 +129,7 @@ export async function buildApp(config: Config, deps: AppDeps, surfaces: readonly
   await app.register(healthRoutes(deps.db));
   if (surfaces.includes('api')) {
     await app.register(identityRoutes(identity));
+    await app.register(accountsRoutes(accounts, (request) => appOrigin(config, request)));
     await app.register(limitsRoutes(limits));
     await app.register(automationsRoutes(automations));
     await app.register(telemetryRoutes(telemetry));
@@ -116,6 +139,7 @@ export async function buildApp(config: Config, deps: AppDeps, surfaces: readonly
   }
   if (surfaces.includes('app')) {
     await app.register(readinessRoutes(readiness));
+    pageFallback = await registerWebPages(app, deps.webRoot);
   }
   return app;
 }

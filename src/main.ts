@@ -41,6 +41,10 @@ const commands: Record<string, { run: ClientCommand; help: string }> = {
     run: server(async () => (await import('./cli/people-commands.js')).usersSetRole),
     help: 'users set-role --email E --role owner|manager|member|guest [--org-id ID] [--json] (the last owner stays owner)',
   },
+  'users invite': {
+    run: server(async () => (await import('./cli/people-commands.js')).usersInvite),
+    help: 'users invite --email E --role owner|manager|member|guest [--org-id ID] [--json]: print a one-time web app link (valid 7 days) that sets their password',
+  },
   'users remove': {
     run: server(async () => (await import('./cli/people-commands.js')).usersRemove),
     help: 'users remove --email E [--org-id ID] [--json]: remove a user and their keys (not the last owner)',

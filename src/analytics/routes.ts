@@ -6,6 +6,8 @@ import { SerializedJson } from '../core/http/serialized-json.js';
 import { access } from '../core/identity/roles.js';
 import {
   ActivityQuery,
+  DailyUsageQuery,
+  DailyUsageResponse,
   ActivityResponse,
   ProductivityQuery,
   ProductivityResponse,
@@ -56,5 +58,16 @@ export const analyticsRoutes =
       `${base}/users`,
       { config, schema: { operationId: 'analytics.users', tags, summary: 'Per-user daily metrics, a page of users at a time', querystring: UsersQuery, response: { 200: UsersResponse, ...failures } } },
       async (request, reply) => send(reply, await analytics.users(principalOf(request).orgId, request.query)),
+    );
+    app.get(
+      '/api/v0/usage/daily',
+      {
+        config: { access: access.anyone },
+        schema: { operationId: 'usage.daily', tags: ['usage'], summary: "The caller's own daily usage (the rows of /users for the caller alone), any role", querystring: DailyUsageQuery, response: { 200: DailyUsageResponse, ...errorResponses(400, 401) } },
+      },
+      async (request, reply) => {
+        const p = principalOf(request);
+        return send(reply, await analytics.ownDaily(p.orgId, p.id, request.query));
+      },
     );
   };

@@ -124,3 +124,6 @@ export type ToolsRow = Static<typeof ToolsRow>;
 export type ActivityRow = Static<typeof ActivityRow>;
 export type ProductivityRow = Static<typeof ProductivityRow>;
 export type UserRow = Static<typeof UserRow>;
+
+export const DailyUsageQuery = Type.Object(range);
+export const DailyUsageResponse = envelope(UserRow);

@@ -161,6 +161,15 @@ export class AnalyticsService implements CreditsUsage {
     return slices;
   }
 
+  /** One user's own /users rows over a range: My usage, for any role. */
+  async ownDaily(orgId: string, userId: string, q: { startDate: string; endDate: string }) {
+    const { meta, r, days } = this.range(orgId, q);
+    if (!r) return { data: [], meta };
+    const [versions, earlier] = await Promise.all([store.dayVersions(this.db, r), store.lastSessionLevels(this.db, orgId, [userId], r.from)]);
+    const slices = await this.userDaySlices(orgId, days, versions, [userId]);
+    return SerializedJson.envelope(userRowParts(slices.map((s) => s.get(userId)), earlier.get(userId)), meta);
+  }
+
   /** Credits a principal used in [from, to) (whole UTC days), for the allowance of usage limits. */
   async creditsUsed(orgId: string, principalId: string, from: Date, to: Date): Promise<number> {
     const first = from.toISOString().slice(0, 10);

@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
 import { PLANS } from '../core/http/rate-limit-plans.js';
+import { AccountsService } from '../core/accounts/service.js';
 import { ROLES, type Role } from '../core/identity/roles.js';
 import { IdentityService } from '../core/identity/service.js';
 import { output, parseFlags, required, UsageError } from './args.js';
@@ -123,6 +124,32 @@ export async function keysRevoke(argv: string[], config: Config): Promise<number
   });
   output(values.json, { orgId: revoked.orgId, keyId, revoked: true, alreadyRevoked: revoked.already }, [
     revoked.already ? `Key ${keyId} was already revoked.` : `Key ${keyId} revoked: it authenticates nothing from now on.`,
+  ]);
+  return 0;
+}
+
+/** Where the web app's pages are, for links printed here: PUBLIC_URL, else this machine's listener. */
+function appUrlOf(config: Config): string {
+  if (config.publicUrl !== undefined) return new URL(config.publicUrl).origin;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${config.appPort ?? config.port}`;
+}
+
+/** orgctl users invite --email E --role R [--org-id ID] [--json]: a one-time link (7 days) that sets the new user's password. */
+export async function usersInvite(argv: string[], config: Config): Promise<number> {
+  const { values } = parseFlags(argv, { email: { type: 'string' }, role: { type: 'string' }, ...orgFlags });
+  const email = required(values.email, 'email');
+  const role = required(values.role, 'role');
+  if (!(ROLES as readonly string[]).includes(role)) throw new UsageError(`--role must be one of: ${ROLES.join(', ')}.`);
+  const made = await withDb(config, async (db) => {
+    const identity = new IdentityService(db);
+    const orgId = await identity.resolveOrganization(values['org-id']);
+    return { orgId, ...(await new AccountsService(db, identity).invite(null, orgId, { email, role: role as Role })) };
+  });
+  const url = `${appUrlOf(config)}/invite/${made.token}`;
+  output(values.json, { orgId: made.orgId, invitationId: made.invitation.id, email: made.invitation.email, role: made.invitation.role, expiresAt: made.invitation.expires_at.toISOString(), url }, [
+    `Invitation for ${made.invitation.email} (${made.invitation.role}), valid until ${made.invitation.expires_at.toISOString()}. Send them this one-time link:`,
+    `  ${url}`,
   ]);
   return 0;
 }

@@ -1,15 +1,20 @@
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { ALL_SURFACES, buildApp } from '../app.js';
 import type { Config } from '../config.js';
 import { migrate } from '../core/db/migrate.js';
 import { openDb } from '../core/db/open-db.js';
 import { IdentityService } from '../core/identity/service.js';
+import { AccountsService } from '../core/accounts/service.js';
 import { createEngine } from '../computers/area.js';
 import { parseFlags } from './args.js';
 import { CliError } from './cli-error.js';
 
 const DEFAULT_ORG = { name: 'default', ownerEmail: 'owner@example.com' };
+
+/** The web app built beside the compiled code (dist/web). */
+const WEB_ROOT = fileURLToPath(new URL('../web/', import.meta.url));
 
 /** What `serve --demo` seeds on a first start: enough for every analytics endpoint to show a team. */
 const DEMO = { users: 12, days: 60, seed: 1 };
@@ -24,11 +29,11 @@ export async function serve(argv: string[], config: Config): Promise<number> {
   const db = await openDb(config);
   await migrate(db);
   const split = config.appPort !== undefined;
-  const app = await buildApp(config, { db }, split ? ['api'] : ALL_SURFACES);
+  const app = await buildApp(config, { db, webRoot: WEB_ROOT }, split ? ['api'] : ALL_SURFACES);
   // A promise that failed with nobody listening must not stop the service for everyone: it is
   // logged (a request's own failures already become its 500), and the process keeps serving.
   process.on('unhandledRejection', (err) => app.log.error({ err }, 'unhandled promise rejection (the service keeps running)'));
-  const webApp = split ? await buildApp(config, { db }, ['app']) : undefined;
+  const webApp = split ? await buildApp(config, { db, webRoot: WEB_ROOT }, ['app']) : undefined;
   // Listening comes before a first start creates anything: with the port taken, the process
   // stops having created nothing, instead of leaving an owner whose key nobody saw.
   let base: string;
@@ -46,6 +51,8 @@ export async function serve(argv: string[], config: Config): Promise<number> {
   // Through the ingestion service; the first analytics call already has numbers.
   const demo = firstStart && values.demo ? await (await import('../analytics/demo-command.js')).seedDemo(db, firstStart.orgId, DEMO) : undefined;
   const keyless = firstStart ? [] : await identity.ownersWithoutKeys();
+  // Until an owner has a password, the web app's first page is reached through a one-time link.
+  const setups = await new AccountsService(db, identity).issueSetupTokens(config.setupToken);
   // Provisioning runs in the background once the service listens; stopping it releases its leases.
   const engine = createEngine(config, db, app.log);
   engine.start();
@@ -75,6 +82,11 @@ export async function serve(argv: string[], config: Config): Promise<number> {
   if (!firstStart && values.demo) {
     lines.push(`--demo seeds only a first start (an empty database); to add demo data here: orgctl demo seed --users ${DEMO.users} --days ${DEMO.days}`);
   }
+  const appUrl = config.publicUrl !== undefined ? new URL(config.publicUrl).origin : webBase;
+  for (const s of setups) {
+    lines.push(`Web app first run: set the password of ${s.email} (owner of "${s.orgName}") at this one-time URL:`, `  ${appUrl}/setup#token=${s.token}`);
+  }
+  lines.push(`Web app: ${appUrl}/`);
   lines.push(`API description: ${base}/openapi.json   Browse: ${base}/docs`);
   // The handlers go in before the lines go out: whoever reads them may signal at once, and a
   // signal without a handler would kill the process instead of stopping it.

@@ -50,7 +50,7 @@ export function toAppError(err: FastifyError | Error, request: FastifyRequest): 
 }
 
 /** Error object for every failure, 404 for unknown routes and 405 for a known path with another method. */
-export function registerErrorHandling(app: FastifyInstance): void {
+export function registerErrorHandling(app: FastifyInstance, options: { pageFallback?: (request: FastifyRequest, reply: FastifyReply) => boolean } = {}): void {
   const known = FindMyWay({ ignoreTrailingSlash: false });
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) {
@@ -64,6 +64,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const path = request.url.split('?')[0] ?? '/';
     const allowed = METHODS.filter((m) => m !== request.method && known.find(m, path) !== null);
     if (allowed.length > 0) return sendError(request, reply, errors.methodNotAllowed(request.method, allowed));
+    if (options.pageFallback?.(request, reply)) return reply;
     return sendError(request, reply, errors.routeNotFound(request.method, path));
   });
 }

@@ -26,6 +26,7 @@ export const errors = {
   invalid: (items: ErrorItem[], where = 'body') =>
     new AppError(400, items.map((i) => `${where}${i.path === '' ? '' : i.path} ${i.message}`).join('; '), { errors: items }),
   unauthorized: () => new AppError(401, 'Missing or invalid credential. Send "Authorization: Bearer <API key or JWT>".'),
+  signInFailed: () => new AppError(401, 'Wrong email or password.'),
   forbidden: (detail = 'Your role does not allow this operation.') => new AppError(403, detail),
   notFound: (what: string) => new AppError(404, `${what} not found.`),
   routeNotFound: (method: string, url: string) => new AppError(404, `No route ${method} ${url}.`),

@@ -25,5 +25,5 @@ export interface Principal {
   role: Role;
   orgId: string;
   orgName: string;
-  credential: { type: 'api_key'; keyId: string } | { type: 'jwt' };
+  credential: { type: 'api_key'; keyId: string } | { type: 'jwt' } | { type: 'session'; sessionId: string };
 }

@@ -39,7 +39,7 @@ export const identityRoutes =
           name: p.name,
           role: p.role,
           organization: { id: p.orgId, name: p.orgName },
-          credential: p.credential.type === 'api_key' ? { type: 'api_key' as const, keyId: p.credential.keyId } : { type: 'jwt' as const },
+          credential: p.credential.type === 'api_key' ? { type: 'api_key' as const, keyId: p.credential.keyId } : { type: p.credential.type },
         };
       },
     );

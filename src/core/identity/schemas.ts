@@ -14,7 +14,7 @@ export const Me = Type.Object({
   name: Type.String(),
   role: RoleSchema,
   organization: Type.Object({ id: Uuid, name: Type.String() }),
-  credential: Type.Object({ type: Type.Union([Type.Literal('api_key'), Type.Literal('jwt')]), keyId: Type.Optional(Uuid) }),
+  credential: Type.Object({ type: Type.Union([Type.Literal('api_key'), Type.Literal('jwt'), Type.Literal('session')]), keyId: Type.Optional(Uuid) }),
 });
 
 export const ApiKey = Type.Object({

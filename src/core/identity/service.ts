@@ -159,6 +159,17 @@ export class IdentityService {
     return { id, name: input.name, role: input.role };
   }
 
+  /** The principal of an id, in whichever organization (ids are unique across them). */
+  async findPrincipalById(id: string): Promise<PrincipalRow | undefined> {
+    const orgId = await store.orgOfPrincipal(this.db, id);
+    return orgId === undefined ? undefined : store.findPrincipal(this.db, orgId, { id });
+  }
+
+  /** Adds a user inside the caller's transaction (an accepted invitation sets their password in the same one). */
+  insertUserIn(tx: Parameters<typeof store.insertPrincipal>[0], orgId: string, email: string, role: Role, name?: string) {
+    return this.insertUser(tx, orgId, email, role, name);
+  }
+
   findPrincipal(orgId: string, by: { id: string } | { email: string }): Promise<PrincipalRow | undefined> {
     return store.findPrincipal(this.db, orgId, 'email' in by ? { email: normalizeEmail(by.email) } : by);
   }
