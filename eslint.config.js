@@ -12,5 +12,11 @@ export default tseslint.config(
       'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read settings through loadConfig (src/config.ts).' }],
     },
   },
+  // The web app runs in the browser: its globals, and no server module but the generated client.
+  {
+    files: ['web/**/*.{ts,tsx}'],
+    languageOptions: { globals: { window: 'readonly', document: 'readonly', navigator: 'readonly', fetch: 'readonly', Response: 'readonly' } },
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/src/*', '!**/src/client', '**/src/*/**', '!**/src/client/**'], message: 'The web app reaches the server only through the API client (src/client).' }] }] },
+  },
   { files: ['src/config.ts', 'src/main.ts', 'test/**', 'bench/**', 'scripts/**', 'vitest.config.ts'], rules: { 'no-restricted-properties': 'off' } },
 );

@@ -1,6 +1,6 @@
 // `npm start` and `npm test` build only when the sources changed since the last build, instead
 // of spending ten silent seconds in tsc on every start. A successful build leaves a stamp in
-// dist/; any input newer than the stamp (or no stamp) means a build, and the user is told so.
+// dist/ (the server's code and the web app's pages); any input newer than the stamp (or no stamp) means a build, and the user is told so.
 // Usage: node scripts/build-if-stale.mjs            build when stale, saying why
 //        node scripts/build-if-stale.mjs --check    exit 1 (saying why) when stale, 0 when current
 //        node scripts/build-if-stale.mjs --stamp    record a build that just succeeded
@@ -9,7 +9,7 @@ import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const STAMP = 'dist/.build-stamp';
-const INPUTS = ['src', 'tsconfig.json', 'package.json', 'scripts/copy-assets.mjs'];
+const INPUTS = ['src', 'web', 'tsconfig.json', 'package.json', 'scripts/copy-assets.mjs'];
 
 function newest(p) {
   if (!existsSync(p)) return { file: p, ms: 0 };
@@ -43,6 +43,7 @@ if (mode === '--stamp') {
     process.stderr.write(`Building orgctl first (${reason}); this takes a few seconds...\n`);
     execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'], { stdio: 'inherit' });
     execFileSync(process.execPath, ['scripts/copy-assets.mjs'], { stdio: 'inherit' });
+    execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], { stdio: 'inherit' });
     writeFileSync(STAMP, `${new Date().toISOString()}\n`);
   }
 }

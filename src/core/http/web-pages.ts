@@ -22,6 +22,8 @@ export async function registerWebPages(app: FastifyInstance, root: string | unde
     prefix: '/',
     // One route per built file instead of a catch-all, so every other path reaches the not-found handler.
     wildcard: false,
+    // Ours, set in setHeaders: hashed assets kept for a year, index.html revalidated on every load.
+    cacheControl: false,
     setHeaders: (res, file) => {
       for (const [name, value] of Object.entries(PAGE_HEADERS)) res.setHeader(name, value);
       // File names under assets/ carry a content hash: they never change, so browsers keep them.

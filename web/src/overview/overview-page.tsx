@@ -1,0 +1,64 @@
+import { useQuery } from '@tanstack/react-query';
+import { api, call, isManager, useSession } from '../api.js';
+import { AllowanceCard } from '../usage/allowance-card.js';
+import { number, utcDay } from '../ui/format.js';
+import { ErrorNote, Loading, Page } from '../ui/parts.js';
+
+/** This month so far, as analytics can report it: from the 1st (UTC) to yesterday. */
+function monthSoFar(): { startDate: string; endDate: string } | undefined {
+  const yesterday = utcDay(-1);
+  const first = `${utcDay(0).slice(0, 7)}-01`;
+  return yesterday >= first ? { startDate: first, endDate: yesterday } : undefined;
+}
+
+function OrganizationCard() {
+  const range = monthSoFar();
+  const tokens = useQuery({
+    queryKey: ['analytics', 'tokens', range],
+    enabled: range !== undefined,
+    queryFn: () => call(api.GET('/api/v1/analytics/tokens', { params: { query: range! } })),
+  });
+  const members = useQuery({ queryKey: ['members'], queryFn: () => call(api.GET('/api/v0/organization/members')) });
+  const global = useQuery({ queryKey: ['limits', 'global'], queryFn: () => call(api.GET('/api/v0/organization/usage/limits/global')) });
+  if (tokens.error || members.error || global.error) return <ErrorNote error={tokens.error ?? members.error ?? global.error} />;
+  if ((range && tokens.isPending) || members.isPending || global.isPending) return <Loading />;
+  const rows = (tokens.data?.data ?? []) as { billable_tokens: number; by_user?: { user_id: string; billable_tokens: number }[] }[];
+  const credits = rows.reduce((sum, r) => sum + r.billable_tokens, 0);
+  const active = new Set(rows.flatMap((r) => (r.by_user ?? []).filter((u) => u.billable_tokens > 0).map((u) => u.user_id)));
+  return (
+    <div className="card" aria-labelledby="org-title">
+      <h2 id="org-title">Organization this month</h2>
+      <dl className="stats">
+        <div>
+          <dt>Credits used</dt>
+          <dd data-testid="org-credits">{number(credits)}</dd>
+        </div>
+        <div>
+          <dt>Active users</dt>
+          <dd>{number(active.size)}</dd>
+        </div>
+        <div>
+          <dt>Members</dt>
+          <dd>{number(members.data?.members.length)}</dd>
+        </div>
+        <div>
+          <dt>Per-user limit</dt>
+          <dd>{global.data?.limit === null ? 'No limit' : number(global.data?.limit)}</dd>
+        </div>
+      </dl>
+      <p className="muted">{range ? `From ${range.startDate} to ${range.endDate} (UTC); today is counted tomorrow.` : 'The month started today: its first day is counted tomorrow.'}</p>
+    </div>
+  );
+}
+
+export function OverviewPage() {
+  const session = useSession();
+  return (
+    <Page title="Overview">
+      <div className="cards">
+        <AllowanceCard />
+        {isManager(session.data?.role) ? <OrganizationCard /> : null}
+      </div>
+    </Page>
+  );
+}

@@ -1,0 +1,40 @@
+import { createRootRoute, createRoute, createRouter, lazyRouteComponent, Outlet } from '@tanstack/react-router';
+import { ComingSoon } from './shell/coming-soon.js';
+import { Shell } from './shell/shell.js';
+
+const rootRoute = createRootRoute({ component: Outlet, notFoundComponent: () => <ComingSoon title="Not found" what="there is no page at this address." /> });
+
+// Pages are loaded when first visited, so the first load carries only the frame and sign-in.
+const setup = createRoute({ getParentRoute: () => rootRoute, path: '/setup', component: lazyRouteComponent(() => import('./sign-in/setup-page.js'), 'SetupPage') });
+const login = createRoute({ getParentRoute: () => rootRoute, path: '/login', component: lazyRouteComponent(() => import('./sign-in/login-page.js'), 'LoginPage') });
+const logout = createRoute({ getParentRoute: () => rootRoute, path: '/logout', component: lazyRouteComponent(() => import('./sign-in/logout-page.js'), 'LogoutPage') });
+const invite = createRoute({ getParentRoute: () => rootRoute, path: '/invite/$token', component: lazyRouteComponent(() => import('./sign-in/invite-page.js'), 'InvitePage') });
+
+const shell = createRoute({ getParentRoute: () => rootRoute, id: 'shell', component: Shell });
+const overview = createRoute({ getParentRoute: () => shell, path: '/', component: lazyRouteComponent(() => import('./overview/overview-page.js'), 'OverviewPage') });
+const usage = createRoute({
+  getParentRoute: () => shell,
+  path: '/usage',
+  validateSearch: (s: Record<string, unknown>): { from?: string; to?: string } => ({
+    from: typeof s.from === 'string' ? s.from : undefined,
+    to: typeof s.to === 'string' ? s.to : undefined,
+  }),
+  component: lazyRouteComponent(() => import('./usage/my-usage-page.js'), 'MyUsagePage'),
+});
+const analytics = createRoute({ getParentRoute: () => shell, path: '/analytics', component: () => <ComingSoon title="Analytics" what="credits and tokens, tools, activity, productivity and users over any range, with CSV export." /> });
+const readiness = createRoute({ getParentRoute: () => shell, path: '/readiness', component: () => <ComingSoon title="Readiness" what="the organization's readiness level, repositories and their reports." /> });
+const computers = createRoute({ getParentRoute: () => shell, path: '/computers', component: () => <ComingSoon title="Computers" what="computers with their provisioning steps and install logs, live." /> });
+const ci = createRoute({ getParentRoute: () => shell, path: '/ci', component: () => <ComingSoon title="CI automation" what="workflow pull requests and their history." /> });
+const members = createRoute({ getParentRoute: () => shell, path: '/settings/members', component: lazyRouteComponent(() => import('./settings/members-page.js'), 'MembersPage') });
+const apiKeys = createRoute({ getParentRoute: () => shell, path: '/settings/api-keys', component: lazyRouteComponent(() => import('./settings/api-keys-page.js'), 'ApiKeysPage') });
+const profile = createRoute({ getParentRoute: () => shell, path: '/settings/profile', component: lazyRouteComponent(() => import('./settings/profile-page.js'), 'ProfilePage') });
+
+const routeTree = rootRoute.addChildren([setup, login, logout, invite, shell.addChildren([overview, usage, analytics, readiness, computers, ci, members, apiKeys, profile])]);
+
+export const router = createRouter({ routeTree, defaultPreload: 'intent' });
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: typeof router;
+  }
+}

@@ -1,0 +1,157 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { api, call, isManager, useSession, type Body } from '../api.js';
+import { dateTime } from '../ui/format.js';
+import { CopyButton, ErrorNote, Field, Loading, Page } from '../ui/parts.js';
+
+const ROLES = ['owner', 'manager', 'member', 'guest'] as const;
+type Role = (typeof ROLES)[number];
+const rank: Record<Role, number> = { owner: 3, manager: 2, member: 1, guest: 0 };
+
+function InviteForm({ myRole }: { myRole: Role }) {
+  const queryClient = useQueryClient();
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<Role>('member');
+  const invite = useMutation({
+    mutationFn: () => call(api.POST('/api/v0/organization/invitations', { body: { email, role } })),
+    onSuccess: () => {
+      setEmail('');
+      void queryClient.invalidateQueries({ queryKey: ['invitations'] });
+    },
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    invite.mutate();
+  };
+  return (
+    <div className="card" aria-labelledby="invite-title">
+      <h2 id="invite-title">Invite someone</h2>
+      <form className="inline" onSubmit={submit}>
+        <Field label="Email">
+          <input type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+        </Field>
+        <Field label="Role">
+          <select value={role} onChange={(e) => setRole(e.target.value as Role)}>
+            {ROLES.filter((r) => rank[r] <= rank[myRole]).map((r) => (
+              <option key={r}>{r}</option>
+            ))}
+          </select>
+        </Field>
+        <button type="submit" disabled={invite.isPending}>
+          Create invitation link
+        </button>
+      </form>
+      <ErrorNote error={invite.error} />
+      {invite.data ? (
+        <div className="secret" role="status">
+          <p>
+            Send this one-time link to {invite.data.email}; it works once, until {dateTime(invite.data.expiresAt)}:
+          </p>
+          <code data-testid="invitation-url">{invite.data.url}</code> <CopyButton text={invite.data.url} label="Copy link" />
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function MemberRow({ m, myRole, myId }: { m: Body<'/api/v0/organization/members', 'get'>['members'][number]; myRole: Role; myId: string }) {
+  const queryClient = useQueryClient();
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['members'] });
+  const setRole = useMutation({ mutationFn: (role: Role) => call(api.PATCH('/api/v0/organization/members/{id}', { params: { path: { id: m.id } }, body: { role } })), onSettled: refresh });
+  const remove = useMutation({ mutationFn: () => call(api.DELETE('/api/v0/organization/members/{id}', { params: { path: { id: m.id } } })), onSettled: refresh });
+  const mayChange = rank[m.role] <= rank[myRole];
+  return (
+    <tr>
+      <td>
+        {m.name !== m.email ? `${m.name} ` : ''}
+        <span className="muted">{m.email}</span>
+        {m.id === myId ? ' (you)' : ''}
+      </td>
+      <td>
+        <select aria-label={`Role of ${m.email}`} value={m.role} disabled={!mayChange || setRole.isPending} onChange={(e) => setRole.mutate(e.target.value as Role)}>
+          {ROLES.filter((r) => rank[r] <= rank[myRole] || r === m.role).map((r) => (
+            <option key={r}>{r}</option>
+          ))}
+        </select>
+        <ErrorNote error={setRole.error} />
+      </td>
+      <td>{m.hasPassword ? 'yes' : 'not yet'}</td>
+      <td>{dateTime(m.createdAt)}</td>
+      <td>
+        <button
+          type="button"
+          className="danger"
+          disabled={!mayChange || remove.isPending}
+          onClick={() => {
+            if (window.confirm(`Remove ${m.email}? Their keys and sessions end at once.`)) remove.mutate();
+          }}
+        >
+          Remove <span className="visually-hidden">{m.email}</span>
+        </button>
+        <ErrorNote error={remove.error} />
+      </td>
+    </tr>
+  );
+}
+
+export function MembersPage() {
+  const session = useSession();
+  const manager = isManager(session.data?.role);
+  const members = useQuery({ queryKey: ['members'], enabled: manager, queryFn: () => call(api.GET('/api/v0/organization/members')) });
+  const invitations = useQuery({ queryKey: ['invitations'], enabled: manager, queryFn: () => call(api.GET('/api/v0/organization/invitations')) });
+  if (!session.data) return <Loading />;
+  if (!manager) {
+    return (
+      <Page title="Members">
+        <p>Only owners and managers manage members.</p>
+      </Page>
+    );
+  }
+  const myRole = session.data.role;
+  return (
+    <Page title="Members">
+      <InviteForm myRole={myRole} />
+      {members.isPending ? <Loading /> : <ErrorNote error={members.error} />}
+      {members.data ? (
+        <table>
+          <caption>Users of {session.data.organization.name}; a removal or role change ends their sessions at once</caption>
+          <thead>
+            <tr>
+              <th scope="col">User</th>
+              <th scope="col">Role</th>
+              <th scope="col">Can sign in</th>
+              <th scope="col">Added</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {members.data.members.map((m) => (
+              <MemberRow key={m.id} m={m} myRole={myRole} myId={session.data.principalId} />
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      {invitations.data && invitations.data.invitations.length > 0 ? (
+        <table>
+          <caption>Invitations not yet accepted</caption>
+          <thead>
+            <tr>
+              <th scope="col">Email</th>
+              <th scope="col">Role</th>
+              <th scope="col">Valid until</th>
+            </tr>
+          </thead>
+          <tbody>
+            {invitations.data.invitations.map((i) => (
+              <tr key={i.id}>
+                <td>{i.email}</td>
+                <td>{i.role}</td>
+                <td>{dateTime(i.expiresAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+    </Page>
+  );
+}

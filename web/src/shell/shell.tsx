@@ -1,0 +1,72 @@
+import { Link, Navigate, Outlet } from '@tanstack/react-router';
+import { ApiFailure, isManager, useSession } from '../api.js';
+import { ErrorNote, Loading } from '../ui/parts.js';
+
+interface NavItem {
+  to: string;
+  label: string;
+  managers?: boolean;
+}
+
+/** Every area of the app; members and guests do not see the pages only owners and managers may use. */
+const AREAS: NavItem[] = [
+  { to: '/', label: 'Overview' },
+  { to: '/usage', label: 'My usage' },
+  { to: '/analytics', label: 'Analytics', managers: true },
+  { to: '/readiness', label: 'Readiness' },
+  { to: '/computers', label: 'Computers' },
+  { to: '/ci', label: 'CI automation' },
+];
+const SETTINGS: NavItem[] = [
+  { to: '/settings/members', label: 'Members', managers: true },
+  { to: '/settings/api-keys', label: 'API keys' },
+  { to: '/settings/profile', label: 'Profile and sessions' },
+];
+
+function NavList({ items, manager }: { items: NavItem[]; manager: boolean }) {
+  return (
+    <ul>
+      {items
+        .filter((i) => manager || !i.managers)
+        .map((i) => (
+          <li key={i.to}>
+            <Link to={i.to} activeOptions={{ exact: i.to === '/' }} activeProps={{ className: 'active', 'aria-current': 'page' }}>
+              {i.label}
+            </Link>
+          </li>
+        ))}
+    </ul>
+  );
+}
+
+/** The frame of every signed-in page: who is signed in, the navigation, and the page. */
+export function Shell() {
+  const session = useSession();
+  if (session.isPending) return <Loading />;
+  if (session.error instanceof ApiFailure && session.error.status === 401) return <Navigate to="/login" />;
+  if (session.error || !session.data) return <ErrorNote error={session.error} />;
+  const me = session.data;
+  const manager = isManager(me.role);
+  return (
+    <div className="shell">
+      <header className="topbar">
+        <span className="brand">orgctl</span>
+        <span className="org">{me.organization.name}</span>
+        <span className="who">
+          <span data-testid="signed-in-as">{me.email ?? me.name}</span> <span className="role">{me.role}</span>
+        </span>
+        <Link to="/logout" className="signout">
+          Sign out
+        </Link>
+      </header>
+      <nav aria-label="Main" className="sidenav">
+        <NavList items={AREAS} manager={manager} />
+        <h2>Settings</h2>
+        <NavList items={SETTINGS} manager={manager} />
+      </nav>
+      <main className="content">
+        <Outlet />
+      </main>
+    </div>
+  );
+}

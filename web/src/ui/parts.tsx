@@ -1,0 +1,55 @@
+import { cloneElement, useId, useState, type ReactElement, type ReactNode } from 'react';
+import { ApiFailure } from '../api.js';
+
+/** An error of a call, as the person should read it: the service's detail and its request id. */
+export function ErrorNote({ error }: { error: unknown }) {
+  if (!error) return null;
+  const text = error instanceof ApiFailure ? error.detail : error instanceof Error ? error.message : String(error);
+  const id = error instanceof ApiFailure ? error.requestId : undefined;
+  return (
+    <p className="error" role="alert">
+      {text}
+      {id ? <span className="muted"> (request {id})</span> : null}
+    </p>
+  );
+}
+
+/** A labelled control. The label names the control by id rather than by wrapping it, so its name is the label alone (not the label plus the control's value). */
+export function Field({ label, children }: { label: string; children: ReactElement<{ id?: string }> }) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {cloneElement(children, { id })}
+    </div>
+  );
+}
+
+export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <button
+      type="button"
+      className="secondary"
+      onClick={() => {
+        void navigator.clipboard?.writeText(text).then(() => setCopied(true), () => setCopied(false));
+      }}
+    >
+      {copied ? 'Copied' : label}
+    </button>
+  );
+}
+
+export function Loading() {
+  return <p className="muted">Loading…</p>;
+}
+
+/** A page of a signed-in area: its title as the page's one h1. */
+export function Page({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby="page-title">
+      <h1 id="page-title">{title}</h1>
+      {children}
+    </section>
+  );
+}

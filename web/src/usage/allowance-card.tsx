@@ -1,0 +1,40 @@
+import { useQuery } from '@tanstack/react-query';
+import { api, call } from '../api.js';
+import { number } from '../ui/format.js';
+import { ErrorNote, Loading } from '../ui/parts.js';
+
+/** The caller's own credits this period: limit, used, remaining, and where the limit comes from. */
+export function AllowanceCard() {
+  const allowance = useQuery({ queryKey: ['allowance'], queryFn: () => call(api.GET('/api/v0/usage/allowance')) });
+  if (allowance.isPending) return <Loading />;
+  if (!allowance.data) return <ErrorNote error={allowance.error} />;
+  const a = allowance.data;
+  const share = a.limit ? Math.min(100, Math.round((a.used / a.limit) * 100)) : undefined;
+  return (
+    <div className="card" aria-labelledby="allowance-title">
+      <h2 id="allowance-title">My allowance</h2>
+      <dl className="stats">
+        <div>
+          <dt>Used</dt>
+          <dd data-testid="allowance-used">{number(a.used)}</dd>
+        </div>
+        <div>
+          <dt>Limit</dt>
+          <dd>{a.limit === null ? 'No limit' : number(a.limit)}</dd>
+        </div>
+        <div>
+          <dt>Remaining</dt>
+          <dd>{a.remaining === null ? '—' : number(a.remaining)}</dd>
+        </div>
+        <div>
+          <dt>Period</dt>
+          <dd>
+            {a.periodStart.slice(0, 10)} to {new Date(Date.parse(a.periodEnd) - 1).toISOString().slice(0, 10)}
+          </dd>
+        </div>
+      </dl>
+      {share !== undefined ? <progress max={100} value={share} aria-label={`${share} % of the limit used`} /> : null}
+      <p className="muted">Standard Credits; the limit is {a.source === 'individual' ? 'set for you' : a.source === 'global' ? "the organization's per-user limit" : 'not set'}.</p>
+    </div>
+  );
+}

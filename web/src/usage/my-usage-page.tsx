@@ -1,0 +1,72 @@
+import { useQuery } from '@tanstack/react-query';
+import { useNavigate, useSearch } from '@tanstack/react-router';
+import { useState, type FormEvent } from 'react';
+import { api, call } from '../api.js';
+import { number, utcDay } from '../ui/format.js';
+import { ErrorNote, Field, Loading, Page } from '../ui/parts.js';
+import { AllowanceCard } from './allowance-card.js';
+
+/** My usage: the allowance, and one row per day of the range (in the URL, so a view can be shared). */
+export function MyUsagePage() {
+  const search = useSearch({ from: '/shell/usage' });
+  const navigate = useNavigate({ from: '/usage' });
+  const from = search.from ?? utcDay(-30);
+  const to = search.to ?? utcDay(-1);
+  const [draft, setDraft] = useState({ from, to });
+  const daily = useQuery({ queryKey: ['usage', 'daily', from, to], queryFn: () => call(api.GET('/api/v0/usage/daily', { params: { query: { startDate: from, endDate: to } } })) });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    void navigate({ search: { from: draft.from, to: draft.to } });
+  };
+  return (
+    <Page title="My usage">
+      <AllowanceCard />
+      <form className="inline" onSubmit={submit} aria-label="Date range">
+        <Field label="From">
+          <input type="date" required value={draft.from} onChange={(e) => setDraft({ ...draft, from: e.target.value })} />
+        </Field>
+        <Field label="To">
+          <input type="date" required value={draft.to} onChange={(e) => setDraft({ ...draft, to: e.target.value })} />
+        </Field>
+        <button type="submit">Show</button>
+      </form>
+      {daily.isPending ? <Loading /> : null}
+      <ErrorNote error={daily.error} />
+      {daily.data ? (
+        daily.data.data.length === 0 ? (
+          <p>No activity from {from} to {to}.</p>
+        ) : (
+          <table>
+            <caption>Daily usage from {from} to {to} (UTC days)</caption>
+            <thead>
+              <tr>
+                <th scope="col">Day</th>
+                <th scope="col">Credits</th>
+                <th scope="col">Sessions</th>
+                <th scope="col">Messages</th>
+                <th scope="col">Tool calls</th>
+                <th scope="col">Files edited</th>
+                <th scope="col">Commits</th>
+                <th scope="col">Primary model</th>
+              </tr>
+            </thead>
+            <tbody>
+              {daily.data.data.map((r) => (
+                <tr key={r.date}>
+                  <td>{r.date}</td>
+                  <td>{number(r.billable_tokens)}</td>
+                  <td>{number(r.sessions)}</td>
+                  <td>{number(r.messages)}</td>
+                  <td>{number(r.tool_calls)}</td>
+                  <td>{number(r.files_edited)}</td>
+                  <td>{number(r.git_commits)}</td>
+                  <td>{r.primary_model ?? '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )
+      ) : null}
+    </Page>
+  );
+}
