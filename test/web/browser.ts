@@ -1,0 +1,33 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+/** Debian's chromium package; nothing here downloads a browser. */
+export const CHROMIUM = '/usr/bin/chromium';
+export const hasChromium = existsSync(CHROMIUM);
+
+export function launch(): Promise<Browser> {
+  // As root (containers, CI) Chromium refuses to start with its sandbox.
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: unknown[] }[];
+}
+
+/**
+ * The serious and critical accessibility violations axe-core finds on the page as it is now.
+ * axe is evaluated through the DevTools protocol, which the page's CSP does not govern (a
+ * script tag would be refused, as it should be).
+ */
+export async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(axeSource);
+  // An expression evaluated in the page, where `axe` is a global (this file has no DOM types).
+  const { violations } = await page.evaluate<{ violations: AxeViolation[] }>('axe.run(document, { resultTypes: ["violations"] })');
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+}
