@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
-import { api, call, rememberSession } from '../api.js';
+import { api, ApiFailure, call, rememberSession } from '../api.js';
 import { ErrorNote } from '../ui/parts.js';
 import { SignInCard } from './card.js';
 
@@ -10,7 +10,10 @@ export function LogoutPage() {
   const [state, setState] = useState<{ done: boolean; error?: unknown }>({ done: false });
   useEffect(() => {
     call(api.POST('/api/v0/session/logout'))
-      .catch((error: unknown) => setState({ done: true, error }))
+      // Already signed out (the session ended elsewhere) is the outcome wanted, not an error.
+      .catch((error: unknown) => {
+        if (!(error instanceof ApiFailure && error.status === 401)) setState({ done: true, error });
+      })
       .finally(() => {
         rememberSession({ csrfToken: null });
         queryClient.clear();

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { runCli, startServer } from '../helpers/cli.js';
+import { installation } from '../helpers/installation.js';
+
+const post = (url: string, body: unknown) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+describe('web sign-in from the command line', { timeout: 120_000 }, () => {
+  it('serve prints a setup URL until the owner has a password; users invite prints a one-time link that signs the person in', async () => {
+    const env = await installation();
+    const first = await startServer(env);
+    let token: string;
+    try {
+      const m = new RegExp(`  ${first.url}/setup#token=([A-Za-z0-9_-]{43})\\n`).exec(first.output());
+      expect(m).not.toBeNull();
+      token = m![1]!;
+      const setup = await post(`${first.url}/api/v0/session/setup`, { token, password: 'owner password 1' });
+      expect(setup.status).toBe(200);
+      expect(setup.headers.get('set-cookie')).toMatch(/^__Host-orgctl_session=[^;]+; Path=\/; Expires=[^;]+; HttpOnly; Secure; SameSite=Lax/);
+    } finally {
+      expect(await first.stop()).toBe(0);
+    }
+
+    const invite = await runCli(['users', 'invite', '--email', 'Kai@Example.com', '--role', 'manager', '--json'], { ...env, PORT: '8123' });
+    expect(invite.code).toBe(0);
+    const made = JSON.parse(invite.stdout) as { email: string; role: string; url: string; expiresAt: string };
+    expect(made).toMatchObject({ email: 'kai@example.com', role: 'manager' });
+    expect(made.url).toMatch(/^http:\/\/127\.0\.0\.1:8123\/invite\/[A-Za-z0-9_-]{43}$/);
+    expect(Date.parse(made.expiresAt) - Date.now()).toBeGreaterThan(7 * 86_400_000 - 60_000);
+
+    const second = await startServer(env);
+    try {
+      expect(second.output()).not.toContain('/setup#token=');
+      expect((await post(`${second.url}/api/v0/session/setup`, { token, password: 'another password' })).status).toBe(403);
+      const linkToken = made.url.split('/invite/')[1];
+      const accepted = await post(`${second.url}/api/v0/invitations/accept`, { token: linkToken, password: 'manager password 1' });
+      expect(accepted.status).toBe(200);
+      expect(await accepted.json()).toMatchObject({ email: 'kai@example.com', role: 'manager', credential: 'session' });
+      const login = await post(`${second.url}/api/v0/session/login`, { email: 'kai@example.com', password: 'manager password 1' });
+      expect(login.status).toBe(200);
+    } finally {
+      expect(await second.stop()).toBe(0);
+    }
+  });
+});
