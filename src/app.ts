@@ -6,6 +6,7 @@ import { accountsRoutes } from './core/accounts/routes.js';
 import { AccountsService } from './core/accounts/service.js';
 import { registerAccessControl } from './core/http/access.js';
 import { listenerOrigin } from './core/http/listener-origin.js';
+import { forwardApiRequests } from './core/http/api-forward.js';
 import { registerWebPages, type PageFallback } from './core/http/web-pages.js';
 import { ErrorObject } from './core/http/error-schema.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './core/http/error-handler.js';
@@ -54,6 +55,8 @@ export interface AppDeps {
   e2b?: E2bClient;
   /** The built web app (dist/web), served at `/` of the app surface; without it, no pages. */
   webRoot?: string;
+  /** The app serving the api surface, when this one serves only `app` (APP_PORT): its pages' API calls go there. */
+  api?: FastifyInstance;
 }
 
 /**
@@ -140,6 +143,7 @@ export async function buildApp(config: Config, deps: AppDeps, surfaces: readonly
   if (surfaces.includes('app')) {
     await app.register(readinessRoutes(readiness));
     pageFallback = await registerWebPages(app, deps.webRoot);
+    if (deps.api && !surfaces.includes('api')) forwardApiRequests(app, deps.api);
   }
   return app;
 }

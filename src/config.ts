@@ -9,7 +9,7 @@ import { Value } from '@sinclair/typebox/value';
 export const settings = {
   PORT: { key: 'port', schema: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }), doc: 'Port of the main API ({base_url}); also serves {app_url} routes unless APP_PORT is set.' },
   HOST: { key: 'host', schema: Type.String({ minLength: 1, default: '127.0.0.1' }), doc: 'Listen address. Use 0.0.0.0 to accept connections from other machines.' },
-  APP_PORT: { key: 'appPort', schema: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })), doc: 'When set, the {app_url} routes (readiness reports) move to their own listener on this port.' },
+  APP_PORT: { key: 'appPort', schema: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })), doc: 'When set, the {app_url} routes (readiness reports and the web app) move to their own listener on this port; the API calls the web app makes there are handed to the API.' },
   DATA_DIR: { key: 'dataDir', schema: Type.String({ minLength: 1, default: './data' }), doc: 'Directory of the embedded PGlite database (ignored when DATABASE_URL is set).' },
   DATABASE_URL: { key: 'databaseUrl', schema: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })), doc: 'postgres://user:pass@host:port/db — use a PostgreSQL server instead of the embedded database.' },
   DATABASE_TIMEOUT_MS: { key: 'databaseTimeoutMs', schema: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 15_000 }), doc: 'PostgreSQL: how long connecting, or one query, may take before the request gets 503 with Retry-After (a server that stopped answering would otherwise hold requests until the network gives up).' },

@@ -33,7 +33,7 @@ export async function serve(argv: string[], config: Config): Promise<number> {
   // A promise that failed with nobody listening must not stop the service for everyone: it is
   // logged (a request's own failures already become its 500), and the process keeps serving.
   process.on('unhandledRejection', (err) => app.log.error({ err }, 'unhandled promise rejection (the service keeps running)'));
-  const webApp = split ? await buildApp(config, { db, webRoot: WEB_ROOT }, ['app']) : undefined;
+  const webApp = split ? await buildApp(config, { db, webRoot: WEB_ROOT, api: app }, ['app']) : undefined;
   // Listening comes before a first start creates anything: with the port taken, the process
   // stops having created nothing, instead of leaving an owner whose key nobody saw.
   let base: string;

@@ -41,4 +41,35 @@ describe('web sign-in from the command line', { timeout: 120_000 }, () => {
       expect(await second.stop()).toBe(0);
     }
   });
+
+  it('with APP_PORT the pages and their API calls share the application address, which hands the calls to the API', async () => {
+    const env = await installation();
+    const server = await startServer({ ...env, APP_PORT: '0', ORGCTL_SETUP_TOKEN: 'split-listeners-setup-token' });
+    try {
+      const appUrl = /Application address \(readiness reports\) on (http:\/\/[^\s]+)/.exec(server.output())![1]!;
+      expect(appUrl).not.toBe(server.url);
+      expect(server.output()).toContain(`  ${appUrl}/setup#token=split-listeners-setup-token\n`);
+      const page = await fetch(`${appUrl}/settings/profile`, { headers: { accept: 'text/html' } });
+      expect(page.status).toBe(200);
+      const setup = await post(`${appUrl}/api/v0/session/setup`, { token: 'split-listeners-setup-token', password: 'owner password 1' });
+      expect(setup.status).toBe(200);
+      const { csrfToken } = (await setup.json()) as { csrfToken: string };
+      const cookie = setup.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+      const created = await fetch(`${appUrl}/api/v0/api-keys`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json', 'sec-fetch-site': 'same-origin', 'x-csrf-token': csrfToken },
+        body: JSON.stringify({ name: 'split' }),
+      });
+      expect(created.status).toBe(201);
+      const { key } = (await created.json()) as { key: string };
+      expect((await fetch(`${server.url}/api/v0/me`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
+      const refused = await fetch(`${appUrl}/api/v0/api-keys`, { method: 'POST', headers: { cookie, 'content-type': 'application/json', 'sec-fetch-site': 'cross-site', 'x-csrf-token': csrfToken }, body: '{}' });
+      expect(refused.status).toBe(403);
+      const missing = await fetch(`${appUrl}/api/v0/nothing`);
+      const body = (await missing.json()) as { status: number; requestId: string };
+      expect([missing.status, body.status, body.requestId]).toEqual([404, 404, missing.headers.get('x-request-id')]);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
 });
