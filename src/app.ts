@@ -73,7 +73,7 @@ export function appOrigin(config: Config, request: FastifyRequest): string {
 /** Builds the HTTP service. Nothing listens yet, and importing this module has no side effects. */
 export async function buildApp(config: Config, deps: AppDeps, surfaces: readonly Surface[] = ALL_SURFACES): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: config.logLevel, redact: ['req.headers.authorization'] },
+    logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
     genReqId: genRequestId,
     // Fastify's two lines per request are replaced by our single one (core/http/request-log.ts).
     logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
