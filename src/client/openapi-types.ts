@@ -588,7 +588,7 @@ export interface paths {
         put?: never;
         /**
          * OTLP/HTTP logs export (application/x-protobuf or application/json, gzip allowed; at most 20 MiB inflated)
-         * @description An ExportLogsServiceRequest. Answers 200 with the Export…ServiceResponse in the request's content type; records that cannot be used are counted in partialSuccess. Failures: 400 undecodable, 413 too large, 415 other content type, 503 with Retry-After when storage is unavailable. See docs/otlp.md.
+         * @description An ExportLogsServiceRequest. Answers 200 with the Export…ServiceResponse in the request's content type; records that cannot be used are counted in partialSuccess. Failures: 400 undecodable, 413 too large, 415 other content type, 503 with Retry-After when storage is unavailable. Errors are the error object plus code and message in JSON, a google.rpc.Status in protobuf. See docs/otlp.md.
          */
         post: operations["otlp.logs"];
         delete?: never;
@@ -608,7 +608,7 @@ export interface paths {
         put?: never;
         /**
          * OTLP/HTTP metrics export (application/x-protobuf or application/json, gzip allowed; at most 20 MiB inflated)
-         * @description An ExportMetricsServiceRequest. Answers 200 with the Export…ServiceResponse in the request's content type; records that cannot be used are counted in partialSuccess. Failures: 400 undecodable, 413 too large, 415 other content type, 503 with Retry-After when storage is unavailable. See docs/otlp.md.
+         * @description An ExportMetricsServiceRequest. Answers 200 with the Export…ServiceResponse in the request's content type; records that cannot be used are counted in partialSuccess. Failures: 400 undecodable, 413 too large, 415 other content type, 503 with Retry-After when storage is unavailable. Errors are the error object plus code and message in JSON, a google.rpc.Status in protobuf. See docs/otlp.md.
          */
         post: operations["otlp.metrics"];
         delete?: never;
@@ -628,7 +628,7 @@ export interface paths {
         put?: never;
         /**
          * OTLP/HTTP traces export (application/x-protobuf or application/json, gzip allowed; at most 20 MiB inflated)
-         * @description An ExportTraceServiceRequest. Answers 200 with the Export…ServiceResponse in the request's content type; records that cannot be used are counted in partialSuccess. Failures: 400 undecodable, 413 too large, 415 other content type, 503 with Retry-After when storage is unavailable. See docs/otlp.md.
+         * @description An ExportTraceServiceRequest. Answers 200 with the Export…ServiceResponse in the request's content type; records that cannot be used are counted in partialSuccess. Failures: 400 undecodable, 413 too large, 415 other content type, 503 with Retry-After when storage is unavailable. Errors are the error object plus code and message in JSON, a google.rpc.Status in protobuf. See docs/otlp.md.
          */
         post: operations["otlp.traces"];
         delete?: never;
@@ -660,7 +660,7 @@ export interface components {
             ownerId?: string;
             ownerPrincipalKind?: "user" | "service_account";
             providerType: "byom" | "e2b";
-            provisioningSteps?: {
+            provisioningSteps: {
                 /** @description Unix time in milliseconds */
                 completedAt?: number;
                 error?: string;
@@ -676,7 +676,7 @@ export interface components {
             /** Format: uri */
             relayClientUrl?: string;
             remoteUser?: string;
-            status?: "provisioning" | "active" | "error";
+            status: "provisioning" | "active" | "error";
         };
         /** ErrorObject */
         ErrorObject: {
@@ -718,7 +718,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -841,7 +841,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -944,7 +944,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1041,7 +1041,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1164,7 +1164,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -1269,7 +1269,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1344,7 +1344,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -1499,7 +1499,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1601,7 +1601,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1671,7 +1671,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1740,7 +1740,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1825,7 +1825,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -1892,7 +1892,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1959,7 +1959,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2096,7 +2096,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2184,7 +2184,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2283,7 +2283,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2371,7 +2371,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2455,7 +2455,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2534,7 +2534,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Accepted */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -2602,7 +2602,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2676,7 +2676,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2744,7 +2744,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2799,7 +2799,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2867,7 +2867,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3000,7 +3000,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3068,7 +3068,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3115,7 +3115,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3173,7 +3173,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3228,7 +3228,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3293,7 +3293,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3354,7 +3354,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3448,7 +3448,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3533,7 +3533,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3654,7 +3654,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3780,7 +3780,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3893,7 +3893,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Accepted */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -3972,7 +3972,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3995,7 +3995,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4017,7 +4017,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObject"];
                 };
             };
-            /** @description Unavailable */
+            /** @description Unavailable (Retry-After says when to try again) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4037,12 +4037,177 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Stored. In protobuf: the Export…ServiceResponse message (empty when everything was used). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        partialSuccess?: {
+                            /** @description Why, for the first few reasons */
+                            errorMessage: string;
+                            /** @description Records that could not be used */
+                            rejectedLogRecords: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
+            };
+            /** @description Too many requests (Retry-After says when to try again) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
+            };
+            /** @description Unavailable (Retry-After says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
             };
         };
     };
@@ -4055,12 +4220,177 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Stored. In protobuf: the Export…ServiceResponse message (empty when everything was used). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        partialSuccess?: {
+                            /** @description Why, for the first few reasons */
+                            errorMessage: string;
+                            /** @description Records that could not be used */
+                            rejectedDataPoints: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
+            };
+            /** @description Too many requests (Retry-After says when to try again) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
+            };
+            /** @description Unavailable (Retry-After says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
             };
         };
     };
@@ -4073,12 +4403,177 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Stored. In protobuf: the Export…ServiceResponse message (empty when everything was used). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        partialSuccess?: {
+                            /** @description Why, for the first few reasons */
+                            errorMessage: string;
+                            /** @description Records that could not be used */
+                            rejectedSpans: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
+            };
+            /** @description Too many requests (Retry-After says when to try again) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
+            };
+            /** @description Unavailable (Retry-After says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
             };
         };
     };
