@@ -543,6 +543,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/download/orgctl.tgz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Redirect to the package tarball of this service's version */
+        get: operations["download.latest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/download/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The orgctl package (npm install -g {base_url}/download/orgctl-0.1.0.tgz), built from the files this service runs */
+        get: operations["download.package"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -588,7 +622,7 @@ export interface paths {
         put?: never;
         /**
          * OTLP/HTTP logs export (application/x-protobuf or application/json, gzip allowed; at most 20 MiB inflated)
-         * @description An ExportLogsServiceRequest. Answers 200 with the Export…ServiceResponse in the request's content type; records that cannot be used are counted in partialSuccess. Failures: 400 undecodable, 413 too large, 415 other content type, 503 with Retry-After when storage is unavailable. See docs/otlp.md.
+         * @description An ExportLogsServiceRequest. Answers 200 with the Export…ServiceResponse in the request's content type; records that cannot be used are counted in partialSuccess. Failures: 400 undecodable, 413 too large, 415 other content type, 503 with Retry-After when storage is unavailable. Errors are the error object plus code and message in JSON, a google.rpc.Status in protobuf. See docs/otlp.md.
          */
         post: operations["otlp.logs"];
         delete?: never;
@@ -608,7 +642,7 @@ export interface paths {
         put?: never;
         /**
          * OTLP/HTTP metrics export (application/x-protobuf or application/json, gzip allowed; at most 20 MiB inflated)
-         * @description An ExportMetricsServiceRequest. Answers 200 with the Export…ServiceResponse in the request's content type; records that cannot be used are counted in partialSuccess. Failures: 400 undecodable, 413 too large, 415 other content type, 503 with Retry-After when storage is unavailable. See docs/otlp.md.
+         * @description An ExportMetricsServiceRequest. Answers 200 with the Export…ServiceResponse in the request's content type; records that cannot be used are counted in partialSuccess. Failures: 400 undecodable, 413 too large, 415 other content type, 503 with Retry-After when storage is unavailable. Errors are the error object plus code and message in JSON, a google.rpc.Status in protobuf. See docs/otlp.md.
          */
         post: operations["otlp.metrics"];
         delete?: never;
@@ -628,7 +662,7 @@ export interface paths {
         put?: never;
         /**
          * OTLP/HTTP traces export (application/x-protobuf or application/json, gzip allowed; at most 20 MiB inflated)
-         * @description An ExportTraceServiceRequest. Answers 200 with the Export…ServiceResponse in the request's content type; records that cannot be used are counted in partialSuccess. Failures: 400 undecodable, 413 too large, 415 other content type, 503 with Retry-After when storage is unavailable. See docs/otlp.md.
+         * @description An ExportTraceServiceRequest. Answers 200 with the Export…ServiceResponse in the request's content type; records that cannot be used are counted in partialSuccess. Failures: 400 undecodable, 413 too large, 415 other content type, 503 with Retry-After when storage is unavailable. Errors are the error object plus code and message in JSON, a google.rpc.Status in protobuf. See docs/otlp.md.
          */
         post: operations["otlp.traces"];
         delete?: never;
@@ -660,7 +694,7 @@ export interface components {
             ownerId?: string;
             ownerPrincipalKind?: "user" | "service_account";
             providerType: "byom" | "e2b";
-            provisioningSteps?: {
+            provisioningSteps: {
                 /** @description Unix time in milliseconds */
                 completedAt?: number;
                 error?: string;
@@ -676,7 +710,7 @@ export interface components {
             /** Format: uri */
             relayClientUrl?: string;
             remoteUser?: string;
-            status?: "provisioning" | "active" | "error";
+            status: "provisioning" | "active" | "error";
         };
         /** ErrorObject */
         ErrorObject: {
@@ -718,7 +752,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -841,7 +875,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -944,7 +978,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1041,7 +1075,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1164,7 +1198,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -1269,7 +1303,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1344,7 +1378,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -1499,7 +1533,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1601,7 +1635,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1671,7 +1705,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1740,7 +1774,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1825,7 +1859,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -1892,7 +1926,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1959,7 +1993,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2096,7 +2130,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2184,7 +2218,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2283,7 +2317,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2371,7 +2405,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2455,7 +2489,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2534,7 +2568,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Accepted */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -2602,7 +2636,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2676,7 +2710,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2744,7 +2778,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2799,7 +2833,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2867,7 +2901,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3000,7 +3034,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3068,7 +3102,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3115,7 +3149,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3173,7 +3207,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3228,7 +3262,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3293,7 +3327,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3354,7 +3388,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3448,7 +3482,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3533,7 +3567,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3654,7 +3688,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3780,7 +3814,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3893,7 +3927,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Accepted */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -3963,6 +3997,74 @@ export interface operations {
             };
         };
     };
+    "download.latest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Location: /download/orgctl-0.1.0.tgz */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "download.package": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description orgctl-0.1.0.tgz: only this service's own version */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The npm package tarball (application/gzip) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Unavailable (Retry-After says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+        };
+    };
     "health.live": {
         parameters: {
             query?: never;
@@ -3972,7 +4074,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3995,7 +4097,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4017,7 +4119,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObject"];
                 };
             };
-            /** @description Unavailable */
+            /** @description Unavailable (Retry-After says when to try again) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4037,12 +4139,177 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Stored. In protobuf: the Export…ServiceResponse message (empty when everything was used). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        partialSuccess?: {
+                            /** @description Why, for the first few reasons */
+                            errorMessage: string;
+                            /** @description Records that could not be used */
+                            rejectedLogRecords: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
+            };
+            /** @description Too many requests (Retry-After says when to try again) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
+            };
+            /** @description Unavailable (Retry-After says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
             };
         };
     };
@@ -4055,12 +4322,177 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Stored. In protobuf: the Export…ServiceResponse message (empty when everything was used). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        partialSuccess?: {
+                            /** @description Why, for the first few reasons */
+                            errorMessage: string;
+                            /** @description Records that could not be used */
+                            rejectedDataPoints: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
+            };
+            /** @description Too many requests (Retry-After says when to try again) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
+            };
+            /** @description Unavailable (Retry-After says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
             };
         };
     };
@@ -4073,12 +4505,177 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Stored. In protobuf: the Export…ServiceResponse message (empty when everything was used). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        partialSuccess?: {
+                            /** @description Why, for the first few reasons */
+                            errorMessage: string;
+                            /** @description Records that could not be used */
+                            rejectedSpans: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
+            };
+            /** @description Too many requests (Retry-After says when to try again) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
+            };
+            /** @description Unavailable (Retry-After says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
             };
         };
     };
