@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CRITERIA } from '../../../src/readiness/criteria.js';
 import { runCli, startServer, type Server } from '../../helpers/cli.js';
-import { createPostgresDatabase, onPostgres } from '../../helpers/test-db.js';
+import { fileInstallation } from '../../helpers/installation.js';
 import { makeRepo } from './fixtures.js';
 
 const cleanups: (() => Promise<unknown> | void)[] = [];
@@ -18,17 +18,10 @@ let repo: string;
 beforeAll(async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'orgctl-evaluate-cli-'));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  let env: Record<string, string>;
-  if (onPostgres) {
-    const db = await createPostgresDatabase();
-    cleanups.push(() => db.drop());
-    env = { DATABASE_URL: db.url };
-  } else {
-    env = { DATA_DIR: path.join(dir, 'data'), DATABASE_URL: '' };
-  }
-  const init = await runCli(['init', '--org', 'acme', '--owner-email', 'owner@acme.test', '--json'], env);
-  expect(init.code).toBe(0);
-  key = (JSON.parse(init.stdout) as { apiKey: string }).apiKey;
+  const installed = await fileInstallation(dir);
+  cleanups.push(installed.remove);
+  const env = installed.env;
+  key = installed.ownerKey;
   server = await startServer({ ...env, APP_PORT: '0' });
   cleanups.push(() => server.stop());
   appUrl = /Application address \(readiness reports\) on (http:\/\/\S+)/.exec(server.output())![1]!;
