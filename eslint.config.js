@@ -1,6 +1,23 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+const AREAS = ['analytics', 'telemetry', 'computers', 'automations', 'readiness', 'limits', 'hooks', 'otlp', 'cli'];
+const SERVER = ['**/core/db/**', '**/core/http/**', '**/core/identity/**', '**/app.js', '**/config.js', '**/service.js', '**/*-service.js', '**/store.js', '**/*-store.js', '**/routes.js'];
+
+/** Everywhere in src: an area may call another area's service, never its store. */
+const CROSS_STORE = { group: ['../*/store.js', '../../*/store.js', '../*/*-store.js', '../../*/*-store.js'], message: "an area may call another area's service, never its store", allowTypeImports: true };
+
+/**
+ * One no-restricted-imports block per rule, from the general to the specific. A later block for
+ * the same file replaces an earlier one's setting, so each carries the rule for everywhere too.
+ */
+function importRules(rules) {
+  return rules.map(([files, group, message]) => ({
+    files: [files],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: group.length ? [CROSS_STORE, { group, message, allowTypeImports: true }] : [CROSS_STORE] }] },
+  }));
+}
+
 export default tseslint.config(
   { ignores: ['dist/**', '.bench-build/**', 'node_modules/**', 'data/**', 'coverage/**'] },
   js.configs.recommended,
@@ -19,4 +36,14 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/src/*', '!**/src/client', '**/src/*/**', '!**/src/client/**'], message: 'The web app reaches the server only through the API client (src/client).' }] }] },
   },
   { files: ['src/config.ts', 'src/main.ts', 'test/**', 'bench/**', 'scripts/**', 'vitest.config.ts'], rules: { 'no-restricted-properties': 'off' } },
+  // The direction of imports (docs/architecture.md): type-only imports are free, code is not.
+  ...importRules([
+    ['src/**', [], ''],
+    ['src/core/**', AREAS.map((a) => `**/${a}/**`), 'core is below every area: it imports none of them'],
+    ['src/*/routes.ts', ['./store.js', '**/store.js'], 'a route calls its service, never a store'],
+    ['src/core/identity/routes.ts', ['./store.js', '**/store.js'], 'a route calls its service, never a store'],
+    ['src/hooks/**', SERVER, 'the hooks runner is client code: it talks to the service over HTTP only'],
+    ['src/computers/agent/**', SERVER, 'the host agent is client code: it talks to the service over HTTP only'],
+    ['src/client/**', SERVER, 'the API client is shared with the CLI and the host agent: no server code'],
+  ]),
 );

@@ -3,9 +3,27 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Tests in two sizes. `processes`: files that start orgctl (or git, npm, a host agent) as real
+ * processes, which take most of the suite's time. `fast`: everything else, in-process over
+ * Fastify's inject. `npm test` runs both; `npm run test:fast` the fast part alone.
+ */
+const PROCESSES = [
+  'test/e2e/**/*.test.ts',
+  'test/faults/**/*.test.ts',
+  'test/cli/**/*.test.ts',
+  'test/otlp/exporters.test.ts',
+  'test/computers/byom-*.test.ts',
+  'test/analytics/demo-seed.test.ts',
+  'test/readiness/upload-command.test.ts',
+  'test/readiness/evaluate/command.test.ts',
+  'test/hooks/cli.test.ts',
+  'test/hooks/telemetry-delivery.test.ts',
+  'test/hooks/telemetry.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     globalSetup: ['test/helpers/global-setup.ts'],
     pool: 'forks',
     testTimeout: 30_000,
@@ -14,5 +32,9 @@ export default defineConfig({
     // Processes the tests start (orgctl serve) do not shed by event-loop delay either; see test-app.ts.
     // The CLI under test must not find the developer's own login (orgctl login) or ORGCTL_* settings.
     env: { OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0', XDG_CONFIG_HOME: mkdtempSync(path.join(tmpdir(), 'orgctl-test-config-')), ORGCTL_URL: '', ORGCTL_API_KEY: '', ORGCTL_APP_URL: '' },
+    projects: [
+      { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: PROCESSES } },
+      { extends: true, test: { name: 'processes', include: PROCESSES } },
+    ],
   },
 });

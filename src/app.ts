@@ -16,6 +16,7 @@ import { registerRateLimits } from './core/http/rate-limits.js';
 import { registerSecurityHeaders } from './core/http/security-headers.js';
 import { bodyNulErrors, registerNulGuard } from './core/http/nul-guard.js';
 import { healthRoutes } from './core/http/health.js';
+import { packageDownloadRoutes } from './core/http/package-download.js';
 import { registerOpenApi } from './core/http/openapi.js';
 import { genRequestId, registerRequestLog } from './core/http/request-log.js';
 import { buildValidator } from './core/http/validation.js';
@@ -130,6 +131,7 @@ export async function buildApp(config: Config, deps: AppDeps, surfaces: readonly
   await registerOpenApi(app);
 
   await app.register(healthRoutes(deps.db));
+  await app.register(packageDownloadRoutes);
   if (surfaces.includes('api')) {
     await app.register(identityRoutes(identity));
     await app.register(accountsRoutes(accounts, (request) => appOrigin(config, request)));

@@ -749,6 +749,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/download/orgctl.tgz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Redirect to the package tarball of this service's version */
+        get: operations["download.latest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/download/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The orgctl package (npm install -g {base_url}/download/orgctl-0.1.0.tgz), built from the files this service runs */
+        get: operations["download.package"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -794,7 +828,7 @@ export interface paths {
         put?: never;
         /**
          * OTLP/HTTP logs export (application/x-protobuf or application/json, gzip allowed; at most 20 MiB inflated)
-         * @description An ExportLogsServiceRequest. Answers 200 with the Export…ServiceResponse in the request's content type; records that cannot be used are counted in partialSuccess. Failures: 400 undecodable, 413 too large, 415 other content type, 503 with Retry-After when storage is unavailable. See docs/otlp.md.
+         * @description An ExportLogsServiceRequest. Answers 200 with the Export…ServiceResponse in the request's content type; records that cannot be used are counted in partialSuccess. Failures: 400 undecodable, 413 too large, 415 other content type, 503 with Retry-After when storage is unavailable. Errors are the error object plus code and message in JSON, a google.rpc.Status in protobuf. See docs/otlp.md.
          */
         post: operations["otlp.logs"];
         delete?: never;
@@ -814,7 +848,7 @@ export interface paths {
         put?: never;
         /**
          * OTLP/HTTP metrics export (application/x-protobuf or application/json, gzip allowed; at most 20 MiB inflated)
-         * @description An ExportMetricsServiceRequest. Answers 200 with the Export…ServiceResponse in the request's content type; records that cannot be used are counted in partialSuccess. Failures: 400 undecodable, 413 too large, 415 other content type, 503 with Retry-After when storage is unavailable. See docs/otlp.md.
+         * @description An ExportMetricsServiceRequest. Answers 200 with the Export…ServiceResponse in the request's content type; records that cannot be used are counted in partialSuccess. Failures: 400 undecodable, 413 too large, 415 other content type, 503 with Retry-After when storage is unavailable. Errors are the error object plus code and message in JSON, a google.rpc.Status in protobuf. See docs/otlp.md.
          */
         post: operations["otlp.metrics"];
         delete?: never;
@@ -834,7 +868,7 @@ export interface paths {
         put?: never;
         /**
          * OTLP/HTTP traces export (application/x-protobuf or application/json, gzip allowed; at most 20 MiB inflated)
-         * @description An ExportTraceServiceRequest. Answers 200 with the Export…ServiceResponse in the request's content type; records that cannot be used are counted in partialSuccess. Failures: 400 undecodable, 413 too large, 415 other content type, 503 with Retry-After when storage is unavailable. See docs/otlp.md.
+         * @description An ExportTraceServiceRequest. Answers 200 with the Export…ServiceResponse in the request's content type; records that cannot be used are counted in partialSuccess. Failures: 400 undecodable, 413 too large, 415 other content type, 503 with Retry-After when storage is unavailable. Errors are the error object plus code and message in JSON, a google.rpc.Status in protobuf. See docs/otlp.md.
          */
         post: operations["otlp.traces"];
         delete?: never;
@@ -866,7 +900,7 @@ export interface components {
             ownerId?: string;
             ownerPrincipalKind?: "user" | "service_account";
             providerType: "byom" | "e2b";
-            provisioningSteps?: {
+            provisioningSteps: {
                 /** @description Unix time in milliseconds */
                 completedAt?: number;
                 error?: string;
@@ -882,7 +916,7 @@ export interface components {
             /** Format: uri */
             relayClientUrl?: string;
             remoteUser?: string;
-            status?: "provisioning" | "active" | "error";
+            status: "provisioning" | "active" | "error";
         };
         /** ErrorObject */
         ErrorObject: {
@@ -924,7 +958,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1047,7 +1081,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -1150,7 +1184,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1247,7 +1281,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1370,7 +1404,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -1475,7 +1509,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1550,7 +1584,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -1705,7 +1739,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1807,7 +1841,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1877,7 +1911,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1946,7 +1980,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2031,7 +2065,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -2098,7 +2132,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2165,7 +2199,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2302,7 +2336,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2390,7 +2424,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2489,7 +2523,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2577,7 +2611,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2661,7 +2695,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2740,7 +2774,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Accepted */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -2808,7 +2842,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2882,7 +2916,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2959,7 +2993,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3019,7 +3053,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObject"];
                 };
             };
-            /** @description Internal error */
+            /** @description Too many requests (Retry-After says when to try again) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3048,7 +3082,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3146,7 +3180,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObject"];
                 };
             };
-            /** @description Internal error */
+            /** @description Too many requests (Retry-After says when to try again) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3175,7 +3209,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3243,7 +3277,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3372,7 +3406,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3438,7 +3472,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -3516,7 +3550,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3656,7 +3690,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3743,7 +3777,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3811,7 +3845,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3858,7 +3892,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3916,7 +3950,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3971,7 +4005,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4036,7 +4070,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4097,7 +4131,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4148,7 +4182,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObject"];
                 };
             };
-            /** @description Internal error */
+            /** @description Too many requests (Retry-After says when to try again) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4230,7 +4264,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4281,7 +4315,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObject"];
                 };
             };
-            /** @description Internal error */
+            /** @description Too many requests (Retry-After says when to try again) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4310,7 +4344,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4427,7 +4461,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4486,7 +4520,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4572,7 +4606,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4666,7 +4700,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4751,7 +4785,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4872,7 +4906,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4998,7 +5032,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5111,7 +5145,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Accepted */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -5181,6 +5215,74 @@ export interface operations {
             };
         };
     };
+    "download.latest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Location: /download/orgctl-0.1.0.tgz */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "download.package": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description orgctl-0.1.0.tgz: only this service's own version */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The npm package tarball (application/gzip) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Unavailable (Retry-After says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+        };
+    };
     "health.live": {
         parameters: {
             query?: never;
@@ -5190,7 +5292,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5213,7 +5315,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5235,7 +5337,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObject"];
                 };
             };
-            /** @description Unavailable */
+            /** @description Unavailable (Retry-After says when to try again) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5255,12 +5357,177 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Stored. In protobuf: the Export…ServiceResponse message (empty when everything was used). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        partialSuccess?: {
+                            /** @description Why, for the first few reasons */
+                            errorMessage: string;
+                            /** @description Records that could not be used */
+                            rejectedLogRecords: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
+            };
+            /** @description Too many requests (Retry-After says when to try again) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
+            };
+            /** @description Unavailable (Retry-After says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
             };
         };
     };
@@ -5273,12 +5540,177 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Stored. In protobuf: the Export…ServiceResponse message (empty when everything was used). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        partialSuccess?: {
+                            /** @description Why, for the first few reasons */
+                            errorMessage: string;
+                            /** @description Records that could not be used */
+                            rejectedDataPoints: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
+            };
+            /** @description Too many requests (Retry-After says when to try again) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
+            };
+            /** @description Unavailable (Retry-After says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
             };
         };
     };
@@ -5291,12 +5723,177 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Stored. In protobuf: the Export…ServiceResponse message (empty when everything was used). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        partialSuccess?: {
+                            /** @description Why, for the first few reasons */
+                            errorMessage: string;
+                            /** @description Records that could not be used */
+                            rejectedSpans: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
+            };
+            /** @description Too many requests (Retry-After says when to try again) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
+            };
+            /** @description Unavailable (Retry-After says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The google.rpc.Code of the failure */
+                        code: number;
+                        /** @description Human-readable message */
+                        detail: string;
+                        /** @description Equals detail */
+                        message: string;
+                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Equals the x-request-id response header */
+                        requestId?: string;
+                        /** @description HTTP status code */
+                        status: number;
+                        /** @description HTTP status title */
+                        title: string;
+                    };
+                };
             };
         };
     };

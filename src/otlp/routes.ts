@@ -1,9 +1,11 @@
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { principalOf } from '../core/http/access.js';
 import { toAppError } from '../core/http/error-handler.js';
 import { AppError, errors, titleOf } from '../core/http/errors.js';
+import { ErrorObject, errorResponses } from '../core/http/error-schema.js';
 import { access } from '../core/identity/roles.js';
 import { decodeToPlain, encode, messages } from './proto.js';
 import type { OtlpService, Signal } from './service.js';
@@ -81,6 +83,18 @@ function sendOtlpError(request: FastifyRequest, reply: FastifyReply, thrown: Err
   });
 }
 
+/** The error object with google.rpc.Status's code and message (JSON requests; protobuf ones get a Status). */
+const OtlpError = Type.Object(
+  { ...ErrorObject.properties, code: Type.Integer({ description: 'The google.rpc.Code of the failure' }), message: Type.String({ description: 'Equals detail' }) },
+  { title: 'OtlpError' },
+);
+// Every documented failure but 500, which this receiver never answers (see sendOtlpError).
+const otlpErrors = Object.fromEntries(
+  Object.entries(errorResponses(400, 401, 413, 415, 429, 503))
+    .filter(([status]) => status !== '500')
+    .map(([status, schema]) => [status, { ...OtlpError, description: schema.description }]),
+);
+
 /** POST /v1/metrics, /v1/logs and /v1/traces at the root of {base_url}: OTLP/HTTP, protobuf or JSON. */
 export const otlpRoutes = (otlp: OtlpService) => async (app: FastifyInstance) => {
   // Bodies are read as bytes here (the rest of the API takes only JSON): decoded by content type below.
@@ -100,7 +114,19 @@ export const otlpRoutes = (otlp: OtlpService) => async (app: FastifyInstance) =>
           summary: `OTLP/HTTP ${signal} export (application/x-protobuf or application/json, gzip allowed; at most 20 MiB inflated)`,
           description:
             `An Export${signal === 'traces' ? 'Trace' : signal === 'logs' ? 'Logs' : 'Metrics'}ServiceRequest. Answers 200 with the Export…ServiceResponse in the request's content type; ` +
-            'records that cannot be used are counted in partialSuccess. Failures: 400 undecodable, 413 too large, 415 other content type, 503 with Retry-After when storage is unavailable. See docs/otlp.md.',
+            'records that cannot be used are counted in partialSuccess. Failures: 400 undecodable, 413 too large, 415 other content type, 503 with Retry-After when storage is unavailable. ' +
+            'Errors are the error object plus code and message in JSON, a google.rpc.Status in protobuf. See docs/otlp.md.',
+          response: {
+            200: Type.Object(
+              {
+                partialSuccess: Type.Optional(
+                  Type.Object({ [REJECTED[signal]]: Type.Integer({ minimum: 1, description: 'Records that could not be used' }), errorMessage: Type.String({ description: 'Why, for the first few reasons' }) }),
+                ),
+              },
+              { description: 'Stored. In protobuf: the Export…ServiceResponse message (empty when everything was used).' },
+            ),
+            ...otlpErrors,
+          },
         },
       },
       async (request, reply) => {

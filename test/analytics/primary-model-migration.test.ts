@@ -49,10 +49,10 @@ describe('migration 0013', () => {
     }
     expect(await migrate(db)).toContain('0013_user_day_primary_model');
 
-    const app = await buildApp(loadConfig({}, { logLevel: 'silent' }), { db }, ['api']);
+    const app = await buildApp(loadConfig({}, { logLevel: 'silent', overloadMaxEventLoopDelayMs: 0 }), { db }, ['api']);
     cleanups.push(() => app.close());
     const res = await app.inject({ method: 'GET', url: query('users', { startDate: '2026-07-01', endDate: '2026-07-02' }), headers: { authorization: `Bearer ${org.apiKey}` } });
-    expect(res.statusCode).toBe(200);
+    expect(res.statusCode, res.body).toBe(200);
     const rows = (JSON.parse(res.body) as { data: { date: string; primary_model: string; primary_model_tier: string }[] }).data;
     expect(rows.map((r) => [r.date, r.primary_model, r.primary_model_tier])).toEqual([
       ['2026-07-01', 'gpt-5', 'standard'],

@@ -7,7 +7,7 @@ import { makeGitRepo, nodeProject, startAgent, type AgentProcess } from '../help
 import { spawn } from 'node:child_process';
 import { MAIN, runCli, startServer, type CliResult, type Server } from '../helpers/cli.js';
 import { BareRemote } from '../helpers/git-remote.js';
-import { createPostgresDatabase, onPostgres } from '../helpers/test-db.js';
+import { fileInstallation } from '../helpers/installation.js';
 
 let root: string;
 let server: Server;
@@ -18,15 +18,10 @@ const cleanups: (() => Promise<unknown> | void)[] = [];
 beforeAll(async () => {
   root = mkdtempSync(path.join(tmpdir(), 'orgctl-cli-api-'));
   cleanups.push(() => rmSync(root, { recursive: true, force: true }));
-  let env: Record<string, string>;
-  if (onPostgres) {
-    const db = await createPostgresDatabase();
-    cleanups.push(() => db.drop());
-    env = { DATABASE_URL: db.url };
-  } else env = { DATA_DIR: path.join(root, 'data'), DATABASE_URL: '' };
-  const init = await runCli(['init', '--org', 'acme', '--owner-email', 'owner@acme.test', '--json'], env);
-  expect(init.code).toBe(0);
-  ownerKey = (JSON.parse(init.stdout) as { apiKey: string }).apiKey;
+  const installed = await fileInstallation(root);
+  cleanups.push(installed.remove);
+  const env = installed.env;
+  ownerKey = installed.ownerKey;
   expect((await runCli(['users', 'add', '--email', 'mia@acme.test', '--role', 'member', '--json'], env)).code).toBe(0);
   // 30 users over 12 days: more than one page of /users (100 rows), so paging is exercised.
   expect((await runCli(['demo', 'seed', '--users', '30', '--days', '12'], env)).code).toBe(0);

@@ -49,5 +49,23 @@ describe('OpenAPI', () => {
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('swagger');
     expect(res.body).not.toMatch(/https?:\/\/(cdn|unpkg)/);
+    expect(res.body).toContain('<title>orgctl API</title>');
+    // The page's logo is orgctl's name, set by the initializer script.
+    const script = (await t.app.inject({ method: 'GET', url: '/docs/static/swagger-initializer.js' })).body;
+    const logo = /data:image\/svg\+xml;base64,([A-Za-z0-9+/=]+)/.exec(script)?.[1];
+    expect(Buffer.from(logo ?? '', 'base64').toString()).toContain('>orgctl</text>');
+  });
+
+  it('names its license and a server, and describes every response by more than "Default Response"', () => {
+    const doc = JSON.parse(readFileSync(new URL('../../openapi.json', import.meta.url), 'utf8')) as {
+      info: { license: { name: string } };
+      servers: { url: string }[];
+      paths: Record<string, Record<string, { responses: Record<string, { description: string }> }>>;
+    };
+    expect(doc.info.license.name).toBe('Apache-2.0');
+    expect(doc.servers[0]?.url).toBe('/');
+    const descriptions = Object.values(doc.paths).flatMap((item) => Object.values(item).flatMap((op) => Object.values(op.responses).map((r) => r.description)));
+    expect(descriptions.length).toBeGreaterThan(100);
+    expect(descriptions).not.toContain('Default Response');
   });
 });

@@ -61,7 +61,7 @@ describe.skipIf(!onPostgres)('a PostgreSQL server that stops answering or refuse
     via.hostname = '127.0.0.1';
     via.port = String(port);
     db = new PostgresDb({ url: via.toString(), poolSize: 2, timeoutMs: 1000 });
-    app = await buildApp(loadConfig({}, { logLevel: 'silent', authCacheTtlMs: 0 }), { db });
+    app = await buildApp(loadConfig({}, { logLevel: 'silent', authCacheTtlMs: 0, overloadMaxEventLoopDelayMs: 0 }), { db });
     await app.ready();
   });
   afterAll(async () => {
@@ -96,7 +96,7 @@ describe.skipIf(!onPostgres)('a PostgreSQL server that stops answering or refuse
     const gone = new URL(created.url);
     gone.pathname = '/orgctl_no_such_database';
     const missing = new PostgresDb({ url: gone.toString(), poolSize: 1, timeoutMs: 1000 });
-    const other = await buildApp(loadConfig({}, { logLevel: 'silent', authCacheTtlMs: 0 }), { db: missing });
+    const other = await buildApp(loadConfig({}, { logLevel: 'silent', authCacheTtlMs: 0, overloadMaxEventLoopDelayMs: 0 }), { db: missing });
     try {
       const res = await other.inject({ method: 'GET', url: '/api/v0/me', headers: { authorization: `Bearer ${key}` } });
       expect(res.statusCode).toBe(503);

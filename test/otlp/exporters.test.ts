@@ -10,7 +10,7 @@ import { LoggerProvider, SimpleLogRecordProcessor } from '@opentelemetry/sdk-log
 import { MeterProvider, PeriodicExportingMetricReader, type PushMetricExporter } from '@opentelemetry/sdk-metrics';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startServer, type Server } from '../helpers/cli.js';
-import { createPostgresDatabase, onPostgres } from '../helpers/test-db.js';
+import { fileInstallation } from '../helpers/installation.js';
 import { YESTERDAY, YESTERDAY_MS } from './otlp-json.js';
 
 /**
@@ -34,14 +34,10 @@ const cleanups: (() => unknown)[] = [];
 beforeAll(async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'orgctl-otlp-'));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  let env: Record<string, string>;
-  if (onPostgres) {
-    const db = await createPostgresDatabase();
-    cleanups.push(() => db.drop());
-    env = { DATABASE_URL: db.url };
-  } else env = { DATA_DIR: path.join(dir, 'data'), DATABASE_URL: '' };
-  const init = await runCli(['init', '--org', 'acme', '--owner-email', 'owner@acme.test', '--json'], env);
-  ownerKey = (JSON.parse(init.stdout) as { apiKey: string }).apiKey;
+  const installed = await fileInstallation(dir);
+  cleanups.push(installed.remove);
+  const env = installed.env;
+  ownerKey = installed.ownerKey;
   // One key per developer, in their agent's OTLP headers: the recommended setup.
   for (const email of users) {
     expect((await runCli(['users', 'add', '--email', email, '--role', 'member'], env)).code).toBe(0);

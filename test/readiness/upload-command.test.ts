@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startServer, type Server } from '../helpers/cli.js';
-import { createPostgresDatabase, onPostgres } from '../helpers/test-db.js';
+import { fileInstallation } from '../helpers/installation.js';
 
 const PATH = '/api/organization/maturity-level-reports';
 const cleanups: (() => Promise<unknown> | void)[] = [];
@@ -16,16 +16,10 @@ let dir: string;
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'orgctl-readiness-cli-'));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  if (onPostgres) {
-    const db = await createPostgresDatabase();
-    cleanups.push(() => db.drop());
-    env = { DATABASE_URL: db.url };
-  } else {
-    env = { DATA_DIR: path.join(dir, 'data'), DATABASE_URL: '' };
-  }
-  const init = await runCli(['init', '--org', 'acme', '--owner-email', 'owner@acme.test', '--json'], env);
-  expect(init.code).toBe(0);
-  key = (JSON.parse(init.stdout) as { apiKey: string }).apiKey;
+  const installed = await fileInstallation(dir);
+  cleanups.push(installed.remove);
+  env = installed.env;
+  key = installed.ownerKey;
   server = await startServer({ ...env, APP_PORT: '0' });
   cleanups.push(() => server.stop());
   appUrl = /Application address \(readiness reports\) on (http:\/\/\S+)/.exec(server.output())![1]!;

@@ -21,6 +21,9 @@ const target = [{ name: 'COMPUTER', description: 'The computer\'s name or id' }]
 /** The line that starts the host agent of a byom computer, with the key left for the user to fill in. */
 const agentLine = (ctx: CommandContext, c: Computer) => `orgctl agent --url ${ctx.connection().url} --key <API key> --computer ${JSON.stringify(c.name)}`;
 
+/** The service hands out its own package (GET /download/orgctl.tgz), so no public registry is needed. */
+const installLine = (ctx: CommandContext) => `npm install -g ${ctx.connection().url}/download/orgctl.tgz`;
+
 function describe(ctx: CommandContext, c: Computer): string[] {
   const lines = fields([
     ['id', c.id],
@@ -37,7 +40,7 @@ function describe(ctx: CommandContext, c: Computer): string[] {
     lines.push('', 'Steps:');
     for (const s of steps) lines.push(`  ${s.status.padEnd(9)} ${s.name} (${s.id})${s.error ? `: ${s.error.split('\n')[0]}` : ''}`);
   }
-  if (c.providerType === 'byom') lines.push('', 'Host agent (run on the machine):', `  ${agentLine(ctx, c)}`);
+  if (c.providerType === 'byom') lines.push('', 'Host agent (run on the machine):', `  ${installLine(ctx)}`, `  ${agentLine(ctx, c)}`);
   return lines;
 }
 
@@ -53,7 +56,7 @@ async function follow(ctx: CommandContext, c: Computer, steps?: string[]): Promi
     computerId: c.id,
     steps,
     timeoutMs: timeout === undefined ? undefined : timeout * 1000,
-    waitingHint: c.providerType === 'byom' ? `Waiting for the host agent. On the machine, run:\n  ${agentLine(ctx, c)}` : undefined,
+    waitingHint: c.providerType === 'byom' ? `Waiting for the host agent. On the machine, run:\n  ${installLine(ctx)}\n  ${agentLine(ctx, c)}` : undefined,
   });
   if (ctx.output === 'json') process.stdout.write(`${JSON.stringify(result.computer)}\n`);
   if (result.settled === 'timeout') {

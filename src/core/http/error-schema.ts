@@ -19,8 +19,9 @@ const describe: Record<number, string> = {
   409: 'Conflict',
   413: 'Body too large',
   415: 'Unsupported content type',
+  429: 'Too many requests (Retry-After says when to try again)',
   502: 'Upstream failure',
-  503: 'Unavailable',
+  503: 'Unavailable (Retry-After says when to try again)',
 };
 
 /** Response entries for the listed error statuses (and 500), for a route's schema. */

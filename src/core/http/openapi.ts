@@ -1,5 +1,6 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { STATUS_CODES } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 
 export const API_VERSION = '0.1.0';
@@ -15,7 +16,11 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         description:
           'Usage limits, analytics, readiness reports, computers and CI automation for an AI coding agent. ' +
           'Every error body is the error object (detail, status, title, metadata, requestId).',
+        license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
       },
+      // Relative: the document describes whichever installation serves it. Readiness report routes
+      // are served on the application address ({app_url}), the same listener unless APP_PORT is set.
+      servers: [{ url: '/', description: 'This orgctl service ({base_url}; readiness reports on {app_url})' }],
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', description: 'An API key (ock_…) or a JWT access token.' },
@@ -25,13 +30,35 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    staticCSP: true,
+    // The page shows this service's name, not the UI library's logo.
+    logo: { type: 'image/svg+xml', content: Buffer.from(LOGO), href: '/docs', target: '_self' },
+    theme: { title: 'orgctl API' },
+  });
   app.get('/openapi.json', { schema: { hide: true }, config: { access: 'public' } }, async () => openApiDocument(app));
 }
 
+const LOGO = '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="32" viewBox="0 0 120 32"><text x="0" y="24" font-family="sans-serif" font-size="24" font-weight="700" fill="#ffffff">orgctl</text></svg>';
+
 /** The OpenAPI document with its keys sorted, as committed to the repository. */
 export function openApiDocument(app: FastifyInstance): unknown {
-  return sortKeys(app.swagger());
+  return sortKeys(describeResponses(app.swagger() as unknown as Document));
+}
+
+type Document = { paths?: Record<string, Record<string, { responses?: Record<string, { description?: string }> }>> };
+
+/** A response the route schema did not describe is named by its status (Created, No Content), not "Default Response". */
+function describeResponses(doc: Document): Document {
+  for (const item of Object.values(doc.paths ?? {})) {
+    for (const op of Object.values(item)) {
+      for (const [status, response] of Object.entries(op.responses ?? {})) {
+        if (response.description === 'Default Response') response.description = STATUS_CODES[Number(status)] ?? 'Response';
+      }
+    }
+  }
+  return doc;
 }
 
 function sortKeys(value: unknown): unknown {

@@ -2,10 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CRITERIA } from '../../../src/readiness/criteria.js';
 import { runCli, startServer, type Server } from '../../helpers/cli.js';
-import { createPostgresDatabase, onPostgres } from '../../helpers/test-db.js';
+import { fileInstallation } from '../../helpers/installation.js';
 import { makeRepo } from './fixtures.js';
 
 const cleanups: (() => Promise<unknown> | void)[] = [];
@@ -17,17 +18,10 @@ let repo: string;
 beforeAll(async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'orgctl-evaluate-cli-'));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  let env: Record<string, string>;
-  if (onPostgres) {
-    const db = await createPostgresDatabase();
-    cleanups.push(() => db.drop());
-    env = { DATABASE_URL: db.url };
-  } else {
-    env = { DATA_DIR: path.join(dir, 'data'), DATABASE_URL: '' };
-  }
-  const init = await runCli(['init', '--org', 'acme', '--owner-email', 'owner@acme.test', '--json'], env);
-  expect(init.code).toBe(0);
-  key = (JSON.parse(init.stdout) as { apiKey: string }).apiKey;
+  const installed = await fileInstallation(dir);
+  cleanups.push(installed.remove);
+  const env = installed.env;
+  key = installed.ownerKey;
   server = await startServer({ ...env, APP_PORT: '0' });
   cleanups.push(() => server.stop());
   appUrl = /Application address \(readiness reports\) on (http:\/\/\S+)/.exec(server.output())![1]!;
@@ -78,6 +72,18 @@ describe('orgctl readiness evaluate', () => {
     const web = body.repositories.find((r) => r.repoId === 'github.com/acme/web');
     expect(web?.latest.commitHash).toBe(printed.commitHash);
     expect(web?.latest.level).toBeGreaterThanOrEqual(1);
+  });
+
+  it('evaluates this repository itself: the report uploads and the summary shows it', async () => {
+    const root = fileURLToPath(new URL('../../../', import.meta.url));
+    const res = await runCli(['readiness', 'evaluate', root, '--repo-url', 'https://github.com/orgctl/orgctl', '--upload', '--url', appUrl, '--key', key], { GITHUB_TOKEN: '' });
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/^Level: \d \(80 % rule\)/m);
+    expect(res.stdout).toMatch(/^Report [0-9a-f-]{36} stored for github\.com\/orgctl\/orgctl\.$/m);
+    const summary = await fetch(`${appUrl}/api/organization/agent-readiness-summary`, { headers: { authorization: `Bearer ${key}` } });
+    const body = (await summary.json()) as { repositories: { repoId: string; latest: { passRate: number } }[] };
+    expect(body.repositories.find((r) => r.repoId === 'github.com/orgctl/orgctl')?.latest.passRate).toBeGreaterThan(0.3);
   });
 
   it('exits 2 when the checkout has no origin and no --repo-url is given', async () => {
