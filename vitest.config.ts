@@ -10,6 +10,7 @@ import { defineConfig } from 'vitest/config';
  */
 const PROCESSES = [
   'test/e2e/**/*.test.ts',
+  'test/web/**/*.test.ts',
   'test/faults/**/*.test.ts',
   'test/cli/**/*.test.ts',
   'test/otlp/exporters.test.ts',
