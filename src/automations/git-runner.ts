@@ -46,14 +46,29 @@ export function runGit(args: string[], o: GitRunOptions): Promise<GitResult> {
   };
   const full = ['-c', 'http.followRedirects=false', '-c', 'core.hooksPath=/dev/null', '-c', 'init.defaultBranch=main', '-c', 'credential.interactive=false', ...args];
   return new Promise((resolve, reject) => {
-    const child = spawn('git', full, { cwd: o.cwd, env, stdio: ['pipe', 'pipe', 'pipe'], timeout: o.timeoutMs, killSignal: 'SIGKILL' });
+    // Its own process group, so a timeout also ends what git started (ssh, remote helpers): they
+    // hold git's output pipes open, and the answer would wait for them.
+    const child = spawn('git', full, { cwd: o.cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }, o.timeoutMs);
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-16_384)));
-    child.on('error', (e) => reject(new GitUnavailableError(`git could not be started: ${e.message}`)));
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(new GitUnavailableError(`git could not be started: ${e.message}`));
+    });
     child.on('close', (code, signal) => {
-      if (code === null) reject(new GitUnavailableError(`git ${args[0]} did not finish within ${o.timeoutMs} ms (${signal ?? 'killed'}).`));
+      clearTimeout(timer);
+      if (timedOut || code === null) reject(new GitUnavailableError(`git ${args[0]} did not finish within ${o.timeoutMs} ms (${signal ?? 'killed'}).`));
       else resolve({ code, stdout, stderr });
     });
     child.stdin.on('error', () => undefined);

@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError, errors } from '../core/http/errors.js';
+import { pinnedInvocation } from './address-pin.js';
 import { GitUnavailableError, runGit, type GitResult } from './git-runner.js';
 import { commitMessage, type GitHost, type HostOutcome, type WorkflowChange } from './host.js';
 import type { RepoTarget } from './repo-target.js';
@@ -89,7 +90,8 @@ export class PlainGitHost implements GitHost<GitTarget> {
 
   private async run(target: GitTarget, args: string[], input?: string, env?: Record<string, string>): Promise<GitResult> {
     try {
-      return await runGit(args, { input, env, timeoutMs: this.o.timeoutMs, protocols: target.protocols });
+      const pinned = pinnedInvocation(target.pin);
+      return await runGit([...pinned.config, ...args], { input, env: { ...env, ...pinned.env }, timeoutMs: this.o.timeoutMs, protocols: target.protocols });
     } catch (e) {
       if (e instanceof GitUnavailableError) throw errors.badGateway(`The Git host ${target.displayUrl} failed: ${e.message}`);
       throw e;

@@ -1,13 +1,16 @@
 import { errors } from '../core/http/errors.js';
+import { pinnedUrl, type AddressPin } from './address-pin.js';
 import { canonicalRepoId } from '../core/net/repo-id.js';
-import { internalAddressesOf, type Resolver } from '../core/net/network-guard.js';
+import { addressesOf, isInternalAddress, type Resolver } from '../core/net/network-guard.js';
 
 export type HostKind = 'github' | 'git';
 
 /** A repository URL the service may act on, and which host serves it. */
 export type RepoTarget =
   | { kind: 'github'; host: string; owner: string; repo: string; repoId: string; displayUrl: string }
-  | { kind: 'git'; host: string; pushUrl: string; protocols: string; repoId: string; displayUrl: string };
+  | { kind: 'git'; host: string; pushUrl: string; protocols: string; repoId: string; displayUrl: string; pin?: AddressPin };
+
+const DEFAULT_PORT = { https: 443, http: 80, ssh: 22, git: 9418 } as const;
 
 export interface TargetPolicy {
   /** host (lower case) -> kind, from CI_GIT_HOSTS. */
@@ -56,16 +59,20 @@ export async function resolveTarget(repoUrl: string, policy: TargetPolicy): Prom
     if (!m || m[2] === '.' || m[2] === '..') throw bad('must name a GitHub repository as https://HOST/OWNER/REPO');
     return { kind, host: url.host, owner: m[1]!, repo: m[2]!, repoId, displayUrl: `https://${url.host}/${m[1]}/${m[2]}` };
   }
-  if (!policy.allowPrivateNetwork) {
-    let internal: string[];
-    try {
-      internal = await internalAddressesOf(url.host, policy.resolve);
-    } catch (e) {
-      throw errors.badGateway(`The Git host ${url.host} could not be resolved: ${(e as Error).message}`);
-    }
-    if (internal.length > 0) throw bad(`host ${url.host} resolves to an internal address (${internal.join(', ')}), which this server does not connect to`);
+  const scheme = url.scheme === 'scp' ? 'ssh' : url.scheme;
+  const target = { kind, host: url.host, pushUrl: repoUrl, protocols: scheme, repoId, displayUrl: url.display } as const;
+  if (policy.allowPrivateNetwork) return target;
+  let addresses: string[];
+  try {
+    addresses = await addressesOf(url.host, policy.resolve);
+  } catch (e) {
+    throw errors.badGateway(`The Git host ${url.host} could not be resolved: ${(e as Error).message}`);
   }
-  return { kind, host: url.host, pushUrl: repoUrl, protocols: url.scheme === 'scp' ? 'ssh' : url.scheme, repoId, displayUrl: url.display };
+  const internal = addresses.filter(isInternalAddress);
+  if (internal.length > 0) throw bad(`host ${url.host} resolves to an internal address (${internal.join(', ')}), which this server does not connect to`);
+  if (addresses.length === 0) throw errors.badGateway(`The Git host ${url.host} could not be resolved: no address`);
+  const pin: AddressPin = { host: url.host, port: url.port ?? DEFAULT_PORT[scheme], scheme, addresses };
+  return { ...target, pushUrl: pinnedUrl(repoUrl, pin), pin };
 }
 
 /** The id a pull request's repository is stored and filtered under; 400 for a URL that is no repository URL. */
@@ -81,6 +88,8 @@ interface ParsedUrl {
   scheme: 'https' | 'http' | 'ssh' | 'git' | 'scp' | 'file';
   host: string;
   path: string;
+  /** The port the URL names, if it names one. */
+  port?: number;
   /** The URL without credentials, safe to store, show and log. */
   display: string;
 }
@@ -119,7 +128,7 @@ function parse(text: string): ParsedUrl {
   } catch {
     throw bad('has a malformed percent-encoding');
   }
-  return { scheme, host, path, display };
+  return { scheme, host, path, display, port: url.port ? Number(url.port) : undefined };
 }
 
 function checkHost(host: string): string {

@@ -57,12 +57,16 @@ export type Resolver = (host: string) => Promise<string[]>;
 
 export const systemResolver: Resolver = async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
+/** The addresses `host` stands for: itself when it is an IP literal (bracketed or not), else what it resolves to. */
+export async function addressesOf(host: string, resolve: Resolver = systemResolver): Promise<string[]> {
+  const bare = host.startsWith('[') ? host.slice(1, -1) : host;
+  return isIP(bare) ? [bare] : await resolve(bare);
+}
+
 /**
  * Resolves `host` and returns the internal addresses among them (empty: the host is public).
  * Every address is checked: one internal answer is enough to refuse.
  */
 export async function internalAddressesOf(host: string, resolve: Resolver = systemResolver): Promise<string[]> {
-  const bare = host.startsWith('[') ? host.slice(1, -1) : host;
-  const addresses = isIP(bare) ? [bare] : await resolve(bare);
-  return addresses.filter(isInternalAddress);
+  return (await addressesOf(host, resolve)).filter(isInternalAddress);
 }
