@@ -1,6 +1,10 @@
-// Writes the generated parts of the docs from the built code: the readiness criteria table.
+// Writes the generated parts of the docs from the built code: the readiness criteria table and the error codes.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { withErrorCodesTable } from '../dist/core/http/error-codes.js';
 import { withCriteriaTable } from '../dist/readiness/criteria-table.js';
 
 const page = new URL('../docs/readiness.md', import.meta.url);
 writeFileSync(page, withCriteriaTable(readFileSync(page, 'utf8')));
+
+const errorsPage = new URL('../docs/errors.md', import.meta.url);
+writeFileSync(errorsPage, withErrorCodesTable(readFileSync(errorsPage, 'utf8')));

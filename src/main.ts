@@ -195,7 +195,7 @@ async function reportFailure(e: unknown): Promise<number> {
   const { ApiError, ServiceUnreachableError } = await import('./client/api-client.js');
   if (e instanceof ApiError) {
     const problems = (e.metadata?.errors as { path?: string; message?: string }[] | undefined) ?? [];
-    const lines = [`Error: ${e.detail}`, ...problems.map((p) => `  ${p.path || '/'} ${p.message ?? ''}`), `(HTTP ${e.status}${e.requestId ? `, request id ${e.requestId}` : ''})`];
+    const lines = [`Error: ${e.detail}`, ...problems.map((p) => `  ${p.path || '/'} ${p.message ?? ''}`), `(HTTP ${e.status}${e.requestId ? `, request id ${e.requestId}` : ''}${typeof e.metadata?.code === 'string' ? `, code ${e.metadata.code}` : ''})`];
     process.stderr.write(`${lines.join('\n')}\n`);
     return 1;
   }

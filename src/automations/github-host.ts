@@ -42,12 +42,12 @@ export class GitHubHost implements GitHost<GitHubTarget> {
       p.catch((e: unknown) => {
         throw this.failure(e, what, notFound);
       });
-    const repoMissing = () => errors.notFound(`Repository ${t.displayUrl}`);
+    const repoMissing = () => errors.notFound(`Repository ${t.displayUrl}`, 'repository_not_found');
 
     const baseBranch = change.baseBranch ?? (await call('reading the repository', gh.repos.get(repo), repoMissing)).data.default_branch;
     let baseSha: string;
     try {
-      const ref = await call('reading the base branch', gh.git.getRef({ ...repo, ref: `heads/${baseBranch}` }), () => errors.notFound(`Base branch ${baseBranch}`));
+      const ref = await call('reading the base branch', gh.git.getRef({ ...repo, ref: `heads/${baseBranch}` }), () => errors.notFound(`Base branch ${baseBranch}`, 'branch_not_found'));
       baseSha = ref.data.object.sha;
     } catch (e) {
       // GitHub answers 404 alike for a missing branch and a missing repository: tell them apart.
@@ -62,11 +62,11 @@ export class GitHubHost implements GitHost<GitHubTarget> {
         throw this.failure(e, 'reading the workflow file');
       },
     );
-    if (change.action === 'create' && current) throw errors.conflict(`${change.workflowPath} already exists on ${baseBranch}; use action "edit".`);
-    if (change.action !== 'create' && !current) throw errors.notFound(`Workflow file ${change.workflowPath} on ${baseBranch}`);
-    if (current && (Array.isArray(current) || current.type !== 'file')) throw errors.conflict(`${change.workflowPath} on ${baseBranch} is not a regular file.`);
+    if (change.action === 'create' && current) throw errors.conflict('workflow_exists', `${change.workflowPath} already exists on ${baseBranch}; use action "edit".`);
+    if (change.action !== 'create' && !current) throw errors.notFound(`Workflow file ${change.workflowPath} on ${baseBranch}`, 'workflow_not_found');
+    if (current && (Array.isArray(current) || current.type !== 'file')) throw errors.conflict('not_a_file', `${change.workflowPath} on ${baseBranch} is not a regular file.`);
     if (change.action === 'edit' && current && !Array.isArray(current) && current.sha === blobSha(change.content ?? '')) {
-      throw errors.conflict(`${change.workflowPath} on ${baseBranch} already has this content; nothing to change.`);
+      throw errors.conflict('workflow_unchanged', `${change.workflowPath} on ${baseBranch} already has this content; nothing to change.`);
     }
 
     const baseCommit = await call('reading the base commit', gh.git.getCommit({ ...repo, commit_sha: baseSha }));
@@ -100,6 +100,6 @@ export class GitHubHost implements GitHost<GitHubTarget> {
     if (status === 404 && notFound) return notFound();
     const message = (e as Error)?.message ?? String(e);
     const detail = status === undefined ? `GitHub could not be reached while ${what}: ${message}` : `GitHub failed while ${what} (${status}): ${message}`;
-    return errors.badGateway(detail, { host: 'github', ...(status === undefined ? {} : { githubStatus: status }) });
+    return errors.badGateway(detail, { host: 'github', ...(status === undefined ? {} : { githubStatus: status }) }, e);
   }
 }

@@ -36,7 +36,7 @@ export class PlainGitHost implements GitHost<GitTarget> {
       await local(this.run(target, ['init', '--bare', '--quiet', dir]));
       const fetched = await git(['fetch', '--depth=1', '--no-tags', '--quiet', '--', target.pushUrl, `+refs/heads/${baseBranch}:refs/heads/${baseBranch}`]);
       if (fetched.code !== 0) {
-        if (/couldn't find remote ref/i.test(fetched.stderr)) throw errors.notFound(`Base branch ${baseBranch}`);
+        if (/couldn't find remote ref/i.test(fetched.stderr)) throw errors.notFound(`Base branch ${baseBranch}`, 'branch_not_found');
         throw hostFailure(fetched, target);
       }
       const base = (await local(git(['rev-parse', '--verify', `refs/heads/${baseBranch}^{commit}`]))).trim();
@@ -45,12 +45,12 @@ export class PlainGitHost implements GitHost<GitTarget> {
       const entry = (p: string) => entries.map((e) => /^(\d+) (\w+) ([0-9a-f]+)\t(.*)$/s.exec(e)).find((m) => m?.[4] === p);
       for (const dirPath of ['.github', '.github/workflows']) {
         const d = entry(dirPath);
-        if (d && d[2] !== 'tree') throw errors.conflict(`${dirPath} on ${baseBranch} is not a directory (a ${d[1] === '120000' ? 'symbolic link' : d[2]}).`);
+        if (d && d[2] !== 'tree') throw errors.conflict('not_a_file', `${dirPath} on ${baseBranch} is not a directory (a ${d[1] === '120000' ? 'symbolic link' : d[2]}).`);
       }
       const existing = entry(change.workflowPath);
-      if (change.action === 'create' && existing) throw errors.conflict(`${change.workflowPath} already exists on ${baseBranch}; use action "edit".`);
-      if (change.action !== 'create' && !existing) throw errors.notFound(`Workflow file ${change.workflowPath} on ${baseBranch}`);
-      if (existing && existing[2] !== 'blob') throw errors.conflict(`${change.workflowPath} on ${baseBranch} is not a regular file.`);
+      if (change.action === 'create' && existing) throw errors.conflict('workflow_exists', `${change.workflowPath} already exists on ${baseBranch}; use action "edit".`);
+      if (change.action !== 'create' && !existing) throw errors.notFound(`Workflow file ${change.workflowPath} on ${baseBranch}`, 'workflow_not_found');
+      if (existing && existing[2] !== 'blob') throw errors.conflict('not_a_file', `${change.workflowPath} on ${baseBranch} is not a regular file.`);
 
       await local(git(['read-tree', base]));
       if (change.action === 'delete') {
@@ -58,7 +58,7 @@ export class PlainGitHost implements GitHost<GitTarget> {
         await local(git(['update-index', '--index-info'], `0 ${'0'.repeat(40)}\t${change.workflowPath}\n`));
       } else {
         const blob = (await local(git(['hash-object', '-w', '--stdin'], change.content))).trim();
-        if (existing && existing[3] === blob) throw errors.conflict(`${change.workflowPath} on ${baseBranch} already has this content; nothing to change.`);
+        if (existing && existing[3] === blob) throw errors.conflict('workflow_unchanged', `${change.workflowPath} on ${baseBranch} already has this content; nothing to change.`);
         const mode = existing?.[1] === '100755' ? '100755' : '100644';
         await local(git(['update-index', '--add', '--cacheinfo', `${mode},${blob},${change.workflowPath}`]));
       }
@@ -84,7 +84,7 @@ export class PlainGitHost implements GitHost<GitTarget> {
     const res = await this.run(target, ['ls-remote', '--symref', '--', target.pushUrl, 'HEAD']);
     if (res.code !== 0) throw hostFailure(res, target);
     const m = /^ref: refs\/heads\/(\S+)\tHEAD$/m.exec(res.stdout);
-    if (!m) throw new AppError(404, `${target.displayUrl} has no default branch (it has no commits yet); nothing to open a pull request against.`);
+    if (!m) throw new AppError('branch_not_found', `${target.displayUrl} has no default branch (it has no commits yet); nothing to open a pull request against.`);
     return m[1]!;
   }
 
@@ -93,7 +93,7 @@ export class PlainGitHost implements GitHost<GitTarget> {
       const pinned = pinnedInvocation(target.pin);
       return await runGit([...pinned.config, ...args], { input, env: { ...env, ...pinned.env }, timeoutMs: this.o.timeoutMs, protocols: target.protocols });
     } catch (e) {
-      if (e instanceof GitUnavailableError) throw errors.badGateway(`The Git host ${target.displayUrl} failed: ${e.message}`);
+      if (e instanceof GitUnavailableError) throw errors.badGateway(`The Git host ${target.displayUrl} failed: ${e.message}`, undefined, e);
       throw e;
     }
   }
@@ -110,7 +110,7 @@ async function local(result: Promise<GitResult>): Promise<string> {
 function hostFailure(r: GitResult, target: GitTarget, what = `The Git host failed`) {
   const message = redact(r.stderr.trim() || `git exited with ${r.code}`, target);
   if (NOT_A_REPO.test(r.stderr) && !/remote rejected|pre-receive|hook declined/i.test(r.stderr)) {
-    return errors.notFound(`Repository ${target.displayUrl}`);
+    return errors.notFound(`Repository ${target.displayUrl}`, 'repository_not_found');
   }
   return errors.badGateway(`${what}: ${message}`, { host: target.host || 'file', gitMessage: message });
 }

@@ -66,7 +66,7 @@ export async function resolveTarget(repoUrl: string, policy: TargetPolicy): Prom
   try {
     addresses = await addressesOf(url.host, policy.resolve);
   } catch (e) {
-    throw errors.badGateway(`The Git host ${url.host} could not be resolved: ${(e as Error).message}`);
+    throw errors.badGateway(`The Git host ${url.host} could not be resolved: ${(e as Error).message}`, undefined, e);
   }
   const internal = addresses.filter(isInternalAddress);
   if (internal.length > 0) throw bad(`host ${url.host} resolves to an internal address (${internal.join(', ')}), which this server does not connect to`);

@@ -125,7 +125,7 @@ export class AutomationsService {
 
   async getPullRequest(orgId: string, id: string): Promise<PullRequest> {
     const row = isUuid(id) ? await store.get(this.db, orgId, id.toLowerCase()) : undefined;
-    if (!row) throw errors.notFound('Pull request');
+    if (!row) throw errors.notFound('Pull request', 'pull_request_not_found');
     return toPullRequest(row);
   }
 }

@@ -922,8 +922,11 @@ export interface components {
         ErrorObject: {
             /** @description Human-readable message */
             detail: string;
-            /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
-            metadata?: {
+            /** @description The error code, and extra data where the code says so: `errors` lists validation problems as {path, message} */
+            metadata: {
+                /** @description The machine-readable error code (docs/errors.md lists them all), e.g. computer_not_found, install_running, validation_failed */
+                code: string;
+            } & {
                 [key: string]: unknown;
             };
             /** @description Equals the x-request-id response header */
@@ -5386,8 +5389,11 @@ export interface operations {
                         detail: string;
                         /** @description Equals detail */
                         message: string;
-                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
-                        metadata?: {
+                        /** @description The error code, and extra data where the code says so: `errors` lists validation problems as {path, message} */
+                        metadata: {
+                            /** @description The machine-readable error code (docs/errors.md lists them all), e.g. computer_not_found, install_running, validation_failed */
+                            code: string;
+                        } & {
                             [key: string]: unknown;
                         };
                         /** @description Equals the x-request-id response header */
@@ -5412,8 +5418,11 @@ export interface operations {
                         detail: string;
                         /** @description Equals detail */
                         message: string;
-                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
-                        metadata?: {
+                        /** @description The error code, and extra data where the code says so: `errors` lists validation problems as {path, message} */
+                        metadata: {
+                            /** @description The machine-readable error code (docs/errors.md lists them all), e.g. computer_not_found, install_running, validation_failed */
+                            code: string;
+                        } & {
                             [key: string]: unknown;
                         };
                         /** @description Equals the x-request-id response header */
@@ -5438,8 +5447,11 @@ export interface operations {
                         detail: string;
                         /** @description Equals detail */
                         message: string;
-                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
-                        metadata?: {
+                        /** @description The error code, and extra data where the code says so: `errors` lists validation problems as {path, message} */
+                        metadata: {
+                            /** @description The machine-readable error code (docs/errors.md lists them all), e.g. computer_not_found, install_running, validation_failed */
+                            code: string;
+                        } & {
                             [key: string]: unknown;
                         };
                         /** @description Equals the x-request-id response header */
@@ -5464,8 +5476,11 @@ export interface operations {
                         detail: string;
                         /** @description Equals detail */
                         message: string;
-                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
-                        metadata?: {
+                        /** @description The error code, and extra data where the code says so: `errors` lists validation problems as {path, message} */
+                        metadata: {
+                            /** @description The machine-readable error code (docs/errors.md lists them all), e.g. computer_not_found, install_running, validation_failed */
+                            code: string;
+                        } & {
                             [key: string]: unknown;
                         };
                         /** @description Equals the x-request-id response header */
@@ -5490,8 +5505,11 @@ export interface operations {
                         detail: string;
                         /** @description Equals detail */
                         message: string;
-                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
-                        metadata?: {
+                        /** @description The error code, and extra data where the code says so: `errors` lists validation problems as {path, message} */
+                        metadata: {
+                            /** @description The machine-readable error code (docs/errors.md lists them all), e.g. computer_not_found, install_running, validation_failed */
+                            code: string;
+                        } & {
                             [key: string]: unknown;
                         };
                         /** @description Equals the x-request-id response header */
@@ -5516,8 +5534,11 @@ export interface operations {
                         detail: string;
                         /** @description Equals detail */
                         message: string;
-                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
-                        metadata?: {
+                        /** @description The error code, and extra data where the code says so: `errors` lists validation problems as {path, message} */
+                        metadata: {
+                            /** @description The machine-readable error code (docs/errors.md lists them all), e.g. computer_not_found, install_running, validation_failed */
+                            code: string;
+                        } & {
                             [key: string]: unknown;
                         };
                         /** @description Equals the x-request-id response header */
@@ -5569,8 +5590,11 @@ export interface operations {
                         detail: string;
                         /** @description Equals detail */
                         message: string;
-                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
-                        metadata?: {
+                        /** @description The error code, and extra data where the code says so: `errors` lists validation problems as {path, message} */
+                        metadata: {
+                            /** @description The machine-readable error code (docs/errors.md lists them all), e.g. computer_not_found, install_running, validation_failed */
+                            code: string;
+                        } & {
                             [key: string]: unknown;
                         };
                         /** @description Equals the x-request-id response header */
@@ -5595,8 +5619,11 @@ export interface operations {
                         detail: string;
                         /** @description Equals detail */
                         message: string;
-                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
-                        metadata?: {
+                        /** @description The error code, and extra data where the code says so: `errors` lists validation problems as {path, message} */
+                        metadata: {
+                            /** @description The machine-readable error code (docs/errors.md lists them all), e.g. computer_not_found, install_running, validation_failed */
+                            code: string;
+                        } & {
                             [key: string]: unknown;
                         };
                         /** @description Equals the x-request-id response header */
@@ -5621,8 +5648,11 @@ export interface operations {
                         detail: string;
                         /** @description Equals detail */
                         message: string;
-                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
-                        metadata?: {
+                        /** @description The error code, and extra data where the code says so: `errors` lists validation problems as {path, message} */
+                        metadata: {
+                            /** @description The machine-readable error code (docs/errors.md lists them all), e.g. computer_not_found, install_running, validation_failed */
+                            code: string;
+                        } & {
                             [key: string]: unknown;
                         };
                         /** @description Equals the x-request-id response header */
@@ -5647,8 +5677,11 @@ export interface operations {
                         detail: string;
                         /** @description Equals detail */
                         message: string;
-                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
-                        metadata?: {
+                        /** @description The error code, and extra data where the code says so: `errors` lists validation problems as {path, message} */
+                        metadata: {
+                            /** @description The machine-readable error code (docs/errors.md lists them all), e.g. computer_not_found, install_running, validation_failed */
+                            code: string;
+                        } & {
                             [key: string]: unknown;
                         };
                         /** @description Equals the x-request-id response header */
@@ -5673,8 +5706,11 @@ export interface operations {
                         detail: string;
                         /** @description Equals detail */
                         message: string;
-                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
-                        metadata?: {
+                        /** @description The error code, and extra data where the code says so: `errors` lists validation problems as {path, message} */
+                        metadata: {
+                            /** @description The machine-readable error code (docs/errors.md lists them all), e.g. computer_not_found, install_running, validation_failed */
+                            code: string;
+                        } & {
                             [key: string]: unknown;
                         };
                         /** @description Equals the x-request-id response header */
@@ -5699,8 +5735,11 @@ export interface operations {
                         detail: string;
                         /** @description Equals detail */
                         message: string;
-                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
-                        metadata?: {
+                        /** @description The error code, and extra data where the code says so: `errors` lists validation problems as {path, message} */
+                        metadata: {
+                            /** @description The machine-readable error code (docs/errors.md lists them all), e.g. computer_not_found, install_running, validation_failed */
+                            code: string;
+                        } & {
                             [key: string]: unknown;
                         };
                         /** @description Equals the x-request-id response header */
@@ -5752,8 +5791,11 @@ export interface operations {
                         detail: string;
                         /** @description Equals detail */
                         message: string;
-                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
-                        metadata?: {
+                        /** @description The error code, and extra data where the code says so: `errors` lists validation problems as {path, message} */
+                        metadata: {
+                            /** @description The machine-readable error code (docs/errors.md lists them all), e.g. computer_not_found, install_running, validation_failed */
+                            code: string;
+                        } & {
                             [key: string]: unknown;
                         };
                         /** @description Equals the x-request-id response header */
@@ -5778,8 +5820,11 @@ export interface operations {
                         detail: string;
                         /** @description Equals detail */
                         message: string;
-                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
-                        metadata?: {
+                        /** @description The error code, and extra data where the code says so: `errors` lists validation problems as {path, message} */
+                        metadata: {
+                            /** @description The machine-readable error code (docs/errors.md lists them all), e.g. computer_not_found, install_running, validation_failed */
+                            code: string;
+                        } & {
                             [key: string]: unknown;
                         };
                         /** @description Equals the x-request-id response header */
@@ -5804,8 +5849,11 @@ export interface operations {
                         detail: string;
                         /** @description Equals detail */
                         message: string;
-                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
-                        metadata?: {
+                        /** @description The error code, and extra data where the code says so: `errors` lists validation problems as {path, message} */
+                        metadata: {
+                            /** @description The machine-readable error code (docs/errors.md lists them all), e.g. computer_not_found, install_running, validation_failed */
+                            code: string;
+                        } & {
                             [key: string]: unknown;
                         };
                         /** @description Equals the x-request-id response header */
@@ -5830,8 +5878,11 @@ export interface operations {
                         detail: string;
                         /** @description Equals detail */
                         message: string;
-                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
-                        metadata?: {
+                        /** @description The error code, and extra data where the code says so: `errors` lists validation problems as {path, message} */
+                        metadata: {
+                            /** @description The machine-readable error code (docs/errors.md lists them all), e.g. computer_not_found, install_running, validation_failed */
+                            code: string;
+                        } & {
                             [key: string]: unknown;
                         };
                         /** @description Equals the x-request-id response header */
@@ -5856,8 +5907,11 @@ export interface operations {
                         detail: string;
                         /** @description Equals detail */
                         message: string;
-                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
-                        metadata?: {
+                        /** @description The error code, and extra data where the code says so: `errors` lists validation problems as {path, message} */
+                        metadata: {
+                            /** @description The machine-readable error code (docs/errors.md lists them all), e.g. computer_not_found, install_running, validation_failed */
+                            code: string;
+                        } & {
                             [key: string]: unknown;
                         };
                         /** @description Equals the x-request-id response header */
@@ -5882,8 +5936,11 @@ export interface operations {
                         detail: string;
                         /** @description Equals detail */
                         message: string;
-                        /** @description Free-form additional data; `errors` lists validation problems as {path, message} */
-                        metadata?: {
+                        /** @description The error code, and extra data where the code says so: `errors` lists validation problems as {path, message} */
+                        metadata: {
+                            /** @description The machine-readable error code (docs/errors.md lists them all), e.g. computer_not_found, install_running, validation_failed */
+                            code: string;
+                        } & {
                             [key: string]: unknown;
                         };
                         /** @description Equals the x-request-id response header */

@@ -58,7 +58,7 @@ export class AgentChannel {
     let touched = 0;
     for (;;) {
       const c = await this.byomComputer(this.db, actor, id);
-      if (c.host_id !== hostId) throw c.host_id === null ? errors.conflict('Register the host first (POST …/agent/register).') : this.otherHost(c);
+      if (c.host_id !== hostId) throw c.host_id === null ? errors.conflict('host_not_registered', 'Register the host first (POST …/agent/register).') : this.otherHost(c);
       if (Date.now() - touched > this.settings.leaseMs / 3) {
         await store.touchAgent(this.db, c.id);
         touched = Date.now();
@@ -113,15 +113,15 @@ export class AgentChannel {
 
   private async byomComputer(db: Parameters<ComputersService['mustFind']>[0], actor: Principal, id: string, lock = false): Promise<ComputerRow> {
     const c = await this.computers.mustFind(db, actor, { id }, lock);
-    if (c.provider !== 'byom') throw errors.conflict('This computer is provisioned by e2b, not by a host agent.');
+    if (c.provider !== 'byom') throw errors.conflict('not_byom', 'This computer is provisioned by e2b, not by a host agent.');
     return c;
   }
 
   private otherHost(c: ComputerRow) {
-    return errors.conflict(`This computer is bound to another host (${c.host_id}); change its hostId first.`, { hostId: c.host_id });
+    return errors.conflict('host_mismatch', `This computer is bound to another host (${c.host_id}); change its hostId first.`, { hostId: c.host_id });
   }
 
   private leaseLost(stepId: string) {
-    return errors.conflict(`The step ${stepId} is no longer held by this agent (its lease expired or it finished).`);
+    return errors.conflict('lease_lost', `The step ${stepId} is no longer held by this agent (its lease expired or it finished).`);
   }
 }

@@ -78,7 +78,7 @@ export class ComputersService {
 
   async get(actor: Principal, by: { id: string } | { name: string }, baseUrl: string): Promise<ComputerView> {
     const found = await store.findWithSteps(this.db, actor.orgId, by, this.ownerFilter(actor));
-    if (!found) throw errors.notFound('Computer');
+    if (!found) throw errors.notFound('Computer', 'computer_not_found');
     return computerView(found.computer, found.steps, baseUrl);
   }
 
@@ -96,7 +96,7 @@ export class ComputersService {
       const c = await this.mustFind(tx, actor, { id }, true);
       if (c.provider === 'e2b' && patch.hostId !== undefined) throw invalidField('/hostId', 'applies to byom computers only');
       const moved = patch.hostId !== undefined && c.host_id !== null && patch.hostId.toLowerCase() !== c.host_id;
-      if (moved && !(await jobsStore.restartOnNewHost(tx, c.id))) throw errors.conflict('A provisioning step is running on the current host; wait for it to end before moving the computer.');
+      if (moved && !(await jobsStore.restartOnNewHost(tx, c.id))) throw errors.conflict('step_running', 'A provisioning step is running on the current host; wait for it to end before moving the computer.');
       await store.update(tx, c.id, patch);
     });
     return this.get(actor, { id }, baseUrl);
@@ -109,7 +109,7 @@ export class ComputersService {
       try {
         await this.e2b.kill(c.sandbox_id);
       } catch (e) {
-        throw errors.badGateway(`E2B did not release sandbox ${c.sandbox_id}: ${(e as Error).message}`);
+        throw errors.badGateway(`E2B did not release sandbox ${c.sandbox_id}: ${(e as Error).message}`, undefined, e);
       }
     }
     await this.db.transaction((tx) => store.delete(tx, c.id));
@@ -126,6 +126,7 @@ export class ComputersService {
     if (!start.started) {
       const running = start.runningSessionId;
       throw errors.conflict(
+        'install_running',
         running
           ? `Install session ${running} is already running on this computer; wait for it to end (GET …/install-sessions/${running}).`
           : 'The install step is already running on this computer (as part of provisioning); wait for it to end.',
@@ -140,14 +141,14 @@ export class ComputersService {
   async session(actor: Principal, id: string, sessionId: string): Promise<InstallSessionView> {
     const c = await this.mustFind(this.db, actor, { id });
     const s = isUuid(sessionId) ? await jobsStore.session(this.db, c.id, sessionId) : undefined;
-    if (!s) throw errors.notFound('Install session');
+    if (!s) throw errors.notFound('Install session', 'install_session_not_found');
     return sessionView(s);
   }
 
   async step(actor: Principal, id: string, stepId: string) {
     const c = await this.mustFind(this.db, actor, { id });
     const s = await store.stepLog(this.db, c.id, stepId);
-    if (!s) throw errors.notFound('Provisioning step');
+    if (!s) throw errors.notFound('Provisioning step', 'step_not_found');
     return { ...stepView(s), log: s.log };
   }
 
@@ -158,7 +159,7 @@ export class ComputersService {
 
   async mustFind(db: Queryable, actor: Principal, by: { id: string } | { name: string }, lock = false): Promise<ComputerRow> {
     const c = await store.find(db, actor.orgId, by, this.ownerFilter(actor), lock);
-    if (!c) throw errors.notFound('Computer');
+    if (!c) throw errors.notFound('Computer', 'computer_not_found');
     return c;
   }
 }

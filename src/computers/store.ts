@@ -37,7 +37,7 @@ export interface StepRow {
 }
 
 const stepColumns = `computer_id, step_id, position, status, error, started_at, completed_at, install_session_id, attempts, lease_owner, lease_expires_at`;
-const nameTaken = (name: string) => errors.conflict(`A computer named "${name}" already exists in this organization.`, { field: 'name' });
+const nameTaken = (name: string) => errors.conflict('name_taken', `A computer named "${name}" already exists in this organization.`, { field: 'name' });
 
 /** Translates the name clash of the unique index into the domain's 409. */
 async function guardName<T>(name: string | undefined, fn: () => Promise<T>): Promise<T> {

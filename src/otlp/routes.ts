@@ -31,12 +31,12 @@ async function rawBody(request: FastifyRequest): Promise<Buffer> {
   if (!Buffer.isBuffer(body) || body.length === 0) throw errors.badRequest('The export has no body.');
   const encoding = String(request.headers['content-encoding'] ?? 'identity').toLowerCase();
   if (encoding === 'identity') return body;
-  if (encoding !== 'gzip') throw new AppError(415, `Content-Encoding ${encoding} is not supported; send gzip or none.`);
+  if (encoding !== 'gzip') throw new AppError('unsupported_media_type', `Content-Encoding ${encoding} is not supported; send gzip or none.`);
   try {
     return await inflate(body, { maxOutputLength: OTLP_MAX_BYTES });
   } catch (e) {
     if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' || e instanceof RangeError) {
-      throw new AppError(413, `The export inflates past ${OTLP_MAX_BYTES} bytes; send smaller batches.`);
+      throw new AppError('body_too_large', `The export inflates past ${OTLP_MAX_BYTES} bytes; send smaller batches.`);
     }
     throw errors.badRequest('The body is not valid gzip.');
   }
@@ -67,7 +67,7 @@ function decode(signal: Signal, request: FastifyRequest, body: Buffer): Record<s
  */
 function sendOtlpError(request: FastifyRequest, reply: FastifyReply, thrown: Error) {
   let err = toAppError(thrown, request);
-  if (err.status >= 500 && err.status !== 503) err = errors.unavailable('The export could not be stored now. Try again shortly.');
+  if (err.status >= 500 && err.status !== 503) err = errors.unavailable('The export could not be stored now. Try again shortly.', 5, 'unavailable', err);
   if (err.headers) reply.headers(err.headers);
   const code = GRPC_CODE[err.status] ?? 2;
   reply.code(err.status);
@@ -76,7 +76,7 @@ function sendOtlpError(request: FastifyRequest, reply: FastifyReply, thrown: Err
     detail: err.detail,
     status: err.status,
     title: titleOf(err.status),
-    ...(err.metadata ? { metadata: err.metadata } : {}),
+    metadata: { code: err.code, ...err.metadata },
     requestId: request.id,
     code,
     message: err.detail,

@@ -238,7 +238,7 @@ describe('computers', () => {
     expect(install.code).toBe(0);
     const again = await cli(['computers', 'install-deps', 'box']);
     expect(again.code).toBe(1);
-    expect(again.stderr).toMatch(/already running[\s\S]*HTTP 409/);
+    expect(again.stderr).toMatch(/already running[\s\S]*HTTP 409, request id [0-9a-f-]{36}, code install_running\)/);
     const { waitFor } = await import('../helpers/wait.js');
     await waitFor(async () => ((await cli(['computers', 'get', 'box'])).stdout.includes('succeeded Install dependencies') ? true : undefined), 60_000, 'the install', 500);
     const followed = await cli(['computers', 'install-deps', 'box', '--follow', '--timeout', '60']);

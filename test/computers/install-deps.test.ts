@@ -50,7 +50,7 @@ describe('install-deps', () => {
     const running = stepOf(winner, 'install-dependencies').installSessionId;
     for (const r of results.filter((x) => x.status === 409)) {
       const err = expectErrorObject(r, 409);
-      expect(err.metadata).toEqual({ installSessionId: running });
+      expect(err.metadata).toEqual({ code: 'install_running', installSessionId: running });
       expect(err.detail).toContain(running);
     }
   });

@@ -60,9 +60,9 @@ describe('API keys', () => {
 
   it('rejects an expiry in the past, unknown properties and an unknown principal', async () => {
     const past = await t.request('POST', '/api/v0/api-keys', { key: org.ownerKey, body: { expiresAt: Date.now() - 1000 } });
-    expect(expectErrorObject(past, 400).metadata).toEqual({ errors: [{ path: '/expiresAt', message: 'must be in the future' }] });
+    expect(expectErrorObject(past, 400).metadata).toEqual({ code: 'validation_failed', errors: [{ path: '/expiresAt', message: 'must be in the future' }] });
     const extra = await t.request('POST', '/api/v0/api-keys', { key: org.ownerKey, body: { name: 'x', admin: true } });
-    expect(expectErrorObject(extra, 400).metadata).toEqual({ errors: [{ path: '/admin', message: 'is not an allowed property' }] });
+    expect(expectErrorObject(extra, 400).metadata).toEqual({ code: 'validation_failed', errors: [{ path: '/admin', message: 'is not an allowed property' }] });
     expectErrorObject(await t.request('POST', '/api/v0/api-keys', { key: org.ownerKey, body: { email: 'nobody@example.com' } }), 404);
   });
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppDeps } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
+import { ERROR_CODES } from '../../src/core/http/error-codes.js';
 import type { Role } from '../../src/core/identity/roles.js';
 import { IdentityService } from '../../src/core/identity/service.js';
 import { createTestDb, type TestDb } from './test-db.js';
@@ -98,6 +99,10 @@ export function expectErrorObject(res: Response, status: number): { detail: stri
   if (body?.status !== status) problems.push('status');
   if (typeof body?.title !== 'string' || body.title.length === 0) problems.push('title');
   if (typeof body?.requestId !== 'string' || body.requestId !== res.headers['x-request-id']) problems.push('requestId');
+  // Every error names a catalogued code whose status it has (a framework's other 4xx may fall under malformed_request).
+  const code = (body?.metadata as { code?: string } | undefined)?.code;
+  const entry = code === undefined ? undefined : (ERROR_CODES as Record<string, { status: number }>)[code];
+  if (!entry || (entry.status !== status && code !== 'malformed_request')) problems.push(`metadata.code (${code})`);
   if (problems.length) throw new Error(`not an error object (${problems.join(', ')}): ${res.raw}`);
   return body as never;
 }

@@ -61,11 +61,11 @@ function fromSameOrigin(request: FastifyRequest, publicUrl: string | undefined):
  * the session's own token). Undefined when the write may go on.
  */
 export function refuseCrossSiteWrite(request: FastifyRequest, csrfToken: string, publicUrl: string | undefined): Error | undefined {
-  if (!fromSameOrigin(request, publicUrl)) return errors.forbidden('A cookie-authenticated write must come from this application (Sec-Fetch-Site: same-origin or a matching Origin).');
+  if (!fromSameOrigin(request, publicUrl)) return errors.forbidden('A cookie-authenticated write must come from this application (Sec-Fetch-Site: same-origin or a matching Origin).', 'csrf_refused');
   const header = request.headers[CSRF_HEADER];
   const cookie = request.cookies?.[names(request).csrf];
   if (typeof header !== 'string' || cookie === undefined || !sameSecret(header, cookie) || !sameSecret(header, csrfToken)) {
-    return errors.forbidden(`A cookie-authenticated write needs the ${CSRF_HEADER} header equal to the CSRF cookie (GET /api/v0/session returns the token).`);
+    return errors.forbidden(`A cookie-authenticated write needs the ${CSRF_HEADER} header equal to the CSRF cookie (GET /api/v0/session returns the token).`, 'csrf_refused');
   }
   return undefined;
 }
@@ -73,5 +73,5 @@ export function refuseCrossSiteWrite(request: FastifyRequest, csrfToken: string,
 /** Signing in from another site's page (login CSRF) is refused; browsers without Sec-Fetch-Site pass. */
 export function refuseCrossSiteSignIn(request: FastifyRequest): void {
   const site = request.headers['sec-fetch-site'];
-  if (site !== undefined && site !== 'same-origin' && site !== 'none') throw errors.forbidden('Signing in from another site is not allowed.');
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') throw errors.forbidden('Signing in from another site is not allowed.', 'csrf_refused');
 }

@@ -73,7 +73,7 @@ export class AccountsService {
     const principalId = await this.db.transaction(async (tx) => {
       const owner = await store.setupTokenOwner(tx, hashToken(token));
       if (!owner) throw errors.forbidden('This setup link is not valid, or setup is already done. Sign in instead.');
-      if (await store.ownerHasPassword(tx, owner.org_id)) throw errors.conflict('Setup is already done for this organization. Sign in instead.');
+      if (await store.ownerHasPassword(tx, owner.org_id)) throw errors.conflict('setup_done', 'Setup is already done for this organization. Sign in instead.');
       await store.setPassword(tx, owner.principal_id, passwordHash);
       await store.deleteSetupTokens(tx, owner.org_id);
       return owner.principal_id;
@@ -131,7 +131,7 @@ export class AccountsService {
   }
 
   async revokeSession(actor: Principal, sessionId: string): Promise<void> {
-    if (!(await store.deleteSession(this.db, actor.id, sessionId))) throw errors.notFound('Session');
+    if (!(await store.deleteSession(this.db, actor.id, sessionId))) throw errors.notFound('Session', 'session_not_found');
   }
 
   /**
@@ -157,7 +157,7 @@ export class AccountsService {
       throw errors.forbidden(`A ${actor.role} cannot invite a ${input.role}.`);
     }
     const email = normalizeEmail(input.email);
-    if (await this.identity.findPrincipal(orgId, { email })) throw errors.conflict(`${email} is already a member of this organization.`);
+    if (await this.identity.findPrincipal(orgId, { email })) throw errors.conflict('already_member', `${email} is already a member of this organization.`);
     const token = randomToken();
     const now = this.now();
     const id = randomUUID();
@@ -176,9 +176,9 @@ export class AccountsService {
     const now = this.now();
     const userId = await this.db.transaction(async (tx) => {
       const invitation = await store.invitationForUpdate(tx, hashToken(token));
-      if (!invitation) throw errors.notFound('Invitation');
-      if (invitation.accepted_at) throw errors.conflict('This invitation was already used. Sign in instead.');
-      if (invitation.expires_at <= now) throw errors.conflict('This invitation has expired. Ask for a new one.');
+      if (!invitation) throw errors.notFound('Invitation', 'invitation_not_found');
+      if (invitation.accepted_at) throw errors.conflict('invitation_used', 'This invitation was already used. Sign in instead.');
+      if (invitation.expires_at <= now) throw errors.conflict('invitation_expired', 'This invitation has expired. Ask for a new one.');
       const user = await this.identity.insertUserIn(tx, invitation.org_id, invitation.email, invitation.role, name);
       await store.setPassword(tx, user.id, passwordHash);
       await store.markAccepted(tx, invitation.id, now);
@@ -209,7 +209,7 @@ export class AccountsService {
 
   private async memberFor(actor: Principal, memberId: string): Promise<PrincipalRow> {
     const target = await this.identity.findPrincipal(actor.orgId, { id: memberId });
-    if (!target || target.kind !== 'user') throw errors.notFound('Member');
+    if (!target || target.kind !== 'user') throw errors.notFound('Member', 'user_not_found');
     if (!outranksOrEquals(actor.role, target.role)) throw errors.forbidden(`A ${actor.role} cannot change a ${target.role}.`);
     return target;
   }

@@ -3,24 +3,35 @@ import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { DbError } from '../db/db.js';
-import { AppError, errors, titleOf } from './errors.js';
+import type { ErrorCode } from './error-codes.js';
+import { AppError, errors, INTERNAL_DETAIL, titleOf } from './errors.js';
 import { toErrorItems } from './validation.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
-/** Sends the error object (docs/errors.md) for an AppError. */
+/**
+ * Sends the error object (docs/errors.md) for an AppError. A 500's detail is always the fixed
+ * sentence: whatever message an internal failure carries stays in the log.
+ */
 export function sendError(request: FastifyRequest, reply: FastifyReply, err: AppError) {
   if (err.headers) reply.headers(err.headers);
+  if (err.status >= 500 && err.cause !== undefined) request.log.error({ err: err.cause, code: err.code }, err.detail);
   return reply
     .code(err.status)
     .type('application/json; charset=utf-8')
     .send({
-      detail: err.detail,
+      detail: err.status === 500 ? INTERNAL_DETAIL : err.detail,
       status: err.status,
       title: titleOf(err.status),
-      ...(err.metadata ? { metadata: err.metadata } : {}),
+      metadata: { code: err.code, ...err.metadata },
       requestId: request.id,
     });
+}
+
+/** The code of a 4xx Fastify or Node raised itself, by its status. */
+function frameworkCode(status: number): ErrorCode {
+  const codes: Record<number, ErrorCode> = { 404: 'route_not_found', 408: 'request_timeout', 413: 'body_too_large', 414: 'path_too_long', 415: 'unsupported_media_type', 431: 'headers_too_large' };
+  return codes[status] ?? 'malformed_request';
 }
 
 /**
@@ -39,11 +50,11 @@ export function toAppError(err: FastifyError | Error, request: FastifyRequest): 
   if (fe.validation) return errors.invalid(toErrorItems(fe.validation as never), fe.validationContext ?? 'body');
   if (err instanceof DbError && isUnavailable(err.code)) {
     request.log.error({ err }, 'database unavailable');
-    return errors.unavailable('The database is unavailable. Try again shortly.');
+    return errors.unavailable('The database is unavailable. Try again shortly.', 5, 'database_unavailable');
   }
   // Fastify's own client errors (bad JSON 400, 413, 415, ...) carry safe, fixed messages.
   if (!(err instanceof DbError) && typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
-    return new AppError(fe.statusCode, fe.message);
+    return new AppError(frameworkCode(fe.statusCode), fe.message, { status: fe.statusCode });
   }
   request.log.error({ err }, 'unhandled error');
   return errors.internal();
@@ -78,7 +89,7 @@ export function frameworkErrors(err: FastifyError, request: FastifyRequest, repl
   const detail = status === 414 ? 'A path parameter is longer than this service accepts.' : 'The request URL is not valid (check its percent-encoding).';
   reply.header('x-request-id', request.id);
   reply.header('x-content-type-options', 'nosniff');
-  void sendError(request, reply, new AppError(status, detail));
+  void sendError(request, reply, new AppError(frameworkCode(status), detail, { status }));
 }
 
 /**
@@ -92,7 +103,7 @@ export function clientErrorHandler(err: Error & { code?: string }, socket: Duple
   const requestId = randomUUID();
   const detail =
     status === 431 ? 'The request headers or URL are larger than this service accepts.' : status === 408 ? 'The request took too long to arrive.' : 'The request is not valid HTTP (check the method and request line).';
-  const body = JSON.stringify({ detail, status, title: titleOf(status), requestId });
+  const body = JSON.stringify({ detail, status, title: titleOf(status), metadata: { code: frameworkCode(status) }, requestId });
   socket.end(
     `HTTP/1.1 ${status} ${titleOf(status)}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
       `X-Request-Id: ${requestId}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,

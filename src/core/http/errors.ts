@@ -1,40 +1,62 @@
 import { STATUS_CODES } from 'node:http';
+import { ERROR_CODES, type ErrorCode } from './error-codes.js';
 
 export interface ErrorItem {
   path: string;
   message: string;
 }
 
-/** A failure with its HTTP status, turned into the error object by the error handler. */
+/** The codes of one status, so a call site can only name a code that fits the kind of error. */
+export type CodeOf<S extends number> = { [K in ErrorCode]: (typeof ERROR_CODES)[K]['status'] extends S ? K : never }[ErrorCode];
+
+export interface AppErrorOptions {
+  /** Only where the status is not the code's own (a framework's 4xx under a general code). */
+  status?: number;
+  metadata?: Record<string, unknown>;
+  headers?: Record<string, string>;
+  /** The failure behind this one: logged, never sent. */
+  cause?: unknown;
+}
+
+/** A failure with its code and HTTP status, turned into the error object by the error handler. */
 export class AppError extends Error {
+  readonly status: number;
+  readonly metadata?: Record<string, unknown>;
+  readonly headers?: Record<string, string>;
+
   constructor(
-    readonly status: number,
+    readonly code: ErrorCode,
     readonly detail: string,
-    readonly metadata?: Record<string, unknown>,
-    readonly headers?: Record<string, string>,
+    options: AppErrorOptions = {},
   ) {
-    super(detail);
+    super(detail, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'AppError';
+    this.status = options.status ?? ERROR_CODES[code].status;
+    this.metadata = options.metadata;
+    this.headers = options.headers;
   }
 }
 
 export const titleOf = (status: number): string => STATUS_CODES[status] ?? 'Error';
 
-/** The catalogue of errors the service answers with; one function per kind, each with its status. */
+export const INTERNAL_DETAIL = 'Internal server error. The request id identifies it in the service log.';
+
+/** The catalogue of errors the service answers with; one function per kind, each with its status and code. */
 export const errors = {
-  badRequest: (detail: string, metadata?: Record<string, unknown>) => new AppError(400, detail, metadata),
+  badRequest: (detail: string, metadata?: Record<string, unknown>) => new AppError('bad_request', detail, { metadata }),
   invalid: (items: ErrorItem[], where = 'body') =>
-    new AppError(400, items.map((i) => `${where}${i.path === '' ? '' : i.path} ${i.message}`).join('; '), { errors: items }),
-  unauthorized: () => new AppError(401, 'Missing or invalid credential. Send "Authorization: Bearer <API key or JWT>".'),
-  signInFailed: () => new AppError(401, 'Wrong email or password.'),
-  forbidden: (detail = 'Your role does not allow this operation.') => new AppError(403, detail),
-  notFound: (what: string) => new AppError(404, `${what} not found.`),
-  routeNotFound: (method: string, url: string) => new AppError(404, `No route ${method} ${url}.`),
+    new AppError('validation_failed', items.map((i) => `${where}${i.path === '' ? '' : i.path} ${i.message}`).join('; '), { metadata: { errors: items } }),
+  unauthorized: () => new AppError('unauthenticated', 'Missing or invalid credential. Send "Authorization: Bearer <API key or JWT>".'),
+  signInFailed: () => new AppError('sign_in_failed', 'Wrong email or password.'),
+  forbidden: (detail = 'Your role does not allow this operation.', code: CodeOf<403> = 'forbidden') => new AppError(code, detail),
+  notFound: (what: string, code: CodeOf<404> = 'not_found') => new AppError(code, `${what} not found.`),
+  routeNotFound: (method: string, url: string) => new AppError('route_not_found', `No route ${method} ${url}.`),
   methodNotAllowed: (method: string, allowed: string[]) =>
-    new AppError(405, `Method ${method} is not allowed here; allowed: ${allowed.join(', ')}.`, { allowed }, { allow: allowed.join(', ') }),
-  conflict: (detail: string, metadata?: Record<string, unknown>) => new AppError(409, detail, metadata),
-  badGateway: (detail: string, metadata?: Record<string, unknown>) => new AppError(502, detail, metadata),
-  tooManyRequests: (detail: string, retryAfterS: number) => new AppError(429, detail, undefined, { 'retry-after': String(retryAfterS) }),
-  unavailable: (detail: string, retryAfterS = 5) => new AppError(503, detail, undefined, { 'retry-after': String(retryAfterS) }),
-  internal: () => new AppError(500, 'Internal server error. The request id identifies it in the service log.'),
+    new AppError('method_not_allowed', `Method ${method} is not allowed here; allowed: ${allowed.join(', ')}.`, { metadata: { allowed }, headers: { allow: allowed.join(', ') } }),
+  conflict: (code: CodeOf<409>, detail: string, metadata?: Record<string, unknown>) => new AppError(code, detail, { metadata }),
+  badGateway: (detail: string, metadata?: Record<string, unknown>, cause?: unknown) => new AppError('upstream_failed', detail, { metadata, cause }),
+  tooManyRequests: (detail: string, retryAfterS: number) => new AppError('rate_limited', detail, { headers: { 'retry-after': String(retryAfterS) } }),
+  unavailable: (detail: string, retryAfterS = 5, code: CodeOf<503> = 'unavailable', cause?: unknown) =>
+    new AppError(code, detail, { headers: { 'retry-after': String(retryAfterS) }, cause }),
+  internal: (cause?: unknown) => new AppError('internal', INTERNAL_DETAIL, { cause }),
 };

@@ -43,7 +43,7 @@ export const healthRoutes =
           ]);
         } catch (err) {
           request.log.warn({ err }, 'readiness check failed');
-          throw errors.unavailable('The database is not reachable.');
+          throw errors.unavailable('The database is not reachable.', 5, 'database_unavailable');
         } finally {
           clearTimeout(timer);
         }

@@ -16,7 +16,7 @@ export async function registerOverloadShedding(app: FastifyInstance, options: { 
     exposeStatusRoute: false,
     pressureHandler: (request) => {
       if (request.routeOptions.config?.access === 'public') return undefined;
-      return Promise.reject(errors.unavailable('The service is overloaded right now. Try again shortly.', 2));
+      return Promise.reject(errors.unavailable('The service is overloaded right now. Try again shortly.', 2, 'overloaded'));
     },
   });
 }

@@ -73,7 +73,7 @@ export const packageDownloadRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      if (request.params.file !== TARBALL) throw errors.notFound(`Package ${request.params.file} (this service offers ${TARBALL})`);
+      if (request.params.file !== TARBALL) throw errors.notFound(`Package ${request.params.file} (this service offers ${TARBALL})`, 'package_not_found');
       let file: string;
       try {
         file = await tarball();

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isUniqueViolation, type Db } from '../db/db.js';
-import { AppError, errors } from '../http/errors.js';
+import { errors } from '../http/errors.js';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-key-format.js';
 import { isEmail } from './email.js';
 import { isUuid } from '../uuid.js';
@@ -44,10 +44,10 @@ export class IdentityService {
   async resolveOrganization(orgId: string | undefined): Promise<string> {
     const orgs = await store.listOrganizations(this.db);
     if (orgId !== undefined) {
-      if (!orgs.some((o) => o.id === orgId)) throw errors.notFound(`Organization ${orgId}`);
+      if (!orgs.some((o) => o.id === orgId)) throw errors.notFound(`Organization ${orgId}`, 'organization_not_found');
       return orgId;
     }
-    if (orgs.length === 0) throw errors.notFound('Organization (run `orgctl init` first)');
+    if (orgs.length === 0) throw errors.notFound('Organization (run `orgctl init` first)', 'organization_not_found');
     if (orgs.length > 1) {
       throw errors.badRequest(`There are ${orgs.length} organizations; pick one with --org-id: ${orgs.map((o) => `${o.id} ("${o.name}")`).join(', ')}.`);
     }
@@ -71,7 +71,7 @@ export class IdentityService {
   /** Moves an organization to another plan (its request rates, docs/rate-limits.md); returns the plan it had. */
   async setPlan(orgId: string, plan: string): Promise<string> {
     const previous = await store.setPlan(this.db, orgId, plan);
-    if (previous === undefined) throw errors.notFound(`Organization ${orgId}`);
+    if (previous === undefined) throw errors.notFound(`Organization ${orgId}`, 'organization_not_found');
     return previous;
   }
 
@@ -110,14 +110,14 @@ export class IdentityService {
 
   private async userForChange(tx: Parameters<typeof store.findPrincipal>[0], orgId: string, email: string): Promise<PrincipalRow> {
     const user = await store.findPrincipal(tx, orgId, { email: normalizeEmail(email) });
-    if (!user || user.kind !== 'user') throw errors.notFound(`User ${normalizeEmail(email)}`);
+    if (!user || user.kind !== 'user') throw errors.notFound(`User ${normalizeEmail(email)}`, 'user_not_found');
     return user;
   }
 
   private async keepAnOwner(tx: Parameters<typeof store.countOwners>[0], orgId: string, what: string): Promise<void> {
     // Owners are locked first, so two changes at once cannot both take one of the last two.
     await tx.query(`SELECT id FROM principals WHERE org_id = $1 AND role = 'owner' ORDER BY id FOR UPDATE`, [orgId]);
-    if ((await store.countOwners(tx, orgId)) <= 1) throw errors.conflict(`Cannot ${what}: an organization keeps at least one owner. Make another user owner first.`);
+    if ((await store.countOwners(tx, orgId)) <= 1) throw errors.conflict('last_owner', `Cannot ${what}: an organization keeps at least one owner. Make another user owner first.`);
   }
 
   /** Which of these ids are users of the organization (service accounts are not users). */
@@ -140,13 +140,13 @@ export class IdentityService {
   /** Links a client account id to a user of the organization (owner or manager; the route checks the role). */
   async linkAccount(orgId: string, email: string, accountId: string): Promise<{ accountId: string; userId: string; email: string }> {
     const user = await store.findPrincipal(this.db, orgId, { email: normalizeEmail(email) });
-    if (!user || user.kind !== 'user') throw errors.notFound(`User ${email}`);
+    if (!user || user.kind !== 'user') throw errors.notFound(`User ${email}`, 'user_not_found');
     await store.linkAccount(this.db, orgId, accountId, user.id);
     return { accountId, userId: user.id, email: user.email as string };
   }
 
   async unlinkAccount(orgId: string, accountId: string): Promise<void> {
-    if (!(await store.unlinkAccount(this.db, orgId, accountId))) throw errors.notFound(`Account link ${accountId}`);
+    if (!(await store.unlinkAccount(this.db, orgId, accountId))) throw errors.notFound(`Account link ${accountId}`, 'account_link_not_found');
   }
 
   async accountLinks(orgId: string) {
@@ -185,7 +185,7 @@ export class IdentityService {
     let principalId = actor?.id;
     if (input.target !== undefined) {
       const target = await this.findPrincipal(input.orgId, input.target);
-      if (!target) throw errors.notFound('Principal');
+      if (!target) throw errors.notFound('Principal', 'user_not_found');
       if (actor && target.id !== actor.id && !(isManagerRole(actor.role) && outranksOrEquals(actor.role, target.role))) {
         throw errors.forbidden('Only owners and managers may create keys for another principal, and never for a higher role.');
       }
@@ -209,7 +209,7 @@ export class IdentityService {
   /** An operator's revocation, beyond any role; revoking twice changes nothing. */
   async revokeKeyAsOperator(orgId: string, keyId: string): Promise<{ already: boolean }> {
     const key = await store.findApiKey(this.db, orgId, keyId);
-    if (!key) throw errors.notFound('API key');
+    if (!key) throw errors.notFound('API key', 'api_key_not_found');
     if (key.revoked_at) return { already: true };
     await store.revokeApiKey(this.db, orgId, keyId, new Date());
     this.onRevoke(keyId);
@@ -228,7 +228,7 @@ export class IdentityService {
       key !== undefined &&
       (key.principal_id === actor.id || (isManagerRole(actor.role) && outranksOrEquals(actor.role, key.principal_role)));
     // A key the caller may not touch is reported as absent, so key ids of others are not confirmed.
-    if (!key || !mayRevoke) throw errors.notFound('API key');
+    if (!key || !mayRevoke) throw errors.notFound('API key', 'api_key_not_found');
     await store.revokeApiKey(this.db, actor.orgId, keyId, new Date());
     this.onRevoke(keyId);
   }
@@ -240,7 +240,7 @@ export class IdentityService {
     try {
       await store.insertPrincipal(tx, { id, orgId, kind: 'user', email: normalized, name: name ?? normalized, role });
     } catch (e) {
-      if (isUniqueViolation(e)) throw errors.conflict(`A user with email ${normalized} already exists in this organization.`);
+      if (isUniqueViolation(e)) throw errors.conflict('email_taken', `A user with email ${normalized} already exists in this organization.`);
       throw e;
     }
     return { id, email: normalized, role };
@@ -254,7 +254,7 @@ export class IdentityService {
     const id = randomUUID();
     await store.insertApiKey(tx, { ...k, id, hash: hashApiKey(secret), prefix: displayPrefix(secret) });
     const key = await store.findApiKey(tx, k.orgId, id);
-    if (!key) throw new AppError(500, 'key vanished after insert');
+    if (!key) throw new Error('key vanished after insert');
     return { key, secret };
   }
 }
