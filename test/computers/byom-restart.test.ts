@@ -18,7 +18,8 @@ describe('restarting the service mid-provisioning', () => {
   it('a crash (SIGKILL) of orgctl serve during an install leaves no step running: the agent reconnects and finishes', async () => {
     const root = mkdtempSync(path.join(tmpdir(), 'orgctl-restart-'));
     cleanups.push(() => rmSync(root, { recursive: true, force: true }));
-    const env: Record<string, string> = { PORT: String(await freePort()), COMPUTERS_LEASE_MS: '10000', COMPUTERS_ENGINE_TICK_MS: '100' };
+    // A lease long enough to outlast a restart on a loaded machine (PGlite starting, migrations checked).
+    const env: Record<string, string> = { PORT: String(await freePort()), COMPUTERS_LEASE_MS: '30000', COMPUTERS_ENGINE_TICK_MS: '100' };
     if (onPostgres) {
       const db = await createPostgresDatabase();
       cleanups.push(() => db.drop());
@@ -61,7 +62,7 @@ describe('restarting the service mid-provisioning', () => {
         const now = await api<Computer>('GET', `/api/v0/computers/${c.id}`);
         return now.provisioningSteps.some((s) => s.status === 'running' || s.status === 'pending') ? undefined : now;
       },
-      30_000,
+      45_000,
       'no step running',
       200,
     );

@@ -6,6 +6,7 @@ import { failureMessage, GIT_PROTOCOLS, installRepositories, repoDirectoryNames 
 import type { JobView } from '../schemas.js';
 import { ApiError, createApiClient, isTransient, unwrap, type OrgctlClient } from '../../client/api-client.js';
 import { runProcess } from './run-process.js';
+import { retry } from '../../core/retry.js';
 
 export interface HostAgentOptions {
   url: string;
@@ -23,12 +24,6 @@ export interface HostAgentOptions {
 }
 
 type Outcome = { status: 'succeeded' | 'failed'; error?: string; exitCode?: number; clonedRepoDirectories?: string[] };
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
-  });
 
 /**
  * `orgctl agent`: registers this machine as the host of one byom computer, then long-polls the
@@ -117,20 +112,20 @@ export class HostAgent {
 
   /** Runs fn until it succeeds, retrying while the service is unreachable; undefined once stopping. */
   private async retrying<T>(fn: () => Promise<T>): Promise<T | undefined> {
-    for (let delay = 500; ; delay = Math.min(delay * 2, 5000)) {
-      if (this.stopping.signal.aborted) return undefined;
-      try {
-        const result = await fn();
-        this.reached();
-        return result;
-      } catch (e) {
-        if (this.stopping.signal.aborted) return undefined;
-        if (!isTransient(e)) throw e;
+    if (this.stopping.signal.aborted) return undefined;
+    const got = await retry(fn, {
+      firstDelayMs: 500,
+      maxDelayMs: 5000,
+      retryable: isTransient,
+      signal: this.stopping.signal,
+      onRetry: (e, delay) => {
         this.lostSince ??= Date.now();
         this.o.log(`service unreachable (${(e as Error).message}); retrying in ${delay} ms`);
-        await sleep(delay, this.stopping.signal);
-      }
-    }
+      },
+    });
+    if (got === 'stopped') return undefined;
+    this.reached();
+    return got.value;
   }
 
   private async execute(job: JobView): Promise<void> {
@@ -184,22 +179,26 @@ export class HostAgent {
     const rest = pending.drain(true);
     const body = { leaseToken: job.leaseToken, ...outcome, ...(rest ? { log: rest } : {}) };
     // Reported even while stopping (once), so the step does not wait for its lease to expire; while
-    // running, an unreachable service is retried until the lease would have expired anyway.
-    const giveUpAt = Date.now() + (this.stopping.signal.aborted ? 0 : job.heartbeatIntervalMs * 4);
-    for (let delay = 250; ; delay = Math.min(delay * 2, 2000)) {
-      try {
-        await unwrap(this.api.POST('/api/v0/computers/{computerId}/agent/steps/{stepId}/complete', { params: step, body, signal: this.callSignal(30_000) }));
-        this.reached();
-        this.o.log(`${job.stepId} ${outcome.status}${outcome.error ? `: ${outcome.error.split('\n')[0]}` : ''}`);
+    // running, an unreachable service is retried until the lease would have expired anyway, or a
+    // stop ends the waiting.
+    const stopping = this.stopping.signal.aborted;
+    try {
+      const sent = await retry(() => unwrap(this.api.POST('/api/v0/computers/{computerId}/agent/steps/{stepId}/complete', { params: step, body, signal: this.callSignal(30_000) })), {
+        firstDelayMs: 250,
+        maxDelayMs: 2000,
+        retryable: (e) => !stopping && isTransient(e),
+        signal: stopping ? undefined : this.stopping.signal,
+        withinMs: job.heartbeatIntervalMs * 4,
+        onRetry: (e, delay) => this.o.log(`reporting ${job.stepId} failed (${(e as Error).message}); retrying in ${delay} ms`),
+      });
+      if (sent === 'stopped') {
+        this.o.log(`could not report ${job.stepId}: the agent stopped`);
         return;
-      } catch (e) {
-        if (!isTransient(e) || Date.now() + delay > giveUpAt) {
-          this.o.log(`could not report ${job.stepId}: ${(e as Error).message}`);
-          return;
-        }
-        this.o.log(`reporting ${job.stepId} failed (${(e as Error).message}); retrying in ${delay} ms`);
-        await new Promise((r) => setTimeout(r, delay));
       }
+      this.reached();
+      this.o.log(`${job.stepId} ${outcome.status}${outcome.error ? `: ${outcome.error.split('\n')[0]}` : ''}`);
+    } catch (e) {
+      this.o.log(`could not report ${job.stepId}: ${(e as Error).message}`);
     }
   }
 
