@@ -1,3 +1,5 @@
+import { LRUCache } from 'lru-cache';
+
 /**
  * What a reader built from one day's rollups (a /tokens day row as UTF-8 JSON, the /users rows of
  * that day), kept while the day keeps the version ingestion last gave it (table
@@ -10,36 +12,22 @@
  * older than its version (rows committed in between are newer, and come with a newer version).
  */
 export class DayCache<V = Buffer> {
-  private readonly entries = new Map<string, { version: string; value: V; bytes: number }>();
-  private bytes = 0;
+  /** Absent when the budget is 0: nothing is kept. */
+  private readonly entries: LRUCache<string, { version: string; value: V }> | undefined;
 
-  constructor(private readonly maxBytes: number) {}
+  constructor(maxBytes: number) {
+    this.entries = maxBytes > 0 ? new LRUCache({ maxSize: maxBytes }) : undefined;
+  }
 
   get(key: string, version: string): V | undefined {
-    const e = this.entries.get(key);
-    if (e === undefined || e.version !== version) return undefined;
-    // Map order is the recency order: move the entry to the end.
-    this.entries.delete(key);
-    this.entries.set(key, e);
-    return e.value;
+    const e = this.entries?.get(key);
+    return e === undefined || e.version !== version ? undefined : e.value;
   }
 
-  /** Keeps `value` (or its new size, when a kept value grew) under `key` at `version`. */
+  /** Keeps `value` (or its new size, when a kept value grew) under `key` at `version`; a value larger than the budget is not kept. */
   set(key: string, version: string, value: V, bytes: number): void {
-    this.remove(key);
-    if (bytes > this.maxBytes) return;
-    this.entries.set(key, { version, value, bytes });
-    this.bytes += bytes;
-    for (const [oldest] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
-      this.remove(oldest);
-    }
-  }
-
-  private remove(key: string) {
-    const e = this.entries.get(key);
-    if (e === undefined) return;
+    if (!this.entries) return;
     this.entries.delete(key);
-    this.bytes -= e.bytes;
+    this.entries.set(key, { version, value }, { size: Math.max(1, bytes) });
   }
 }

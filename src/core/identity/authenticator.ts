@@ -1,9 +1,9 @@
+import { LRUCache } from 'lru-cache';
 import type { Db } from '../db/db.js';
 import { hashApiKey, isWellFormedApiKey } from './api-key-format.js';
 import type { JwtVerifier } from './jwt-verifier.js';
 import type { Principal } from './roles.js';
 import { identityStore as store, type PrincipalRow } from './store.js';
-import { TtlCache } from './ttl-cache.js';
 
 const LAST_USED_WRITE_INTERVAL_MS = 60_000;
 /** How long a stale entry may still answer while its refresh runs, when this process is the only writer. */
@@ -31,7 +31,8 @@ export interface AuthenticatorOptions {
  * made by another process takes effect within that time; one made in this process, at once.
  */
 export class Authenticator {
-  private readonly cache: TtlCache<Verified>;
+  /** By presented token; an entry is fresh until `freshUntil`, and kept past it only for the stale window. */
+  private readonly cache: LRUCache<string, { verified: Verified; freshUntil: number }>;
   private readonly lastUsedWritten = new Map<string, number>();
   private readonly refreshing = new Set<string>();
   private readonly now: () => number;
@@ -42,11 +43,13 @@ export class Authenticator {
     private readonly options: AuthenticatorOptions,
   ) {
     this.now = options.now ?? Date.now;
-    this.cache = new TtlCache(10_000, this.now);
+    this.cache = new LRUCache({ max: 10_000, perf: { now: this.now } });
   }
 
   forgetKey(keyId: string): void {
-    this.cache.deleteWhere((v) => v.principal.credential.type === 'api_key' && v.principal.credential.keyId === keyId);
+    for (const [token, { verified }] of this.cache.entries()) {
+      if (verified.principal.credential.type === 'api_key' && verified.principal.credential.keyId === keyId) this.cache.delete(token);
+    }
   }
 
   /**
@@ -58,11 +61,12 @@ export class Authenticator {
   cached(header: string | undefined): Principal | undefined {
     const token = bearerToken(header);
     if (token === undefined) return undefined;
-    const hit = this.cache.get(token, this.options.soleWriter ? SOLE_WRITER_MAX_STALE_MS : 0);
-    if (!hit || hit.value.validUntil <= this.now()) return undefined;
-    if (!hit.fresh) this.refreshInBackground(token);
-    this.noteUse(hit.value.principal);
-    return hit.value.principal;
+    const hit = this.cache.get(token);
+    const now = this.now();
+    if (!hit || hit.verified.validUntil <= now) return undefined;
+    if (now >= hit.freshUntil) this.refreshInBackground(token);
+    this.noteUse(hit.verified.principal);
+    return hit.verified.principal;
   }
 
   async authenticate(header: string | undefined): Promise<Principal | null> {
@@ -78,8 +82,11 @@ export class Authenticator {
 
   private async verify(token: string): Promise<Verified | null> {
     const found = isWellFormedApiKey(token) ? await this.fromApiKey(hashApiKey(token)) : await this.fromJwt(token);
-    if (found) this.cache.set(token, found, Math.min(this.options.cacheTtlMs, found.validUntil - this.now()));
-    else this.cache.delete(token);
+    const ttl = found ? Math.min(this.options.cacheTtlMs, found.validUntil - this.now()) : 0;
+    if (found && ttl > 0) {
+      const staleWindow = this.options.soleWriter ? SOLE_WRITER_MAX_STALE_MS : 0;
+      this.cache.set(token, { verified: found, freshUntil: this.now() + ttl }, { ttl: ttl + staleWindow });
+    } else this.cache.delete(token);
     return found;
   }
 
