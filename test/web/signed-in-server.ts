@@ -78,3 +78,17 @@ export async function apiCall<T>(s: { server: Server; key: string }, method: str
   const text = await res.text();
   return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
 }
+
+/** A page in a fresh browser context signed in as a new user of `role`, invited with the owner's key and accepted as a person would. */
+export async function signedInAs(s: SignedIn, role: 'manager' | 'member' | 'guest', email: string): Promise<Page> {
+  const invited = await apiCall<{ url: string }>(s, 'POST', '/api/v0/organization/invitations', { email, role });
+  expect(invited.status).toBe(201);
+  const context = await s.browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(invited.body.url);
+  await page.getByLabel('Password (at least 10 characters)').fill(`${role} password 123`);
+  await page.getByLabel('Repeat it').fill(`${role} password 123`);
+  await page.getByRole('button', { name: 'Accept invitation' }).click();
+  await page.getByRole('heading', { name: 'Overview' }).waitFor();
+  return page;
+}
