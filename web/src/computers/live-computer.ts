@@ -34,7 +34,7 @@ async function readLog(computerId: string, step: Step): Promise<StepLog> {
 
 /**
  * A computer and the log of one of its steps, kept current by polling the public endpoints (as
- * `orgctl computers get --follow` does): a round a second while a step is pending or running, and
+ * `orgctl computers install-deps --follow` does): a round a second while a step is pending or running, and
  * none once the computer has settled. `restart` starts following again, after an action of the page.
  */
 export function useLiveComputer(computerId: string, wantedStep: string | null) {
