@@ -57,6 +57,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/organization/readiness-criteria": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The readiness model: every criterion with its pillar, level and scope, and the share a level must pass */
+        get: operations["readiness.criteria"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v0/api-keys": {
         parameters: {
             query?: never;
@@ -1483,6 +1500,61 @@ export interface operations {
             };
             /** @description Body too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+        };
+    };
+    "readiness.criteria": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Every criterion of the readiness model, by pillar */
+                        criteria: {
+                            /** @description What passes it, in a sentence */
+                            checks: string;
+                            id: string;
+                            level: number;
+                            pillar: string;
+                            /** @description repository: evaluated once; application: once per application */
+                            scope: "repository" | "application";
+                            /** @description May be reported as skipped (numerator null) where it does not apply */
+                            skippable: boolean;
+                        }[];
+                        /** @description The share of a level that must pass (by the mean of numerator / denominator) to reach the next level */
+                        levelUp: number;
+                        /** @description The pillars, in the order dashboards show them */
+                        pillars: string[];
+                    };
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -23,7 +23,7 @@ export interface Scores {
   pillars: PillarScore[];
 }
 
-const LEVEL_UP = 0.8;
+export const LEVEL_UP = 0.8;
 
 const evaluated = (entries: [string, Evaluation][]) =>
   entries.filter((e): e is [string, { numerator: number; denominator: number }] => e[1].numerator !== null && e[1].denominator >= 1);

@@ -3,7 +3,7 @@ import { principalOf } from '../core/http/access.js';
 import { errorResponses } from '../core/http/error-schema.js';
 import { toErrorItems } from '../core/http/validation.js';
 import { access } from '../core/identity/roles.js';
-import { ListQuery, ReadinessSummary, Report, ReportList, ReportUpload, REPORT_MAX_BYTES } from './schemas.js';
+import { ListQuery, ReadinessCriteria, ReadinessSummary, Report, ReportList, ReportUpload, REPORT_MAX_BYTES } from './schemas.js';
 import type { ReadinessService } from './service.js';
 
 const tags = ['readiness reports'];
@@ -27,6 +27,20 @@ export const readinessRoutes =
         },
       },
       async (request) => readiness.summary(principalOf(request).orgId),
+    );
+
+    app.get(
+      '/api/organization/readiness-criteria',
+      {
+        config: { access: access.anyone },
+        schema: {
+          operationId: 'readiness.criteria',
+          tags,
+          summary: 'The readiness model: every criterion with its pillar, level and scope, and the share a level must pass',
+          response: { 200: ReadinessCriteria, ...errorResponses(401) },
+        },
+      },
+      async () => readiness.criteria(),
     );
 
     for (const [path, suffix, note] of [

@@ -114,3 +114,23 @@ export const ReadinessSummary = Type.Object(
   { title: 'ReadinessSummary' },
 );
 export type ReadinessSummary = Static<typeof ReadinessSummary>;
+
+export const ReadinessCriteria = Type.Object(
+  {
+    levelUp: Rate('The share of a level that must pass (by the mean of numerator / denominator) to reach the next level'),
+    pillars: Type.Array(Type.String(), { description: 'The pillars, in the order dashboards show them' }),
+    criteria: Type.Array(
+      Type.Object({
+        id: Type.String(),
+        pillar: Type.String(),
+        level: LevelNumber(),
+        scope: Type.Union([Type.Literal('repository'), Type.Literal('application')], { description: 'repository: evaluated once; application: once per application' }),
+        skippable: Type.Boolean({ description: 'May be reported as skipped (numerator null) where it does not apply' }),
+        checks: Type.String({ description: 'What passes it, in a sentence' }),
+      }),
+      { description: 'Every criterion of the readiness model, by pillar' },
+    ),
+  },
+  { title: 'ReadinessCriteria' },
+);
+export type ReadinessCriteria = Static<typeof ReadinessCriteria>;

@@ -4,12 +4,18 @@ import { errors, type ErrorItem } from '../core/http/errors.js';
 import type { Principal } from '../core/identity/roles.js';
 import { isUuid } from '../core/uuid.js';
 import { canonicalRepoId } from '../core/net/repo-id.js';
-import { scoreReport, organizationLevel, type Evaluation } from './levels.js';
-import { DEFAULT_PAGE, HISTORY_PER_REPOSITORY, MAX_PAGE, PAGE_MAX_BYTES, type ReadinessSummary, type ListQuery, type Report, type ReportUpload } from './schemas.js';
+import { CRITERIA, PILLARS } from './criteria.js';
+import { LEVEL_UP, scoreReport, organizationLevel, type Evaluation } from './levels.js';
+import { DEFAULT_PAGE, HISTORY_PER_REPOSITORY, MAX_PAGE, PAGE_MAX_BYTES, type ReadinessCriteria, type ReadinessSummary, type ListQuery, type Report, type ReportUpload } from './schemas.js';
 import { readinessStore as store, type ReportRow } from './store.js';
 
 export class ReadinessService {
   constructor(private readonly db: Db) {}
+
+  /** The readiness model itself, so a dashboard can place each criterion of a report in its level and pillar. */
+  criteria(): ReadinessCriteria {
+    return { levelUp: LEVEL_UP, pillars: [...PILLARS], criteria: CRITERIA.map((c) => ({ ...c })) };
+  }
 
   /**
    * Checks what the schema cannot express, canonicalises the repository and stores the report.

@@ -17,6 +17,8 @@ export class ApiFailure extends Error {
     readonly status: number,
     readonly detail: string,
     readonly requestId: string | undefined,
+    /** The error object's `metadata`, when it has one (e.g. the line and column of a YAML error). */
+    readonly metadata?: Record<string, unknown>,
   ) {
     super(detail);
   }
@@ -26,8 +28,8 @@ export class ApiFailure extends Error {
 export async function call<T>(pending: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
   const { data, error, response } = await pending;
   if (!response.ok) {
-    const body = error as { detail?: string; requestId?: string } | undefined;
-    throw new ApiFailure(response.status, body?.detail ?? response.statusText, body?.requestId);
+    const body = error as { detail?: string; requestId?: string; metadata?: Record<string, unknown> } | undefined;
+    throw new ApiFailure(response.status, body?.detail ?? response.statusText, body?.requestId, body?.metadata);
   }
   return data as T;
 }

@@ -22,14 +22,24 @@ const usage = createRoute({
   component: lazyRouteComponent(() => import('./usage/my-usage-page.js'), 'MyUsagePage'),
 });
 const analytics = createRoute({ getParentRoute: () => shell, path: '/analytics', component: () => <ComingSoon title="Analytics" what="credits and tokens, tools, activity, productivity and users over any range, with CSV export." /> });
-const readiness = createRoute({ getParentRoute: () => shell, path: '/readiness', component: () => <ComingSoon title="Readiness" what="the organization's readiness level, repositories and their reports." /> });
-const computers = createRoute({ getParentRoute: () => shell, path: '/computers', component: () => <ComingSoon title="Computers" what="computers with their provisioning steps and install logs, live." /> });
-const ci = createRoute({ getParentRoute: () => shell, path: '/ci', component: () => <ComingSoon title="CI automation" what="workflow pull requests and their history." /> });
+const readiness = createRoute({ getParentRoute: () => shell, path: '/readiness', component: lazyRouteComponent(() => import('./readiness/readiness-page.js'), 'ReadinessPage') });
+const readinessRepository = createRoute({
+  getParentRoute: () => shell,
+  path: '/readiness/repository',
+  validateSearch: (s: Record<string, unknown>): { repo: string; report?: string } => ({
+    repo: typeof s.repo === 'string' ? s.repo : '',
+    report: typeof s.report === 'string' ? s.report : undefined,
+  }),
+  component: lazyRouteComponent(() => import('./readiness/repository-page.js'), 'RepositoryPage'),
+});
+const computers = createRoute({ getParentRoute: () => shell, path: '/computers', component: lazyRouteComponent(() => import('./computers/computers-page.js'), 'ComputersPage') });
+const computer = createRoute({ getParentRoute: () => shell, path: '/computers/$computerId', component: lazyRouteComponent(() => import('./computers/computer-page.js'), 'ComputerPage') });
+const ci = createRoute({ getParentRoute: () => shell, path: '/ci', component: lazyRouteComponent(() => import('./ci/ci-page.js'), 'CiPage') });
 const members = createRoute({ getParentRoute: () => shell, path: '/settings/members', component: lazyRouteComponent(() => import('./settings/members-page.js'), 'MembersPage') });
 const apiKeys = createRoute({ getParentRoute: () => shell, path: '/settings/api-keys', component: lazyRouteComponent(() => import('./settings/api-keys-page.js'), 'ApiKeysPage') });
 const profile = createRoute({ getParentRoute: () => shell, path: '/settings/profile', component: lazyRouteComponent(() => import('./settings/profile-page.js'), 'ProfilePage') });
 
-const routeTree = rootRoute.addChildren([setup, login, logout, invite, shell.addChildren([overview, usage, analytics, readiness, computers, ci, members, apiKeys, profile])]);
+const routeTree = rootRoute.addChildren([setup, login, logout, invite, shell.addChildren([overview, usage, analytics, readiness, readinessRepository, computers, computer, ci, members, apiKeys, profile])]);
 
 export const router = createRouter({ routeTree, defaultPreload: 'intent' });
 
