@@ -1,8 +1,8 @@
 import type { ErrorItem } from '../core/http/errors.js';
-import { daysInMonth } from '../telemetry/timestamps.js';
+import { daysInMonth, EARLIEST_DAY } from '../telemetry/timestamps.js';
 
 /** The first day that can hold data; day rows start here. */
-export const FIRST_DAY = '2026-01-14';
+export const FIRST_DAY = EARLIEST_DAY;
 export const MAX_SPAN_DAYS = 366;
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -36,7 +36,7 @@ export function checkRange(startDate: string, endDate: string, today: string): E
   return [];
 }
 
-/** The days of a valid range that can have rows: from 2026-01-14 on; null when none. */
+/** The days of a valid range that can have rows: from FIRST_DAY on; null when none. */
 export function rowDays(startDate: string, endDate: string): { from: string; to: string } | null {
   const from = startDate < FIRST_DAY ? FIRST_DAY : startDate;
   return from > endDate ? null : { from, to: endDate };

@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { EARLIEST_ISO } from './timestamps.js';
 
 export const CLIENTS = ['terminal-ui', 'web', 'non-interactive-cli'] as const;
 export const DELEGATION_LEVELS = ['auto-high', 'auto-medium', 'auto-low', 'spec', 'manual'] as const;
@@ -26,7 +27,7 @@ export const EventCommon = Type.Object(
     id: Name('Client-chosen idempotency key, unique per organization'),
     type: oneOf(EVENT_TYPES),
     timestamp: Type.Union([Type.String({ minLength: 1, maxLength: 40 }), Type.Integer()], {
-      description: 'ISO 8601 with a UTC offset (2026-03-01T12:00:00Z), or Unix epoch milliseconds; from 2026-01-14T00:00:00Z to 5 minutes in the future',
+      description: `ISO 8601 with a UTC offset (2026-03-01T12:00:00Z), or Unix epoch milliseconds; from ${EARLIEST_ISO} to 5 minutes in the future`,
     }),
     sessionId: Name('Session the event belongs to'),
     client: oneOf(CLIENTS),

@@ -1,5 +1,9 @@
-/** The earliest moment telemetry (and so analytics) can hold: 2026-01-14T00:00:00Z. */
+/** The earliest moment telemetry (and so analytics) can hold; every other spelling of it derives from this one. */
 export const EARLIEST_MS = Date.UTC(2026, 0, 14);
+/** EARLIEST_MS as ISO 8601 (2026-01-14T00:00:00Z). */
+export const EARLIEST_ISO = new Date(EARLIEST_MS).toISOString().replace('.000Z', 'Z');
+/** The day of EARLIEST_MS (2026-01-14), the first day analytics has rows for. */
+export const EARLIEST_DAY = EARLIEST_ISO.slice(0, 10);
 export const MAX_FUTURE_MS = 5 * 60 * 1000;
 
 const ISO = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|([+-])(\d{2}):(\d{2}))$/;
@@ -30,7 +34,7 @@ export function parseTimestamp(value: string | number, nowMs: number): { ms: num
     const offset = (m[9] === '-' ? -1 : 1) * (oh * 60 + om) * 60_000;
     ms = Date.UTC(y, mo - 1, d, h, mi, sec, milli) - offset;
   }
-  if (ms < EARLIEST_MS) return { error: 'must not be before 2026-01-14T00:00:00Z' };
+  if (ms < EARLIEST_MS) return { error: `must not be before ${EARLIEST_ISO}` };
   if (ms > nowMs + MAX_FUTURE_MS) return { error: 'must not be more than 5 minutes in the future' };
   return { ms };
 }
