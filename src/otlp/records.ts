@@ -1,14 +1,20 @@
 /**
- * The records of an OTLP export, read from the JSON mapping's shape (which the protobuf decoder
- * also produces): resource and scope, then each metric data point, log record or span with its
- * attributes flattened to plain values. Anything malformed in a record is a reason to reject
- * that record, never the request.
+ * The records of an OTLP export, read from the JSON mapping's shape or from the decoded protobuf
+ * message itself (the same lowerCamelCase field names; see proto.ts): resource and scope, then
+ * each metric data point, log record or span with its attributes flattened to plain values.
+ * Reading the decoded message directly spares a conversion of every message to plain data, the
+ * largest cost of a protobuf export once decoded. Two differences are bridged here: a field is
+ * present when it is the object's own (a decoded message keeps proto3 defaults on its
+ * prototype), and 64-bit integers may be protobufjs Longs and bytes a Uint8Array. Anything
+ * malformed in a record is a reason to reject that record, never the request.
  */
 export type AttrValue = string | number | boolean | null | AttrValue[] | { [key: string]: AttrValue };
 export type Attrs = Record<string, AttrValue>;
 
 export interface Origin {
   resource: Attrs;
+  /** JSON.stringify(resource), made once per resource: record ids include it (originId in mappings/native.ts). */
+  resourceJson: string;
   scope: string;
 }
 
@@ -43,9 +49,26 @@ type Plain = Record<string, unknown>;
 const asList = (v: unknown): Plain[] => (Array.isArray(v) ? v.filter((x): x is Plain => typeof x === 'object' && x !== null) : []);
 const asObject = (v: unknown): Plain => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Plain) : {});
 
-/** 64-bit integers come as decimal strings or JSON numbers. */
+/** A field the record carries (JSON: a key; a decoded message: an own property, not a prototype default). */
+const has = (o: Plain, key: string) => Object.hasOwn(o, key);
+
+/** protobufjs's 64-bit integer: two 32-bit halves. */
+interface Long {
+  low: number;
+  high: number;
+  unsigned: boolean;
+}
+const isLong = (v: object): v is Long => typeof (v as Long).low === 'number' && typeof (v as Long).high === 'number';
+
+/** 64-bit integers come as decimal strings or JSON numbers, or decoded from protobuf as Longs. */
 export function toBigInt(v: unknown): bigint | undefined {
   if (typeof v === 'bigint') return v;
+  if (typeof v === 'object' && v !== null && isLong(v)) {
+    // A number when it fits (the usual nanosecond timestamp does not, so this is rare but cheap).
+    if (v.high === 0 && v.low >= 0) return BigInt(v.low);
+    const high = v.unsigned ? BigInt(v.high >>> 0) : BigInt(v.high);
+    return (high << 32n) | BigInt(v.low >>> 0);
+  }
   if (typeof v === 'number' && Number.isFinite(v)) return BigInt(Math.trunc(v));
   if (typeof v === 'string' && /^-?\d{1,20}$/.test(v)) return BigInt(v);
   return undefined;
@@ -65,16 +88,17 @@ function toNumber(v: unknown): number | undefined {
 
 function anyValue(v: unknown): AttrValue {
   const o = asObject(v);
-  if ('stringValue' in o) return String(o.stringValue);
-  if ('boolValue' in o) return o.boolValue === true;
-  if ('intValue' in o) {
+  if (has(o, 'stringValue')) return String(o.stringValue);
+  if (has(o, 'boolValue')) return o.boolValue === true;
+  if (has(o, 'intValue')) {
     const n = toBigInt(o.intValue);
     return n === undefined ? null : n >= BigInt(Number.MIN_SAFE_INTEGER) && n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n.toString();
   }
-  if ('doubleValue' in o) return toNumber(o.doubleValue) ?? null;
-  if ('arrayValue' in o) return asList(asObject(o.arrayValue).values).map(anyValue);
-  if ('kvlistValue' in o) return attributes(asObject(o.kvlistValue).values);
-  if ('bytesValue' in o) return String(o.bytesValue);
+  if (has(o, 'doubleValue')) return toNumber(o.doubleValue) ?? null;
+  if (has(o, 'arrayValue')) return asList(asObject(o.arrayValue).values).map(anyValue);
+  if (has(o, 'kvlistValue')) return attributes(asObject(o.kvlistValue).values);
+  // Base64, as the JSON mapping writes bytes.
+  if (has(o, 'bytesValue')) return o.bytesValue instanceof Uint8Array ? Buffer.from(o.bytesValue.buffer, o.bytesValue.byteOffset, o.bytesValue.byteLength).toString('base64') : String(o.bytesValue);
   return null;
 }
 
@@ -97,6 +121,7 @@ export function metricPoints(body: Plain): { points: MetricPoint[]; rejected: { 
   };
   for (const rm of asList(body.resourceMetrics)) {
     const resource = attributes(asObject(rm.resource).attributes);
+    const resourceJson = JSON.stringify(resource);
     for (const sm of asList(rm.scopeMetrics)) {
       const scope = String(asObject(sm.scope).name ?? '');
       for (const m of asList(sm.metrics)) {
@@ -107,10 +132,10 @@ export function metricPoints(body: Plain): { points: MetricPoint[]; rejected: { 
         for (const p of asList(data.dataPoints)) {
           const timeNs = toBigInt(p.timeUnixNano);
           const startNs = toBigInt(p.startTimeUnixNano ?? '0') ?? 0n;
-          const value = kind === 'sum' || kind === 'gauge' ? ('asInt' in p ? Number(toBigInt(p.asInt) ?? Number.NaN) : toNumber(p.asDouble)) : toNumber(p.sum ?? 0);
+          const value = kind === 'sum' || kind === 'gauge' ? (has(p, 'asInt') ? Number(toBigInt(p.asInt) ?? Number.NaN) : toNumber(p.asDouble)) : toNumber(p.sum ?? 0);
           if (timeNs === undefined) reject(`${metric}: a data point without timeUnixNano`);
           else if (value === undefined || !Number.isFinite(value)) reject(`${metric}: a data point whose value is not a finite number`);
-          else points.push({ resource, scope, metric, kind, temporality, monotonic: data.isMonotonic === true, attrs: attributes(p.attributes), startNs, timeNs, value });
+          else points.push({ resource, resourceJson, scope, metric, kind, temporality, monotonic: data.isMonotonic === true, attrs: attributes(p.attributes), startNs, timeNs, value });
         }
       }
     }
@@ -122,6 +147,7 @@ export function logRecords(body: Plain): LogRecordIn[] {
   const out: LogRecordIn[] = [];
   for (const rl of asList(body.resourceLogs)) {
     const resource = attributes(asObject(rl.resource).attributes);
+    const resourceJson = JSON.stringify(resource);
     for (const sl of asList(rl.scopeLogs)) {
       const scope = String(asObject(sl.scope).name ?? '');
       for (const r of asList(sl.logRecords)) {
@@ -129,7 +155,7 @@ export function logRecords(body: Plain): LogRecordIn[] {
         const body = anyValue(r.body);
         const name = (typeof r.eventName === 'string' && r.eventName) || (typeof attrs['event.name'] === 'string' && attrs['event.name']) || (typeof body === 'string' ? body : '');
         const timeNs = toBigInt(r.timeUnixNano) || toBigInt(r.observedTimeUnixNano) || 0n;
-        out.push({ resource, scope, name, attrs, timeNs });
+        out.push({ resource, resourceJson, scope, name, attrs, timeNs });
       }
     }
   }
@@ -140,10 +166,11 @@ export function spans(body: Plain): SpanIn[] {
   const out: SpanIn[] = [];
   for (const rs of asList(body.resourceSpans)) {
     const resource = attributes(asObject(rs.resource).attributes);
+    const resourceJson = JSON.stringify(resource);
     for (const ss of asList(rs.scopeSpans)) {
       const scope = String(asObject(ss.scope).name ?? '');
       for (const s of asList(ss.spans)) {
-        out.push({ resource, scope, name: typeof s.name === 'string' ? s.name : '', attrs: attributes(s.attributes), startNs: toBigInt(s.startTimeUnixNano) ?? 0n, endNs: toBigInt(s.endTimeUnixNano) ?? 0n });
+        out.push({ resource, resourceJson, scope, name: typeof s.name === 'string' ? s.name : '', attrs: attributes(s.attributes), startNs: toBigInt(s.startTimeUnixNano) ?? 0n, endNs: toBigInt(s.endTimeUnixNano) ?? 0n });
       }
     }
   }

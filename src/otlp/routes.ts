@@ -7,7 +7,7 @@ import { toAppError } from '../core/http/error-handler.js';
 import { AppError, errors, titleOf } from '../core/http/errors.js';
 import { ErrorObject, errorResponses } from '../core/http/error-schema.js';
 import { access } from '../core/identity/roles.js';
-import { decodeToPlain, encode, messages } from './proto.js';
+import { decodeMessage, encode, messages } from './proto.js';
 import type { OtlpService, Signal } from './service.js';
 
 /** An export may hold at most this much, after decompression (docs/otlp.md "Transport"). */
@@ -45,7 +45,7 @@ async function rawBody(request: FastifyRequest): Promise<Buffer> {
 function decode(signal: Signal, request: FastifyRequest, body: Buffer): Record<string, unknown> {
   if (isProtobuf(request)) {
     try {
-      return decodeToPlain(REQUEST[signal], body);
+      return decodeMessage(REQUEST[signal], body);
     } catch (e) {
       throw errors.badRequest(`The body is not a protobuf Export${signal === 'traces' ? 'Trace' : signal === 'logs' ? 'Logs' : 'Metrics'}ServiceRequest: ${(e as Error).message}`);
     }

@@ -4,7 +4,7 @@ import type { IdentityService } from '../core/identity/service.js';
 import type { TelemetryService } from '../telemetry/service.js';
 import { parseTimestamp, utcDay } from '../telemetry/timestamps.js';
 import type { TelemetryEvent } from '../telemetry/validate-events.js';
-import { eventId, text, type Mapped, type NativeEvent } from './mappings/native.js';
+import { eventId, originId, text, type Mapped, type NativeEvent } from './mappings/native.js';
 import { logId, mapLog, mapPoint, mapSpan, qualifiedLogName, streamKey } from './mappings/index.js';
 import { logRecords, metricPoints, nsToMs, spans, type Attrs, type MetricPoint } from './records.js';
 import { streamsStore, type StreamState } from './streams-store.js';
@@ -71,7 +71,7 @@ export class OtlpService {
       const list = spans(body);
       const owners = await this.owners(caller, list);
       list.forEach((s, i) => {
-        const id = eventId(['span', s.resource, s.scope, s.name, s.attrs, s.startNs.toString(), s.endNs.toString()]);
+        const id = originId('span', s, s.scope, s.name, s.attrs, s.startNs.toString(), s.endNs.toString());
         this.collect(mapSpan({ span: s, id, ms: nsToMs(s.endNs || s.startNs) }), owners[i] as Owner, events, rejections);
       });
     }
@@ -93,7 +93,7 @@ export class OtlpService {
         cumulative.push({ point, owner, key: streamKey(point) });
         return;
       }
-      const idBase = eventId(['point', point.resource, point.scope, point.metric, point.attrs, point.startNs.toString(), point.timeNs.toString()]);
+      const idBase = originId('point', point, point.scope, point.metric, point.attrs, point.startNs.toString(), point.timeNs.toString());
       this.collect(mapPoint({ point, value: point.value, idBase, ms: nsToMs(point.timeNs) }), owner, events, rejections);
     });
     const stored = await this.db.transaction(async (tx) => {

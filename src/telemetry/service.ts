@@ -47,28 +47,11 @@ export class TelemetryService {
       seen.add(e.id);
       unique.push(e);
     }
-    // Sorted ids: concurrent batches sharing ids wait on each other in one order, never in a cycle.
-    unique.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    // Both statements are built before the transaction opens, so the database does not wait for them.
-    const insertNew = store.insertNew(orgId, unique);
-    const writeAll = rollupWrites(orgId, rollupDeltas(unique));
+    // The statements are built before the transaction opens, so the database does not wait for them.
+    const write = writeNew(orgId, unique);
     let stored: number;
     try {
-      stored = await this.db.transaction(async (tx) => {
-        const inserting = insertNew(tx);
-        // Usually every event is new: the rollups of them all go out behind the insert, without
-        // waiting for its answer, after a savepoint to return to should some ids be stored already.
-        // Every statement is awaited before the transaction ends: one left running would fail
-        // with nobody to hear it.
-        const savepoint = tx.exec('SAVEPOINT all_new');
-        const writingAll = writeAll(tx);
-        const [inserted] = await Promise.all([inserting, savepoint, writingAll]);
-        if (inserted === null) return unique.length;
-        await tx.exec('ROLLBACK TO SAVEPOINT all_new');
-        const fresh = unique.filter((e) => inserted.has(e.id));
-        if (fresh.length > 0) await rollupWrites(orgId, rollupDeltas(fresh))(tx);
-        return fresh.length;
-      });
+      stored = await this.db.transaction(write);
     } catch (e) {
       throw sumsOutOfRange(e, events) ?? e;
     }
@@ -80,12 +63,7 @@ export class TelemetryService {
    * whose id is new, with their rollups. Returns how many were new.
    */
   async storeWithin(tx: Queryable, orgId: string, events: readonly TelemetryEvent[]): Promise<number> {
-    const unique = [...new Map(events.map((e) => [e.id, e])).values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    if (unique.length === 0) return 0;
-    const inserted = await store.insertNew(orgId, unique)(tx);
-    const fresh = inserted === null ? unique : unique.filter((e) => inserted.has(e.id));
-    if (fresh.length > 0) await rollupWrites(orgId, rollupDeltas(fresh))(tx);
-    return fresh.length;
+    return writeNew(orgId, [...new Map(events.map((e) => [e.id, e])).values()])(tx);
   }
 
   /** Only an owner or manager may name another user; the user must belong to the organization. */
@@ -105,6 +83,34 @@ export class TelemetryService {
       .map((x) => ({ path: `/events/${x.i}/userId`, message: 'names no user of this organization' }));
     if (unknown.length > 0) throw errors.invalid(unknown);
   }
+}
+
+/**
+ * The writes that store events of distinct ids, those whose id is new for the organization, with
+ * their rollups; run inside a transaction, they return how many were new. Their parameters are
+ * built at once, before the transaction needs them.
+ */
+function writeNew(orgId: string, unique: TelemetryEvent[]): (tx: Queryable) => Promise<number> {
+  if (unique.length === 0) return async () => 0;
+  // Sorted ids: concurrent batches sharing ids wait on each other in one order, never in a cycle.
+  unique.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const insertNew = store.insertNew(orgId, unique);
+  const writeAll = rollupWrites(orgId, rollupDeltas(unique));
+  return async (tx) => {
+    const inserting = insertNew(tx);
+    // Usually every event is new: the rollups of them all go out behind the insert, without
+    // waiting for its answer, after a savepoint to return to should some ids be stored already.
+    // Every statement is awaited before the transaction ends: one left running would fail
+    // with nobody to hear it.
+    const savepoint = tx.exec('SAVEPOINT all_new');
+    const writingAll = writeAll(tx);
+    const [inserted] = await Promise.all([inserting, savepoint, writingAll]);
+    if (inserted === null) return unique.length;
+    await tx.exec('ROLLBACK TO SAVEPOINT all_new');
+    const fresh = unique.filter((e) => inserted.has(e.id));
+    if (fresh.length > 0) await rollupWrites(orgId, rollupDeltas(fresh))(tx);
+    return fresh.length;
+  };
 }
 
 /**

@@ -4,7 +4,7 @@ import { codexLog } from './codex.js';
 import type { LogInput, PointInput, SpanInput } from './context.js';
 import { droidLog, droidMetric, droidSpan } from './droid.js';
 import { genericMetric } from './generic.js';
-import { eventId, IGNORE, text, type Mapped } from './native.js';
+import { eventId, IGNORE, originId, text, type Mapped } from './native.js';
 
 /** Each metric goes to the mapping of the client that owns its name; one designated signal per figure. */
 export function mapPoint(p: PointInput): Mapped {
@@ -36,7 +36,7 @@ export function logId(r: LogRecordIn, name: string): string {
   if (name.startsWith('codex.') && text(a, 'conversation.id')) {
     return eventId(['codex', text(a, 'conversation.id'), name, text(a, 'call_id') ?? text(a, 'event.timestamp') ?? r.timeNs.toString()]);
   }
-  return eventId(['log', r.resource, r.scope, name, r.attrs, r.timeNs.toString()]);
+  return originId('log', r, r.scope, name, r.attrs, r.timeNs.toString());
 }
 
 export function mapLog(l: LogInput): Mapped {
@@ -52,5 +52,5 @@ export function mapSpan(s: SpanInput): Mapped {
 
 /** The identity of a metric stream: resource, scope, metric and point attributes. */
 export function streamKey(p: MetricPoint): string {
-  return eventId(['stream', p.resource, p.scope, p.metric, p.attrs]);
+  return originId('stream', p, p.scope, p.metric, p.attrs);
 }

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Client } from '../../telemetry/schemas.js';
-import type { AttrValue, Attrs } from '../records.js';
+import type { AttrValue, Attrs, Origin } from '../records.js';
 
 /** A native event (contract §4) made from an OTLP record, before it is given its user. */
 export type NativeEvent = {
@@ -16,9 +16,28 @@ export type NativeEvent = {
 export type Mapped = { events: NativeEvent[] } | { reject: string } | { ignore: true };
 export const IGNORE: Mapped = { ignore: true };
 
-/** Stable ids: the same record (or data point) sent again makes the same events, which the store keeps once. */
+/**
+ * Stable ids: the same record (or data point) sent again makes the same events, which the store
+ * keeps once. The id is a hash of the key's JSON; stored events carry it, so it must never change
+ * for a given key (a retry after an upgrade would count twice). The one-shot hash is the same
+ * SHA-256 as before, without a Hash object per id.
+ */
 export function eventId(key: unknown): string {
-  return `otlp:${createHash('sha256').update(JSON.stringify(key)).digest('base64url').slice(0, 32)}`;
+  return idOfJson(JSON.stringify(key));
+}
+
+const idOfJson = (json: string) => `otlp:${hash('sha256', json, 'base64url').slice(0, 32)}`;
+
+/**
+ * eventId([kind, origin.resource, ...rest]), the key of a record by its origin, with the resource
+ * serialized once per export instead of once per record: a resource's attributes are often
+ * most of a key's bytes. Equal to eventId for every key (test/otlp/ids.test.ts).
+ */
+export function originId(kind: string, origin: Origin, ...rest: unknown[]): string {
+  let json = `[${JSON.stringify(kind)},${origin.resourceJson}`;
+  // JSON.stringify writes undefined in an array as null.
+  for (const part of rest) json += `,${JSON.stringify(part) ?? 'null'}`;
+  return idOfJson(`${json}]`);
 }
 
 export const text = (attrs: Attrs, ...keys: string[]): string | undefined => {
