@@ -74,7 +74,8 @@ export function UserPage() {
           <Stats
             items={[
               { metric: 'active', label: 'Active days', value: data.length },
-              { metric: 'user_billable_tokens', label: 'Credits', value: sum(data, (r) => r.billable_tokens), testId: 'user-credits' },
+              // The range's exact sum rounded once (as on the Users page), not the sum of rounded days.
+              { metric: 'rounding', label: 'Credits', value: user?.billable_tokens ?? sum(data, (r) => r.billable_tokens), testId: 'user-credits' },
               { metric: 'user_events', label: 'Tool calls', value: sum(data, (r) => r.tool_calls) },
               { metric: 'user_events', label: 'Sessions', value: sum(data, (r) => r.sessions) },
             ]}
