@@ -21,7 +21,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Cookie, type Page } from 'playwright-core';
 
 // Telemetry starts on 2026-01-14: a demo organization has at most the days from then to yesterday.
 const DAYS_OF_DATA = Math.floor((Date.now() - Date.parse('2026-01-14T00:00:00Z')) / 86_400_000);
@@ -31,6 +31,8 @@ const MAIN = path.resolve('dist/main.js');
 const SETUP_TOKEN = 'bench-web-analytics-setup-token';
 const PASSWORD = 'bench password 123';
 const OWNER = 'owner@bench.test';
+// Sign-ins are limited per account (docs/web-app.md): each run signs in once, as a new manager invited for it.
+const MANAGER = `manager-${Date.now()}@bench.test`;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const utcDay = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
@@ -52,25 +54,27 @@ async function startService(env: NodeJS.ProcessEnv) {
   return { child, url };
 }
 
-/** A fresh context (empty cache) signed in as the owner: the session cookie set by the API's login. */
-async function signedInPage(browser: Browser, url: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-  const res = await context.request.post(`${url}/api/v0/session/login`, { data: { email: OWNER, password: PASSWORD }, headers: { origin: url, 'sec-fetch-site': 'same-origin' } });
-  if (!res.ok()) throw new Error(`login answered ${res.status()}: ${await res.text()}`);
+/** A fresh context: an empty cache, with the cookies of the one session the run signed in with. */
+async function freshPage(browser: Browser, cookies: Cookie[]): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, storageState: { cookies, origins: [] } });
   return context.newPage();
 }
 
-/** Milliseconds from `action` to the moment `ready` holds in the page. */
-async function timed(page: Page, action: () => Promise<unknown>, ready: string): Promise<number> {
+/** Milliseconds from `action` to the moment `ready` resolves (locators: the page's CSP allows no evaluated strings). */
+async function timed(action: () => Promise<unknown>, ready: () => Promise<unknown>): Promise<number> {
   const t0 = performance.now();
   await action();
-  await page.waitForFunction(ready, undefined, { polling: 'raf', timeout: 60_000 });
+  await ready();
   return performance.now() - t0;
 }
 
-const creditsReady = (startDate: string) =>
-  `document.querySelector('[data-testid=range-label]')?.textContent?.startsWith(${JSON.stringify(startDate)}) && /\\d/.test(document.querySelector('[data-testid=total-credits]')?.textContent ?? '') && !!document.querySelector('[data-testid=credits-chart-plot] canvas')`;
-const overviewReady = `!!document.querySelector('#org-title') && !document.querySelector('.content .muted')?.textContent?.startsWith('Loading')`;
+/** The credits page of the range starting on `startDate`, drawn: its range, its total and the chart's canvas. */
+const creditsReady = (page: Page, startDate: string) => async () => {
+  await page.getByTestId('range-label').filter({ hasText: startDate }).waitFor({ timeout: 60_000 });
+  await page.getByTestId('total-credits').filter({ hasText: /\d/ }).waitFor({ timeout: 60_000 });
+  await page.locator('[data-testid=credits-chart-plot] canvas').waitFor({ timeout: 60_000 });
+};
+const overviewReady = (page: Page) => () => page.getByRole('heading', { name: 'Organization this month' }).waitFor({ timeout: 60_000 });
 
 async function main() {
   const env: NodeJS.ProcessEnv = {};
@@ -89,33 +93,40 @@ async function main() {
     cli(['demo', 'seed', '--users', values.users!, '--days', values.days!], env);
     console.log(`seeded ${values.users} users over ${values.days} days in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
   }
+  const invite = JSON.parse(cli(['users', 'invite', '--email', MANAGER, '--role', 'manager', '--json'], env)) as { url: string };
   const service = await startService(env);
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
   try {
-    // The owner's password, through the one-time setup (refused, and not needed, on a reused directory).
-    await fetch(`${service.url}/api/v0/session/setup`, { method: 'POST', headers: { 'content-type': 'application/json', origin: service.url, 'sec-fetch-site': 'same-origin' }, body: JSON.stringify({ token: SETUP_TOKEN, password: PASSWORD }) });
+    const first = await browser.newContext();
+    const accepted = await first.request.post(`${service.url}/api/v0/invitations/accept`, {
+      data: { token: invite.url.split('/invite/')[1], password: PASSWORD, name: 'Bench manager' },
+      headers: { origin: service.url, 'sec-fetch-site': 'same-origin' },
+    });
+    if (!accepted.ok()) throw new Error(`accepting the invitation answered ${accepted.status()}: ${await accepted.text()}`);
+    const { cookies } = await first.storageState();
+    await first.close();
     const rounds: { overview: number; credits: number; switch: number }[] = [];
     for (let i = 0; i < ROUNDS + 1; i++) {
-      const page = await signedInPage(browser, service.url);
+      const page = await freshPage(browser, cookies);
       // The service's first answers build what it keeps; the credits page goes first in the first round so that it is measured cold.
-      const credits = await timed(page, () => page.goto(`${service.url}/analytics/credits?days=365`), creditsReady(utcDay(-365)));
-      const switched = await timed(page, () => page.getByRole('link', { name: 'Last 30 days' }).click(), creditsReady(utcDay(-30)));
-      const overviewPage = await signedInPage(browser, service.url);
-      const overview = await timed(overviewPage, () => overviewPage.goto(`${service.url}/`), overviewReady);
+      const credits = await timed(() => page.goto(`${service.url}/analytics/credits?days=365`), creditsReady(page, utcDay(-365)));
+      const switched = await timed(() => page.getByRole('link', { name: 'Last 30 days' }).click(), creditsReady(page, utcDay(-30)));
+      const overviewPage = await freshPage(browser, cookies);
+      const overview = await timed(() => overviewPage.goto(`${service.url}/`), overviewReady(overviewPage));
       rounds.push({ overview, credits, switch: switched });
       await page.context().close();
       await overviewPage.context().close();
     }
-    const [first, ...rest] = rounds;
+    const [cold, ...rest] = rounds;
     const engine = process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite';
     const base = median(rest.map((r) => r.overview));
     console.log(`bench:web-analytics on ${engine}, headless Chromium, ${values.users} users over ${values.days} days, ${ROUNDS} rounds after a first one (median; each round a fresh browser context)`);
     console.log('measure | first round (service cold) | median | ratio to the overview page | target');
-    console.log(`overview page / (baseline) | ${first!.overview.toFixed(0)} ms | ${base.toFixed(0)} ms | 1.00 | -`);
+    console.log(`overview page / (baseline) | ${cold!.overview.toFixed(0)} ms | ${base.toFixed(0)} ms | 1.00 | -`);
     const credits = median(rest.map((r) => r.credits));
     const switched = median(rest.map((r) => r.switch));
-    console.log(`credits page, 365 days, navigation to interactive | ${first!.credits.toFixed(0)} ms | ${credits.toFixed(0)} ms | ${(credits / base).toFixed(2)} | ${credits <= 1500 ? 'met' : 'MISSED'} (≤ 1500 ms)`);
-    console.log(`switch to 30 days | ${first!.switch.toFixed(0)} ms | ${switched.toFixed(0)} ms | ${(switched / base).toFixed(2)} | ${switched <= 300 ? 'met' : 'MISSED'} (≤ 300 ms)`);
+    console.log(`credits page, 365 days, navigation to interactive | ${cold!.credits.toFixed(0)} ms | ${credits.toFixed(0)} ms | ${(credits / base).toFixed(2)} | ${credits <= 1500 ? 'met' : 'MISSED'} (≤ 1500 ms)`);
+    console.log(`switch to 30 days | ${cold!.switch.toFixed(0)} ms | ${switched.toFixed(0)} ms | ${(switched / base).toFixed(2)} | ${switched <= 300 ? 'met' : 'MISSED'} (≤ 300 ms)`);
   } finally {
     await browser.close();
     service.child.kill('SIGTERM');

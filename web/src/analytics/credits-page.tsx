@@ -14,7 +14,9 @@ import { daily, Pending, Section, Stats, sum, useRange } from './view.js';
 export function CreditsPage() {
   const { startDate, endDate, days } = useRange();
   const rows = useTokensByModel({ startDate, endDate });
-  const totals = useUserTotals({ startDate, endDate });
+  // The users' totals wait for the chart's rows: an embedded database answers one query at a
+  // time, and the chart is what the page is for.
+  const totals = useUserTotals({ startDate, endDate }, rows.data !== undefined);
   const models = useMemo(() => {
     const byModel = new Map<string, { credits: number; input: number; output: number; cacheRead: number; cacheWrite: number }>();
     for (const r of rows.data ?? []) {

@@ -43,9 +43,10 @@ export const useProductivity = (r: Range) =>
     queryFn: async () => (await call(api.GET('/api/v1/analytics/productivity', { params: { query: r } }))).data,
   });
 
-export const useUserTotals = (r: Range) =>
+export const useUserTotals = (r: Range, enabled = true) =>
   useQuery({
     queryKey: ['analytics', 'users', 'totals', r.startDate, r.endDate],
+    enabled,
     staleTime,
     queryFn: async () => (await call(api.GET('/api/v1/analytics/users/totals', { params: { query: r } }))).data,
   });

@@ -1,5 +1,5 @@
 import { useSearch } from '@tanstack/react-router';
-import type { ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { number } from '../ui/format.js';
 import { ErrorNote, Loading } from '../ui/parts.js';
 import type { Metric } from './definitions.js';
@@ -10,7 +10,9 @@ import { Term } from './term.js';
 export function useRange() {
   const search = useSearch({ strict: false }) as RangeSearch;
   const range = resolveRange(search);
-  return { ...range, days: eachDay(range.startDate, range.endDate) };
+  // One array per range: the charts redraw when their days change, not on every render.
+  const days = useMemo(() => eachDay(range.startDate, range.endDate), [range.startDate, range.endDate]);
+  return { ...range, days };
 }
 
 /** A query's state while it has no data: loading, or the API's error (a member's 403 among them). */
