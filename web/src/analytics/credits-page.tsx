@@ -1,11 +1,12 @@
 import { Link } from '@tanstack/react-router';
-import { useMemo } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
 import { number } from '../ui/format.js';
 import { Page } from '../ui/parts.js';
 import { BarTable } from './bar-table.js';
 import { CsvDownload } from './csv-download.js';
-import { useTokensByModel, useUserTotals } from './queries.js';
-import { keepRange } from './range.js';
+import { tokensByModelQuery, useTokensByModel, useUserTotals } from './queries.js';
+import { keepRange, PRESETS, resolveRange } from './range.js';
 import { Term } from './term.js';
 import { TimeChart } from './time-chart.js';
 import { daily, Pending, Section, Stats, sum, useRange } from './view.js';
@@ -14,9 +15,18 @@ import { daily, Pending, Section, Stats, sum, useRange } from './view.js';
 export function CreditsPage() {
   const { startDate, endDate, days } = useRange();
   const rows = useTokensByModel({ startDate, endDate });
-  // The users' totals wait for the chart's rows: an embedded database answers one query at a
-  // time, and the chart is what the page is for.
-  const totals = useUserTotals({ startDate, endDate }, rows.data !== undefined);
+  // Once its own rows are in, the page fetches the presets' rows (small: one row per day and
+  // model), so that switching to another preset draws from memory.
+  const client = useQueryClient();
+  const loaded = rows.data !== undefined;
+  const [prefetched, setPrefetched] = useState(false);
+  useEffect(() => {
+    if (!loaded) return;
+    void Promise.all(PRESETS.map((days) => client.prefetchQuery(tokensByModelQuery(resolveRange({ days }))))).finally(() => setPrefetched(true));
+  }, [loaded, client]);
+  // The users' totals come last: an embedded database answers one query at a time, and the
+  // chart (and a switch of preset) is what the page is for.
+  const totals = useUserTotals({ startDate, endDate }, loaded && prefetched);
   const models = useMemo(() => {
     const byModel = new Map<string, { credits: number; input: number; output: number; cacheRead: number; cacheWrite: number }>();
     for (const r of rows.data ?? []) {

@@ -15,12 +15,12 @@ export type UserDayRow = RowOf<'/api/v1/analytics/users'>;
 const staleTime = 5 * 60_000;
 
 /** Credits and tokens per day and model: `group_by=model`, small where the day rows carry every user. */
-export const useTokensByModel = (r: Range) =>
-  useQuery({
-    queryKey: ['analytics', 'tokens', 'model', r.startDate, r.endDate],
-    staleTime,
-    queryFn: async () => (await call(api.GET('/api/v1/analytics/tokens', { params: { query: { ...r, group_by: 'model' } } }))).data as ModelDayRow[],
-  });
+export const tokensByModelQuery = (r: Range) => ({
+  queryKey: ['analytics', 'tokens', 'model', r.startDate, r.endDate],
+  staleTime,
+  queryFn: async () => (await call(api.GET('/api/v1/analytics/tokens', { params: { query: { ...r, group_by: 'model' } } }))).data as ModelDayRow[],
+});
+export const useTokensByModel = (r: Range) => useQuery(tokensByModelQuery(r));
 
 export const useTools = (r: Range) =>
   useQuery({
