@@ -17,6 +17,8 @@ import {
   ToolsResponse,
   UsersQuery,
   UsersResponse,
+  UserTotalsQuery,
+  UserTotalsResponse,
 } from './schemas.js';
 import type { AnalyticsService } from './service.js';
 
@@ -58,6 +60,14 @@ export const analyticsRoutes =
       `${base}/users`,
       { config, schema: { operationId: 'analytics.users', tags, summary: 'Per-user daily metrics, a page of users at a time', querystring: UsersQuery, response: { 200: UsersResponse, ...failures } } },
       async (request, reply) => send(reply, await analytics.users(principalOf(request).orgId, request.query)),
+    );
+    app.get(
+      `${base}/users/totals`,
+      {
+        config,
+        schema: { operationId: 'analytics.userTotals', tags, summary: 'Every user of the organization with their sums over the range, active or not', querystring: UserTotalsQuery, response: { 200: UserTotalsResponse, ...failures } },
+      },
+      async (request) => analytics.userTotals(principalOf(request).orgId, request.query),
     );
     app.get(
       '/api/v0/usage/daily',

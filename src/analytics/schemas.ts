@@ -13,12 +13,15 @@ export const UsersQuery = Type.Object({
   ...range,
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Users per page' })),
   cursor: Type.Optional(Type.String({ format: 'uuid', description: 'The next_cursor of the previous page (a user id)' })),
+  user_id: Type.Optional(Type.String({ format: 'uuid', description: "Only this user's rows (one page; limit and cursor do not apply)" })),
 });
+export const UserTotalsQuery = Type.Object(range);
 export type TokensQuery = Static<typeof TokensQuery>;
 export type ToolsQuery = Static<typeof ToolsQuery>;
 export type ActivityQuery = Static<typeof ActivityQuery>;
 export type ProductivityQuery = Static<typeof ProductivityQuery>;
 export type UsersQuery = Static<typeof UsersQuery>;
+export type UserTotalsQuery = Static<typeof UserTotalsQuery>;
 
 const N = Type.Number();
 const Int = Type.Integer();
@@ -117,6 +120,27 @@ export const UsersResponse = envelope(
   UserRow,
   Type.Object({ ...Meta.properties, has_more: Type.Boolean(), next_cursor: Type.Union([Type.String(), Type.Null()]) }),
 );
+
+/** One principal's sums over the range: every user of the organization, active or not, and each service account active in it. */
+export const UserTotalsRow = Type.Object({
+  user_id: Type.String(),
+  user_email: Type.Union([Type.String(), Type.Null()], { description: 'null for a service account' }),
+  user_name: Type.String(),
+  role: Type.String(),
+  active_days: Type.Integer({ description: 'Days of the range with any event of the user' }),
+  last_active_date: Type.Union([DateOut, Type.Null()], { description: 'The last active day in the range; null without one' }),
+  billable_tokens: Type.Integer({ description: 'Standard Credits over the range, rounded once' }),
+  tool_calls: Int,
+  sessions: Int,
+  messages: Int,
+  user_messages: Int,
+  files_created: Int,
+  files_edited: Int,
+  git_commits: Int,
+  git_prs_created: Int,
+});
+export const UserTotalsResponse = envelope(UserTotalsRow);
+export type UserTotalsRow = Static<typeof UserTotalsRow>;
 
 export type TokensRow = Static<typeof TokensRow>;
 export type ModelUsage = Static<typeof ModelUsage>;

@@ -7,7 +7,7 @@ import { roundCredits } from './credits.js';
 import { DayCache } from './day-cache.js';
 import { checkRange, dateOf, dayNumber, eachDay, rowDays } from './dates.js';
 import { activityByClient, activityRows, productivityRows, tokensByModel, tokensRows, toolsByName, toolsRows } from './day-reports.js';
-import type { ActivityQuery, ProductivityQuery, TokensQuery, ToolsQuery, UsersQuery } from './schemas.js';
+import type { ActivityQuery, ProductivityQuery, TokensQuery, ToolsQuery, UserTotalsQuery, UsersQuery } from './schemas.js';
 import { analyticsStore as store, type Range } from './store.js';
 import { userDayBytes, userDayJson, userRowParts, type UserDayJson } from './user-report.js';
 
@@ -122,10 +122,11 @@ export class AnalyticsService implements CreditsUsage {
     if (!r) return { data: [], meta: page };
     // The validator fills in the default; a direct caller may leave it out.
     const limit = q.limit ?? 20;
-    const ids = await store.activeUsersPage(this.db, r, q.cursor?.toLowerCase() ?? null, limit + 1);
-    const users = ids.slice(0, limit);
+    // One user's rows (a user's page in the app): that user alone, on one page, active or not.
+    const ids = q.user_id !== undefined ? [q.user_id.toLowerCase()] : await store.activeUsersPage(this.db, r, q.cursor?.toLowerCase() ?? null, limit + 1);
+    const users = q.user_id !== undefined ? ids : ids.slice(0, limit);
     if (users.length === 0) return { data: [], meta: page };
-    page.has_more = ids.length > limit;
+    page.has_more = q.user_id === undefined && ids.length > limit;
     page.next_cursor = page.has_more ? (users[users.length - 1] as string) : null;
     const [versions, earlier] = await Promise.all([store.dayVersions(this.db, r), store.lastSessionLevels(this.db, orgId, users, r.from)]);
     const slices = await this.userDaySlices(orgId, days, versions, users);
@@ -159,6 +160,17 @@ export class AnalyticsService implements CreditsUsage {
       this.kept.set(key(date), version(date), slice, bytes);
     });
     return slices;
+  }
+
+  /**
+   * Every user's sums over the range, active or not (the app's users table): one aggregate of the
+   * range's user-day rows, where summing /users pages would carry a row per user and active day.
+   */
+  async userTotals(orgId: string, q: UserTotalsQuery) {
+    const { meta } = this.range(orgId, q);
+    // Days before the first day of data have no rows: the same query answers zeros for them.
+    const rows = await store.userTotals(this.db, { orgId, from: q.startDate, to: q.endDate });
+    return { data: rows.map(({ credit_units, ...row }) => ({ ...row, billable_tokens: roundCredits(credit_units) })), meta };
   }
 
   /** One user's own /users rows over a range: My usage, for any role. */

@@ -208,6 +208,33 @@ export const analyticsStore = {
     return new Map(rows.map((x) => [x.user_id, x.level]));
   },
 
+  /**
+   * Every user of the organization (and each service account active in the range) with its sums
+   * over the range's user-day rows, by id. One aggregate of the user-day rollup of the range.
+   */
+  async userTotals(db: Queryable, r: Range) {
+    return db.query<{
+      user_id: string; user_email: string | null; user_name: string; role: string; active_days: number; last_active_date: string | null; credit_units: string;
+      tool_calls: number; sessions: number; messages: number; user_messages: number; files_created: number; files_edited: number; git_commits: number; git_prs_created: number;
+    }>(
+      `SELECT p.id AS user_id, p.email AS user_email, p.name AS user_name, p.role,
+              coalesce(t.active_days, 0)::int AS active_days, t.last_active_date, coalesce(t.credit_units, 0)::text AS credit_units,
+              coalesce(t.tool_calls, 0)::bigint AS tool_calls, coalesce(t.sessions, 0)::bigint AS sessions,
+              coalesce(t.messages, 0)::bigint AS messages, coalesce(t.user_messages, 0)::bigint AS user_messages,
+              coalesce(t.files_created, 0)::bigint AS files_created, coalesce(t.files_edited, 0)::bigint AS files_edited,
+              coalesce(t.git_commits, 0)::bigint AS git_commits, coalesce(t.git_prs_created, 0)::bigint AS git_prs_created
+       FROM principals p LEFT JOIN (
+         SELECT user_id, count(*) AS active_days, max(day)::text AS last_active_date, sum(credit_units) AS credit_units,
+                sum(tool_calls) AS tool_calls, sum(sessions) AS sessions, sum(messages) AS messages, sum(user_messages) AS user_messages,
+                sum(files_created) AS files_created, sum(files_edited) AS files_edited, sum(git_commits) AS git_commits, sum(git_prs_created) AS git_prs_created
+         FROM analytics_user_day WHERE org_id = $1 AND day BETWEEN $2::date AND $3::date GROUP BY user_id
+       ) t ON t.user_id = p.id
+       WHERE p.org_id = $1 AND (p.kind = 'user' OR t.user_id IS NOT NULL)
+       ORDER BY p.id`,
+      params(r),
+    );
+  },
+
   /** A user's credit units over the days [from, to]. */
   async creditUnits(db: Queryable, orgId: string, userId: string, from: string, to: string): Promise<string> {
     const rows = await db.query<{ units: string | null }>(

@@ -637,7 +637,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's limit, usage and what remains in the current month (UTC) */
+        /** The caller's limit, usage and what remains in the current month (UTC); owners and managers may name another user */
         get: operations["limits.allowance"];
         put?: never;
         post?: never;
@@ -741,6 +741,23 @@ export interface paths {
         };
         /** Per-user daily metrics, a page of users at a time */
         get: operations["analytics.users"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/analytics/users/totals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every user of the organization with their sums over the range, active or not */
+        get: operations["analytics.userTotals"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4529,7 +4546,10 @@ export interface operations {
     };
     "limits.allowance": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Another user's allowance (owners and managers); default: the caller's own */
+                user_id?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4561,8 +4581,35 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
             /** @description Missing or invalid credential */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Role not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5100,6 +5147,8 @@ export interface operations {
                 limit?: number;
                 /** @description The next_cursor of the previous page (a user id) */
                 cursor?: string;
+                /** @description Only this user's rows (one page; limit and cursor do not apply) */
+                user_id?: string;
             };
             header?: never;
             path?: never;
@@ -5144,6 +5193,94 @@ export interface operations {
                             end_date: string;
                             has_more: boolean;
                             next_cursor: string | null;
+                            org_id: string;
+                            start_date: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Role not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+        };
+    };
+    "analytics.userTotals": {
+        parameters: {
+            query: {
+                /** @description First day (YYYY-MM-DD, UTC), before today; the range spans at most 366 days */
+                startDate: string;
+                /** @description Last day, inclusive (YYYY-MM-DD, UTC), before today; the range spans at most 366 days */
+                endDate: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Days of the range with any event of the user */
+                            active_days: number;
+                            /** @description Standard Credits over the range, rounded once */
+                            billable_tokens: number;
+                            files_created: number;
+                            files_edited: number;
+                            git_commits: number;
+                            git_prs_created: number;
+                            /** @description The last active day in the range; null without one */
+                            last_active_date: string | null;
+                            messages: number;
+                            role: string;
+                            sessions: number;
+                            tool_calls: number;
+                            /** @description null for a service account */
+                            user_email: string | null;
+                            user_id: string;
+                            user_messages: number;
+                            user_name: string;
+                        }[];
+                        meta: {
+                            end_date: string;
                             org_id: string;
                             start_date: string;
                         };

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { principalOf } from '../core/http/access.js';
 import { errorResponses } from '../core/http/error-schema.js';
 import { access } from '../core/identity/roles.js';
-import { Allowance, AuditLog, AuditQuery, GlobalLimit, GlobalLimitBody, UserLimits, UserLimitsBody, UserLimitsResult } from './schemas.js';
+import { Allowance, AllowanceQuery, AuditLog, AuditQuery, GlobalLimit, GlobalLimitBody, UserLimits, UserLimitsBody, UserLimitsResult } from './schemas.js';
 import type { LimitsService } from './service.js';
 
 const tags = ['usage limits'];
@@ -99,10 +99,11 @@ export const limitsRoutes =
         schema: {
           operationId: 'limits.allowance',
           tags,
-          summary: "The caller's limit, usage and what remains in the current month (UTC)",
-          response: { 200: Allowance, ...errorResponses(401) },
+          summary: "The caller's limit, usage and what remains in the current month (UTC); owners and managers may name another user",
+          querystring: AllowanceQuery,
+          response: { 200: Allowance, ...errorResponses(400, 401, 403, 404) },
         },
       },
-      async (request) => limits.allowance(principalOf(request)),
+      async (request) => limits.allowance(principalOf(request), request.query.user_id),
     );
   };

@@ -27,6 +27,9 @@ export const UserLimitsResult = Type.Object({
   errors: Type.Array(Type.Object({ email: Type.String(), error: Type.String() })),
 });
 
+export const AllowanceQuery = Type.Object({
+  user_id: Type.Optional(Type.String({ format: 'uuid', description: "Another user's allowance (owners and managers); default: the caller's own" })),
+});
 export const Allowance = Type.Object({
   limit: ResponseLimit,
   source: Type.Union([Type.Literal('individual'), Type.Literal('global'), Type.Literal('none')]),

@@ -1,5 +1,6 @@
 import type { Db } from '../core/db/db.js';
-import type { Principal } from '../core/identity/roles.js';
+import { isManagerRole, type Principal } from '../core/identity/roles.js';
+import { errors } from '../core/http/errors.js';
 import { normalizeEmail } from '../core/identity/service.js';
 import { identityStore } from '../core/identity/store.js';
 import { limitsStore as store, type AuditRow } from './store.js';
@@ -90,11 +91,19 @@ export class LimitsService {
   }
 
   /** The caller's limit for the current month, where it comes from, and what is left of it. */
-  async allowance(principal: Principal): Promise<Allowance> {
+  /** The allowance of the caller, or (owners and managers) of another user of the organization. */
+  async allowance(principal: Principal, userId?: string): Promise<Allowance> {
     const period = monthOf(this.now());
+    let whose = principal.id;
+    if (userId !== undefined && userId.toLowerCase() !== principal.id) {
+      if (!isManagerRole(principal.role)) throw errors.forbidden("Only owners and managers read another user's allowance.");
+      const found = await identityStore.findPrincipal(this.db, principal.orgId, { id: userId.toLowerCase() });
+      if (!found) throw errors.notFound('user');
+      whose = found.id;
+    }
     const [{ individual, global }, used] = await Promise.all([
-      store.effectiveLimits(this.db, principal.orgId, principal.id),
-      this.usage.creditsUsed(principal.orgId, principal.id, period.start, period.end),
+      store.effectiveLimits(this.db, principal.orgId, whose),
+      this.usage.creditsUsed(principal.orgId, whose, period.start, period.end),
     ]);
     const limit = individual ?? global;
     const usedCredits = Math.round(used);

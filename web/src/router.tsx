@@ -1,4 +1,5 @@
 import { createRootRoute, createRoute, createRouter, lazyRouteComponent, Outlet } from '@tanstack/react-router';
+import { analyticsRoutes } from './analytics/routes.js';
 import { ComingSoon } from './shell/coming-soon.js';
 import { Shell } from './shell/shell.js';
 
@@ -21,7 +22,7 @@ const usage = createRoute({
   }),
   component: lazyRouteComponent(() => import('./usage/my-usage-page.js'), 'MyUsagePage'),
 });
-const analytics = createRoute({ getParentRoute: () => shell, path: '/analytics', component: () => <ComingSoon title="Analytics" what="credits and tokens, tools, activity, productivity and users over any range, with CSV export." /> });
+const analytics = analyticsRoutes(shell);
 const readiness = createRoute({ getParentRoute: () => shell, path: '/readiness', component: lazyRouteComponent(() => import('./readiness/readiness-page.js'), 'ReadinessPage') });
 const readinessRepository = createRoute({
   getParentRoute: () => shell,

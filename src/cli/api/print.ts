@@ -1,5 +1,7 @@
 import type { CommandContext } from './command.js';
-import { explode, flatten, toCsv, toTable } from './render.js';
+import { stringify } from 'csv-stringify/sync';
+import { rowsToCsv } from '../../client/csv-rows.js';
+import { explode, flatten, toTable } from './render.js';
 
 /** The width tables fit: the terminal's, or none when the output is not a terminal. */
 const terminalWidth = (): number | undefined => (process.stdout.isTTY ? process.stdout.columns || 80 : undefined);
@@ -15,7 +17,8 @@ export function printList(ctx: CommandContext, body: unknown, rows: Record<strin
   }
   const breakdown = typeof ctx.values.breakdown === 'string' ? ctx.values.breakdown : undefined;
   if (ctx.output === 'csv') {
-    process.stdout.write(toCsv(breakdown ? explode(rows, breakdown) : rows.map((r) => flatten(r))));
+    // The web app's CSV downloads call the same function with csv-stringify's browser build.
+    process.stdout.write(rowsToCsv(stringify, rows, breakdown));
     return;
   }
   if (breakdown) {
