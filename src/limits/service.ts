@@ -98,7 +98,7 @@ export class LimitsService {
     if (userId !== undefined && userId.toLowerCase() !== principal.id) {
       if (!isManagerRole(principal.role)) throw errors.forbidden("Only owners and managers read another user's allowance.");
       const found = await identityStore.findPrincipal(this.db, principal.orgId, { id: userId.toLowerCase() });
-      if (!found) throw errors.notFound('user');
+      if (!found) throw errors.notFound('User', 'user_not_found');
       whose = found.id;
     }
     const [{ individual, global }, used] = await Promise.all([
