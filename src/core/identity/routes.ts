@@ -4,7 +4,23 @@ import { principalOf } from '../http/access.js';
 import { errorResponses } from '../http/error-schema.js';
 import { errors } from '../http/errors.js';
 import { access } from './roles.js';
-import { AccountIdParams, AccountLink, AccountLinkBody, AccountLinkList, ApiKeyList, CreateApiKeyBody, CreatedApiKey, KeyIdParams, ListApiKeysQuery, Me, type ApiKeyDto } from './schemas.js';
+import {
+  AccountIdParams,
+  AccountLink,
+  AccountLinkBody,
+  AccountLinkList,
+  ApiKeyList,
+  CreateApiKeyBody,
+  CreatedApiKey,
+  CreateServiceAccountBody,
+  KeyIdParams,
+  ListApiKeysQuery,
+  Me,
+  ServiceAccount,
+  ServiceAccountIdParams,
+  ServiceAccountList,
+  type ApiKeyDto,
+} from './schemas.js';
 import type { IdentityService } from './service.js';
 import type { ApiKeyRow } from './store.js';
 
@@ -103,6 +119,46 @@ export const identityRoutes =
       },
       async (request, reply) => {
         await identity.revokeApiKey(principalOf(request), request.params.id);
+        return reply.code(204).send(null);
+      },
+    );
+    // Service accounts: principals for automation; their keys are made with POST /api/v0/api-keys {principalId}.
+    app.get(
+      '/api/v0/organization/service-accounts',
+      {
+        config: { access: access.managers },
+        schema: { operationId: 'serviceAccounts.list', tags: ['identity'], summary: 'The service accounts of the organization, with their working keys (owner or manager)', response: { 200: ServiceAccountList, ...errorResponses(401, 403) } },
+      },
+      async (request) => ({ serviceAccounts: await identity.serviceAccounts(principalOf(request).orgId) }),
+    );
+    app.post(
+      '/api/v0/organization/service-accounts',
+      {
+        config: { access: access.managers },
+        schema: {
+          operationId: 'serviceAccounts.create',
+          tags: ['identity'],
+          summary: 'Create a service account (owner or manager; never of a role above yours)',
+          body: CreateServiceAccountBody,
+          response: { 201: ServiceAccount, ...errorResponses(400, 401, 403) },
+        },
+      },
+      async (request, reply) => reply.code(201).send(await identity.createServiceAccount(principalOf(request), request.body)),
+    );
+    app.delete(
+      '/api/v0/organization/service-accounts/:id',
+      {
+        config: { access: access.managers },
+        schema: {
+          operationId: 'serviceAccounts.remove',
+          tags: ['identity'],
+          summary: 'Remove a service account; its keys stop working at once and the computers it owns are deleted (never above your role)',
+          params: ServiceAccountIdParams,
+          response: { 204: Type.Null({ description: 'Removed' }), ...errorResponses(400, 401, 403, 404) },
+        },
+      },
+      async (request, reply) => {
+        await identity.removeServiceAccount(principalOf(request), request.params.id);
         return reply.code(204).send(null);
       },
     );

@@ -49,6 +49,18 @@ export const ListApiKeysQuery = Type.Object({ principalId: Type.Optional(Uuid) }
 export const ApiKeyList = Type.Object({ apiKeys: Type.Array(ApiKey) });
 export const KeyIdParams = Type.Object({ id: Uuid });
 
+export const ServiceAccountRole = Type.Union([Type.Literal('manager'), Type.Literal('member')], { description: 'A service account is a manager or a member' });
+export const ServiceAccount = Type.Object({
+  id: Uuid,
+  name: Type.String(),
+  role: ServiceAccountRole,
+  createdAt: EpochMs,
+  activeKeys: Type.Integer({ minimum: 0, description: 'Keys neither revoked nor expired' }),
+});
+export const ServiceAccountList = Type.Object({ serviceAccounts: Type.Array(ServiceAccount) });
+export const CreateServiceAccountBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }), role: ServiceAccountRole }, { additionalProperties: false });
+export const ServiceAccountIdParams = Type.Object({ id: Uuid });
+
 const AccountId = Type.String({ minLength: 1, maxLength: 200, description: "An agent client's account id or uuid (OTLP user.account_id, user.account_uuid, or Droid's user.id)" });
 export const AccountLinkBody = Type.Object(
   { email: Type.String({ format: 'email', maxLength: 320, description: 'A user of the organization' }), accountId: AccountId },

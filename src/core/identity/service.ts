@@ -159,6 +159,29 @@ export class IdentityService {
     return { id, name: input.name, role: input.role };
   }
 
+  async serviceAccounts(orgId: string) {
+    return (await store.listServiceAccounts(this.db, orgId)).map((a) => ({ id: a.id, name: a.name, role: a.role, createdAt: a.created_at.getTime(), activeKeys: a.active_keys }));
+  }
+
+  /** An owner's or manager's new service account, never of a role above their own. */
+  async createServiceAccount(actor: Principal, input: { name: string; role: 'manager' | 'member' }) {
+    if (!outranksOrEquals(actor.role, input.role)) throw errors.forbidden(`A ${actor.role} cannot create a ${input.role} service account.`);
+    const { id } = await this.addServiceAccount({ orgId: actor.orgId, ...input });
+    const created = (await this.serviceAccounts(actor.orgId)).find((a) => a.id === id);
+    if (!created) throw new AppError(500, 'service account vanished after insert');
+    return created;
+  }
+
+  /** Removes a service account with its keys (they end at once) and what it owns, as a member's removal does. */
+  async removeServiceAccount(actor: Principal, id: string): Promise<void> {
+    const target = await store.findPrincipal(this.db, actor.orgId, { id });
+    if (!target || target.kind !== 'service_account') throw errors.notFound('Service account');
+    if (!outranksOrEquals(actor.role, target.role)) throw errors.forbidden(`A ${actor.role} cannot remove a ${target.role} service account.`);
+    const keys = await store.listApiKeys(this.db, actor.orgId, id);
+    await store.deletePrincipal(this.db, id);
+    for (const k of keys) this.onRevoke(k.id);
+  }
+
   /** The principal of an id, in whichever organization (ids are unique across them). */
   async findPrincipalById(id: string): Promise<PrincipalRow | undefined> {
     const orgId = await store.orgOfPrincipal(this.db, id);

@@ -84,6 +84,17 @@ export const identityStore = {
     );
   },
 
+  /** The service accounts of an organization by name, with their working keys. */
+  async listServiceAccounts(db: Queryable, orgId: string): Promise<{ id: string; name: string; role: 'manager' | 'member'; created_at: Date; active_keys: number }[]> {
+    return db.query(
+      `SELECT p.id, p.name, p.role, p.created_at,
+              (SELECT count(*)::int FROM api_keys k WHERE k.principal_id = p.id AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())) AS active_keys
+       FROM principals p WHERE p.org_id = $1 AND p.kind = 'service_account'
+       ORDER BY p.name, p.id`,
+      [orgId],
+    );
+  },
+
   async countOwners(db: Queryable, orgId: string): Promise<number> {
     const [row] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM principals WHERE org_id = $1 AND role = 'owner'`, [orgId]);
     return row?.n ?? 0;
