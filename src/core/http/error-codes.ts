@@ -15,6 +15,7 @@ export const ERROR_CODES = {
   not_found: { status: 404, meaning: 'No such object in your organization.' },
   organization_not_found: { status: 404, meaning: 'No such organization.' },
   user_not_found: { status: 404, meaning: 'No user with this email or id in your organization.' },
+  service_account_not_found: { status: 404, meaning: 'No such service account in your organization.' },
   api_key_not_found: { status: 404, meaning: 'No such API key that you may see.' },
   account_link_not_found: { status: 404, meaning: 'No such linked account id.' },
   session_not_found: { status: 404, meaning: 'No such web session of yours.' },

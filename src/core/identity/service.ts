@@ -168,14 +168,14 @@ export class IdentityService {
     if (!outranksOrEquals(actor.role, input.role)) throw errors.forbidden(`A ${actor.role} cannot create a ${input.role} service account.`);
     const { id } = await this.addServiceAccount({ orgId: actor.orgId, ...input });
     const created = (await this.serviceAccounts(actor.orgId)).find((a) => a.id === id);
-    if (!created) throw new AppError(500, 'service account vanished after insert');
+    if (!created) throw new Error('service account vanished after insert');
     return created;
   }
 
   /** Removes a service account with its keys (they end at once) and what it owns, as a member's removal does. */
   async removeServiceAccount(actor: Principal, id: string): Promise<void> {
     const target = await store.findPrincipal(this.db, actor.orgId, { id });
-    if (!target || target.kind !== 'service_account') throw errors.notFound('Service account');
+    if (!target || target.kind !== 'service_account') throw errors.notFound('Service account', 'service_account_not_found');
     if (!outranksOrEquals(actor.role, target.role)) throw errors.forbidden(`A ${actor.role} cannot remove a ${target.role} service account.`);
     const keys = await store.listApiKeys(this.db, actor.orgId, id);
     await store.deletePrincipal(this.db, id);
