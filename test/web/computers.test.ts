@@ -88,6 +88,15 @@ describe.skipIf(!hasChromium)('computers pages in Chromium against orgctl serve 
     await page.waitForTimeout(2500);
     expect(reads.length).toBe(settled);
     expect(await axeViolations(page)).toEqual([]);
+
+    // The overview counts it as active, and nothing else.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Overview' }).click();
+    await page.getByTestId('overview-computers-active').filter({ hasText: '1' }).waitFor();
+    expect(await page.getByTestId('overview-computers-provisioning').textContent()).toBe('0');
+    expect(await page.getByTestId('overview-computers-error').textContent()).toBe('0');
+    expect(await axeViolations(page)).toEqual([]);
+    await page.goBack();
+    await waitText('computer-status', 'active');
   });
 
   it('install-deps twice: the first starts a session, the second (while it runs) is shown as already running', async () => {

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, call, isManager, useSession } from '../api.js';
 import { AllowanceCard } from '../usage/allowance-card.js';
+import { ComputersCard, ReadinessCard } from './area-cards.js';
 import { number, utcDay } from '../ui/format.js';
 import { ErrorNote, Loading, Page } from '../ui/parts.js';
 
@@ -58,6 +59,9 @@ export function OverviewPage() {
       <div className="cards">
         <AllowanceCard />
         {isManager(session.data?.role) ? <OrganizationCard /> : null}
+        <ReadinessCard />
+        {/* Guests cannot use computers (docs/computers.md): no card to show them a refusal. */}
+        {session.data && session.data.role !== 'guest' ? <ComputersCard /> : null}
       </div>
     </Page>
   );
