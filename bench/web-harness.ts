@@ -69,8 +69,7 @@ export function launchChromium(): Promise<Browser> {
  * directory has one process at a time). Sign-ins are limited per account (docs/web-app.md), so
  * each run signs in once, as somebody invited for that run.
  */
-export function invite(env: NodeJS.ProcessEnv, role: 'owner' | 'manager' | 'member'): string {
-  const email = `${role}-${Date.now()}@bench.test`;
+export function invite(env: NodeJS.ProcessEnv, role: 'owner' | 'manager' | 'member', email = `${role}-${Date.now()}@bench.test`): string {
   const { url } = JSON.parse(cli(['users', 'invite', '--email', email, '--role', role, '--json'], env)) as { url: string };
   return url.split('/invite/')[1]!;
 }

@@ -22,34 +22,33 @@ export const tokensByModelQuery = (r: Range) => ({
 });
 export const useTokensByModel = (r: Range) => useQuery(tokensByModelQuery(r));
 
-export const useTools = (r: Range) =>
-  useQuery({
-    queryKey: ['analytics', 'tools', r.startDate, r.endDate],
-    staleTime,
-    queryFn: async () => (await call(api.GET('/api/v1/analytics/tools', { params: { query: r } }))).data as ToolsDayRow[],
-  });
+export const toolsQuery = (r: Range) => ({
+  queryKey: ['analytics', 'tools', r.startDate, r.endDate],
+  staleTime,
+  queryFn: async () => (await call(api.GET('/api/v1/analytics/tools', { params: { query: r } }))).data as ToolsDayRow[],
+});
+export const useTools = (r: Range) => useQuery(toolsQuery(r));
 
-export const useActivity = (r: Range) =>
-  useQuery({
-    queryKey: ['analytics', 'activity', r.startDate, r.endDate],
-    staleTime,
-    queryFn: async () => (await call(api.GET('/api/v1/analytics/activity', { params: { query: r } }))).data as ActivityDayRow[],
-  });
+export const activityQuery = (r: Range) => ({
+  queryKey: ['analytics', 'activity', r.startDate, r.endDate],
+  staleTime,
+  queryFn: async () => (await call(api.GET('/api/v1/analytics/activity', { params: { query: r } }))).data as ActivityDayRow[],
+});
+export const useActivity = (r: Range) => useQuery(activityQuery(r));
 
-export const useProductivity = (r: Range) =>
-  useQuery({
-    queryKey: ['analytics', 'productivity', r.startDate, r.endDate],
-    staleTime,
-    queryFn: async () => (await call(api.GET('/api/v1/analytics/productivity', { params: { query: r } }))).data,
-  });
+export const productivityQuery = (r: Range) => ({
+  queryKey: ['analytics', 'productivity', r.startDate, r.endDate],
+  staleTime,
+  queryFn: async () => (await call(api.GET('/api/v1/analytics/productivity', { params: { query: r } }))).data,
+});
+export const useProductivity = (r: Range) => useQuery(productivityQuery(r));
 
-export const useUserTotals = (r: Range, enabled = true) =>
-  useQuery({
-    queryKey: ['analytics', 'users', 'totals', r.startDate, r.endDate],
-    enabled,
-    staleTime,
-    queryFn: async () => (await call(api.GET('/api/v1/analytics/users/totals', { params: { query: r } }))).data,
-  });
+export const userTotalsQuery = (r: Range) => ({
+  queryKey: ['analytics', 'users', 'totals', r.startDate, r.endDate],
+  staleTime,
+  queryFn: async () => (await call(api.GET('/api/v1/analytics/users/totals', { params: { query: r } }))).data,
+});
+export const useUserTotals = (r: Range, enabled = true) => useQuery({ ...userTotalsQuery(r), enabled });
 
 export const useUserRows = (r: Range, userId: string) =>
   useQuery({
