@@ -1,6 +1,7 @@
 import fastifyCookie from '@fastify/cookie';
 import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Config } from './config.js';
+import { systemClock, type Clock } from './core/clock.js';
 import type { Db } from './core/db/db.js';
 import { accountsRoutes } from './core/accounts/routes.js';
 import { AccountsService } from './core/accounts/service.js';
@@ -58,6 +59,8 @@ export interface AppDeps {
   webRoot?: string;
   /** The app serving the api surface, when this one serves only `app` (APP_PORT): its pages' API calls go there. */
   api?: FastifyInstance;
+  /** The time of every decision the services make (expiries, leases, periods); by default the system's. */
+  clock?: Clock;
 }
 
 /**
@@ -101,8 +104,10 @@ export async function buildApp(config: Config, deps: AppDeps, surfaces: readonly
     });
   });
 
-  const identity = new IdentityService(deps.db);
-  const authenticator = new Authenticator(deps.db, new JwtVerifier(config), {
+  const clock = deps.clock ?? systemClock;
+  const identity = new IdentityService(deps.db, clock);
+  const authenticator = new Authenticator(deps.db, new JwtVerifier(config, clock), {
+    clock,
     cacheTtlMs: config.authCacheTtlMs,
     // Keys are revoked only through the api surface, so only an app serving it sees every
     // revocation of the process; an app-surface-only listener (APP_PORT) keeps the 1 s expiry.
@@ -110,13 +115,13 @@ export async function buildApp(config: Config, deps: AppDeps, surfaces: readonly
     onBackgroundError: (err) => app.log.warn({ err }, 'background credential work failed'),
   });
   identity.onRevoke = (keyId) => authenticator.forgetKey(keyId);
-  const analytics = new AnalyticsService(deps.db, { cacheBytes: config.analyticsCacheMb * 1024 * 1024 });
-  const telemetry = new TelemetryService(deps.db, identity);
-  const otlp = new OtlpService(deps.db, identity, telemetry);
-  const limits = new LimitsService(deps.db, deps.usage ?? analytics);
+  const analytics = new AnalyticsService(deps.db, { cacheBytes: config.analyticsCacheMb * 1024 * 1024 }, clock);
+  const telemetry = new TelemetryService(deps.db, identity, clock);
+  const otlp = new OtlpService(deps.db, identity, telemetry, clock);
+  const limits = new LimitsService(deps.db, deps.usage ?? analytics, clock);
   const readiness = new ReadinessService(deps.db);
   const automations = AutomationsService.fromConfig(deps.db, config);
-  const accounts = new AccountsService(deps.db, identity);
+  const accounts = new AccountsService(deps.db, identity, clock);
   let pageFallback: PageFallback = () => false;
 
   registerRequestLog(app);
@@ -140,7 +145,7 @@ export async function buildApp(config: Config, deps: AppDeps, surfaces: readonly
     await app.register(telemetryRoutes(telemetry));
     await app.register(otlpRoutes(otlp));
     await app.register(analyticsRoutes(analytics));
-    await app.register(computersPlugin(config, deps.db, identity, deps.e2b));
+    await app.register(computersPlugin(config, deps.db, identity, deps.e2b, clock));
   }
   if (surfaces.includes('app')) {
     await app.register(readinessRoutes(readiness));

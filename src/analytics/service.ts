@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../core/clock.js';
 import type { Db } from '../core/db/db.js';
 import { errors } from '../core/http/errors.js';
 import { SerializedJson } from '../core/http/serialized-json.js';
@@ -28,14 +29,14 @@ export class AnalyticsService implements CreditsUsage {
   constructor(
     private readonly db: Db,
     options: { cacheBytes: number } = { cacheBytes: 0 },
-    private readonly now: () => Date = () => new Date(),
+    private readonly clock: Clock = systemClock,
   ) {
     this.kept = new DayCache(options.cacheBytes);
   }
 
   /** Validates the range and returns the envelope's meta and the days that can have rows. */
   private range(orgId: string, q: { startDate: string; endDate: string }) {
-    const problems = checkRange(q.startDate, q.endDate, todayUtc(this.now()));
+    const problems = checkRange(q.startDate, q.endDate, todayUtc(this.clock.now()));
     if (problems.length > 0) throw errors.invalid(problems, 'querystring');
     const days = rowDays(q.startDate, q.endDate);
     return {

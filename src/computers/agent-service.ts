@@ -1,3 +1,4 @@
+import type { Clock } from '../core/clock.js';
 import type { Db } from '../core/db/db.js';
 import { errors } from '../core/http/errors.js';
 import type { Principal } from '../core/identity/roles.js';
@@ -5,6 +6,7 @@ import { jobsStore } from './jobs-store.js';
 import type { CompleteInput, ComputerView, JobView } from './schemas.js';
 import type { ComputersService } from './service.js';
 import { computersStore as store, type ComputerRow } from './store.js';
+import { STATUS, STEP } from './step-machine.js';
 import type { WorkSignal } from './work-signal.js';
 
 export interface AgentChannelSettings {
@@ -30,6 +32,7 @@ export class AgentChannel {
     private readonly computers: ComputersService,
     private readonly settings: AgentChannelSettings,
     private readonly signal: WorkSignal,
+    private readonly clock: Clock,
   ) {}
 
   /** Ends every held long poll (with no job), so the service can close without waiting for them. */
@@ -42,8 +45,9 @@ export class AgentChannel {
       const c = await this.byomComputer(tx, actor, id, true);
       host = { ...host, hostId: host.hostId.toLowerCase() };
       if (c.host_id !== null && c.host_id !== host.hostId) throw this.otherHost(c);
-      await store.registerHost(tx, c.id, host);
-      await jobsStore.hostConnected(tx, c.id);
+      const now = this.clock.now();
+      await store.registerHost(tx, c.id, host, now);
+      await jobsStore.hostConnected(tx, c.id, now);
       return c.id;
     });
     this.signal.notify(computerId);
@@ -54,17 +58,19 @@ export class AgentChannel {
   async claim(actor: Principal, id: string, hostId: string, waitMs: number, gone: AbortSignal): Promise<JobView | null> {
     const abort = AbortSignal.any([gone, this.closing.signal]);
     hostId = hostId.toLowerCase();
+    // The poll's deadline is a wait on this process's timers, not a time of the data: it stays on Date.
     const deadline = Date.now() + waitMs;
     let touched = 0;
     for (;;) {
       const c = await this.byomComputer(this.db, actor, id);
       if (c.host_id !== hostId) throw c.host_id === null ? errors.conflict('host_not_registered', 'Register the host first (POST …/agent/register).') : this.otherHost(c);
-      if (Date.now() - touched > this.settings.leaseMs / 3) {
-        await store.touchAgent(this.db, c.id);
-        touched = Date.now();
+      const now = this.clock.now();
+      if (now.getTime() - touched > this.settings.leaseMs / 3) {
+        await store.touchAgent(this.db, c.id, now);
+        touched = now.getTime();
       }
       if (abort.aborted) return null;
-      const [step] = await this.db.transaction((tx) => jobsStore.claim(tx, { provider: 'byom', computerId: c.id, limit: 1 }, LEASE_PREFIX, this.settings.leaseMs));
+      const [step] = await this.db.transaction((tx) => jobsStore.claim(tx, { provider: 'byom', computerId: c.id, limit: 1 }, LEASE_PREFIX, this.settings.leaseMs, this.clock.now()));
       if (step && abort.aborted) {
         // The agent hung up while the claim ran: queue the step again rather than lease it to nobody.
         await jobsStore.release(this.db, c.id, step.step_id, step.lease_owner as string);
@@ -89,9 +95,10 @@ export class AgentChannel {
 
   async heartbeat(actor: Principal, id: string, stepId: string, body: { leaseToken: string; log?: string }): Promise<number> {
     const c = await this.byomComputer(this.db, actor, id);
-    const held = await jobsStore.heartbeat(this.db, c.id, stepId, body.leaseToken, this.settings.leaseMs);
+    const now = this.clock.now();
+    const held = await jobsStore.heartbeat(this.db, c.id, stepId, body.leaseToken, this.settings.leaseMs, now);
     if (!held) throw this.leaseLost(stepId);
-    await Promise.all([store.touchAgent(this.db, c.id), body.log && jobsStore.appendLog(this.db, held, body.log, this.settings.logMaxChars)]);
+    await Promise.all([store.touchAgent(this.db, c.id, now), body.log && jobsStore.appendLog(this.db, held, body.log, this.settings.logMaxChars)]);
     return held.lease_expires_at.getTime();
   }
 
@@ -101,10 +108,11 @@ export class AgentChannel {
       const step = await jobsStore.lockHeld(tx, c.id, stepId, body.leaseToken);
       if (!step) throw this.leaseLost(stepId);
       if (body.log) await jobsStore.appendLog(tx, step, body.log, this.settings.logMaxChars);
-      if (body.status === 'succeeded' && stepId === 'clone-repos') await store.setClonedDirectories(tx, c.id, body.clonedRepoDirectories ?? []);
-      const error = body.status === 'failed' ? (body.error ?? `The step failed${body.exitCode === undefined ? '' : ` with exit code ${body.exitCode}`}.`) : null;
-      await jobsStore.finish(tx, step, { status: body.status, error, exitCode: body.exitCode ?? null });
-      await store.touchAgent(tx, c.id);
+      if (body.status === STATUS.succeeded && stepId === STEP.cloneRepos) await store.setClonedDirectories(tx, c.id, body.clonedRepoDirectories ?? []);
+      const error = body.status === STATUS.failed ? (body.error ?? `The step failed${body.exitCode === undefined ? '' : ` with exit code ${body.exitCode}`}.`) : null;
+      const now = this.clock.now();
+      await jobsStore.finish(tx, step, { status: body.status, error, exitCode: body.exitCode ?? null }, now);
+      await store.touchAgent(tx, c.id, now);
       return c.id;
     });
     this.signal.notify(computerId);

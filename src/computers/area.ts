@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Config } from '../config.js';
+import { systemClock, type Clock } from '../core/clock.js';
 import type { Db } from '../core/db/db.js';
 import type { IdentityService } from '../core/identity/service.js';
 import { AgentChannel } from './agent-service.js';
@@ -13,15 +14,15 @@ import { WorkSignal } from './work-signal.js';
 export const e2bFromConfig = (config: Config): E2bClient | undefined => (config.e2bApiKey ? new SdkE2bClient(config.e2bApiKey) : undefined);
 
 /** The computers API and the host agent's endpoints, wired from the configuration. */
-export function computersPlugin(config: Config, db: Db, identity: IdentityService, e2b: E2bClient | undefined = e2bFromConfig(config)): FastifyPluginAsync {
+export function computersPlugin(config: Config, db: Db, identity: IdentityService, e2b: E2bClient | undefined = e2bFromConfig(config), clock: Clock = systemClock): FastifyPluginAsync {
   const signal = new WorkSignal();
-  const computers = new ComputersService(db, identity, { e2bConfigured: e2b !== undefined, publicUrl: config.publicUrl, allowPrivateNetwork: config.ciAllowPrivateNetwork }, signal, e2b);
-  const channel = new AgentChannel(db, computers, { leaseMs: config.computersLeaseMs, pollMs: config.computersAgentPollMs, logMaxChars: config.installLogMaxChars }, signal);
+  const computers = new ComputersService(db, identity, { e2bConfigured: e2b !== undefined, publicUrl: config.publicUrl, allowPrivateNetwork: config.ciAllowPrivateNetwork }, signal, clock, e2b);
+  const channel = new AgentChannel(db, computers, { leaseMs: config.computersLeaseMs, pollMs: config.computersAgentPollMs, logMaxChars: config.installLogMaxChars }, signal, clock);
   return computersRoutes(computers, channel) as FastifyPluginAsync;
 }
 
 /** The background provisioning engine; `orgctl serve` starts it after listening and stops it before the database closes. */
-export function createEngine(config: Config, db: Db, log?: EngineLogger, e2b: E2bClient | undefined = e2bFromConfig(config)): ProvisioningEngine {
+export function createEngine(config: Config, db: Db, log?: EngineLogger, e2b: E2bClient | undefined = e2bFromConfig(config), clock: Clock = systemClock): ProvisioningEngine {
   return new ProvisioningEngine(
     db,
     {
@@ -33,6 +34,7 @@ export function createEngine(config: Config, db: Db, log?: EngineLogger, e2b: E2
       e2bTemplate: config.e2bTemplate,
     },
     e2b,
+    clock,
     log,
   );
 }

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import type { Clock } from '../core/clock.js';
 import type { Db } from '../core/db/db.js';
 import { jobsStore, type ClaimedStep } from './jobs-store.js';
 import type { E2bClient } from './providers/e2b-client.js';
 import { runE2bStep, type StepContext } from './providers/e2b-steps.js';
-import { E2B_MISSING } from './steps.js';
+import { E2B_MISSING, onLeaseExpired, STATUS } from './step-machine.js';
 import { computersStore } from './store.js';
 
 export interface EngineSettings {
@@ -38,6 +39,7 @@ export class ProvisioningEngine {
     private readonly db: Db,
     private readonly settings: EngineSettings,
     private readonly e2b: E2bClient | undefined,
+    private readonly clock: Clock,
     private readonly log: EngineLogger = { warn: () => undefined },
   ) {}
 
@@ -72,18 +74,20 @@ export class ProvisioningEngine {
     await this.reap();
     const free = this.settings.concurrency - this.running.size;
     if (this.stopped || free <= 0) return;
-    const claimed = await this.db.transaction((tx) => jobsStore.claim(tx, { provider: 'e2b', limit: free }, this.id, this.settings.leaseMs));
+    const claimed = await this.db.transaction((tx) => jobsStore.claim(tx, { provider: 'e2b', limit: free }, this.id, this.settings.leaseMs, this.clock.now()));
     for (const step of claimed) this.execute(step);
   }
 
   /** Settles every running step whose lease expired, and byom steps queued for an agent that is gone. */
   async reap(): Promise<number> {
     const { leaseMs, maxAttempts } = this.settings;
+    const now = this.clock.now();
+    const secondsSince = (t: Date) => Math.round((now.getTime() - t.getTime()) / 1000);
     return this.db.transaction(async (tx) => {
-      const expired = await jobsStore.lockExpired(tx, 100);
+      const expired = await jobsStore.lockExpired(tx, 100, now);
       for (const s of expired) {
-        const silentFor = Math.round((Date.now() - (s.heartbeat_at?.getTime() ?? Date.now() - leaseMs)) / 1000);
-        if (s.provider === 'e2b' && s.attempts < maxAttempts) {
+        const silentFor = s.heartbeat_at ? secondsSince(s.heartbeat_at) : Math.round(leaseMs / 1000);
+        if (onLeaseExpired(s.provider, s.attempts, maxAttempts) === 'release') {
           await jobsStore.release(tx, s.computer_id, s.step_id);
           continue;
         }
@@ -91,14 +95,14 @@ export class ProvisioningEngine {
           s.provider === 'byom'
             ? `host agent lost: no heartbeat for ${silentFor} s while running ${s.step_id}`
             : `provisioning engine lost: no heartbeat for ${silentFor} s, ${s.attempts} attempts made; giving up`;
-        await jobsStore.finish(tx, s, { status: 'failed', error, exitCode: null });
+        await jobsStore.finish(tx, s, { status: STATUS.failed, error, exitCode: null }, now);
       }
-      const orphaned = await jobsStore.lockOrphanedQueued(tx, leaseMs, 100);
+      const orphaned = await jobsStore.lockOrphanedQueued(tx, leaseMs, 100, now);
       for (const s of orphaned) {
         const error = s.agent_seen_at
-          ? `host agent lost: no heartbeat for ${Math.round((Date.now() - s.agent_seen_at.getTime()) / 1000)} s; ${s.step_id} was not started`
+          ? `host agent lost: no heartbeat for ${secondsSince(s.agent_seen_at)} s; ${s.step_id} was not started`
           : `no host agent connected to this computer within ${Math.round(leaseMs / 1000)} s; run \`orgctl agent\` on the host`;
-        await jobsStore.finish(tx, s, { status: 'failed', error, exitCode: null });
+        await jobsStore.finish(tx, s, { status: STATUS.failed, error, exitCode: null }, now);
       }
       return expired.length + orphaned.length;
     });
@@ -123,7 +127,7 @@ export class ProvisioningEngine {
     };
     const beat = setInterval(() => {
       void jobsStore
-        .heartbeat(this.db, step.computer_id, step.step_id, leaseOwner, this.settings.leaseMs)
+        .heartbeat(this.db, step.computer_id, step.step_id, leaseOwner, this.settings.leaseMs, this.clock.now())
         .then((held) => {
           if (!held) lost = true;
           else return flush();
@@ -150,7 +154,7 @@ export class ProvisioningEngine {
       await flush();
       await this.db.transaction(async (tx) => {
         const held = await jobsStore.lockHeld(tx, step.computer_id, step.step_id, leaseOwner);
-        if (held) await jobsStore.finish(tx, held, { status: outcome.ok ? 'succeeded' : 'failed', error: outcome.ok ? null : outcome.error, exitCode: outcome.exitCode });
+        if (held) await jobsStore.finish(tx, held, { status: outcome.ok ? STATUS.succeeded : STATUS.failed, error: outcome.ok ? null : outcome.error, exitCode: outcome.exitCode }, this.clock.now());
       });
     } catch (err) {
       if (abort.aborted || lost) return;
@@ -159,7 +163,7 @@ export class ProvisioningEngine {
       await this.db
         .transaction(async (tx) => {
           const held = await jobsStore.lockHeld(tx, step.computer_id, step.step_id, leaseOwner);
-          if (held) await jobsStore.finish(tx, held, { status: 'failed', error: `E2B: ${(err as Error).message}`, exitCode: null });
+          if (held) await jobsStore.finish(tx, held, { status: STATUS.failed, error: `E2B: ${(err as Error).message}`, exitCode: null }, this.clock.now());
         })
         .catch((e) => this.log.warn({ err: e }, 'recording a failed step failed'));
     } finally {

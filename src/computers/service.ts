@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Clock } from '../core/clock.js';
 import type { Db, Queryable } from '../core/db/db.js';
 import { errors } from '../core/http/errors.js';
 import { repoProblems } from './repo-policy.js';
@@ -7,7 +8,7 @@ import type { IdentityService } from '../core/identity/service.js';
 import { jobsStore } from './jobs-store.js';
 import type { E2bClient } from './providers/e2b-client.js';
 import type { ComputerView, CreateComputerInput, InstallSessionView, UpdateComputerInput } from './schemas.js';
-import { E2B_MISSING, planSteps, type ProviderType } from './steps.js';
+import { E2B_MISSING, planSteps, type ProviderType } from './step-machine.js';
 import { isUuid } from '../core/uuid.js';
 import { computersStore as store, type ComputerRow } from './store.js';
 import { computerView, sessionView, stepView } from './view.js';
@@ -30,6 +31,7 @@ export class ComputersService {
     private readonly identity: IdentityService,
     private readonly settings: ComputersSettings,
     private readonly signal: WorkSignal,
+    private readonly clock: Clock,
     private readonly e2b?: E2bClient,
   ) {}
 
@@ -70,6 +72,7 @@ export class ComputersService {
           source: input.source ?? null,
         },
         steps,
+        this.clock.now(),
       ),
     );
     this.signal.notify(id);
@@ -121,7 +124,7 @@ export class ComputersService {
     const sessionId = randomUUID();
     const { start, computerId } = await this.db.transaction(async (tx) => {
       const c = await this.mustFind(tx, actor, { id });
-      return { start: await jobsStore.startInstall(tx, c.id, sessionId), computerId: c.id };
+      return { start: await jobsStore.startInstall(tx, c.id, sessionId, this.clock.now()), computerId: c.id };
     });
     if (!start.started) {
       const running = start.runningSessionId;

@@ -1,7 +1,7 @@
 import { isUniqueViolation, type Queryable } from '../core/db/db.js';
 import { errors } from '../core/http/errors.js';
 import { isUuid } from '../core/uuid.js';
-import type { PlannedStep, ProviderType, StepStatus } from './steps.js';
+import { endedAtPlanning, STATUS, type PlannedStep, type ProviderType, type StepStatus } from './step-machine.js';
 
 export interface ComputerRow {
   id: string;
@@ -51,7 +51,7 @@ async function guardName<T>(name: string | undefined, fn: () => Promise<T>): Pro
 
 // jsonb parameters are sent as text and cast: postgres.js would JSON-encode a string bound to a jsonb parameter again.
 export const computersStore = {
-  async insert(tx: Queryable, c: Omit<ComputerRow, 'created_at' | 'agent_seen_at' | 'sandbox_id' | 'cloned_repo_directories' | 'hostname'>, steps: PlannedStep[]): Promise<void> {
+  async insert(tx: Queryable, c: Omit<ComputerRow, 'created_at' | 'agent_seen_at' | 'sandbox_id' | 'cloned_repo_directories' | 'hostname'>, steps: PlannedStep[], now: Date): Promise<void> {
     await guardName(c.name, () =>
       tx.query(
         `INSERT INTO computers (id, org_id, name, provider, owner_kind, owner_id, host_id, remote_user, repos, auto_install_deps, source)
@@ -61,9 +61,8 @@ export const computersStore = {
     );
     for (const s of steps) {
       await tx.query(
-        `INSERT INTO computer_steps (computer_id, step_id, position, status, error, started_at, completed_at)
-         VALUES ($1, $2, $3, $4, $5, CASE WHEN $4 = 'failed' THEN now() END, CASE WHEN $4 IN ('failed', 'skipped') THEN now() END)`,
-        [c.id, s.stepId, s.position, s.status, s.error],
+        `INSERT INTO computer_steps (computer_id, step_id, position, status, error, started_at, completed_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [c.id, s.stepId, s.position, s.status, s.error, s.status === STATUS.failed ? now : null, endedAtPlanning(s.status) ? now : null],
       );
     }
   },
@@ -128,10 +127,10 @@ export const computersStore = {
     );
   },
 
-  async registerHost(tx: Queryable, id: string, host: { hostId: string; hostname: string; remoteUser: string }): Promise<void> {
+  async registerHost(tx: Queryable, id: string, host: { hostId: string; hostname: string; remoteUser: string }, now: Date): Promise<void> {
     await tx.query(
-      `UPDATE computers SET host_id = $2, hostname = $3, remote_user = COALESCE(remote_user, $4), agent_seen_at = now() WHERE id = $1`,
-      [id, host.hostId, host.hostname, host.remoteUser],
+      `UPDATE computers SET host_id = $2, hostname = $3, remote_user = COALESCE(remote_user, $4), agent_seen_at = $5 WHERE id = $1`,
+      [id, host.hostId, host.hostname, host.remoteUser, now],
     );
   },
 
@@ -140,8 +139,8 @@ export const computersStore = {
     await db.query(`UPDATE computers SET remote_user = COALESCE(remote_user, $2) WHERE id = $1`, [id, user]);
   },
 
-  async touchAgent(db: Queryable, id: string): Promise<void> {
-    await db.query(`UPDATE computers SET agent_seen_at = now() WHERE id = $1`, [id]);
+  async touchAgent(db: Queryable, id: string, now: Date): Promise<void> {
+    await db.query(`UPDATE computers SET agent_seen_at = $2 WHERE id = $1`, [id, now]);
   },
 
   async setClonedDirectories(tx: Queryable, id: string, dirs: string[]): Promise<void> {

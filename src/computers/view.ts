@@ -1,6 +1,6 @@
 import type { SessionRow } from './jobs-store.js';
 import type { ComputerView, InstallSessionView, ProvisioningStepView } from './schemas.js';
-import { deriveStatus, stepName } from './steps.js';
+import { deriveStatus, stepName } from './step-machine.js';
 import type { ComputerRow, StepRow } from './store.js';
 
 const millis = (d: Date | null): number | undefined => (d === null ? undefined : d.getTime());

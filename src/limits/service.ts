@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../core/clock.js';
 import type { Db } from '../core/db/db.js';
 import { isManagerRole, type Principal } from '../core/identity/roles.js';
 import { errors } from '../core/http/errors.js';
@@ -31,7 +32,7 @@ export class LimitsService {
   constructor(
     private readonly db: Db,
     private readonly usage: CreditsUsage,
-    private readonly now: () => Date = () => new Date(),
+    private readonly clock: Clock = systemClock,
   ) {}
 
   getGlobal(orgId: string): Promise<number | null> {
@@ -93,7 +94,7 @@ export class LimitsService {
   /** The caller's limit for the current month, where it comes from, and what is left of it. */
   /** The allowance of the caller, or (owners and managers) of another user of the organization. */
   async allowance(principal: Principal, userId?: string): Promise<Allowance> {
-    const period = monthOf(this.now());
+    const period = monthOf(this.clock.now());
     let whose = principal.id;
     if (userId !== undefined && userId.toLowerCase() !== principal.id) {
       if (!isManagerRole(principal.role)) throw errors.forbidden("Only owners and managers read another user's allowance.");

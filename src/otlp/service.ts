@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../core/clock.js';
 import type { Db } from '../core/db/db.js';
 import { isManagerRole, type Principal } from '../core/identity/roles.js';
 import type { IdentityService } from '../core/identity/service.js';
@@ -51,7 +52,7 @@ export class OtlpService {
     private readonly db: Db,
     private readonly identity: IdentityService,
     private readonly telemetry: TelemetryService,
-    private readonly now: () => number = Date.now,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   async export(caller: Principal, signal: Signal, body: Plain): Promise<ExportOutcome> {
@@ -123,7 +124,7 @@ export class OtlpService {
     if ('reject' in owner) return rejections.add(owner.reject);
     const made: TelemetryEvent[] = [];
     for (const e of mapped.events) {
-      const ts = parseTimestamp(e.ms, this.now());
+      const ts = parseTimestamp(e.ms, this.clock.now().getTime());
       if ('error' in ts) return rejections.add(`a record whose time ${ts.error}`);
       made.push(toTelemetryEvent(e, owner.userId, ts.ms));
     }

@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../core/clock.js';
 import { DbError, type Db, type Queryable } from '../core/db/db.js';
 import { errors, type ErrorItem } from '../core/http/errors.js';
 import { isManagerRole, type Principal } from '../core/identity/roles.js';
@@ -11,7 +12,7 @@ export class TelemetryService {
   constructor(
     private readonly db: Db,
     private readonly identity = new IdentityService(db),
-    private readonly now: () => number = Date.now,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   /**
@@ -20,7 +21,7 @@ export class TelemetryService {
    * earlier in the batch, are duplicates and change nothing.
    */
   async ingest(caller: Principal, batch: IngestBody['events']): Promise<IngestResult> {
-    const checked = validateEvents(batch, caller.id, this.now());
+    const checked = validateEvents(batch, caller.id, this.clock.now().getTime());
     if ('errors' in checked) throw errors.invalid(checked.errors);
     await this.checkAttribution(caller, batch);
     return this.store(caller.orgId, checked.events);
@@ -33,7 +34,7 @@ export class TelemetryService {
   async importEvents(orgId: string, batch: IngestBody['events']): Promise<IngestResult> {
     const missing = batch.flatMap((e, i) => (e.userId === undefined ? [{ path: `/events/${i}/userId`, message: 'is required for an import' }] : []));
     if (missing.length > 0) throw errors.invalid(missing);
-    const checked = validateEvents(batch, '', this.now());
+    const checked = validateEvents(batch, '', this.clock.now().getTime());
     if ('errors' in checked) throw errors.invalid(checked.errors);
     await this.checkUsersExist(orgId, batch.map((e, i) => ({ i, userId: e.userId as string })));
     return this.store(orgId, checked.events);

@@ -3,6 +3,7 @@ import { createEngine } from '../../src/computers/area.js';
 import type { ProvisioningEngine } from '../../src/computers/engine.js';
 import { jobsStore } from '../../src/computers/jobs-store.js';
 import { loadConfig } from '../../src/config.js';
+import { TestClock } from '../../src/core/clock.js';
 import { E2bTestDouble } from '../helpers/e2b-test-double.js';
 import { expectErrorObject, TestApp, type Org } from '../helpers/test-app.js';
 import { waitFor } from '../helpers/wait.js';
@@ -16,11 +17,13 @@ const config = loadConfig({}, { logLevel: 'silent', computersLeaseMs: LEASE_MS, 
 let t: TestApp;
 let org: Org;
 let e2b: E2bTestDouble;
+// Leases expire when the test moves this clock past them, not after a sleep.
+const clock = new TestClock();
 const engines: ProvisioningEngine[] = [];
 
 beforeAll(async () => {
   e2b = new E2bTestDouble();
-  t = await TestApp.start({ computersLeaseMs: LEASE_MS }, { e2b });
+  t = await TestApp.start({ computersLeaseMs: LEASE_MS }, { e2b, clock });
   org = await t.createOrg('engine-e2b');
 });
 afterEach(async () => {
@@ -32,7 +35,7 @@ afterEach(async () => {
 afterAll(() => t?.close());
 
 const startEngine = () => {
-  const engine = createEngine(config, t.db, undefined, e2b);
+  const engine = createEngine(config, t.db, undefined, e2b, clock);
   engines.push(engine);
   engine.start();
   return engine;
@@ -88,33 +91,35 @@ describe('the e2b provider, run by the provisioning engine', () => {
   it('a step whose engine died (claimed, never heartbeated) is retried by another engine after the lease expires', async () => {
     const created = await t.request<Computer>('POST', C, { key: org.ownerKey, body: { name: 'cloud-crash' } });
     // What a crashed process leaves behind: the step claimed under a lease nobody renews.
-    const [claimed] = await t.db.transaction((tx) => jobsStore.claim(tx, { provider: 'e2b', computerId: created.body.id, limit: 1 }, 'engine:crashed:', LEASE_MS));
+    const [claimed] = await t.db.transaction((tx) => jobsStore.claim(tx, { provider: 'e2b', computerId: created.body.id, limit: 1 }, 'engine:crashed:', LEASE_MS, clock.now()));
     expect(claimed?.step_id).toBe('create-sandbox');
     expect(stepOf(await get(created.body.id), 'create-sandbox').status).toBe('running');
     startEngine();
+    clock.advance(LEASE_MS + 1);
     const c = await settled(created.body.id, 'active');
     expect(stepOf(c, 'create-sandbox').status).toBe('succeeded');
   });
 
   it('a step lost more often than COMPUTERS_MAX_ATTEMPTS fails with a message saying so', async () => {
     const created = await t.request<Computer>('POST', C, { key: org.ownerKey, body: { name: 'cloud-lost' } });
-    const reaper = createEngine(config, t.db, undefined, e2b); // not started: its reap() is called by hand
-    const crashClaim = () => t.db.transaction((tx) => jobsStore.claim(tx, { provider: 'e2b', computerId: created.body.id, limit: 1 }, 'engine:crashed:', LEASE_MS));
+    const reaper = createEngine(config, t.db, undefined, e2b, clock); // not started: its reap() is called by hand
+    const crashClaim = () => t.db.transaction((tx) => jobsStore.claim(tx, { provider: 'e2b', computerId: created.body.id, limit: 1 }, 'engine:crashed:', LEASE_MS, clock.now()));
     const leaseOf = async () => (await t.db.query<{ lease_owner: string | null }>(`SELECT lease_owner FROM computer_steps WHERE computer_id = $1 AND step_id = 'create-sandbox'`, [created.body.id]))[0]!.lease_owner;
 
     expect((await crashClaim()).length).toBe(1);
-    expect(await reaper.reap()).toBe(0); // the lease is still valid
-    await new Promise((r) => setTimeout(r, LEASE_MS + 50));
+    clock.advance(LEASE_MS);
+    expect(await reaper.reap()).toBe(0); // the lease is valid to its last millisecond
+    clock.advance(1);
     expect(await reaper.reap()).toBe(1);
     expect(await leaseOf()).toBeNull(); // attempt 1 of 2: released for a retry
     expect(stepOf(await get(created.body.id), 'create-sandbox').status).toBe('running');
 
     expect((await crashClaim()).length).toBe(1);
-    await new Promise((r) => setTimeout(r, LEASE_MS + 50));
+    clock.advance(3_000);
     expect(await reaper.reap()).toBe(1);
     const c = await get(created.body.id);
     expect(c.status).toBe('error');
-    expect(stepOf(c, 'create-sandbox').error).toMatch(/provisioning engine lost: no heartbeat for \d+ s, 2 attempts made; giving up/);
+    expect(stepOf(c, 'create-sandbox').error).toBe('provisioning engine lost: no heartbeat for 3 s, 2 attempts made; giving up');
   });
 
   it('stopping an engine kills the command it runs and releases its lease at once, and another engine finishes the step', async () => {
@@ -142,7 +147,7 @@ describe('the e2b provider, run by the provisioning engine', () => {
     const stepRow = async () =>
       (await t.db.query<{ lease_owner: string; status: string; log: string }>(`SELECT lease_owner, status, log FROM computer_steps WHERE computer_id = $1 AND step_id = 'configure-user'`, [created.body.id]))[0]!;
     // Another executor holds the step now (as after an expiry); then the stale engine's command ends, with output.
-    await t.db.query(`UPDATE computer_steps SET lease_owner = 'engine:other:', lease_expires_at = now() + interval '1 hour' WHERE computer_id = $1 AND step_id = 'configure-user'`, [created.body.id]);
+    await t.db.query(`UPDATE computer_steps SET lease_owner = 'engine:other:', lease_expires_at = $2 WHERE computer_id = $1 AND step_id = 'configure-user'`, [created.body.id, new Date(clock.now().getTime() + 3_600_000)]);
     e2b.release();
     await new Promise((r) => setTimeout(r, LEASE_MS / 2));
     const row = await stepRow();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deriveStatus, planSteps } from '../../src/computers/steps.js';
+import { deriveStatus, planSteps } from '../../src/computers/step-machine.js';
 import { failureMessage, installPlan, repoDirectoryNames } from '../../src/computers/install-plan.js';
 
 const commands = (files: string[]) => installPlan(files).map((c) => c.command);

@@ -1,14 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestClock } from '../../src/core/clock.js';
 import { isWellFormedApiKey } from '../../src/core/identity/api-key-format.js';
 import { expectErrorObject, TestApp, type Org } from '../helpers/test-app.js';
+import { waitFor } from '../helpers/wait.js';
 
 type Key = { id: string; name: string; prefix: string; principalId: string; lastUsedAt: number | null; revokedAt: number | null; key?: string };
 
 let t: TestApp;
 let org: Org;
+const clock = new TestClock();
 
 beforeAll(async () => {
-  t = await TestApp.start();
+  t = await TestApp.start({}, { clock });
   org = await t.createOrg('keys-org');
 });
 afterAll(() => t?.close());
@@ -31,13 +34,23 @@ describe('API keys', () => {
     expect(JSON.stringify(rows)).not.toContain(created.body.key);
   });
 
-  it('records lastUsedAt when a key is used', async () => {
+  it('records lastUsedAt when a key is used, again a minute later', async () => {
     const user = await t.addUser(org, 'member');
-    await t.request('GET', '/api/v0/me', { key: user.key });
-    await new Promise((r) => setTimeout(r, 100)); // the write is off the request path
-    const list = await t.request<{ apiKeys: Key[] }>('GET', '/api/v0/api-keys', { key: user.key });
-    expect(list.body.apiKeys).toHaveLength(1);
-    expect(list.body.apiKeys[0]!.lastUsedAt).toBeGreaterThan(Date.now() - 60_000);
+    const lastUsed = async () => {
+      const list = await t.request<{ apiKeys: Key[] }>('GET', `/api/v0/api-keys?principalId=${user.id}`, { key: org.ownerKey });
+      expect(list.body.apiKeys).toHaveLength(1);
+      return list.body.apiKeys[0]!.lastUsedAt;
+    };
+    expect(await lastUsed()).toBeNull();
+    // The write is off the request path: the test waits for it to land, and moves the clock for the minute.
+    const used = async (at: number) => {
+      await t.request('GET', '/api/v0/me', { key: user.key });
+      return waitFor(async () => ((await lastUsed()) === at ? at : undefined), 5000, `lastUsedAt ${at}`);
+    };
+    const first = clock.now().getTime();
+    expect(await used(first)).toBe(first);
+    clock.advance(60_000);
+    expect(await used(first + 60_000)).toBe(first + 60_000);
   });
 
   it('a member sees only their own keys and cannot issue one for someone else', async () => {
@@ -59,7 +72,7 @@ describe('API keys', () => {
   });
 
   it('rejects an expiry in the past, unknown properties and an unknown principal', async () => {
-    const past = await t.request('POST', '/api/v0/api-keys', { key: org.ownerKey, body: { expiresAt: Date.now() - 1000 } });
+    const past = await t.request('POST', '/api/v0/api-keys', { key: org.ownerKey, body: { expiresAt: clock.now().getTime() - 1 } });
     expect(expectErrorObject(past, 400).metadata).toEqual({ code: 'validation_failed', errors: [{ path: '/expiresAt', message: 'must be in the future' }] });
     const extra = await t.request('POST', '/api/v0/api-keys', { key: org.ownerKey, body: { name: 'x', admin: true } });
     expect(expectErrorObject(extra, 400).metadata).toEqual({ code: 'validation_failed', errors: [{ path: '/admin', message: 'is not an allowed property' }] });

@@ -1,24 +1,27 @@
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestClock } from '../../src/core/clock.js';
 import { generateApiKey } from '../../src/core/identity/api-key-format.js';
 import { expectErrorObject, TestApp, type Org } from '../helpers/test-app.js';
 
 const JWT_SECRET = 'test-secret-that-is-at-least-32-characters-long';
 const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
-const nowSec = () => Math.floor(Date.now() / 1000);
+// Expiries pass when the test moves this clock, not after a sleep; tokens are dated by it too.
+const clock = new TestClock();
+const nowSec = () => Math.floor(clock.now().getTime() / 1000);
 
 let t: TestApp;
 let org: Org;
 
 beforeAll(async () => {
-  t = await TestApp.start({ jwtSecret: JWT_SECRET });
+  t = await TestApp.start({ jwtSecret: JWT_SECRET }, { clock });
   org = await t.createOrg('auth-org');
 });
 afterAll(() => t?.close());
 
 const jwt = (claims: Record<string, unknown>, secret = JWT_SECRET) => {
-  let builder = new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuedAt();
-  if (claims.exp === undefined) builder = builder.setExpirationTime('5m');
+  let builder = new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuedAt(nowSec());
+  if (claims.exp === undefined) builder = builder.setExpirationTime(nowSec() + 300);
   return builder.sign(new TextEncoder().encode(secret));
 };
 
@@ -83,11 +86,20 @@ describe('401 for every missing or invalid credential, with the same error objec
   });
 
   it('a key is refused once its expiry has passed, even though it was cached', async () => {
-    const created = await t.request<{ key: string }>('POST', '/api/v0/api-keys', { key: org.ownerKey, body: { name: 'short', expiresAt: Date.now() + 700 } });
+    const created = await t.request<{ key: string }>('POST', '/api/v0/api-keys', { key: org.ownerKey, body: { name: 'short', expiresAt: clock.now().getTime() + 700 } });
     expect(created.status).toBe(201);
     expect((await t.request('GET', '/api/v0/me', { key: created.body.key })).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 900));
+    clock.advance(699);
+    expect((await t.request('GET', '/api/v0/me', { key: created.body.key })).status).toBe(200);
+    clock.advance(1);
     expectErrorObject(await t.request('GET', '/api/v0/me', { key: created.body.key }), 401);
+  });
+
+  it('a JWT is refused once its exp has passed, even though it was cached', async () => {
+    const token = await jwt({ sub: org.ownerId, org_id: org.orgId, exp: nowSec() + 60 });
+    expect((await t.request('GET', '/api/v0/me', { key: token })).status).toBe(200);
+    clock.advance(61_000);
+    expectErrorObject(await t.request('GET', '/api/v0/me', { key: token }), 401);
   });
 
   it('a JWT is refused when JWT verification is not configured', async () => {

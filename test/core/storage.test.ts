@@ -39,16 +39,21 @@ describe('transactions and errors', () => {
     await t.db.exec('CREATE TABLE gate_probe (id int PRIMARY KEY)');
     let inside!: () => void;
     const started = new Promise<void>((r) => (inside = r));
+    let issued!: () => void;
+    const outsideIssued = new Promise<void>((r) => (issued = r));
     const tx = t.db
       .transaction(async (q) => {
         await q.query('INSERT INTO gate_probe VALUES (1)');
         inside();
-        await new Promise((r) => setTimeout(r, 100));
+        // Open until the statement outside it has been issued: no sleep, the order is certain.
+        await outsideIssued;
         throw new Error('roll back');
       })
       .catch(() => 'rolled back');
     await started;
-    const seen = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM gate_probe');
+    const outside = t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM gate_probe');
+    issued();
+    const seen = await outside;
     expect(await tx).toBe('rolled back');
     expect(seen).toEqual([{ n: 0 }]);
     expect(await t.db.query('SELECT * FROM gate_probe')).toEqual([]);

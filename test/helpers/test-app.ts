@@ -25,9 +25,13 @@ export class TestApp {
     readonly app: FastifyInstance,
     readonly testDb: TestDb,
     readonly identity: IdentityService,
+    private readonly deps: Partial<AppDeps>,
   ) {}
 
-  /** `extend` may add routes before the app is sealed (a test's own failing route, say). */
+  /**
+   * `extend` may add routes before the app is sealed (a test's own failing route, say). A test that
+   * moves time passes `deps.clock` (a TestClock); the fixtures and other processes share it.
+   */
   static async start(overrides: Partial<Config> = {}, deps: Partial<AppDeps> = {}, extend?: (app: FastifyInstance) => void): Promise<TestApp> {
     const testDb = await createTestDb();
     // Shedding by event-loop delay is off unless a test asks for it: forks of the suite share two
@@ -36,7 +40,7 @@ export class TestApp {
     const app = await buildApp(config, { db: testDb.db, ...deps });
     extend?.(app);
     await app.ready();
-    return new TestApp(app, testDb, new IdentityService(testDb.db));
+    return new TestApp(app, testDb, new IdentityService(testDb.db, deps.clock), deps);
   }
 
   get db() {
@@ -45,7 +49,7 @@ export class TestApp {
 
   /** Another process on the same database: its own app (and so its own caches), built with `overrides`. The caller closes it. */
   async otherProcess(overrides: Partial<Config> = {}): Promise<FastifyInstance> {
-    const app = await buildApp(loadConfig({}, { logLevel: 'silent', overloadMaxEventLoopDelayMs: 0, ...overrides }), { db: this.db });
+    const app = await buildApp(loadConfig({}, { logLevel: 'silent', overloadMaxEventLoopDelayMs: 0, ...overrides }), { db: this.db, clock: this.deps.clock });
     await app.ready();
     return app;
   }

@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../clock.js';
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/db.js';
 import { errors } from '../http/errors.js';
@@ -48,7 +49,7 @@ export class AccountsService {
   constructor(
     private readonly db: Db,
     private readonly identity: IdentityService,
-    private readonly now: () => Date = () => new Date(),
+    private readonly clock: Clock = systemClock,
   ) {}
 
   /**
@@ -95,7 +96,7 @@ export class AccountsService {
 
   /** The principal of a session cookie, or null when it is unknown, expired, idle too long, or its user's role changed. */
   async authenticate(token: string): Promise<SessionAuth | null> {
-    const now = this.now();
+    const now = this.clock.now();
     const row = await store.sessionPrincipal(this.db, hashToken(token), now, new Date(now.getTime() - SESSION_IDLE_MS));
     if (!row) return null;
     if (now.getTime() - row.last_seen_at.getTime() >= TOUCH_INTERVAL_MS) await store.touchSession(this.db, row.session_id, now);
@@ -117,7 +118,7 @@ export class AccountsService {
   }
 
   async sessions(actor: Principal) {
-    const now = this.now();
+    const now = this.clock.now();
     const rows = await store.listSessions(this.db, actor.id, now, new Date(now.getTime() - SESSION_IDLE_MS));
     const current = actor.credential.type === 'session' ? actor.credential.sessionId : undefined;
     return rows.map((s) => ({
@@ -146,7 +147,7 @@ export class AccountsService {
     const passwordHash = await hashPassword(next);
     await this.db.transaction(async (tx) => {
       await store.setPassword(tx, actor.id, passwordHash);
-      await store.endSessions(tx, actor.id, this.now());
+      await store.endSessions(tx, actor.id, this.clock.now());
     });
     return actor.credential.type === 'session' ? this.startSession(actor.id, { ...client, previousToken: undefined }) : undefined;
   }
@@ -159,21 +160,21 @@ export class AccountsService {
     const email = normalizeEmail(input.email);
     if (await this.identity.findPrincipal(orgId, { email })) throw errors.conflict('already_member', `${email} is already a member of this organization.`);
     const token = randomToken();
-    const now = this.now();
+    const now = this.clock.now();
     const id = randomUUID();
     await store.insertInvitation(this.db, { id, orgId, email, role: input.role, tokenHash: hashToken(token), createdBy: actor?.id ?? null, now, expiresAt: new Date(now.getTime() + INVITATION_MS) });
     return { invitation: { id, org_id: orgId, email, role: input.role, created_at: now, expires_at: new Date(now.getTime() + INVITATION_MS), accepted_at: null }, token };
   }
 
   pendingInvitations(orgId: string) {
-    return store.pendingInvitations(this.db, orgId, this.now());
+    return store.pendingInvitations(this.db, orgId, this.clock.now());
   }
 
   /** Creates the invited user with their password; the link works once, for 7 days. */
   async acceptInvitation(token: string, password: string, name: string | undefined, client: ClientInfo): Promise<SignedIn> {
     await this.limit([`invite:address:${client.ip}`, ATTEMPTS_PER_ADDRESS]);
     const passwordHash = await hashPassword(password);
-    const now = this.now();
+    const now = this.clock.now();
     const userId = await this.db.transaction(async (tx) => {
       const invitation = await store.invitationForUpdate(tx, hashToken(token));
       if (!invitation) throw errors.notFound('Invitation', 'invitation_not_found');
@@ -197,7 +198,7 @@ export class AccountsService {
     if (!outranksOrEquals(actor.role, role)) throw errors.forbidden(`A ${actor.role} cannot make anyone ${role}.`);
     const changed = await this.identity.setUserRole(actor.orgId, target.email as string, role);
     // The sessions' recorded role no longer matches, so they already count for nothing; this tidies them away.
-    if (changed.previous !== role) await store.endSessions(this.db, target.id, this.now());
+    if (changed.previous !== role) await store.endSessions(this.db, target.id, this.clock.now());
     return changed;
   }
 
@@ -215,7 +216,7 @@ export class AccountsService {
   }
 
   private async startSession(principalId: string, client: ClientInfo): Promise<SignedIn> {
-    const now = this.now();
+    const now = this.clock.now();
     if (client.previousToken) await store.deleteSessionByToken(this.db, hashToken(client.previousToken));
     const principal = await this.identity.findPrincipalById(principalId);
     if (!principal) throw errors.unauthorized();
@@ -227,7 +228,7 @@ export class AccountsService {
 
   /** Counts an attempt under each key; past a key's limit, 429 until its window ends. */
   private async limit(...keys: [string, number][]): Promise<void> {
-    const now = this.now().getTime();
+    const now = this.clock.now().getTime();
     const windowStart = now - (now % ATTEMPT_WINDOW_MS);
     const counts = await Promise.all(keys.map(([key]) => store.countAttempt(this.db, key, windowStart)));
     if (Math.random() < 0.01) await store.sweepAttempts(this.db, windowStart - ATTEMPT_WINDOW_MS);

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { systemClock, type Clock } from '../clock.js';
 import type { Db } from '../db/db.js';
 import { hashApiKey, isWellFormedApiKey } from './api-key-format.js';
 import type { JwtVerifier } from './jwt-verifier.js';
@@ -22,7 +23,7 @@ export interface AuthenticatorOptions {
    */
   soleWriter: boolean;
   onBackgroundError: (e: unknown) => void;
-  now?: () => number;
+  clock?: Clock;
 }
 
 /**
@@ -42,7 +43,8 @@ export class Authenticator {
     private readonly jwt: JwtVerifier,
     private readonly options: AuthenticatorOptions,
   ) {
-    this.now = options.now ?? Date.now;
+    const clock = options.clock ?? systemClock;
+    this.now = () => clock.now().getTime();
     this.cache = new LRUCache({ max: 10_000, perf: { now: this.now } });
   }
 

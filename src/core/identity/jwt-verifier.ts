@@ -1,5 +1,6 @@
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import type { Config } from '../../config.js';
+import { systemClock, type Clock } from '../clock.js';
 import { isUuid } from '../uuid.js';
 
 export interface VerifiedJwt {
@@ -20,7 +21,10 @@ export class JwtVerifier {
   private readonly secret: Uint8Array | undefined;
   private readonly jwks: JWTVerifyGetKey | undefined;
 
-  constructor(private readonly config: Pick<Config, 'jwtSecret' | 'jwtJwksUrl' | 'jwtIssuer' | 'jwtAudience' | 'jwtMaxLifetimeS'>) {
+  constructor(
+    private readonly config: Pick<Config, 'jwtSecret' | 'jwtJwksUrl' | 'jwtIssuer' | 'jwtAudience' | 'jwtMaxLifetimeS'>,
+    private readonly clock: Clock = systemClock,
+  ) {
     this.secret = config.jwtSecret ? new TextEncoder().encode(config.jwtSecret) : undefined;
     this.jwks = config.jwtJwksUrl ? createRemoteJWKSet(new URL(config.jwtJwksUrl)) : undefined;
   }
@@ -36,7 +40,9 @@ export class JwtVerifier {
     } catch {
       return null;
     }
+    const at = this.clock.now();
     const options = {
+      currentDate: at,
       issuer: this.config.jwtIssuer,
       audience: this.config.jwtAudience,
       requiredClaims: ['exp', 'sub'],
@@ -51,7 +57,7 @@ export class JwtVerifier {
       if (!payload) return null;
       // jose checks that exp has not passed; a token valid for centuries (an exp in milliseconds)
       // or issued in the future is a mistake or a forgery, and is refused as well.
-      const now = Date.now() / 1000;
+      const now = at.getTime() / 1000;
       if ((payload.exp as number) > now + this.config.jwtMaxLifetimeS) return null;
       if (payload.iat !== undefined && payload.iat > now + CLOCK_SKEW_S) return null;
       const orgId = payload['org_id'];

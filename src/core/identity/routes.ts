@@ -76,9 +76,6 @@ export const identityRoutes =
         const actor = principalOf(request);
         const { name, expiresAt, principalId, email } = request.body;
         if (principalId !== undefined && email !== undefined) throw errors.badRequest('Name the principal by principalId or by email, not both.');
-        if (expiresAt !== undefined && expiresAt <= Date.now()) {
-          throw errors.invalid([{ path: '/expiresAt', message: 'must be in the future' }]);
-        }
         const target = principalId !== undefined ? { id: principalId } : email !== undefined ? { email } : undefined;
         const created = await identity.createApiKey(actor, {
           orgId: actor.orgId,

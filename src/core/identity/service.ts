@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../clock.js';
 import { randomUUID } from 'node:crypto';
 import { isUniqueViolation, type Db } from '../db/db.js';
 import { errors } from '../http/errors.js';
@@ -19,7 +20,10 @@ export class IdentityService {
   /** Called with a key id when it is revoked, so cached credentials drop it at once. */
   onRevoke: (keyId: string) => void = () => undefined;
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock = systemClock,
+  ) {}
 
   async createOrganization(input: { name: string; ownerEmail: string; ownerName?: string }) {
     const orgId = randomUUID();
@@ -33,7 +37,7 @@ export class IdentityService {
 
   /** Owners who could not call the API now: no key of theirs works. `serve` says how to make one. */
   ownersWithoutKeys() {
-    return store.ownersWithoutKeys(this.db);
+    return store.ownersWithoutKeys(this.db, this.clock.now());
   }
 
   listOrganizations() {
@@ -65,7 +69,7 @@ export class IdentityService {
 
   /** Everyone of the organization, with how many working keys each has (for operators). */
   listPrincipals(orgId: string) {
-    return store.listPrincipals(this.db, orgId);
+    return store.listPrincipals(this.db, orgId, this.clock.now());
   }
 
   /** Moves an organization to another plan (its request rates, docs/rate-limits.md); returns the plan it had. */
@@ -160,7 +164,7 @@ export class IdentityService {
   }
 
   async serviceAccounts(orgId: string) {
-    return (await store.listServiceAccounts(this.db, orgId)).map((a) => ({ id: a.id, name: a.name, role: a.role, createdAt: a.created_at.getTime(), activeKeys: a.active_keys }));
+    return (await store.listServiceAccounts(this.db, orgId, this.clock.now())).map((a) => ({ id: a.id, name: a.name, role: a.role, createdAt: a.created_at.getTime(), activeKeys: a.active_keys }));
   }
 
   /** An owner's or manager's new service account, never of a role above their own. */
@@ -205,6 +209,7 @@ export class IdentityService {
     actor: Pick<Principal, 'id' | 'orgId' | 'role'> | null,
     input: { orgId: string; target?: { id: string } | { email: string }; name?: string; expiresAt?: Date | null },
   ): Promise<CreatedKey> {
+    if (input.expiresAt && input.expiresAt.getTime() <= this.clock.now().getTime()) throw errors.invalid([{ path: '/expiresAt', message: 'must be in the future' }]);
     let principalId = actor?.id;
     if (input.target !== undefined) {
       const target = await this.findPrincipal(input.orgId, input.target);
@@ -234,7 +239,7 @@ export class IdentityService {
     const key = await store.findApiKey(this.db, orgId, keyId);
     if (!key) throw errors.notFound('API key', 'api_key_not_found');
     if (key.revoked_at) return { already: true };
-    await store.revokeApiKey(this.db, orgId, keyId, new Date());
+    await store.revokeApiKey(this.db, orgId, keyId, this.clock.now());
     this.onRevoke(keyId);
     return { already: false };
   }
@@ -252,7 +257,7 @@ export class IdentityService {
       (key.principal_id === actor.id || (isManagerRole(actor.role) && outranksOrEquals(actor.role, key.principal_role)));
     // A key the caller may not touch is reported as absent, so key ids of others are not confirmed.
     if (!key || !mayRevoke) throw errors.notFound('API key', 'api_key_not_found');
-    await store.revokeApiKey(this.db, actor.orgId, keyId, new Date());
+    await store.revokeApiKey(this.db, actor.orgId, keyId, this.clock.now());
     this.onRevoke(keyId);
   }
 

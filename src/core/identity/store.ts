@@ -42,12 +42,13 @@ export const identityStore = {
   },
 
   /** Owners with no key that still works (none made, or all revoked or expired). */
-  async ownersWithoutKeys(db: Queryable): Promise<{ orgName: string; email: string }[]> {
+  async ownersWithoutKeys(db: Queryable, now: Date): Promise<{ orgName: string; email: string }[]> {
     return db.query(
       `SELECT o.name AS "orgName", p.email FROM principals p JOIN organizations o ON o.id = p.org_id
        WHERE p.role = 'owner' AND p.kind = 'user' AND NOT EXISTS (
-         SELECT 1 FROM api_keys k WHERE k.principal_id = p.id AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now()))
+         SELECT 1 FROM api_keys k WHERE k.principal_id = p.id AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > $1::timestamptz))
        ORDER BY o.name, p.email`,
+      [now],
     );
   },
   async listOrganizations(db: Queryable): Promise<{ id: string; name: string }[]> {
@@ -74,24 +75,24 @@ export const identityStore = {
   },
 
   /** The principals of an organization, users first (by email), then service accounts (by name), with their working keys. */
-  async listPrincipals(db: Queryable, orgId: string): Promise<{ id: string; kind: PrincipalKind; email: string | null; name: string; role: Role; activeKeys: number }[]> {
+  async listPrincipals(db: Queryable, orgId: string, now: Date): Promise<{ id: string; kind: PrincipalKind; email: string | null; name: string; role: Role; activeKeys: number }[]> {
     return db.query(
       `SELECT p.id, p.kind, p.email, p.name, p.role,
-              (SELECT count(*)::int FROM api_keys k WHERE k.principal_id = p.id AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())) AS "activeKeys"
+              (SELECT count(*)::int FROM api_keys k WHERE k.principal_id = p.id AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > $2::timestamptz)) AS "activeKeys"
        FROM principals p WHERE p.org_id = $1
        ORDER BY p.kind DESC, p.email, p.name, p.id`,
-      [orgId],
+      [orgId, now],
     );
   },
 
   /** The service accounts of an organization by name, with their working keys. */
-  async listServiceAccounts(db: Queryable, orgId: string): Promise<{ id: string; name: string; role: 'manager' | 'member'; created_at: Date; active_keys: number }[]> {
+  async listServiceAccounts(db: Queryable, orgId: string, now: Date): Promise<{ id: string; name: string; role: 'manager' | 'member'; created_at: Date; active_keys: number }[]> {
     return db.query(
       `SELECT p.id, p.name, p.role, p.created_at,
-              (SELECT count(*)::int FROM api_keys k WHERE k.principal_id = p.id AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())) AS active_keys
+              (SELECT count(*)::int FROM api_keys k WHERE k.principal_id = p.id AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > $2::timestamptz)) AS active_keys
        FROM principals p WHERE p.org_id = $1 AND p.kind = 'service_account'
        ORDER BY p.name, p.id`,
-      [orgId],
+      [orgId, now],
     );
   },
 
