@@ -179,6 +179,27 @@ describe.skipIf(!hasChromium)('Settings → service accounts, usage limits and t
     expect(await axeViolations(member)).toEqual([]);
   });
 
+  it('the audit log pages through older changes 50 at a time', async () => {
+    // Six changes so far; 45 more (three users in each of 15 requests, within the free plan's writes per minute) make 51: a full page and one older entry.
+    for (let i = 1; i <= 15; i++) {
+      const users = [MEMBER, ANA, BEN].map((email) => ({ email, limit: 10_000_000 + i }));
+      expect((await apiCall(s, 'PUT', '/api/v0/organization/usage/limits/users', { users })).status).toBe(200);
+    }
+    const { page } = s;
+    await page.goto(`${s.server.url}/settings/usage-limits/audit`);
+    const rows = page.getByTestId('audit-log').locator('tbody tr');
+    await rows.first().filter({ hasText: /10\D?000\D?014 → 10\D?000\D?015/ }).waitFor();
+    expect(await rows.count()).toBe(50);
+    await page.getByRole('button', { name: 'Older changes' }).click();
+    await page.getByText('Changes of usage limits, newest first (page 2)').waitFor();
+    expect(await rows.count()).toBe(1);
+    expect(await rows.first().textContent()).toMatch(/for everyone.*no limit → 5\D?000\D?000/);
+    expect(await page.getByRole('button', { name: 'Older changes' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Newer changes' }).click();
+    await rows.nth(49).waitFor();
+    expect(await rows.first().textContent()).toMatch(/10\D?000\D?014 → 10\D?000\D?015/);
+  });
+
   it('broke no Content-Security-Policy rule', () => {
     expect(s.cspViolations).toEqual([]);
   });

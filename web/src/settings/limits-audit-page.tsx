@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { api, call } from '../api.js';
@@ -16,7 +16,6 @@ export function LimitsAuditPage() {
   const log = useQuery({
     queryKey: ['limits-audit', before],
     queryFn: () => call(api.GET('/api/v0/organization/usage/limits/audit', { params: { query: { limit: PAGE, ...(before === undefined ? {} : { before }) } } })),
-    placeholderData: keepPreviousData,
   });
   const entries = log.data?.entries ?? [];
   const last = entries[entries.length - 1];
