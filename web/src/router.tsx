@@ -38,9 +38,16 @@ const computer = createRoute({ getParentRoute: () => shell, path: '/computers/$c
 const ci = createRoute({ getParentRoute: () => shell, path: '/ci', component: lazyRouteComponent(() => import('./ci/ci-page.js'), 'CiPage') });
 const members = createRoute({ getParentRoute: () => shell, path: '/settings/members', component: lazyRouteComponent(() => import('./settings/members-page.js'), 'MembersPage') });
 const apiKeys = createRoute({ getParentRoute: () => shell, path: '/settings/api-keys', component: lazyRouteComponent(() => import('./settings/api-keys-page.js'), 'ApiKeysPage') });
+const serviceAccounts = createRoute({
+  getParentRoute: () => shell,
+  path: '/settings/service-accounts',
+  component: lazyRouteComponent(() => import('./settings/service-accounts-page.js'), 'ServiceAccountsPage'),
+});
+const usageLimits = createRoute({ getParentRoute: () => shell, path: '/settings/usage-limits', component: lazyRouteComponent(() => import('./settings/usage-limits-page.js'), 'UsageLimitsPage') });
+const limitsAudit = createRoute({ getParentRoute: () => shell, path: '/settings/usage-limits/audit', component: lazyRouteComponent(() => import('./settings/limits-audit-page.js'), 'LimitsAuditPage') });
 const profile = createRoute({ getParentRoute: () => shell, path: '/settings/profile', component: lazyRouteComponent(() => import('./settings/profile-page.js'), 'ProfilePage') });
 
-const routeTree = rootRoute.addChildren([setup, login, logout, invite, shell.addChildren([overview, usage, analytics, readiness, readinessRepository, computers, computer, ci, members, apiKeys, profile])]);
+const routeTree = rootRoute.addChildren([setup, login, logout, invite, shell.addChildren([overview, usage, analytics, readiness, readinessRepository, computers, computer, ci, members, apiKeys, serviceAccounts, usageLimits, limitsAudit, profile])]);
 
 export const router = createRouter({ routeTree, defaultPreload: 'intent' });
 

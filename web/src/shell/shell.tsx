@@ -20,6 +20,8 @@ const AREAS: NavItem[] = [
 const SETTINGS: NavItem[] = [
   { to: '/settings/members', label: 'Members', managers: true },
   { to: '/settings/api-keys', label: 'API keys' },
+  { to: '/settings/service-accounts', label: 'Service accounts', managers: true },
+  { to: '/settings/usage-limits', label: 'Usage limits', managers: true },
   { to: '/settings/profile', label: 'Profile and sessions' },
 ];
 

@@ -1,0 +1,68 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { useState } from 'react';
+import { api, call } from '../api.js';
+import { dateTime, number } from '../ui/format.js';
+import { ErrorNote, Loading, Page } from '../ui/parts.js';
+
+const PAGE = 50;
+const value = (n: number | null): string => (n === null ? 'no limit' : number(n));
+
+/** Every change of a limit, newest first, a page of 50 at a time (the API pages by the last id seen). Owners and managers; others read the API's 403. */
+export function LimitsAuditPage() {
+  // The `before` of each page shown so far; the last is the page on screen (undefined: the newest).
+  const [pages, setPages] = useState<(number | undefined)[]>([undefined]);
+  const before = pages[pages.length - 1];
+  const log = useQuery({
+    queryKey: ['limits-audit', before],
+    queryFn: () => call(api.GET('/api/v0/organization/usage/limits/audit', { params: { query: { limit: PAGE, ...(before === undefined ? {} : { before }) } } })),
+  });
+  const entries = log.data?.entries ?? [];
+  const last = entries[entries.length - 1];
+  return (
+    <Page title="Limit audit log">
+      <p>
+        <Link to="/settings/usage-limits">Back to usage limits</Link>
+      </p>
+      {log.isPending ? <Loading /> : <ErrorNote error={log.error} />}
+      {log.data && entries.length === 0 ? <p className="muted">{pages.length === 1 ? 'No limit has been changed yet.' : 'No older changes.'}</p> : null}
+      {entries.length > 0 ? (
+        <table data-testid="audit-log">
+          <caption>Changes of usage limits, newest first{pages.length > 1 ? ` (page ${pages.length})` : ''}</caption>
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Who</th>
+              <th scope="col">Limit</th>
+              <th scope="col">Old → new (credits)</th>
+            </tr>
+          </thead>
+          <tbody>
+            {entries.map((e) => (
+              <tr key={e.id}>
+                <td>{dateTime(e.changedAt)}</td>
+                <td>{e.actorEmail ?? (e.actorId === null ? 'a removed principal' : `service account ${e.actorId}`)}</td>
+                <td>{e.scope === 'global' ? 'for everyone' : `of ${e.targetEmail ?? 'a removed user'}`}</td>
+                <td>
+                  {value(e.oldLimit)} → {value(e.newLimit)}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      <div className="row">
+        {pages.length > 1 ? (
+          <button type="button" className="secondary" onClick={() => setPages((p) => p.slice(0, -1))}>
+            Newer changes
+          </button>
+        ) : null}
+        {entries.length === PAGE && last ? (
+          <button type="button" className="secondary" disabled={log.isFetching} onClick={() => setPages((p) => [...p, last.id])}>
+            Older changes
+          </button>
+        ) : null}
+      </div>
+    </Page>
+  );
+}
