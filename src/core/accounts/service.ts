@@ -84,13 +84,18 @@ export class AccountsService {
 
   async login(email: string, password: string, client: ClientInfo): Promise<SignedIn> {
     const normalized = normalizeEmail(email);
-    await this.limit([`login:address:${client.ip}`, ATTEMPTS_PER_ADDRESS], [`login:account:${normalized}`, ATTEMPTS_PER_ACCOUNT]);
+    // An address counts every attempt; an account counts only its failures, so that its owner
+    // signing in from several browsers never locks it, while guessing its password does.
+    const account = `login:account:${normalized}`;
+    await this.limit([`login:address:${client.ip}`, ATTEMPTS_PER_ADDRESS]);
+    await this.refuseAtLimit(account, ATTEMPTS_PER_ACCOUNT);
     // An email may have a password in more than one organization: the password picks which.
     const candidates = await store.passwordUsers(this.db, normalized);
     for (const user of candidates.slice(0, 5)) {
       if (await verifyPassword(user.password_hash, password)) return this.startSession(user.id, client);
     }
     if (candidates.length === 0) await verifyPassword(null, password);
+    await store.countAttempt(this.db, account, this.attemptWindow().start);
     throw errors.signInFailed();
   }
 
@@ -226,15 +231,28 @@ export class AccountsService {
     return { token, csrfToken: csrfTokenOf(token), expiresAt, principal };
   }
 
+  /** The current counting window of attempts: its start, and the seconds until it ends. */
+  private attemptWindow(): { start: number; retryS: number } {
+    const now = this.clock.now().getTime();
+    const start = now - (now % ATTEMPT_WINDOW_MS);
+    return { start, retryS: Math.ceil((start + ATTEMPT_WINDOW_MS - now) / 1000) };
+  }
+
+  private tooMany(retryS: number): Error {
+    return errors.tooManyRequests(`Too many attempts; try again in ${Math.ceil(retryS / 60)} minutes.`, retryS);
+  }
+
   /** Counts an attempt under each key; past a key's limit, 429 until its window ends. */
   private async limit(...keys: [string, number][]): Promise<void> {
-    const now = this.clock.now().getTime();
-    const windowStart = now - (now % ATTEMPT_WINDOW_MS);
-    const counts = await Promise.all(keys.map(([key]) => store.countAttempt(this.db, key, windowStart)));
-    if (Math.random() < 0.01) await store.sweepAttempts(this.db, windowStart - ATTEMPT_WINDOW_MS);
-    if (counts.some((n, i) => n > keys[i]![1])) {
-      const retry = Math.ceil((windowStart + ATTEMPT_WINDOW_MS - now) / 1000);
-      throw errors.tooManyRequests(`Too many attempts; try again in ${Math.ceil(retry / 60)} minutes.`, retry);
-    }
+    const window = this.attemptWindow();
+    const counts = await Promise.all(keys.map(([key]) => store.countAttempt(this.db, key, window.start)));
+    if (Math.random() < 0.01) await store.sweepAttempts(this.db, window.start - ATTEMPT_WINDOW_MS);
+    if (counts.some((n, i) => n > keys[i]![1])) throw this.tooMany(window.retryS);
+  }
+
+  /** 429 once `key` has counted `max` attempts in this window; counts nothing itself. */
+  private async refuseAtLimit(key: string, max: number): Promise<void> {
+    const window = this.attemptWindow();
+    if ((await store.attemptCount(this.db, key, window.start)) >= max) throw this.tooMany(window.retryS);
   }
 }

@@ -170,6 +170,11 @@ export const accountsStore = {
     return row!.count;
   },
 
+  async attemptCount(db: Queryable, key: string, windowStart: number): Promise<number> {
+    const [row] = await db.query<{ count: number }>(`SELECT count FROM attempt_windows WHERE key = $1 AND window_start = $2`, [key, windowStart]);
+    return row?.count ?? 0;
+  },
+
   async sweepAttempts(db: Queryable, before: number): Promise<void> {
     await db.query(`DELETE FROM attempt_windows WHERE window_start < $1`, [before]);
   },

@@ -89,6 +89,16 @@ describe('sign-in', () => {
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
   });
 
+  it('counts only failures against an account: sign-ins in between do not bring the limit nearer', async () => {
+    const user = await userWithPassword('member');
+    // (Every attempt counts against the address, 50 per window for this whole file: few here.)
+    for (let i = 0; i < 2; i++) expect((await new CookieSession(t).login(user.email, user.password)).status).toBe(200);
+    for (let i = 0; i < ATTEMPTS_PER_ACCOUNT - 1; i++) expect((await new CookieSession(t).login(user.email, 'guess number ' + i)).status).toBe(401);
+    expect((await new CookieSession(t).login(user.email, user.password)).status).toBe(200);
+    expect((await new CookieSession(t).login(user.email, 'one guess too many')).status).toBe(401);
+    expectErrorObject(await new CookieSession(t).login(user.email, user.password), 429);
+  });
+
   it('refuses a sign-in posted from another site', async () => {
     const res = await new CookieSession(t).request('POST', '/api/v0/session/login', { body: { email: 'owner@web.test', password: OWNER_PASSWORD }, site: 'cross-site' });
     expectErrorObject(res, 403);
