@@ -5,7 +5,7 @@ import { ProcessLedger } from './process-ledger.js';
 import { failureMessage, GIT_PROTOCOLS, installRepositories, repoDirectoryNames } from '../install-plan.js';
 import type { JobView } from '../schemas.js';
 import { ApiError, createApiClient, isTransient, unwrap, type OrgctlClient } from '../../client/api-client.js';
-import { runProcess } from './run-process.js';
+import { runStepProcess } from './run-process.js';
 import { retry } from '../../core/retry.js';
 
 export interface HostAgentOptions {
@@ -43,14 +43,14 @@ export class HostAgent {
     this.ledger = new ProcessLedger(o.workdir);
   }
 
-  /** A command of a step, recorded on disk while it runs and alone in its directory. */
-  private async runRecorded(command: string, cwd: string, signal: AbortSignal, output: (chunk: string) => void, env: NodeJS.ProcessEnv) {
+  /** A command of a step (a program and its arguments), recorded on disk while it runs and alone in its directory. */
+  private async runRecorded(argv: [string, ...string[]], cwd: string, signal: AbortSignal, output: (chunk: string) => void, env: NodeJS.ProcessEnv) {
     const lock = this.ledger.lock(cwd);
     if ('heldBy' in lock) {
       return { exitCode: null, signal: null, stderr: `another host agent (pid ${lock.heldBy}) is running a command in ${cwd}; not starting a second one there` };
     }
     try {
-      return await runProcess(command, { cwd, signal, onOutput: output, env, onStart: (pgid) => this.ledger.record(pgid, cwd, command) });
+      return await runStepProcess(argv, { cwd, signal, onOutput: output, env, onStart: (pgid) => this.ledger.record(pgid, cwd, argv.join(' ')) });
     } finally {
       lock.release();
     }
@@ -214,7 +214,7 @@ export class HostAgent {
           continue;
         }
         output(`$ git clone ${url} ${dir}\n`);
-        const r = await this.runRecorded(`git ${GIT_PROTOCOLS.join(' ')} clone --progress -- '${url.replace(/'/g, `'\\''`)}' '${dir.replace(/'/g, `'\\''`)}'`, base, signal, output, { ...this.o.env, GIT_TERMINAL_PROMPT: '0' });
+        const r = await this.runRecorded(['git', ...GIT_PROTOCOLS, 'clone', '--progress', '--', url, dir], base, signal, output, { ...this.o.env, GIT_TERMINAL_PROMPT: '0' });
         if (r.exitCode !== 0) return { status: 'failed', error: failureMessage(`git clone ${url}`, r.exitCode, r.stderr, r.signal), exitCode: r.exitCode ?? undefined };
       }
       return { status: 'succeeded', exitCode: 0, clonedRepoDirectories: dirs };
@@ -222,7 +222,8 @@ export class HostAgent {
     if (job.stepId === 'install-dependencies') {
       const outcome = await installRepositories(job.clonedRepoDirectories, {
         list: async (dir) => (existsSync(dir) ? readdirSync(dir) : []),
-        run: (command, dir) => this.runRecorded(command, dir, signal, output, this.o.env),
+        // An install command is a shell line (`python3 -m venv .venv && …`).
+        run: (command, dir) => this.runRecorded(['/bin/sh', '-c', command], dir, signal, output, this.o.env),
         output,
         stopped: () => signal.aborted,
       });
