@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import { parseFlags, required, UsageError } from '../../cli/args.js';
+import { parseFlags, required, UsageError } from '../../core/cli/args.js';
 import { ApiError } from '../../client/api-client.js';
 import { HostAgent } from './host-agent.js';
 import { loadHostId } from './host-id.js';
