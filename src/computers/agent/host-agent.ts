@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import type { Logger } from 'pino';
 import { LogLines } from './log-lines.js';
 import { ProcessLedger } from './process-ledger.js';
 import { failureMessage, GIT_PROTOCOLS, installRepositories, repoDirectoryNames } from '../install-plan.js';
@@ -16,7 +17,8 @@ export interface HostAgentOptions {
   hostId: string;
   hostname: string;
   remoteUser: string;
-  log: (line: string) => void;
+  /** pino, one JSON line per event, like the service's log. */
+  log: Logger;
   /** The environment of the commands the agent runs (git, package managers). */
   env: NodeJS.ProcessEnv;
   /** How long one long poll is held by the service. */
@@ -64,7 +66,7 @@ export class HostAgent {
 
   async run(): Promise<void> {
     for (const left of await this.ledger.endLeftovers()) {
-      this.o.log(`ended what a previous agent left running in ${left.cwd} (process group ${left.pgid}: ${left.command.slice(0, 120)})`);
+      this.o.log.info(`ended what a previous agent left running in ${left.cwd} (process group ${left.pgid}: ${left.command.slice(0, 120)})`);
     }
     const computer = await this.retrying(() =>
       unwrap(this.api.GET('/api/v0/computers/name/{name}', { params: { path: { name: this.o.computer } }, signal: this.callSignal(30_000) })),
@@ -80,7 +82,7 @@ export class HostAgent {
         }),
       ),
     );
-    this.o.log(`registered host ${this.o.hostname} (${this.o.hostId}) for computer ${computer.name} (${computer.id}); waiting for work`);
+    this.o.log.info(`registered host ${this.o.hostname} (${this.o.hostId}) for computer ${computer.name} (${computer.id}); waiting for work`);
     while (!this.stopping.signal.aborted) {
       const claimed = await this.retrying(() =>
         unwrap(
@@ -106,7 +108,7 @@ export class HostAgent {
   /** The service answered: after an outage, say so once, so an operator reading the log knows the agent is back. */
   private reached(): void {
     if (this.lostSince === undefined) return;
-    this.o.log(`reconnected to the service after ${((Date.now() - this.lostSince) / 1000).toFixed(1)} s`);
+    this.o.log.info(`reconnected to the service after ${((Date.now() - this.lostSince) / 1000).toFixed(1)} s`);
     this.lostSince = undefined;
   }
 
@@ -120,7 +122,7 @@ export class HostAgent {
       signal: this.stopping.signal,
       onRetry: (e, delay) => {
         this.lostSince ??= Date.now();
-        this.o.log(`service unreachable (${(e as Error).message}); retrying in ${delay} ms`);
+        this.o.log.warn(`service unreachable (${(e as Error).message}); retrying in ${delay} ms`);
       },
     });
     if (got === 'stopped') return undefined;
@@ -129,7 +131,7 @@ export class HostAgent {
   }
 
   private async execute(job: JobView): Promise<void> {
-    this.o.log(`running ${job.stepId}`);
+    this.o.log.info(`running ${job.stepId}`);
     const work = new AbortController();
     const onStop = () => work.abort();
     this.stopping.signal.addEventListener('abort', onStop, { once: true });
@@ -150,12 +152,12 @@ export class HostAgent {
       } catch (e) {
         if (e instanceof ApiError && (e.status === 409 || e.status === 404)) {
           leaseLost = true;
-          this.o.log(`lost ${job.stepId}: ${e.detail}`);
+          this.o.log.warn(`lost ${job.stepId}: ${e.detail}`);
           work.abort();
         } else {
           pending.unshift(log);
           this.lostSince ??= Date.now();
-          this.o.log(`heartbeat of ${job.stepId} failed (${(e as Error).message}); still working, retrying`);
+          this.o.log.warn(`heartbeat of ${job.stepId} failed (${(e as Error).message}); still working, retrying`);
         }
       }
     };
@@ -189,16 +191,16 @@ export class HostAgent {
         retryable: (e) => !stopping && isTransient(e),
         signal: stopping ? undefined : this.stopping.signal,
         withinMs: job.heartbeatIntervalMs * 4,
-        onRetry: (e, delay) => this.o.log(`reporting ${job.stepId} failed (${(e as Error).message}); retrying in ${delay} ms`),
+        onRetry: (e, delay) => this.o.log.warn(`reporting ${job.stepId} failed (${(e as Error).message}); retrying in ${delay} ms`),
       });
       if (sent === 'stopped') {
-        this.o.log(`could not report ${job.stepId}: the agent stopped`);
+        this.o.log.warn(`could not report ${job.stepId}: the agent stopped`);
         return;
       }
       this.reached();
-      this.o.log(`${job.stepId} ${outcome.status}${outcome.error ? `: ${outcome.error.split('\n')[0]}` : ''}`);
+      this.o.log.info(`${job.stepId} ${outcome.status}${outcome.error ? `: ${outcome.error.split('\n')[0]}` : ''}`);
     } catch (e) {
-      this.o.log(`could not report ${job.stepId}: ${(e as Error).message}`);
+      this.o.log.warn(`could not report ${job.stepId}: ${(e as Error).message}`);
     }
   }
 
