@@ -35,6 +35,18 @@ export default tseslint.config(
     languageOptions: { globals: { window: 'readonly', document: 'readonly', navigator: 'readonly', fetch: 'readonly', Response: 'readonly' } },
     rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/src/*', '!**/src/client', '**/src/*/**', '!**/src/client/**'], message: 'The web app reaches the server only through the API client (src/client).' }] }] },
   },
+  // One way to start a process (docs/architecture.md): src/core/process.
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/core/process/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "ImportDeclaration[source.value=/^(node:)?child_process$/]", message: 'Start processes with runProcess (src/core/process/run-process.ts).' },
+        { selector: "ImportExpression[source.value=/^(node:)?child_process$/]", message: 'Start processes with runProcess (src/core/process/run-process.ts).' },
+      ],
+    },
+  },
   { files: ['src/config.ts', 'src/main.ts', 'test/**', 'bench/**', 'scripts/**', 'vitest.config.ts'], rules: { 'no-restricted-properties': 'off' } },
   // The direction of imports (docs/architecture.md): type-only imports are free, code is not.
   ...importRules([

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-import { UsageError } from './cli/args.js';
-import { CliError } from './cli/cli-error.js';
+import { UsageError } from './core/cli/args.js';
+import { CliError } from './core/cli/cli-error.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { DataDirInUseError } from './core/db/data-dir-lock.js';
 import { AppError } from './core/http/errors.js';

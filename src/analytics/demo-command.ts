@@ -1,7 +1,7 @@
 import type { Config } from '../config.js';
 import type { Db } from '../core/db/db.js';
-import { output, parseFlags, UsageError } from '../cli/args.js';
-import { withDb } from '../cli/with-db.js';
+import { output, parseFlags, UsageError } from '../core/cli/args.js';
+import { withDb } from '../core/db/with-db.js';
 import { IdentityService } from '../core/identity/service.js';
 import { TelemetryService } from '../telemetry/service.js';
 import { dateOf, dayNumber } from './dates.js';

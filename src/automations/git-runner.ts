@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
 import { homedir } from 'node:os';
+import { runProcess } from '../core/process/run-process.js';
 
 export interface GitResult {
   code: number;
@@ -29,7 +29,7 @@ const inheritedPath = process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin';
  * service's own network), and a hard timeout. Resolves with the exit code; never throws on
  * a non-zero exit.
  */
-export function runGit(args: string[], o: GitRunOptions): Promise<GitResult> {
+export async function runGit(args: string[], o: GitRunOptions): Promise<GitResult> {
   const env: Record<string, string> = {
     PATH: inheritedPath,
     HOME: homedir(),
@@ -45,33 +45,10 @@ export function runGit(args: string[], o: GitRunOptions): Promise<GitResult> {
     ...o.env,
   };
   const full = ['-c', 'http.followRedirects=false', '-c', 'core.hooksPath=/dev/null', '-c', 'init.defaultBranch=main', '-c', 'credential.interactive=false', ...args];
-  return new Promise((resolve, reject) => {
-    // Its own process group, so a timeout also ends what git started (ssh, remote helpers): they
-    // hold git's output pipes open, and the answer would wait for them.
-    const child = spawn('git', full, { cwd: o.cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
-    }, o.timeoutMs);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-16_384)));
-    child.on('error', (e) => {
-      clearTimeout(timer);
-      reject(new GitUnavailableError(`git could not be started: ${e.message}`));
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      if (timedOut || code === null) reject(new GitUnavailableError(`git ${args[0]} did not finish within ${o.timeoutMs} ms (${signal ?? 'killed'}).`));
-      else resolve({ code, stdout, stderr });
-    });
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(o.input ?? '');
-  });
+  // Its own process group, so a timeout also ends what git started (ssh, remote helpers): they
+  // hold git's output pipes open, and the answer would wait for them.
+  const r = await runProcess('git', full, { cwd: o.cwd, env, input: o.input ?? '', timeoutMs: o.timeoutMs, stdout: 'all', stderr: { last: 16_384 } });
+  if (r.startError) throw new GitUnavailableError(`git could not be started: ${r.startError.message}`);
+  if (r.timedOut || r.exitCode === null) throw new GitUnavailableError(`git ${args[0]} did not finish within ${o.timeoutMs} ms (${r.signal ?? 'killed'}).`);
+  return { code: r.exitCode, stdout: r.stdout, stderr: r.stderr };
 }

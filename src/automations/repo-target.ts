@@ -1,6 +1,6 @@
 import { errors } from '../core/http/errors.js';
 import { pinnedUrl, type AddressPin } from './address-pin.js';
-import { canonicalRepoId } from '../core/net/repo-id.js';
+import { canonicalRepoId, isHostName } from '../core/net/repo-id.js';
 import { addressesOf, isInternalAddress, type Resolver } from '../core/net/network-guard.js';
 
 export type HostKind = 'github' | 'git';
@@ -133,6 +133,6 @@ function parse(text: string): ParsedUrl {
 
 function checkHost(host: string): string {
   const h = host.toLowerCase().replace(/\.$/, '');
-  if (!/^(\[[0-9a-f:.]+\]|[a-z0-9]([a-z0-9.-]*[a-z0-9])?)$/.test(h)) throw bad(`host ${host} is not a valid host name`);
+  if (!isHostName(h)) throw bad(`host ${host} is not a valid host name`);
   return h;
 }

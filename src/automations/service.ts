@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../core/db/db.js';
 import { errors } from '../core/http/errors.js';
 import type { Principal } from '../core/identity/roles.js';
+import { startPosition } from '../core/db/keyset.js';
 import { isUuid } from '../core/uuid.js';
 import { GitHubHost } from './github-host.js';
 import type { GitHost, WorkflowChange } from './host.js';
@@ -113,11 +114,7 @@ export class AutomationsService {
   }
 
   async listPullRequests(orgId: string, q: PullRequestQuery): Promise<PullRequest[]> {
-    let after: PullRequestRow | undefined;
-    if (q.startAfter !== undefined) {
-      after = isUuid(q.startAfter) ? await store.get(this.db, orgId, q.startAfter.toLowerCase()) : undefined;
-      if (!after) throw errors.invalid([{ path: '/startAfter', message: 'names no pull request of this organization' }], 'querystring');
-    }
+    const after = await startPosition(q.startAfter, (id) => store.position(this.db, orgId, id), 'pull request');
     const repoId = q.repoUrl === undefined ? undefined : repoIdOf(q.repoUrl);
     const rows = await store.list(this.db, { orgId, repoId, after, limit: Math.min(q.limit ?? 20, 100) });
     return rows.map(toPullRequest);

@@ -1,4 +1,5 @@
 import type { Queryable } from '../core/db/db.js';
+import { afterPosition, positionParams, type Position } from '../core/db/keyset.js';
 import type { CiAction } from './host.js';
 import type { HostKind } from './repo-target.js';
 
@@ -69,16 +70,21 @@ export const automationsStore = {
     return rows[0];
   },
 
+  async position(db: Queryable, orgId: string, id: string): Promise<Position | undefined> {
+    const rows = await db.query<{ created_at: number; id: string }>(`SELECT created_at, id FROM ci_pull_requests WHERE org_id = $1 AND id = $2`, [orgId, id]);
+    return rows[0] && { createdAt: Number(rows[0].created_at), id: rows[0].id };
+  },
+
   /** Newest first, then by id; continues exactly after `after` (keyset on created_at, id). */
-  async list(db: Queryable, q: { orgId: string; repoId?: string; limit: number; after?: { created_at: number; id: string } }): Promise<PullRequestRow[]> {
+  async list(db: Queryable, q: { orgId: string; repoId?: string; limit: number; after?: Position }): Promise<PullRequestRow[]> {
     return db.query<PullRequestRow>(
       `SELECT ${COLUMNS} FROM ci_pull_requests
        WHERE org_id = $1
          AND ($2::text IS NULL OR repo_id = $2::text)
-         AND ($3::bigint IS NULL OR created_at < $3::bigint OR (created_at = $3::bigint AND id > $4::uuid))
+         AND ${afterPosition(3, 'id')}
        ORDER BY created_at DESC, id
        LIMIT $5`,
-      [q.orgId, q.repoId ?? null, q.after?.created_at ?? null, q.after?.id ?? null, q.limit],
+      [q.orgId, q.repoId ?? null, ...positionParams(q.after), q.limit],
     );
   },
 };

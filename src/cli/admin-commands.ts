@@ -1,7 +1,7 @@
 import { buildApp } from '../app.js';
 import type { Config } from '../config.js';
 import { openApiDocument } from '../core/http/openapi.js';
-import { output, parseFlags } from './args.js';
+import { output, parseFlags } from '../core/cli/args.js';
 import { migrate } from '../core/db/migrate.js';
 import { openDb } from '../core/db/open-db.js';
 

@@ -1,4 +1,4 @@
-import { UsageError } from './args.js';
+import { UsageError } from '../core/cli/args.js';
 
 export interface CompletionEntry {
   /** One or two words. */

@@ -1,9 +1,9 @@
 import type { Config } from '../config.js';
 import { ROLES, type Role } from '../core/identity/roles.js';
 import { IdentityService } from '../core/identity/service.js';
-import { output, parseFlags, required, UsageError } from './args.js';
-import { CliError } from './cli-error.js';
-import { withDb } from './with-db.js';
+import { output, parseFlags, required, UsageError } from '../core/cli/args.js';
+import { CliError } from '../core/cli/cli-error.js';
+import { withDb } from '../core/db/with-db.js';
 
 const roleOf = (value: string, allowed: readonly string[] = ROLES): Role => {
   if (!allowed.includes(value)) throw new UsageError(`--role must be one of: ${allowed.join(', ')}.`);

@@ -3,9 +3,9 @@ import { PLANS } from '../core/http/rate-limit-plans.js';
 import { AccountsService } from '../core/accounts/service.js';
 import { ROLES, type Role } from '../core/identity/roles.js';
 import { IdentityService } from '../core/identity/service.js';
-import { output, parseFlags, required, UsageError } from './args.js';
-import { CliError } from './cli-error.js';
-import { withDb } from './with-db.js';
+import { output, parseFlags, required, UsageError } from '../core/cli/args.js';
+import { CliError } from '../core/cli/cli-error.js';
+import { withDb } from '../core/db/with-db.js';
 
 // The database commands that show and change what init, users add and keys create made. Like
 // them they work on the database directly (the embedded one only while the service is stopped).

@@ -8,8 +8,8 @@ import { openDb } from '../core/db/open-db.js';
 import { IdentityService } from '../core/identity/service.js';
 import { AccountsService } from '../core/accounts/service.js';
 import { createEngine } from '../computers/area.js';
-import { parseFlags } from './args.js';
-import { CliError } from './cli-error.js';
+import { parseFlags } from '../core/cli/args.js';
+import { CliError } from '../core/cli/cli-error.js';
 
 const DEFAULT_ORG = { name: 'default', ownerEmail: 'owner@example.com' };
 

@@ -1,5 +1,5 @@
 import { internalAddressesOf, type Resolver, systemResolver } from '../core/net/network-guard.js';
-import { canonicalRepoId } from '../core/net/repo-id.js';
+import { canonicalRepoId, splitRepoUrl } from '../core/net/repo-id.js';
 import type { ErrorItem } from '../core/http/errors.js';
 
 const RESOLVE_TIMEOUT_MS = 2000;
@@ -32,7 +32,7 @@ async function problemOf(repo: string, allowPrivateNetwork: boolean, resolve: Re
   }
   if (canonicalRepoId(repo) === undefined) return 'must be a remote repository URL (https://host/owner/repo, ssh://host/owner/repo or git@host:owner/repo)';
   if (allowPrivateNetwork) return undefined;
-  const host = hostOf(repo);
+  const host = splitRepoUrl(repo)!.host;
   let internal: string[];
   try {
     // A resolver that does not answer in time is treated as one that found nothing.
@@ -41,12 +41,4 @@ async function problemOf(repo: string, allowPrivateNetwork: boolean, resolve: Re
     return undefined;
   }
   return internal.length > 0 ? `host ${host} is an internal address (${internal[0]}); allowed only with CI_ALLOW_PRIVATE_NETWORK` : undefined;
-}
-
-function hostOf(repo: string): string {
-  const scheme = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(repo);
-  const authority = scheme ? scheme[1]! : /^(?:[^@/:]+@)?([^@/:]+):/.exec(repo)![1]!;
-  const host = authority.slice(authority.lastIndexOf('@') + 1);
-  if (host.startsWith('[')) return host.slice(0, host.indexOf(']') + 1);
-  return host.includes(':') ? host.slice(0, host.lastIndexOf(':')) : host;
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { output, parseFlags, UsageError } from '../cli/args.js';
+import { output, parseFlags, UsageError } from '../core/cli/args.js';
 import { defaultHookFiles, loadHooksConfig, type HookFile } from './config-files.js';
 import { hookEvents, isHookEvent, isToolEvent, type HookEvent } from './events.js';
 import { runEvent } from './run-event.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../core/db/db.js';
 import { errors, type ErrorItem } from '../core/http/errors.js';
 import type { Principal } from '../core/identity/roles.js';
-import { isUuid } from '../core/uuid.js';
+import { startPosition } from '../core/db/keyset.js';
 import { canonicalRepoId } from '../core/net/repo-id.js';
 import { CRITERIA, PILLARS } from './criteria.js';
 import { LEVEL_UP, scoreReport, organizationLevel, type Evaluation } from './levels.js';
@@ -77,11 +77,7 @@ export class ReadinessService {
 
   /** One page, newest first; `startAfter` must name a report of the caller's organization. */
   async list(orgId: string, q: ListQuery): Promise<Report[]> {
-    let after: { created_at: number; report_id: string } | undefined;
-    if (q.startAfter !== undefined) {
-      after = isUuid(q.startAfter) ? await store.position(this.db, orgId, q.startAfter.toLowerCase()) : undefined;
-      if (!after) throw errors.invalid([{ path: '/startAfter', message: 'names no report of this organization' }], 'querystring');
-    }
+    const after = await startPosition(q.startAfter, (id) => store.position(this.db, orgId, id), 'report');
     // A repoId filter may be given in any form of the repository's URL.
     const repoId = q.repoId === undefined ? undefined : (canonicalRepoId(q.repoId) ?? q.repoId.toLowerCase());
     const rows = await store.list(this.db, { orgId, repoId, after, limit: Math.min(q.limit ?? DEFAULT_PAGE, MAX_PAGE), maxBytes: PAGE_MAX_BYTES });

@@ -1,4 +1,5 @@
 import type { Db, Queryable } from '../core/db/db.js';
+import { afterPosition, positionParams, type Position } from '../core/db/keyset.js';
 import type { ReportUpload } from './schemas.js';
 
 export interface ReportRow {
@@ -68,12 +69,12 @@ export const readinessStore = {
     );
   },
 
-  async position(db: Queryable, orgId: string, reportId: string): Promise<{ created_at: number; report_id: string } | undefined> {
+  async position(db: Queryable, orgId: string, reportId: string): Promise<Position | undefined> {
     const rows = await db.query<{ created_at: number; report_id: string }>(
       `SELECT created_at, report_id FROM readiness_reports WHERE org_id = $1 AND report_id = $2`,
       [orgId, reportId],
     );
-    return rows[0];
+    return rows[0] && { createdAt: Number(rows[0].created_at), id: rows[0].report_id };
   },
 
   /**
@@ -81,7 +82,7 @@ export const readinessStore = {
    * `after`. A page ends at `limit` reports or once it holds `maxBytes` of report maps, whichever
    * comes first, but always holds at least one report.
    */
-  async list(db: Queryable, q: { orgId: string; repoId?: string; limit: number; maxBytes: number; after?: { created_at: number; report_id: string } }): Promise<ReportRow[]> {
+  async list(db: Queryable, q: { orgId: string; repoId?: string; limit: number; maxBytes: number; after?: Position }): Promise<ReportRow[]> {
     return db.query<ReportRow>(
       `SELECT ${COLUMNS} FROM (
          SELECT *, row_number() OVER w AS n, sum(body_bytes) OVER w AS running
@@ -89,7 +90,7 @@ export const readinessStore = {
            SELECT * FROM readiness_reports
            WHERE org_id = $1
              AND ($2::text IS NULL OR repo_id = $2::text)
-             AND ($3::bigint IS NULL OR created_at < $3::bigint OR (created_at = $3::bigint AND report_id > $4::uuid))
+             AND ${afterPosition(3, 'report_id')}
            ORDER BY created_at DESC, report_id
            LIMIT $5
          ) AS page
@@ -97,7 +98,7 @@ export const readinessStore = {
        ) AS sized
        WHERE n = 1 OR running <= $6
        ORDER BY created_at DESC, report_id`,
-      [q.orgId, q.repoId ?? null, q.after?.created_at ?? null, q.after?.report_id ?? null, q.limit, q.maxBytes],
+      [q.orgId, q.repoId ?? null, ...positionParams(q.after), q.limit, q.maxBytes],
     );
   },
 };

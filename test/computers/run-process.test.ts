@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runProcess } from '../../src/computers/agent/run-process.js';
+import { runStepProcess } from '../../src/computers/agent/run-process.js';
 
 const alive = (pid: number) => {
   try {
@@ -17,7 +17,7 @@ describe('the host agent runs an install command', () => {
   it('settles when the command exits, even if it left a background process holding the output', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'orgctl-run-'));
     let output = '';
-    const result = await runProcess(`sleep 300 & echo $! > ${dir}/bg.pid; echo installed`, {
+    const result = await runStepProcess(['/bin/sh', '-c', `sleep 300 & echo $! > ${dir}/bg.pid; echo installed`], {
       cwd: dir,
       env: { PATH: process.env.PATH },
       signal: new AbortController().signal,
@@ -32,7 +32,7 @@ describe('the host agent runs an install command', () => {
   });
 
   it('reports the exit code and the tail of stderr of a failing command', async () => {
-    const result = await runProcess('echo broken >&2; exit 3', { cwd: tmpdir(), env: { PATH: process.env.PATH }, signal: new AbortController().signal, onOutput: () => undefined });
+    const result = await runStepProcess(['/bin/sh', '-c', 'echo broken >&2; exit 3'], { cwd: tmpdir(), env: { PATH: process.env.PATH }, signal: new AbortController().signal, onOutput: () => undefined });
     expect(result).toMatchObject({ exitCode: 3, stderr: 'broken\n' });
   });
 });

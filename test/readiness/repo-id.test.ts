@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalRepoId } from '../../src/core/net/repo-id.js';
+import { canonicalRepoId, splitRepoUrl } from '../../src/core/net/repo-id.js';
+import { githubRepoOf } from '../../src/readiness/evaluate/forge.js';
 
 describe('canonical repoId', () => {
   it.each([
@@ -47,5 +48,27 @@ describe('canonical repoId', () => {
         expect(canonicalRepoId(id as string)).toBe(id);
       }),
     );
+  });
+});
+
+describe('one parser of repository URLs', () => {
+  it.each([
+    ['https://x:secret@GitHub.com:443/Acme/API.git', 'GitHub.com', '/Acme/API.git'],
+    ['git@github.com:acme/api.git', 'github.com', 'acme/api.git'],
+    ['ssh://git@[::1]:22/acme/api', '[::1]', '/acme/api'],
+    ['github.com/acme/api', 'github.com', '/acme/api'],
+  ])('%s is host %s, path %s', (url, host, path) => {
+    expect(splitRepoUrl(url)).toEqual({ host, path });
+  });
+
+  it('names no repository for other schemes and plain words', () => {
+    for (const text of ['file:///srv/repo', 'ftp://host/repo', 'readme']) expect(splitRepoUrl(text)).toBeUndefined();
+  });
+
+  it('gives the readiness forge owner/repo of a URL on its host only', () => {
+    expect(githubRepoOf('git@github.com:Acme/API.git', 'github.com')).toBe('Acme/API');
+    expect(githubRepoOf('https://token@github.com/acme/api/', 'GitHub.com')).toBe('acme/api');
+    expect(githubRepoOf('https://github.com/acme/api/tree/main', 'github.com')).toBeUndefined();
+    expect(githubRepoOf('https://gitlab.com/acme/api', 'github.com')).toBeUndefined();
   });
 });

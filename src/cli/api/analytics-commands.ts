@@ -1,4 +1,4 @@
-import { UsageError } from '../args.js';
+import { UsageError } from '../../core/cli/args.js';
 import { unwrap } from '../../client/api-client.js';
 import { flag, type ApiCommand, type CommandContext, type FlagSpec } from './command.js';
 import { printList } from './print.js';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { text } from 'node:stream/consumers';
-import { UsageError } from '../args.js';
-import { CliError } from '../cli-error.js';
+import { UsageError } from '../../core/cli/args.js';
+import { CliError } from '../../core/cli/cli-error.js';
 import { unwrap } from '../../client/api-client.js';
 import { flag, integerFlag, requiredFlag, type ApiCommand } from './command.js';
 import { fields, printList, printObject, when } from './print.js';

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { UsageError } from '../args.js';
+import { flag, UsageError } from '../../core/cli/args.js';
 import { createApiClient, serviceUrl, type OrgctlClient } from '../../client/api-client.js';
 import { readClientConfig } from './client-config.js';
 
@@ -153,11 +153,7 @@ export async function runApiCommand(command: ApiCommand, argv: string[], env: No
   });
 }
 
-/** A string flag's value, or undefined. */
-export const flag = (ctx: CommandContext, name: string): string | undefined => {
-  const v = ctx.values[name];
-  return typeof v === 'string' ? v : undefined;
-};
+export { flag };
 
 export const requiredFlag = (ctx: CommandContext, name: string): string => {
   const v = flag(ctx, name);

@@ -1,4 +1,4 @@
-import { UsageError } from '../args.js';
+import { UsageError } from '../../core/cli/args.js';
 import { unwrap } from '../../client/api-client.js';
 import { flag, integerFlag, type ApiCommand, type CommandContext } from './command.js';
 import { fields, printList, printObject, when } from './print.js';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { text } from 'node:stream/consumers';
-import { CliError } from '../cli-error.js';
+import { CliError } from '../../core/cli/cli-error.js';
 import { unwrap } from '../../client/api-client.js';
 import type { paths } from '../../client/openapi-types.js';
 import { flag, integerFlag, type ApiCommand, type CommandContext } from './command.js';

@@ -1,4 +1,4 @@
-import { UsageError } from '../args.js';
+import { UsageError } from '../../core/cli/args.js';
 import { createApiClient, serviceUrl, unwrap } from '../../client/api-client.js';
 import { clientConfigPath, removeClientConfig, writeClientConfig } from './client-config.js';
 import type { ApiCommand } from './command.js';

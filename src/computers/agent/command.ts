@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
-import { parseFlags, required, UsageError } from '../../cli/args.js';
+import { pino } from 'pino';
+import { parseFlags, required, UsageError } from '../../core/cli/args.js';
 import { ApiError } from '../../client/api-client.js';
 import { HostAgent } from './host-agent.js';
 import { loadHostId } from './host-id.js';
@@ -28,7 +29,7 @@ export async function agentCommand(argv: string[], env: NodeJS.ProcessEnv): Prom
     hostId: loadHostId(path.join(workdir, '.orgctl-host-id')),
     hostname: os.hostname(),
     remoteUser: os.userInfo().username,
-    log: (line) => process.stdout.write(`${new Date().toISOString()} ${line}\n`),
+    log: pino({ base: { pid: process.pid, hostname: os.hostname(), computer: values.computer } }),
     env,
   });
   process.once('SIGTERM', () => agent.stop('SIGTERM'));

@@ -1,11 +1,12 @@
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import type { Logger } from 'pino';
 import { LogLines } from './log-lines.js';
 import { ProcessLedger } from './process-ledger.js';
 import { failureMessage, GIT_PROTOCOLS, installRepositories, repoDirectoryNames } from '../install-plan.js';
 import type { JobView } from '../schemas.js';
 import { ApiError, createApiClient, isTransient, unwrap, type OrgctlClient } from '../../client/api-client.js';
-import { runProcess } from './run-process.js';
+import { runStepProcess } from './run-process.js';
 import { retry } from '../../core/retry.js';
 
 export interface HostAgentOptions {
@@ -16,7 +17,8 @@ export interface HostAgentOptions {
   hostId: string;
   hostname: string;
   remoteUser: string;
-  log: (line: string) => void;
+  /** pino, one JSON line per event, like the service's log. */
+  log: Logger;
   /** The environment of the commands the agent runs (git, package managers). */
   env: NodeJS.ProcessEnv;
   /** How long one long poll is held by the service. */
@@ -43,14 +45,14 @@ export class HostAgent {
     this.ledger = new ProcessLedger(o.workdir);
   }
 
-  /** A command of a step, recorded on disk while it runs and alone in its directory. */
-  private async runRecorded(command: string, cwd: string, signal: AbortSignal, output: (chunk: string) => void, env: NodeJS.ProcessEnv) {
+  /** A command of a step (a program and its arguments), recorded on disk while it runs and alone in its directory. */
+  private async runRecorded(argv: [string, ...string[]], cwd: string, signal: AbortSignal, output: (chunk: string) => void, env: NodeJS.ProcessEnv) {
     const lock = this.ledger.lock(cwd);
     if ('heldBy' in lock) {
       return { exitCode: null, signal: null, stderr: `another host agent (pid ${lock.heldBy}) is running a command in ${cwd}; not starting a second one there` };
     }
     try {
-      return await runProcess(command, { cwd, signal, onOutput: output, env, onStart: (pgid) => this.ledger.record(pgid, cwd, command) });
+      return await runStepProcess(argv, { cwd, signal, onOutput: output, env, onStart: (pgid) => this.ledger.record(pgid, cwd, argv.join(' ')) });
     } finally {
       lock.release();
     }
@@ -64,7 +66,7 @@ export class HostAgent {
 
   async run(): Promise<void> {
     for (const left of await this.ledger.endLeftovers()) {
-      this.o.log(`ended what a previous agent left running in ${left.cwd} (process group ${left.pgid}: ${left.command.slice(0, 120)})`);
+      this.o.log.info(`ended what a previous agent left running in ${left.cwd} (process group ${left.pgid}: ${left.command.slice(0, 120)})`);
     }
     const computer = await this.retrying(() =>
       unwrap(this.api.GET('/api/v0/computers/name/{name}', { params: { path: { name: this.o.computer } }, signal: this.callSignal(30_000) })),
@@ -80,7 +82,7 @@ export class HostAgent {
         }),
       ),
     );
-    this.o.log(`registered host ${this.o.hostname} (${this.o.hostId}) for computer ${computer.name} (${computer.id}); waiting for work`);
+    this.o.log.info(`registered host ${this.o.hostname} (${this.o.hostId}) for computer ${computer.name} (${computer.id}); waiting for work`);
     while (!this.stopping.signal.aborted) {
       const claimed = await this.retrying(() =>
         unwrap(
@@ -106,7 +108,7 @@ export class HostAgent {
   /** The service answered: after an outage, say so once, so an operator reading the log knows the agent is back. */
   private reached(): void {
     if (this.lostSince === undefined) return;
-    this.o.log(`reconnected to the service after ${((Date.now() - this.lostSince) / 1000).toFixed(1)} s`);
+    this.o.log.info(`reconnected to the service after ${((Date.now() - this.lostSince) / 1000).toFixed(1)} s`);
     this.lostSince = undefined;
   }
 
@@ -120,7 +122,7 @@ export class HostAgent {
       signal: this.stopping.signal,
       onRetry: (e, delay) => {
         this.lostSince ??= Date.now();
-        this.o.log(`service unreachable (${(e as Error).message}); retrying in ${delay} ms`);
+        this.o.log.warn(`service unreachable (${(e as Error).message}); retrying in ${delay} ms`);
       },
     });
     if (got === 'stopped') return undefined;
@@ -129,7 +131,7 @@ export class HostAgent {
   }
 
   private async execute(job: JobView): Promise<void> {
-    this.o.log(`running ${job.stepId}`);
+    this.o.log.info(`running ${job.stepId}`);
     const work = new AbortController();
     const onStop = () => work.abort();
     this.stopping.signal.addEventListener('abort', onStop, { once: true });
@@ -150,12 +152,12 @@ export class HostAgent {
       } catch (e) {
         if (e instanceof ApiError && (e.status === 409 || e.status === 404)) {
           leaseLost = true;
-          this.o.log(`lost ${job.stepId}: ${e.detail}`);
+          this.o.log.warn(`lost ${job.stepId}: ${e.detail}`);
           work.abort();
         } else {
           pending.unshift(log);
           this.lostSince ??= Date.now();
-          this.o.log(`heartbeat of ${job.stepId} failed (${(e as Error).message}); still working, retrying`);
+          this.o.log.warn(`heartbeat of ${job.stepId} failed (${(e as Error).message}); still working, retrying`);
         }
       }
     };
@@ -189,16 +191,16 @@ export class HostAgent {
         retryable: (e) => !stopping && isTransient(e),
         signal: stopping ? undefined : this.stopping.signal,
         withinMs: job.heartbeatIntervalMs * 4,
-        onRetry: (e, delay) => this.o.log(`reporting ${job.stepId} failed (${(e as Error).message}); retrying in ${delay} ms`),
+        onRetry: (e, delay) => this.o.log.warn(`reporting ${job.stepId} failed (${(e as Error).message}); retrying in ${delay} ms`),
       });
       if (sent === 'stopped') {
-        this.o.log(`could not report ${job.stepId}: the agent stopped`);
+        this.o.log.warn(`could not report ${job.stepId}: the agent stopped`);
         return;
       }
       this.reached();
-      this.o.log(`${job.stepId} ${outcome.status}${outcome.error ? `: ${outcome.error.split('\n')[0]}` : ''}`);
+      this.o.log.info(`${job.stepId} ${outcome.status}${outcome.error ? `: ${outcome.error.split('\n')[0]}` : ''}`);
     } catch (e) {
-      this.o.log(`could not report ${job.stepId}: ${(e as Error).message}`);
+      this.o.log.warn(`could not report ${job.stepId}: ${(e as Error).message}`);
     }
   }
 
@@ -214,7 +216,7 @@ export class HostAgent {
           continue;
         }
         output(`$ git clone ${url} ${dir}\n`);
-        const r = await this.runRecorded(`git ${GIT_PROTOCOLS.join(' ')} clone --progress -- '${url.replace(/'/g, `'\\''`)}' '${dir.replace(/'/g, `'\\''`)}'`, base, signal, output, { ...this.o.env, GIT_TERMINAL_PROMPT: '0' });
+        const r = await this.runRecorded(['git', ...GIT_PROTOCOLS, 'clone', '--progress', '--', url, dir], base, signal, output, { ...this.o.env, GIT_TERMINAL_PROMPT: '0' });
         if (r.exitCode !== 0) return { status: 'failed', error: failureMessage(`git clone ${url}`, r.exitCode, r.stderr, r.signal), exitCode: r.exitCode ?? undefined };
       }
       return { status: 'succeeded', exitCode: 0, clonedRepoDirectories: dirs };
@@ -222,7 +224,8 @@ export class HostAgent {
     if (job.stepId === 'install-dependencies') {
       const outcome = await installRepositories(job.clonedRepoDirectories, {
         list: async (dir) => (existsSync(dir) ? readdirSync(dir) : []),
-        run: (command, dir) => this.runRecorded(command, dir, signal, output, this.o.env),
+        // An install command is a shell line (`python3 -m venv .venv && …`).
+        run: (command, dir) => this.runRecorded(['/bin/sh', '-c', command], dir, signal, output, this.o.env),
         output,
         stopped: () => signal.aborted,
       });

@@ -1,4 +1,5 @@
 import { failureMessage, GIT_PROTOCOLS, installRepositories, repoDirectoryNames, STOPPED } from '../install-plan.js';
+import { shellQuote } from '../../core/process/shell-quote.js';
 import type { ComputerRow } from '../store.js';
 import type { E2bClient, E2bSandbox } from './e2b-client.js';
 
@@ -16,7 +17,6 @@ export type StepOutcome = { ok: true; exitCode: number | null } | { ok: false; e
 
 /** The default user of E2B's base template. */
 const DEFAULT_USER = 'user';
-const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 const userOf = (c: ComputerRow) => c.remote_user ?? DEFAULT_USER;
 const homeOf = (user: string) => (user === 'root' ? '/root' : `/home/${user}`);
 
@@ -42,7 +42,7 @@ export async function runE2bStep(e2b: E2bClient, stepId: string, ctx: StepContex
     sandbox.run(cmd, { cwd, user: asUser ? user : 'root', onOutput: (chunk) => ctx.output(chunk), signal: ctx.signal });
 
   if (stepId === 'configure-user') {
-    const r = await run(`id -u ${quote(user)} >/dev/null 2>&1 || useradd -m -s /bin/bash ${quote(user)}`, undefined, false);
+    const r = await run(`id -u ${shellQuote(user)} >/dev/null 2>&1 || useradd -m -s /bin/bash ${shellQuote(user)}`, undefined, false);
     if (r.exitCode !== 0) return { ok: false, error: failureMessage(`Creating user ${user}`, r.exitCode, r.stderr), exitCode: r.exitCode };
     await ctx.setRemoteUser(user);
     return { ok: true, exitCode: 0 };
@@ -53,7 +53,7 @@ export async function runE2bStep(e2b: E2bClient, stepId: string, ctx: StepContex
       if (ctx.signal.aborted) return STOPPED;
       const dir = dirs[i] as string;
       ctx.output(`$ git clone ${url} ${dir}\n`);
-      const r = await run(`test -d ${quote(`${dir}/.git`)} && echo 'already cloned' || git ${GIT_PROTOCOLS.join(' ')} clone -- ${quote(url)} ${quote(dir)}`);
+      const r = await run(`test -d ${shellQuote(`${dir}/.git`)} && echo 'already cloned' || git ${GIT_PROTOCOLS.join(' ')} clone -- ${shellQuote(url)} ${shellQuote(dir)}`);
       if (r.exitCode !== 0) return { ok: false, error: failureMessage(`git clone ${url}`, r.exitCode, r.stderr), exitCode: r.exitCode };
     }
     await ctx.setClonedDirectories(dirs);
@@ -66,7 +66,7 @@ export async function runE2bStep(e2b: E2bClient, stepId: string, ctx: StepContex
 async function installAll(sandbox: E2bSandbox, dirs: string[], user: string, ctx: StepContext): Promise<StepOutcome> {
   const outcome = await installRepositories(dirs, {
     async list(dir) {
-      const ls = await sandbox.run(`ls -A ${quote(dir)}`, { user, signal: ctx.signal });
+      const ls = await sandbox.run(`ls -A ${shellQuote(dir)}`, { user, signal: ctx.signal });
       return ls.exitCode === 0 ? ls.stdout.split('\n').filter(Boolean) : { error: failureMessage(`Listing ${dir}`, ls.exitCode, ls.stderr), exitCode: ls.exitCode };
     },
     run: (command, dir) => sandbox.run(command, { cwd: dir, user, onOutput: (chunk) => ctx.output(chunk), signal: ctx.signal }),

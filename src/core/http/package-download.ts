@@ -1,19 +1,17 @@
-import { execFile } from 'node:child_process';
 import { cpSync, createReadStream, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { API_VERSION } from './openapi.js';
 import { errorResponses } from './error-schema.js';
 import { errors } from './errors.js';
+import { runProcess } from '../process/run-process.js';
 
 /** The package this service runs from: the directory of its package.json (dist/core/http or src/core/http, three up). */
 const PACKAGE_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const TARBALL = `orgctl-${API_VERSION}.tgz`;
-const run = promisify(execFile);
 
 let packed: Promise<string> | undefined;
 
@@ -35,7 +33,10 @@ function tarball(): Promise<string> {
     // The copy holds exactly what ships, so `files` has nothing left to select.
     const { scripts: _scripts, devDependencies: _dev, files: _files, ...installed } = manifest;
     writeFileSync(path.join(stage, 'package.json'), JSON.stringify(installed, null, 2));
-    const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: stage, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 });
+    const r = await runProcess('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: stage, timeoutMs: 120_000, killGraceMs: 1000, stdout: { first: 16 * 1024 * 1024 }, stderr: { last: 4096 } });
+    if (r.startError) throw r.startError;
+    if (r.exitCode !== 0 || r.timedOut) throw new Error(`npm pack ${r.timedOut ? 'did not finish within 120 s' : `exited with ${r.exitCode ?? r.signal}`}: ${r.stderr.trim()}`);
+    const stdout = r.stdout;
     const [info] = JSON.parse(stdout) as { filename: string }[];
     return path.join(work, path.basename(info?.filename ?? TARBALL));
   })().catch((e: unknown) => {

@@ -7,10 +7,10 @@
 export function canonicalRepoId(input: string): string | undefined {
   const text = input.trim();
   if (text === '' || /[\s\\]/.test(text)) return undefined;
-  const parts = splitUrl(text);
+  const parts = splitRepoUrl(text);
   if (!parts) return undefined;
   const host = parts.host.toLowerCase().replace(/\.$/, '');
-  if (!/^(\[[0-9a-f:.]+\]|[a-z0-9]([a-z0-9.-]*[a-z0-9])?)$/.test(host)) return undefined;
+  if (!isHostName(host)) return undefined;
   let path = parts.path.toLowerCase().replace(/\/{2,}/g, '/');
   path = path.replace(/^\/+/, '').replace(/\/+$/, '');
   path = path.replace(/\.git$/, '').replace(/\/+$/, '');
@@ -20,7 +20,15 @@ export function canonicalRepoId(input: string): string | undefined {
 
 const SCHEMES = new Set(['http', 'https', 'ssh', 'git', 'git+ssh', 'ssh+git']);
 
-function splitUrl(text: string): { host: string; path: string } | undefined {
+/** A host name or bracketed IPv6 address, lower case, as repository URLs may name it. */
+export const isHostName = (host: string): boolean => /^(\[[0-9a-f:.]+\]|[a-z0-9]([a-z0-9.-]*[a-z0-9])?)$/.test(host);
+
+/**
+ * The host (as written, without credentials or port) and the path of a repository URL: a URL
+ * of a git transport (https, http, ssh, git), scp-like `[user@]host:path`, or `host/path`.
+ * Undefined for anything else. The one parser of repository URLs; callers add their rules.
+ */
+export function splitRepoUrl(text: string): { host: string; path: string } | undefined {
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(text);
   if (scheme) {
     if (!SCHEMES.has(scheme[1]!.toLowerCase())) return undefined;

@@ -1,6 +1,7 @@
 import path from 'node:path';
-import { CliError } from '../../cli/cli-error.js';
-import { flag, type ApiCommand } from '../../cli/api/command.js';
+import { flag } from '../../core/cli/args.js';
+import { CliError } from '../../core/cli/cli-error.js';
+import type { ApiCommand } from '../../cli/api/command.js';
 import { unwrap } from '../../client/api-client.js';
 import { evaluateRepository, NoRepositoryUrlError } from './evaluate.js';
 import { humanSummary } from './human.js';

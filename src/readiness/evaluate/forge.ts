@@ -1,4 +1,5 @@
 import { Octokit } from '@octokit/rest';
+import { splitRepoUrl } from '../../core/net/repo-id.js';
 
 /** What the forge checks read from GitHub. Each call may throw; the check turns that into its rationale. */
 export interface Forge {
@@ -26,9 +27,10 @@ const silent = { debug: () => undefined, info: () => undefined, warn: () => unde
 
 /** owner/repo of a GitHub URL (https, ssh or scp-like) on `host`; undefined for anything else. */
 export function githubRepoOf(url: string, host: string): string | undefined {
-  const m = /^(?:[a-z+]+:\/\/)?(?:[^@/]+@)?([^/:]+)(?::\d+)?[:/]([^/]+)\/([^/]+?)(?:\.git)?\/?$/i.exec(url.trim());
-  if (!m || m[1]!.toLowerCase() !== host.toLowerCase()) return undefined;
-  return `${m[2]}/${m[3]}`;
+  const parts = splitRepoUrl(url.trim());
+  if (!parts || parts.host.toLowerCase() !== host.toLowerCase()) return undefined;
+  const m = /^\/?([^/]+)\/([^/]+?)(?:\.git)?\/?$/.exec(parts.path);
+  return m ? `${m[1]}/${m[2]}` : undefined;
 }
 
 export function githubForge(opts: { repoUrl: string | undefined; token: string | undefined; apiUrl: string; timeoutMs?: number }): Forge | { unavailable: string } {

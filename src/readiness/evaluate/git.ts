@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { runProcess } from '../../core/process/run-process.js';
 
 /** The largest output read from one git command: a 10,000-file listing is about 0.5 MiB. */
 const MAX_BUFFER = 256 * 1024 * 1024;
@@ -7,22 +7,18 @@ const MAX_BUFFER = 256 * 1024 * 1024;
  * Runs git with an argument array (never a shell) in `dir`. Hooks and pagers are off and the
  * optional index refresh is disabled, so reading a checkout never writes into it.
  */
-export function git(dir: string, args: string[], opts: { allowFailure?: boolean } = {}): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      'git',
-      ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', '--no-optional-locks', ...args],
-      { cwd: dir, maxBuffer: MAX_BUFFER, encoding: 'utf8', timeout: 60_000 },
-      (err, stdout) => {
-        if (err) {
-          if (opts.allowFailure) resolve('');
-          else reject(new Error(`git ${args.join(' ')} failed in ${dir}: ${err.message}`));
-          return;
-        }
-        resolve(stdout);
-      },
-    );
+export async function git(dir: string, args: string[], opts: { allowFailure?: boolean } = {}): Promise<string> {
+  const r = await runProcess('git', ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', '--no-optional-locks', ...args], {
+    cwd: dir,
+    timeoutMs: 60_000,
+    killGraceMs: 1000,
+    stdout: { first: MAX_BUFFER },
+    stderr: { last: 4096 },
   });
+  const failure = r.startError?.message ?? (r.timedOut ? 'did not finish within 60 s' : r.truncated.stdout ? `printed more than ${MAX_BUFFER} bytes` : r.exitCode !== 0 ? `exited with ${r.exitCode ?? r.signal}: ${r.stderr.trim()}` : undefined);
+  if (failure === undefined) return r.stdout;
+  if (opts.allowFailure) return '';
+  throw new Error(`git ${args.join(' ')} failed in ${dir}: ${failure}`);
 }
 
 export interface GitFacts {

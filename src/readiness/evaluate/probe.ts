@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { runProcess } from '../../core/process/run-process.js';
 
 /** Facts about the machine that runs the evaluation (not the repository): injectable so tests are deterministic. */
 export interface MachineProbe {
@@ -10,13 +10,10 @@ export interface MachineProbe {
 
 type Run = { installed: boolean; ok: boolean };
 
-const run = (cmd: string, args: string[]): Promise<Run> =>
-  new Promise((resolve) => {
-    execFile(cmd, args, { timeout: 15_000, windowsHide: true }, (err) => {
-      if (!err) return resolve({ installed: true, ok: true });
-      resolve({ installed: (err as NodeJS.ErrnoException).code !== 'ENOENT', ok: false });
-    });
-  });
+const run = async (cmd: string, args: string[]): Promise<Run> => {
+  const r = await runProcess(cmd, args, { timeoutMs: 15_000, killGraceMs: 1000, stdout: 'none', stderr: 'none' });
+  return { installed: r.startError?.code !== 'ENOENT', ok: r.exitCode === 0 && !r.timedOut };
+};
 
 /** The real machine: runs `gh auth status`, `glab auth status` and `devcontainer --version`, once each. */
 export function systemProbe(): MachineProbe {

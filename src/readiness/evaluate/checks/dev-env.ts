@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { runProcess } from '../../../core/process/run-process.js';
 import { DATABASE, repoCheck } from '../define.js';
 import { appFiles, appWhere, dep, doc, evidenceOutcome, file, firstEvidence, type Rule } from '../evidence.js';
 import { appCheck } from '../define.js';
@@ -60,9 +60,8 @@ export const devEnvChecks: Check[] = [
     if (!f) return skip('no devcontainer configuration to run');
     if (!(await ctx.probe.devcontainerCli())) return skip('the devcontainer CLI is not on PATH of the evaluating machine');
     // Building would run the repository's Dockerfile; reading the configuration proves the CLI accepts it.
-    const ok = await new Promise<boolean>((resolve) =>
-      execFile('devcontainer', ['read-configuration', '--workspace-folder', ctx.scan.root], { timeout: 60_000 }, (err) => resolve(!err)),
-    );
+    const r = await runProcess('devcontainer', ['read-configuration', '--workspace-folder', ctx.scan.root], { timeoutMs: 60_000, killGraceMs: 1000, stdout: 'none', stderr: 'none' });
+    const ok = r.exitCode === 0 && !r.timedOut;
     return ok ? pass(`devcontainer read-configuration accepts ${f} (not built: building runs repository code)`) : fail(`devcontainer read-configuration refuses ${f}`);
   }),
 ];

@@ -1,7 +1,7 @@
-import type { Config } from '../config.js';
-import type { Db } from '../core/db/db.js';
-import { migrate } from '../core/db/migrate.js';
-import { openDb } from '../core/db/open-db.js';
+import type { Config } from '../../config.js';
+import type { Db } from './db.js';
+import { migrate } from './migrate.js';
+import { openDb } from './open-db.js';
 
 /** Opens the configured database, brings its schema up to date, runs fn, and closes it. */
 export async function withDb<T>(config: Config, fn: (db: Db) => Promise<T>): Promise<T> {

@@ -23,3 +23,9 @@ export function required(value: string | undefined, flag: string): string {
 export function output(asJson: boolean | undefined, json: unknown, lines: string[]): void {
   process.stdout.write(asJson ? `${JSON.stringify(json)}\n` : `${lines.join('\n')}\n`);
 }
+
+/** A string flag's value, or undefined. */
+export const flag = (ctx: { values: Record<string, unknown> }, name: string): string | undefined => {
+  const v = ctx.values[name];
+  return typeof v === 'string' ? v : undefined;
+};
