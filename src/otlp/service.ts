@@ -2,8 +2,8 @@ import type { Db } from '../core/db/db.js';
 import { isManagerRole, type Principal } from '../core/identity/roles.js';
 import type { IdentityService } from '../core/identity/service.js';
 import type { TelemetryService } from '../telemetry/service.js';
-import { parseTimestamp, utcDay } from '../telemetry/timestamps.js';
-import type { TelemetryEvent } from '../telemetry/validate-events.js';
+import { parseTimestamp, utcDay } from '../events/timestamps.js';
+import type { TelemetryEvent } from '../events/event.js';
 import { eventId, originId, text, type Mapped, type NativeEvent } from './mappings/native.js';
 import { logId, mapLog, mapPoint, mapSpan, qualifiedLogName, streamKey } from './mappings/index.js';
 import { logRecords, metricPoints, nsToMs, spans, type Attrs, type MetricPoint } from './records.js';
@@ -43,7 +43,8 @@ const clean = (s: string, max: number) => s.replaceAll('\0', '').slice(0, max);
 /**
  * OTLP ingestion (docs/otlp.md): decodes nothing itself (the routes do), attributes each record
  * to a user, maps it through its client's mapping to native events, turns cumulative streams
- * into deltas, and stores it all in one transaction through telemetry's store, so every
+ * into deltas, and stores it all in one transaction through telemetry (which hands the new
+ * events to analytics' rollups), so every
  * analytics figure shows it exactly as it shows native events.
  */
 export class OtlpService {

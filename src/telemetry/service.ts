@@ -2,15 +2,17 @@ import { DbError, type Db, type Queryable } from '../core/db/db.js';
 import { errors, type ErrorItem } from '../core/http/errors.js';
 import { isManagerRole, type Principal } from '../core/identity/roles.js';
 import { IdentityService } from '../core/identity/service.js';
-import { rollupDeltas, rollupWrites } from '../analytics/service.js';
+import { AnalyticsService } from '../analytics/service.js';
+import type { TelemetryEvent } from '../events/event.js';
 import type { IngestBody, IngestResult } from './schemas.js';
 import { telemetryStore as store } from './store.js';
-import { validateEvents, type TelemetryEvent } from './validate-events.js';
+import { validateEvents } from './validate-events.js';
 
 export class TelemetryService {
   constructor(
     private readonly db: Db,
     private readonly identity = new IdentityService(db),
+    private readonly analytics = new AnalyticsService(db),
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -48,7 +50,7 @@ export class TelemetryService {
       unique.push(e);
     }
     // The statements are built before the transaction opens, so the database does not wait for them.
-    const write = writeNew(orgId, unique);
+    const write = this.writeNew(orgId, unique);
     let stored: number;
     try {
       stored = await this.db.transaction(write);
@@ -63,7 +65,7 @@ export class TelemetryService {
    * whose id is new, with their rollups. Returns how many were new.
    */
   async storeWithin(tx: Queryable, orgId: string, events: readonly TelemetryEvent[]): Promise<number> {
-    return writeNew(orgId, [...new Map(events.map((e) => [e.id, e])).values()])(tx);
+    return this.writeNew(orgId, [...new Map(events.map((e) => [e.id, e])).values()])(tx);
   }
 
   /** Only an owner or manager may name another user; the user must belong to the organization. */
@@ -83,34 +85,33 @@ export class TelemetryService {
       .map((x) => ({ path: `/events/${x.i}/userId`, message: 'names no user of this organization' }));
     if (unknown.length > 0) throw errors.invalid(unknown);
   }
-}
 
-/**
- * The writes that store events of distinct ids, those whose id is new for the organization, with
- * their rollups; run inside a transaction, they return how many were new. Their parameters are
- * built at once, before the transaction needs them.
- */
-function writeNew(orgId: string, unique: TelemetryEvent[]): (tx: Queryable) => Promise<number> {
-  if (unique.length === 0) return async () => 0;
-  // Sorted ids: concurrent batches sharing ids wait on each other in one order, never in a cycle.
-  unique.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const insertNew = store.insertNew(orgId, unique);
-  const writeAll = rollupWrites(orgId, rollupDeltas(unique));
-  return async (tx) => {
-    const inserting = insertNew(tx);
-    // Usually every event is new: the rollups of them all go out behind the insert, without
-    // waiting for its answer, after a savepoint to return to should some ids be stored already.
-    // Every statement is awaited before the transaction ends: one left running would fail
-    // with nobody to hear it.
-    const savepoint = tx.exec('SAVEPOINT all_new');
-    const writingAll = writeAll(tx);
-    const [inserted] = await Promise.all([inserting, savepoint, writingAll]);
-    if (inserted === null) return unique.length;
-    await tx.exec('ROLLBACK TO SAVEPOINT all_new');
-    const fresh = unique.filter((e) => inserted.has(e.id));
-    if (fresh.length > 0) await rollupWrites(orgId, rollupDeltas(fresh))(tx);
-    return fresh.length;
-  };
+  /**
+   * The writes that store events of distinct ids, those whose id is new for the organization, with
+   * their rollups; run inside a transaction, they return how many were new. The insert's
+   * parameters are built at once, before the transaction needs them.
+   */
+  private writeNew(orgId: string, unique: TelemetryEvent[]): (tx: Queryable) => Promise<number> {
+    if (unique.length === 0) return async () => 0;
+    // Sorted ids: concurrent batches sharing ids wait on each other in one order, never in a cycle.
+    unique.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const insertNew = store.insertNew(orgId, unique);
+    return async (tx) => {
+      const inserting = insertNew(tx);
+      // Usually every event is new: the rollups of them all go out behind the insert, without
+      // waiting for its answer, after a savepoint to return to should some ids be stored already.
+      // Every statement is awaited before the transaction ends: one left running would fail
+      // with nobody to hear it.
+      const savepoint = tx.exec('SAVEPOINT all_new');
+      const writingAll = this.analytics.recordBatch(tx, orgId, unique);
+      const [inserted] = await Promise.all([inserting, savepoint, writingAll]);
+      if (inserted === null) return unique.length;
+      await tx.exec('ROLLBACK TO SAVEPOINT all_new');
+      const fresh = unique.filter((e) => inserted.has(e.id));
+      if (fresh.length > 0) await this.analytics.recordBatch(tx, orgId, fresh);
+      return fresh.length;
+    };
+  }
 }
 
 /**
