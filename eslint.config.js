@@ -5,7 +5,11 @@ const AREAS = ['events', 'analytics', 'telemetry', 'computers', 'automations', '
 const SERVER = ['**/core/db/**', '**/core/http/**', '**/core/identity/**', '**/app.js', '**/config.js', '**/service.js', '**/*-service.js', '**/store.js', '**/*-store.js', '**/routes.js'];
 
 /** Everywhere in src: an area may call another area's service, never its store. */
-const CROSS_STORE = { group: ['../*/store.js', '../../*/store.js', '../*/*-store.js', '../../*/*-store.js'], message: "an area may call another area's service, never its store", allowTypeImports: true };
+const CROSS_STORE = {
+  group: ['../*/store.js', '../../*/store.js', '../*/*-store.js', '../../*/*-store.js', '../core/*/store.js', '../../core/*/store.js'],
+  message: "an area may call another area's service, never its store",
+  allowTypeImports: true,
+};
 
 /**
  * One no-restricted-imports block per set of files, from the general to the specific, each with

@@ -113,7 +113,7 @@ export async function buildApp(config: Config, deps: AppDeps, surfaces: readonly
   const analytics = new AnalyticsService(deps.db, { cacheBytes: config.analyticsCacheMb * 1024 * 1024 });
   const telemetry = new TelemetryService(deps.db, identity, analytics);
   const otlp = new OtlpService(deps.db, identity, telemetry);
-  const limits = new LimitsService(deps.db, deps.usage ?? analytics);
+  const limits = new LimitsService(deps.db, identity, deps.usage ?? analytics);
   const readiness = new ReadinessService(deps.db);
   const automations = AutomationsService.fromConfig(deps.db, config);
   const accounts = new AccountsService(deps.db, identity);

@@ -1,4 +1,4 @@
-import type { Db, Queryable } from '../core/db/db.js';
+import type { Db } from '../core/db/db.js';
 import { errors } from '../core/http/errors.js';
 import { SerializedJson } from '../core/http/serialized-json.js';
 import type { TelemetryEvent } from '../events/event.js';
@@ -9,7 +9,7 @@ import { DayCache } from './day-cache.js';
 import { checkRange, dateOf, dayNumber, eachDay, rowDays } from './dates.js';
 import { activityByClient, activityRows, productivityRows, tokensByModel, tokensRows, toolsByName, toolsRows } from './day-reports.js';
 import type { ActivityQuery, ProductivityQuery, TokensQuery, ToolsQuery, UserTotalsQuery, UsersQuery } from './schemas.js';
-import { rollupWrites } from './rollup-store.js';
+import { writeRollups } from './rollup-store.js';
 import { rollupDeltas } from './rollups.js';
 import { analyticsStore as store, type Range } from './store.js';
 import { userDayBytes, userDayJson, userRowParts, type UserDayJson } from './user-report.js';
@@ -37,12 +37,13 @@ export class AnalyticsService implements CreditsUsage {
   }
 
   /**
-   * Adds newly stored events to the rollups, in the caller's transaction, so that the rollups stay
-   * exact sums of the stored events: native ingestion and OTLP ingestion (through telemetry) both
-   * come here. The statements are sent at once, in order, behind whatever `tx` has sent before.
+   * Adds newly stored events to the rollups in the caller's transaction (the one that stores the
+   * events), so that the rollups stay exact sums of the stored events: native ingestion and OTLP
+   * ingestion (through telemetry) both come here.
    */
-  recordBatch(tx: Queryable, orgId: string, events: readonly TelemetryEvent[]): Promise<void> {
-    return rollupWrites(orgId, rollupDeltas(events))(tx);
+  recordBatch(orgId: string, events: readonly TelemetryEvent[]): Promise<void> {
+    const deltas = rollupDeltas(events);
+    return this.db.transaction((tx) => writeRollups(tx, orgId, deltas));
   }
 
   /** Validates the range and returns the envelope's meta and the days that can have rows. */

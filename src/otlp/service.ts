@@ -44,8 +44,8 @@ const clean = (s: string, max: number) => s.replaceAll('\0', '').slice(0, max);
  * OTLP ingestion (docs/otlp.md): decodes nothing itself (the routes do), attributes each record
  * to a user, maps it through its client's mapping to native events, turns cumulative streams
  * into deltas, and stores it all in one transaction through telemetry (which hands the new
- * events to analytics' rollups), so every
- * analytics figure shows it exactly as it shows native events.
+ * events to analytics' rollups), so every analytics figure shows it exactly as it shows native
+ * events.
  */
 export class OtlpService {
   constructor(
@@ -76,7 +76,7 @@ export class OtlpService {
         this.collect(mapSpan({ span: s, id, ms: nsToMs(s.endNs || s.startNs) }), owners[i] as Owner, events, rejections);
       });
     }
-    const stored = events.length === 0 ? 0 : await this.db.transaction((tx) => this.telemetry.storeWithin(tx, caller.orgId, events));
+    const stored = await this.telemetry.storeEvents(caller.orgId, events);
     return { rejected: rejections.count, errorMessage: rejections.message(), stored };
   }
 
@@ -111,7 +111,7 @@ export class OtlpService {
         this.collect(mapPoint({ point: c.point, value: delta, idBase, ms: nsToMs(c.point.timeNs) }), c.owner, events, rejections);
       }
       await streamsStore.save(tx, caller.orgId, changed);
-      return this.telemetry.storeWithin(tx, caller.orgId, events);
+      return this.telemetry.storeEvents(caller.orgId, events);
     });
     return { rejected: rejections.count, errorMessage: rejections.message(), stored };
   }
