@@ -1,22 +1,36 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-const AREAS = ['analytics', 'telemetry', 'computers', 'automations', 'readiness', 'limits', 'hooks', 'otlp', 'cli'];
+const AREAS = ['events', 'analytics', 'telemetry', 'computers', 'automations', 'readiness', 'limits', 'hooks', 'otlp', 'cli'];
 const SERVER = ['**/core/db/**', '**/core/http/**', '**/core/identity/**', '**/app.js', '**/config.js', '**/service.js', '**/*-service.js', '**/store.js', '**/*-store.js', '**/routes.js'];
 
 /** Everywhere in src: an area may call another area's service, never its store. */
-const CROSS_STORE = { group: ['../*/store.js', '../../*/store.js', '../*/*-store.js', '../../*/*-store.js'], message: "an area may call another area's service, never its store", allowTypeImports: true };
+const CROSS_STORE = {
+  group: ['../*/store.js', '../../*/store.js', '../*/*-store.js', '../../*/*-store.js', '../core/*/store.js', '../../core/*/store.js'],
+  message: "an area may call another area's service, never its store",
+  allowTypeImports: true,
+};
 
 /**
- * One no-restricted-imports block per rule, from the general to the specific. A later block for
- * the same file replaces an earlier one's setting, so each carries the rule for everywhere too.
+ * One no-restricted-imports block per set of files, from the general to the specific, each with
+ * its [group, message] restrictions. A later block for the same file replaces an earlier one's
+ * setting, so each carries the rules for everywhere too.
  */
 function importRules(rules) {
-  return rules.map(([files, group, message]) => ({
+  return rules.map(([files, ...restrictions]) => ({
     files: [files],
-    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: group.length ? [CROSS_STORE, { group, message, allowTypeImports: true }] : [CROSS_STORE] }] },
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [CROSS_STORE, ...restrictions.map(([group, message]) => ({ group, message, allowTypeImports: true }))] }] },
   }));
 }
+
+/**
+ * The areas whose code an area may not import, so that the areas form no cycle: the event
+ * vocabulary is below every area, analytics below the ingestion that feeds it (telemetry, OTLP),
+ * and telemetry below OTLP.
+ */
+const BELOW = { events: AREAS.filter((a) => a !== 'events'), analytics: ['telemetry', 'otlp'], telemetry: ['otlp'] };
+const layer = (area) => [BELOW[area].map((a) => `**/${a}/**`), `${area} is below ${BELOW[area].join(', ')}: it imports none of them (docs/architecture.md)`];
+const ROUTES = [['./store.js', '**/store.js'], 'a route calls its service, never a store'];
 
 export default tseslint.config(
   { ignores: ['dist/**', '.bench-build/**', 'node_modules/**', 'data/**', 'coverage/**'] },
@@ -50,12 +64,14 @@ export default tseslint.config(
   { files: ['src/config.ts', 'src/main.ts', 'test/**', 'bench/**', 'scripts/**', 'vitest.config.ts'], rules: { 'no-restricted-properties': 'off' } },
   // The direction of imports (docs/architecture.md): type-only imports are free, code is not.
   ...importRules([
-    ['src/**', [], ''],
-    ['src/core/**', AREAS.map((a) => `**/${a}/**`), 'core is below every area: it imports none of them'],
-    ['src/*/routes.ts', ['./store.js', '**/store.js'], 'a route calls its service, never a store'],
-    ['src/core/identity/routes.ts', ['./store.js', '**/store.js'], 'a route calls its service, never a store'],
-    ['src/hooks/**', SERVER, 'the hooks runner is client code: it talks to the service over HTTP only'],
-    ['src/computers/agent/**', SERVER, 'the host agent is client code: it talks to the service over HTTP only'],
-    ['src/client/**', SERVER, 'the API client is shared with the CLI and the host agent: no server code'],
+    ['src/**'],
+    ['src/core/**', [AREAS.map((a) => `**/${a}/**`), 'core is below every area: it imports none of them']],
+    ...Object.keys(BELOW).map((area) => [`src/${area}/**`, layer(area)]),
+    ['src/*/routes.ts', ROUTES],
+    ...Object.keys(BELOW).map((area) => [`src/${area}/routes.ts`, layer(area), ROUTES]),
+    ['src/core/identity/routes.ts', ROUTES],
+    ['src/hooks/**', [SERVER, 'the hooks runner is client code: it talks to the service over HTTP only']],
+    ['src/computers/agent/**', [SERVER, 'the host agent is client code: it talks to the service over HTTP only']],
+    ['src/client/**', [SERVER, 'the API client is shared with the CLI and the host agent: no server code']],
   ]),
 );

@@ -129,8 +129,9 @@ export async function setUp(o: SetupOptions): Promise<Setup> {
   const { db, cleanup } = await openBenchDb(o);
   await migrate(db);
   const identity = new IdentityService(db);
-  // The benchmark's clients ingest and read as fast as they can: no per-principal rates.
-  const app = await buildApp(loadConfig({}, { logLevel: 'silent', rateLimits: false }), { db }, ['api']);
+  // The benchmark's clients ingest and read as fast as they can: no per-principal rates, and no
+  // shedding while this process builds a round of bodies (the clock is stopped then).
+  const app = await buildApp(loadConfig({}, { logLevel: 'silent', rateLimits: false, overloadMaxEventLoopDelayMs: 0 }), { db }, ['api']);
   await app.ready();
   const kept = await keptRun(db, identity, o.events);
   if (kept) console.log(`${o.events} events kept from an earlier run (--keep ${o.keep})`);

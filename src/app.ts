@@ -116,9 +116,9 @@ export async function buildApp(config: Config, deps: AppDeps, surfaces: readonly
   });
   identity.onRevoke = (keyId) => authenticator.forgetKey(keyId);
   const analytics = new AnalyticsService(deps.db, { cacheBytes: config.analyticsCacheMb * 1024 * 1024 }, clock);
-  const telemetry = new TelemetryService(deps.db, identity, clock);
+  const telemetry = new TelemetryService(deps.db, identity, analytics, clock);
   const otlp = new OtlpService(deps.db, identity, telemetry, clock);
-  const limits = new LimitsService(deps.db, deps.usage ?? analytics, clock);
+  const limits = new LimitsService(deps.db, identity, deps.usage ?? analytics, clock);
   const readiness = new ReadinessService(deps.db);
   const automations = AutomationsService.fromConfig(deps.db, config);
   const accounts = new AccountsService(deps.db, identity, clock);

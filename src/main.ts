@@ -71,7 +71,7 @@ const commands: Record<string, { run: ClientCommand; help: string }> = {
   },
   openapi: { run: server(async () => (await import('./cli/admin-commands.js')).openapiCommand), help: 'Print the OpenAPI document.' },
   'demo seed': {
-    run: server(async () => (await import('./analytics/demo-command.js')).demoSeed),
+    run: server(async () => (await import('./cli/demo-command.js')).demoSeed),
     help: 'demo seed --users N --days D [--seed S] [--org-id ID] [--json]: add N demo users and D days of their telemetry, ending yesterday (UTC)',
   },
   // The host agent runs on a byom machine and needs no database; it gets the environment here.

@@ -1,5 +1,5 @@
 import type { ErrorItem } from '../core/http/errors.js';
-import { daysInMonth, EARLIEST_DAY } from '../telemetry/timestamps.js';
+import { daysInMonth, EARLIEST_DAY } from '../events/timestamps.js';
 
 /** The first day that can hold data; day rows start here. */
 export const FIRST_DAY = EARLIEST_DAY;

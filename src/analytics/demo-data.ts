@@ -1,4 +1,4 @@
-import { AUTONOMY_LEVELS, DELEGATION_LEVELS } from '../telemetry/schemas.js';
+import { AUTONOMY_LEVELS, DELEGATION_LEVELS } from '../events/schemas.js';
 import { catalogueModels } from './credits.js';
 import { dateOf, dayNumber } from './dates.js';
 

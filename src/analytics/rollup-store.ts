@@ -1,9 +1,9 @@
 import type { Queryable } from '../core/db/db.js';
 import { DISTINCT_PER_DAY, LANGUAGES_PER_USER_DAY, MODELS_PER_USER_DAY, OTHER } from './bounds.js';
 import { PRIMARY_MODEL_OF } from './primary-model.js';
+import { MODEL_COUNTS, USER_DAY_COUNTS, type RollupDeltas } from './rollups.js';
 
 const DISTINCT_JSON = JSON.stringify(DISTINCT_PER_DAY);
-import { MODEL_COUNTS, USER_DAY_COUNTS, type RollupDeltas } from './rollups.js';
 
 /**
  * Each table's new rows arrive as one JSON document of arrays, one array per row in the column
@@ -128,12 +128,10 @@ function laterThanStored(x: string): string {
 }
 
 /**
- * The statements that add the deltas of newly stored events to the rollup tables, inside the
- * ingestion transaction. Their parameters are built here, so that they can be ready before the
- * transaction needs them.
+ * Adds the deltas of newly stored events to the rollup tables, inside the ingestion transaction:
+ * four statements sent together (see above), all awaited.
  */
-export function rollupWrites(orgId: string, d: RollupDeltas): (tx: Queryable) => Promise<void> {
-  const lock = [orgId, d.userDays.map((u) => u.day), d.userDays.map((u) => u.userId)];
+export async function writeRollups(tx: Queryable, orgId: string, d: RollupDeltas): Promise<void> {
   const models = d.models.length > 0 && [orgId, JSON.stringify(d.models.map((m) => [m.day, m.userId, m.model, m.tier, m.creditUnits.toString(), ...m.counts])), MODELS_PER_USER_DAY, OTHER];
   const userDays = [
     orgId,
@@ -147,12 +145,10 @@ export function rollupWrites(orgId: string, d: RollupDeltas): (tx: Queryable) =>
     DISTINCT_JSON,
     OTHER,
   ];
-  return async (tx) => {
-    await Promise.all([
-      tx.query(lockUserDaysSql, lock),
-      models && tx.query(modelRowsSql, models),
-      tx.query(userDayRowsSql, userDays),
-      tx.query(sharedRowsSql, shared),
-    ]);
-  };
+  await Promise.all([
+    tx.query(lockUserDaysSql, [orgId, d.userDays.map((u) => u.day), d.userDays.map((u) => u.userId)]),
+    models && tx.query(modelRowsSql, models),
+    tx.query(userDayRowsSql, userDays),
+    tx.query(sharedRowsSql, shared),
+  ]);
 }

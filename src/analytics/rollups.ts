@@ -1,5 +1,5 @@
-import { AUTONOMY_LEVELS, CLIENTS, DELEGATION_LEVELS } from '../telemetry/schemas.js';
-import type { TelemetryEvent } from '../telemetry/validate-events.js';
+import { AUTONOMY_LEVELS, CLIENTS, DELEGATION_LEVELS } from '../events/schemas.js';
+import type { TelemetryEvent } from '../events/event.js';
 import { creditUnits } from './credits.js';
 import { boundedName } from './bounds.js';
 import { extensionOf, languageOf } from './languages.js';

@@ -2,6 +2,7 @@ import { systemClock, type Clock } from '../core/clock.js';
 import type { Db } from '../core/db/db.js';
 import { errors } from '../core/http/errors.js';
 import { SerializedJson } from '../core/http/serialized-json.js';
+import type { TelemetryEvent } from '../events/event.js';
 import type { CreditsUsage } from '../limits/service.js';
 import { activeUserWindows } from './active-windows.js';
 import { roundCredits } from './credits.js';
@@ -9,19 +10,21 @@ import { DayCache } from './day-cache.js';
 import { checkRange, dateOf, dayNumber, eachDay, rowDays } from './dates.js';
 import { activityByClient, activityRows, productivityRows, tokensByModel, tokensRows, toolsByName, toolsRows } from './day-reports.js';
 import type { ActivityQuery, ProductivityQuery, TokensQuery, ToolsQuery, UserTotalsQuery, UsersQuery } from './schemas.js';
+import { writeRollups } from './rollup-store.js';
+import { rollupDeltas } from './rollups.js';
 import { analyticsStore as store, type Range } from './store.js';
 import { userDayBytes, userDayJson, userRowParts, type UserDayJson } from './user-report.js';
 
-/** What ingestion needs of analytics, inside its transaction: the deltas of new events, and writing them. */
-export { rollupDeltas } from './rollups.js';
-export { rollupWrites } from './rollup-store.js';
 
 const todayUtc = (now: Date) => now.toISOString().slice(0, 10);
 
 /** The /users rows of one day kept so far, by user id; null for a user without a row that day. */
 type UserDaySlice = Map<string, UserDayJson | null>;
 
-/** The five analytics reads. Each reads the rollups of the days asked for. */
+/**
+ * Analytics: the one way events reach the rollups (recordBatch), and the reads, each of the
+ * rollups of the days asked for.
+ */
 export class AnalyticsService implements CreditsUsage {
   /** /tokens rows of a day (Buffer[]) and /users rows of a day by user (Map), in one memory budget. */
   private readonly kept: DayCache<Buffer[] | UserDaySlice>;
@@ -32,6 +35,16 @@ export class AnalyticsService implements CreditsUsage {
     private readonly clock: Clock = systemClock,
   ) {
     this.kept = new DayCache(options.cacheBytes);
+  }
+
+  /**
+   * Adds newly stored events to the rollups in the caller's transaction (the one that stores the
+   * events), so that the rollups stay exact sums of the stored events: native ingestion and OTLP
+   * ingestion (through telemetry) both come here.
+   */
+  recordBatch(orgId: string, events: readonly TelemetryEvent[]): Promise<void> {
+    const deltas = rollupDeltas(events);
+    return this.db.transaction((tx) => writeRollups(tx, orgId, deltas));
   }
 
   /** Validates the range and returns the envelope's meta and the days that can have rows. */

@@ -1,4 +1,4 @@
-import { DELEGATION_LEVELS } from '../telemetry/schemas.js';
+import { DELEGATION_LEVELS } from '../events/schemas.js';
 import { roundCredits } from './credits.js';
 import { byText } from './day-reports.js';
 import type { UserRow } from './schemas.js';

@@ -49,7 +49,7 @@ export async function serve(argv: string[], config: Config): Promise<number> {
   const identity = new IdentityService(db);
   const firstStart = (await identity.listOrganizations()).length === 0 ? await identity.createOrganization(DEFAULT_ORG) : undefined;
   // Through the ingestion service; the first analytics call already has numbers.
-  const demo = firstStart && values.demo ? await (await import('../analytics/demo-command.js')).seedDemo(db, firstStart.orgId, DEMO) : undefined;
+  const demo = firstStart && values.demo ? await (await import('./demo-command.js')).seedDemo(db, firstStart.orgId, DEMO) : undefined;
   const keyless = firstStart ? [] : await identity.ownersWithoutKeys();
   // Until an owner has a password, the web app's first page is reached through a one-time link.
   const setups = await new AccountsService(db, identity).issueSetupTokens(config.setupToken);

@@ -2,8 +2,7 @@ import { systemClock, type Clock } from '../core/clock.js';
 import type { Db } from '../core/db/db.js';
 import { isManagerRole, type Principal } from '../core/identity/roles.js';
 import { errors } from '../core/http/errors.js';
-import { normalizeEmail } from '../core/identity/service.js';
-import { identityStore } from '../core/identity/store.js';
+import { normalizeEmail, type IdentityService } from '../core/identity/service.js';
 import { limitsStore as store, type AuditRow } from './store.js';
 
 /** Where the credits a principal used in a period come from (the telemetry rollups). */
@@ -31,6 +30,7 @@ export function monthOf(at: Date): { start: Date; end: Date } {
 export class LimitsService {
   constructor(
     private readonly db: Db,
+    private readonly identity: IdentityService,
     private readonly usage: CreditsUsage,
     private readonly clock: Clock = systemClock,
   ) {}
@@ -69,7 +69,8 @@ export class LimitsService {
       else wanted.set(email, e.limit);
     }
     const updated = await this.db.transaction(async (tx) => {
-      const users = await identityStore.findUsersByEmail(tx, actor.orgId, [...wanted.keys()]);
+      // Inside this transaction: the identity service's reads join it.
+      const users = await this.identity.findUsersByEmail(actor.orgId, [...wanted.keys()]);
       const idByEmail = new Map(users.map((u) => [u.email, u.id]));
       const current = await store.lockUserLimits(tx, users.map((u) => u.id));
       const done: { email: string; limit: number | null }[] = [];
@@ -98,9 +99,8 @@ export class LimitsService {
     let whose = principal.id;
     if (userId !== undefined && userId.toLowerCase() !== principal.id) {
       if (!isManagerRole(principal.role)) throw errors.forbidden("Only owners and managers read another user's allowance.");
-      const found = await identityStore.findPrincipal(this.db, principal.orgId, { id: userId.toLowerCase() });
-      if (!found) throw errors.notFound('User', 'user_not_found');
-      whose = found.id;
+      whose = userId.toLowerCase();
+      if ((await this.identity.organizationOf({ principalId: whose })) !== principal.orgId) throw errors.notFound('User', 'user_not_found');
     }
     const [{ individual, global }, used] = await Promise.all([
       store.effectiveLimits(this.db, principal.orgId, whose),

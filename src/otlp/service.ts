@@ -3,8 +3,8 @@ import type { Db } from '../core/db/db.js';
 import { isManagerRole, type Principal } from '../core/identity/roles.js';
 import type { IdentityService } from '../core/identity/service.js';
 import type { TelemetryService } from '../telemetry/service.js';
-import { parseTimestamp, utcDay } from '../telemetry/timestamps.js';
-import type { TelemetryEvent } from '../telemetry/validate-events.js';
+import { parseTimestamp, utcDay } from '../events/timestamps.js';
+import type { TelemetryEvent } from '../events/event.js';
 import { eventId, originId, text, type Mapped, type NativeEvent } from './mappings/native.js';
 import { logId, mapLog, mapPoint, mapSpan, qualifiedLogName, streamKey } from './mappings/index.js';
 import { logRecords, metricPoints, nsToMs, spans, type Attrs, type MetricPoint } from './records.js';
@@ -44,8 +44,9 @@ const clean = (s: string, max: number) => s.replaceAll('\0', '').slice(0, max);
 /**
  * OTLP ingestion (docs/otlp.md): decodes nothing itself (the routes do), attributes each record
  * to a user, maps it through its client's mapping to native events, turns cumulative streams
- * into deltas, and stores it all in one transaction through telemetry's store, so every
- * analytics figure shows it exactly as it shows native events.
+ * into deltas, and stores it all in one transaction through telemetry (which hands the new
+ * events to analytics' rollups), so every analytics figure shows it exactly as it shows native
+ * events.
  */
 export class OtlpService {
   constructor(
@@ -76,7 +77,7 @@ export class OtlpService {
         this.collect(mapSpan({ span: s, id, ms: nsToMs(s.endNs || s.startNs) }), owners[i] as Owner, events, rejections);
       });
     }
-    const stored = events.length === 0 ? 0 : await this.db.transaction((tx) => this.telemetry.storeWithin(tx, caller.orgId, events));
+    const stored = await this.telemetry.storeEvents(caller.orgId, events);
     return { rejected: rejections.count, errorMessage: rejections.message(), stored };
   }
 
@@ -111,7 +112,7 @@ export class OtlpService {
         this.collect(mapPoint({ point: c.point, value: delta, idBase, ms: nsToMs(c.point.timeNs) }), c.owner, events, rejections);
       }
       await streamsStore.save(tx, caller.orgId, changed);
-      return this.telemetry.storeWithin(tx, caller.orgId, events);
+      return this.telemetry.storeEvents(caller.orgId, events);
     });
     return { rejected: rejections.count, errorMessage: rejections.message(), stored };
   }

@@ -1,17 +1,19 @@
 import { systemClock, type Clock } from '../core/clock.js';
-import { DbError, type Db, type Queryable } from '../core/db/db.js';
+import { DbError, type Db } from '../core/db/db.js';
 import { errors, type ErrorItem } from '../core/http/errors.js';
 import { isManagerRole, type Principal } from '../core/identity/roles.js';
 import { IdentityService } from '../core/identity/service.js';
-import { rollupDeltas, rollupWrites } from '../analytics/service.js';
+import { AnalyticsService } from '../analytics/service.js';
+import type { TelemetryEvent } from '../events/event.js';
 import type { IngestBody, IngestResult } from './schemas.js';
 import { telemetryStore as store } from './store.js';
-import { validateEvents, type TelemetryEvent } from './validate-events.js';
+import { validateEvents } from './validate-events.js';
 
 export class TelemetryService {
   constructor(
     private readonly db: Db,
     private readonly identity = new IdentityService(db),
+    private readonly analytics = new AnalyticsService(db),
     private readonly clock: Clock = systemClock,
   ) {}
 
@@ -41,18 +43,12 @@ export class TelemetryService {
   }
 
   private async store(orgId: string, events: TelemetryEvent[]): Promise<IngestResult> {
+    // A repeated id counts its first event.
     const seen = new Set<string>();
-    const unique: TelemetryEvent[] = [];
-    for (const e of events) {
-      if (seen.has(e.id)) continue;
-      seen.add(e.id);
-      unique.push(e);
-    }
-    // The statements are built before the transaction opens, so the database does not wait for them.
-    const write = writeNew(orgId, unique);
+    const unique = events.filter((e) => !seen.has(e.id) && seen.add(e.id));
     let stored: number;
     try {
-      stored = await this.db.transaction(write);
+      stored = await this.storeEvents(orgId, unique);
     } catch (e) {
       throw sumsOutOfRange(e, events) ?? e;
     }
@@ -60,11 +56,23 @@ export class TelemetryService {
   }
 
   /**
-   * Stores events made inside the service (OTLP ingestion) in the caller's transaction: the ones
-   * whose id is new, with their rollups. Returns how many were new.
+   * Stores the events whose id is new for the organization, with their rollups, in one
+   * transaction: the caller's when it has one (an OTLP export's), else its own. Of events sharing
+   * an id, the last is stored. Returns how many were new.
    */
-  async storeWithin(tx: Queryable, orgId: string, events: readonly TelemetryEvent[]): Promise<number> {
-    return writeNew(orgId, [...new Map(events.map((e) => [e.id, e])).values()])(tx);
+  async storeEvents(orgId: string, events: readonly TelemetryEvent[]): Promise<number> {
+    const unique = [...new Map(events.map((e) => [e.id, e])).values()];
+    if (unique.length === 0) return 0;
+    // Sorted ids: concurrent batches sharing ids wait on each other in one order, never in a cycle.
+    unique.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    // Built before the transaction opens, so that the database does not wait for it.
+    const insertNew = store.insertNew(orgId, unique);
+    return this.db.transaction(async (tx) => {
+      const inserted = await insertNew(tx);
+      const fresh = inserted === null ? unique : unique.filter((e) => inserted.has(e.id));
+      if (fresh.length > 0) await this.analytics.recordBatch(orgId, fresh);
+      return fresh.length;
+    });
   }
 
   /** Only an owner or manager may name another user; the user must belong to the organization. */
@@ -84,34 +92,6 @@ export class TelemetryService {
       .map((x) => ({ path: `/events/${x.i}/userId`, message: 'names no user of this organization' }));
     if (unknown.length > 0) throw errors.invalid(unknown);
   }
-}
-
-/**
- * The writes that store events of distinct ids, those whose id is new for the organization, with
- * their rollups; run inside a transaction, they return how many were new. Their parameters are
- * built at once, before the transaction needs them.
- */
-function writeNew(orgId: string, unique: TelemetryEvent[]): (tx: Queryable) => Promise<number> {
-  if (unique.length === 0) return async () => 0;
-  // Sorted ids: concurrent batches sharing ids wait on each other in one order, never in a cycle.
-  unique.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const insertNew = store.insertNew(orgId, unique);
-  const writeAll = rollupWrites(orgId, rollupDeltas(unique));
-  return async (tx) => {
-    const inserting = insertNew(tx);
-    // Usually every event is new: the rollups of them all go out behind the insert, without
-    // waiting for its answer, after a savepoint to return to should some ids be stored already.
-    // Every statement is awaited before the transaction ends: one left running would fail
-    // with nobody to hear it.
-    const savepoint = tx.exec('SAVEPOINT all_new');
-    const writingAll = writeAll(tx);
-    const [inserted] = await Promise.all([inserting, savepoint, writingAll]);
-    if (inserted === null) return unique.length;
-    await tx.exec('ROLLBACK TO SAVEPOINT all_new');
-    const fresh = unique.filter((e) => inserted.has(e.id));
-    if (fresh.length > 0) await rollupWrites(orgId, rollupDeltas(fresh))(tx);
-    return fresh.length;
-  };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Queryable } from '../core/db/db.js';
-import type { TelemetryEvent } from './validate-events.js';
+import type { TelemetryEvent } from '../events/event.js';
 
 const INSERT_NEW_SQL = `
   WITH ins AS (

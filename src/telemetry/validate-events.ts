@@ -1,21 +1,10 @@
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import type { TObject, TSchema } from '@sinclair/typebox';
 import type { ErrorItem } from '../core/http/errors.js';
-import { EventFields, type Client, type EventType, type IngestBody } from './schemas.js';
-import { parseTimestamp, utcDay } from './timestamps.js';
-
-/** An event that passed validation: its own fields only, its instant, UTC day and principal. */
-export interface TelemetryEvent {
-  id: string;
-  type: EventType;
-  ms: number;
-  day: string;
-  sessionId: string;
-  client: Client;
-  /** The principal the event belongs to: the caller, or the `userId` an owner or manager named. */
-  userId: string;
-  attrs: Record<string, unknown>;
-}
+import type { TelemetryEvent } from '../events/event.js';
+import { EventFields, type Client, type EventType } from '../events/schemas.js';
+import { parseTimestamp, utcDay } from '../events/timestamps.js';
+import type { IngestBody } from './schemas.js';
 
 const checks = Object.fromEntries(Object.entries(EventFields).map(([type, schema]) => [type, TypeCompiler.Compile(schema)])) as Record<EventType, TypeCheck<TSchema>>;
 const fieldNames = Object.fromEntries(Object.entries(EventFields).map(([type, schema]) => [type, Object.keys((schema as TObject).properties)])) as Record<EventType, string[]>;

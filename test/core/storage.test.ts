@@ -69,21 +69,47 @@ describe('transactions and errors', () => {
     expect(await t.db.query('SELECT id FROM batch_probe ORDER BY id')).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
   });
 
-  it('a statement left running when the transaction function returns still belongs to the transaction', async () => {
+  it('a statement left running when the transaction function returns fails the transaction, which stores nothing', async () => {
     await t.db.exec('CREATE TABLE straggler_probe (id int PRIMARY KEY)');
-    await t.db.query('INSERT INTO straggler_probe VALUES (1)');
     const failed = await t.db
       .transaction(async (tx) => {
-        await tx.query('INSERT INTO straggler_probe VALUES (2)');
-        // Fails after the function has returned: it sleeps first.
-        void tx.query('INSERT INTO straggler_probe SELECT 1 FROM pg_sleep(0.05)');
+        await tx.query('INSERT INTO straggler_probe VALUES (1)');
+        void tx.query('SELECT pg_sleep(0.05)');
         return 'returned';
       })
       .catch((e: unknown) => e);
+    expect((failed as Error).message).toMatch(/still running .* await every statement/);
+    expect(await t.db.query('SELECT * FROM straggler_probe')).toEqual([]);
+  });
+
+  it('a statement made through the db inside a transaction runs in it', async () => {
+    await t.db.exec('CREATE TABLE scope_probe (id int PRIMARY KEY)');
+    const seen = await t.db
+      .transaction(async () => {
+        await t.db.query('INSERT INTO scope_probe VALUES (1)');
+        const rows = await t.db.queryMany<{ id: number }>('SELECT id FROM scope_probe ORDER BY id');
+        throw Object.assign(new Error('roll back'), { rows });
+      })
+      .catch((e: { rows: unknown }) => e.rows);
+    expect(seen).toEqual([{ id: 1 }]);
+    expect(await t.db.query('SELECT * FROM scope_probe')).toEqual([]);
+  });
+
+  it('a transaction begun inside another joins it: both commit, or neither', async () => {
+    await t.db.exec('CREATE TABLE join_probe (id int PRIMARY KEY)');
+    const insert = (id: number) => t.db.transaction((tx) => tx.query('INSERT INTO join_probe VALUES ($1)', [id]));
+    await t.db.transaction(async (tx) => {
+      await tx.query('INSERT INTO join_probe VALUES (1)');
+      await insert(2);
+    });
+    const failed = await t.db
+      .transaction(async () => {
+        await insert(3);
+        await insert(1);
+      })
+      .catch((e: unknown) => e);
     expect(isUniqueViolation(failed)).toBe(true);
-    expect(await t.db.query('SELECT id FROM straggler_probe ORDER BY id')).toEqual([{ id: 1 }]);
-    expect(await t.db.transaction(async (tx) => (void tx.query('INSERT INTO straggler_probe VALUES (3)'), 'returned'))).toBe('returned');
-    expect(await t.db.query('SELECT id FROM straggler_probe ORDER BY id')).toEqual([{ id: 1 }, { id: 3 }]);
+    expect(await t.db.query('SELECT id FROM join_probe ORDER BY id')).toEqual([{ id: 1 }, { id: 2 }]);
   });
 
   it('a unique violation carries its SQLSTATE and constraint', async () => {

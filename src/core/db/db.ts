@@ -16,10 +16,12 @@ export interface Db extends Queryable {
    */
   queryMany<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
   /**
-   * Runs fn in one transaction; commits when it resolves, rolls back when it throws. Statements fn
-   * sent through tx and left running when it resolved still belong to the transaction: the
-   * COMMIT goes out behind them at once (the database stays busy instead of waiting for this
-   * thread), and if one of them fails the transaction rolls back and rejects with its error.
+   * Runs fn in one transaction; commits when it resolves, rolls back when it throws. The
+   * transaction is carried in AsyncLocalStorage (transaction-scope.ts): every statement made
+   * through this db while fn runs, by fn or any service it calls, belongs to it, and a
+   * transaction begun inside it joins it. fn awaits every statement it makes; one still running
+   * when fn settles fails the transaction. Several statements may be in flight at once (one store
+   * call's, sent together), as on a single connection they run in the order they were sent.
    */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;

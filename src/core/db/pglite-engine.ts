@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { DbError, type Db, type Queryable } from './db.js';
 import { Mutex } from './mutex.js';
-import { trackStatements } from './tracked-statements.js';
+import { TransactionScope } from './transaction-scope.js';
 
 type Reply = { id: number; ok: boolean; rows?: unknown[]; dump?: Uint8Array; error?: { message: string; code?: string; constraint?: string } };
 type Pending = { resolve: (r: Reply) => void; reject: (e: Error) => void };
@@ -17,7 +17,8 @@ export interface PgliteOptions {
  * The embedded engine: PGlite in a worker thread. PGlite is one connection and the worker runs
  * messages strictly in arrival order, so plain statements are sent at once (pipelined, without
  * waiting for the previous answer). Only a transaction needs the connection to itself: from
- * its BEGIN to its COMMIT, other statements wait at the gate and go out after it.
+ * its BEGIN to its COMMIT, statements of other callers wait at the gate and go out after it,
+ * while those made inside it (the scope) go out in it.
  */
 export class PgliteDb implements Db {
   readonly engine = 'pglite' as const;
@@ -25,6 +26,8 @@ export class PgliteDb implements Db {
   private readonly pending = new Map<number, Pending>();
   /** Serialises transactions. */
   private readonly txMutex = new Mutex();
+  /** The transaction the calling code runs in. */
+  private readonly scope = new TransactionScope();
   /** Set while a transaction owns the connection; resolves when it ends. */
   private txGate: Promise<void> | null = null;
   private nextId = 1;
@@ -96,11 +99,14 @@ export class PgliteDb implements Db {
   }
 
   query<T = Record<string, unknown>>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+    const tx = this.scope.current();
+    if (tx) return tx.query<T>(sql, params);
     return this.txGate ? this.outsideTransactions(() => this.direct.query<T>(sql, params)) : this.direct.query<T>(sql, params);
   }
 
   exec(sql: string): Promise<void> {
-    return this.outsideTransactions(() => this.direct.exec(sql));
+    const tx = this.scope.current();
+    return tx ? tx.exec(sql) : this.outsideTransactions(() => this.direct.exec(sql));
   }
 
   async queryMany<T = Record<string, unknown>>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
@@ -111,6 +117,8 @@ export class PgliteDb implements Db {
   }
 
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    const joined = this.scope.current();
+    if (joined) return fn(joined);
     return this.txMutex.run(async () => {
       let release = () => undefined as void;
       this.txGate = new Promise<void>((r) => (release = r));
@@ -120,16 +128,11 @@ export class PgliteDb implements Db {
       // the transaction's other statements, so none of them runs on its own.
       const begun = this.send({ type: 'begin', tx });
       begun.catch(() => undefined);
-      const statements = trackStatements(this.statements(tx));
       try {
         try {
-          const result = await fn(statements.tx);
-          const commit = this.send({ type: 'exec', sql: 'COMMIT', tx });
-          commit.catch(() => undefined);
+          const result = await this.scope.run(this.statements(tx), fn);
           await begun;
-          const failed = await statements.failure();
-          if (failed !== undefined) throw failed;
-          await commit;
+          await this.send({ type: 'exec', sql: 'COMMIT', tx });
           return result;
         } catch (e) {
           await this.send({ type: 'exec', sql: 'ROLLBACK', tx }).catch(() => undefined);

@@ -1,6 +1,6 @@
 import postgres from 'postgres';
 import { DbError, type Db, type Queryable } from './db.js';
-import { trackStatements } from './tracked-statements.js';
+import { TransactionScope } from './transaction-scope.js';
 
 export interface PostgresOptions {
   url: string;
@@ -15,6 +15,8 @@ export class PostgresDb implements Db {
   private readonly sql: postgres.Sql;
   private readonly pool: Queryable;
   private readonly timeoutMs: number | undefined;
+  /** The transaction the calling code runs in. */
+  private readonly scope = new TransactionScope();
 
   constructor(options: PostgresOptions) {
     this.timeoutMs = options.timeoutMs;
@@ -37,8 +39,9 @@ export class PostgresDb implements Db {
    * that silently stopped answering must not hold a request for the minutes TCP takes to notice.
    * The query is cancelled on the server too, where that still reaches it. Scripts (migrations)
    * have no limit. Every statement is sent the moment it is called (`execute()`): postgres.js
-   * otherwise sends a query when it is first awaited, and statements of one transaction must
-   * reach the server in the order they were made (a SAVEPOINT before the writes it guards).
+   * otherwise sends a query when it is first awaited, and statements of one transaction sent
+   * together must reach the server in the order they were made (a lock before the writes it
+   * guards).
    */
   private static run(sql: postgres.Sql | postgres.TransactionSql, timeoutMs?: number): Queryable {
     return {
@@ -73,32 +76,23 @@ export class PostgresDb implements Db {
   }
 
   query<T = Record<string, unknown>>(text: string, params: readonly unknown[] = []): Promise<T[]> {
-    return this.pool.query<T>(text, params);
+    return (this.scope.current() ?? this.pool).query<T>(text, params);
   }
 
   exec(text: string): Promise<void> {
-    return this.pool.exec(text);
+    return (this.scope.current() ?? this.pool).exec(text);
   }
 
   /** postgres.js reads rows faster than the server would build them into JSON: a plain query. */
   queryMany<T = Record<string, unknown>>(text: string, params: readonly unknown[] = []): Promise<T[]> {
-    return this.pool.query<T>(text, params);
+    return this.query<T>(text, params);
   }
 
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    let failure: () => Promise<unknown> = async () => undefined;
+    const joined = this.scope.current();
+    if (joined) return fn(joined);
     try {
-      // postgres.js sends COMMIT as soon as the callback resolves, behind any statement still
-      // running; a statement that then fails makes the server roll back, which COMMIT does not
-      // report, so the tracked statements are checked afterwards.
-      const result = (await this.sql.begin((sql) => {
-        const statements = trackStatements(PostgresDb.run(sql, this.timeoutMs));
-        failure = statements.failure;
-        return fn(statements.tx);
-      })) as T;
-      const failed = await failure();
-      if (failed !== undefined) throw failed;
-      return result;
+      return (await this.sql.begin((sql) => this.scope.run(PostgresDb.run(sql, this.timeoutMs), fn))) as T;
     } catch (e) {
       throw toDbError(e);
     }

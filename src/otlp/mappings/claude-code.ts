@@ -1,4 +1,4 @@
-import type { Client } from '../../telemetry/schemas.js';
+import type { Client } from '../../events/schemas.js';
 import type { Attrs } from '../records.js';
 import type { LogInput, PointInput } from './context.js';
 import { IGNORE, modelRequest, repeated, text, tokens, type Mapped, type NativeEvent } from './native.js';

@@ -1,4 +1,4 @@
-import type { Client } from '../../telemetry/schemas.js';
+import type { Client } from '../../events/schemas.js';
 import type { Attrs } from '../records.js';
 import type { LogInput } from './context.js';
 import { IGNORE, modelRequest, num, text, tokens, type Mapped } from './native.js';

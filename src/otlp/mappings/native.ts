@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import type { Client } from '../../telemetry/schemas.js';
+import type { Client } from '../../events/schemas.js';
 import type { AttrValue, Attrs, Origin } from '../records.js';
 
 /** A native event (contract §4) made from an OTLP record, before it is given its user. */

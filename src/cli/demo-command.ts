@@ -4,8 +4,8 @@ import { output, parseFlags, UsageError } from '../core/cli/args.js';
 import { withDb } from '../core/db/with-db.js';
 import { IdentityService } from '../core/identity/service.js';
 import { TelemetryService } from '../telemetry/service.js';
-import { dateOf, dayNumber } from './dates.js';
-import { demoEvents } from './demo-data.js';
+import { dateOf, dayNumber } from '../analytics/dates.js';
+import { demoEvents } from '../analytics/demo-data.js';
 
 const intFlag = (value: string | undefined, flag: string, min: number, max: number, fallback?: number): number => {
   if (value === undefined && fallback !== undefined) return fallback;

@@ -1,4 +1,4 @@
-/** The earliest moment telemetry (and so analytics) can hold; every other spelling of it derives from this one. */
+/** The earliest moment an event (and so analytics) can hold; every other spelling of it derives from this one. */
 export const EARLIEST_MS = Date.UTC(2026, 0, 14);
 /** EARLIEST_MS as ISO 8601 (2026-01-14T00:00:00Z). */
 export const EARLIEST_ISO = new Date(EARLIEST_MS).toISOString().replace('.000Z', 'Z');

@@ -1,0 +1,53 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Queryable } from './db.js';
+
+/** One open transaction: its statements, and how many of them have not answered yet. */
+interface Frame {
+  statements: Queryable;
+  running: number;
+  open: boolean;
+}
+
+/**
+ * The transaction the calling code runs in, carried in AsyncLocalStorage: inside
+ * `db.transaction(fn)` every statement made through the db, by fn or by any service it calls,
+ * runs in that transaction, and a transaction begun there joins it. So services compose: one
+ * that opens a transaction of its own can be called inside another's and becomes part of it.
+ * Work the transaction started but did not await, should it reach the db after the transaction
+ * ended, runs outside it like any other statement.
+ */
+export class TransactionScope {
+  private readonly frames = new AsyncLocalStorage<Frame>();
+
+  /** The open transaction the caller runs in, if any. */
+  current(): Queryable | undefined {
+    const frame = this.frames.getStore();
+    return frame?.open ? frame.statements : undefined;
+  }
+
+  /**
+   * Runs fn as the transaction whose statements `q` sends, and returns what fn returns. Every
+   * statement must have answered when fn settles: one still running could fail after the engine
+   * sent COMMIT, and the server would roll back with nobody told. A transaction that leaves one
+   * running fails instead (so the engine rolls it back).
+   */
+  async run<T>(q: Queryable, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    const frame: Frame = { running: 0, open: true, statements: q };
+    // Each statement is sent at once, in the order it was made; only its answer is counted.
+    const counted = <R>(sent: Promise<R>): Promise<R> => {
+      frame.running += 1;
+      return sent.finally(() => (frame.running -= 1));
+    };
+    frame.statements = {
+      query: (sql, params) => counted(q.query(sql, params)),
+      exec: (sql) => counted(q.exec(sql)),
+    };
+    try {
+      const result = await this.frames.run(frame, () => fn(frame.statements));
+      if (frame.running > 0) throw new Error(`${frame.running} statement(s) of a transaction were still running when it ended: await every statement`);
+      return result;
+    } finally {
+      frame.open = false;
+    }
+  }
+}
