@@ -53,7 +53,10 @@ describe.skipIf(!hasChromium)('analytics pages in Chromium against orgctl serve'
   }
   async function openTable(title: string) {
     await page.getByText(`Data table: ${title}`, { exact: true }).click();
-    return page.getByRole('table', { name: `${title} (UTC days)` });
+    // The table is drawn when the details open (a render later): reads must not run before it.
+    const table = page.getByRole('table', { name: `${title} (UTC days)` });
+    await table.locator('tbody tr').first().waitFor();
+    return table;
   }
 
   beforeAll(async () => {
