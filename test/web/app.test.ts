@@ -109,6 +109,12 @@ describe.skipIf(!hasChromium)('the web app in Chromium against orgctl serve', { 
     await ownerPage.getByRole('cell', { name: 'made in the browser', exact: true }).waitFor();
     expect(await ownerPage.getByRole('cell', { name: `${secret.slice(0, 10)}…` }).count()).toBe(1);
     expect(await axeViolations(ownerPage)).toEqual([]);
+
+    // Revoked in the page, the key authenticates nothing any more.
+    const row = ownerPage.getByRole('row').filter({ hasText: 'made in the browser' });
+    await row.getByRole('button', { name: 'Revoke made in the browser' }).click();
+    await row.getByRole('cell', { name: 'revoked' }).waitFor();
+    expect((await fetch(`${server.url}/api/v0/me`, { headers: { authorization: `Bearer ${secret}` } })).status).toBe(401);
   });
 
   let memberContext: BrowserContext;
