@@ -51,6 +51,20 @@ describe.skipIf(!hasChromium)('analytics pages in Chromium against orgctl serve'
       expect(records[i], `row ${i}`).toEqual(Object.fromEntries(Object.entries(flat).map(([k, v]) => [k, v === null ? '' : String(v)])));
     });
   }
+  /** The chart's tooltip (uPlot's live legend) with the pointer on `date`: each series' value there, by its label. */
+  async function tooltipOn(testId: string, range: { startDate: string; endDate: string }, date: string): Promise<Map<string, number>> {
+    const days: string[] = [];
+    for (let t = Date.parse(`${range.startDate}T00:00:00Z`); t <= Date.parse(`${range.endDate}T00:00:00Z`); t += 86_400_000) days.push(new Date(t).toISOString().slice(0, 10));
+    const plot = page.getByTestId(`${testId}-plot`);
+    const over = (await plot.locator('.u-over').boundingBox())!;
+    await page.mouse.move(over.x + (over.width * days.indexOf(date)) / (days.length - 1), over.y + over.height / 2);
+    const rows = plot.locator('.u-legend tr.u-series');
+    await rows.first().locator('.u-value').filter({ hasText: date }).waitFor();
+    const values = new Map<string, number>();
+    for (const row of (await rows.all()).slice(1)) values.set((await row.locator('.u-label').textContent())!, digits(await row.locator('.u-value').textContent()));
+    return values;
+  }
+
   async function openTable(title: string) {
     await page.getByText(`Data table: ${title}`, { exact: true }).click();
     // The table is drawn when the details open (a render later): reads must not run before it.
@@ -113,6 +127,8 @@ describe.skipIf(!hasChromium)('analytics pages in Chromium against orgctl serve'
     const row = table.locator('tbody tr', { has: page.getByRole('rowheader', { name: sample.date, exact: true }) });
     const cells = await row.locator('td').allTextContents();
     expect(digits(cells[header.indexOf(sample.group_key) - 1]!)).toBe(sample.billable_tokens);
+    // The chart's tooltip on that day shows the same figure.
+    expect((await tooltipOn('credits-chart', range, sample.date)).get(sample.group_key)).toBe(sample.billable_tokens);
     // The model's row of the tokens table.
     const inputs = body.data.filter((r) => r.group_key === sample.group_key).reduce((s, r) => s + r.input_tokens, 0);
     const modelRow = page.getByTestId('model-tokens').locator('tbody tr', { has: page.getByRole('rowheader', { name: sample.group_key, exact: true }) });
@@ -158,13 +174,19 @@ describe.skipIf(!hasChromium)('analytics pages in Chromium against orgctl serve'
   it('tools: total tool calls and a tool\'s row equal the API; the CSV holds the API\'s rows', async () => {
     await page.getByRole('link', { name: 'Tools', exact: true }).click();
     await page.getByRole('heading', { name: 'Tools', level: 1 }).waitFor();
-    const body = await api<{ data: { tool_calls: number; by_tool: { tool: string; invocations: number }[] }[] }>('/api/v1/analytics/tools', lastDays(30));
+    const body = await api<{ data: { date: string; tool_calls: number; by_tool: { tool: string; invocations: number }[] }[] }>('/api/v1/analytics/tools', lastDays(30));
     await page.getByTestId('total-tool-calls').waitFor();
     expect(digits(await page.getByTestId('total-tool-calls').textContent())).toBe(body.data.reduce((s, r) => s + r.tool_calls, 0));
     const tool = body.data.flatMap((r) => r.by_tool)[0]!.tool;
     const calls = body.data.reduce((s, r) => s + (r.by_tool.find((t) => t.tool === tool)?.invocations ?? 0), 0);
     const row = page.getByRole('table', { name: 'Tool calls by tool' }).locator('tbody tr', { has: page.getByRole('rowheader', { name: tool, exact: true }) });
     expect(digits(await row.locator('td').first().textContent())).toBe(calls);
+    // The most used tool is drawn in the chart: its calls on a day in the tooltip.
+    const totals = new Map<string, number>();
+    for (const t of body.data.flatMap((r) => r.by_tool)) totals.set(t.tool, (totals.get(t.tool) ?? 0) + t.invocations);
+    const top = [...totals].sort((a, b) => b[1] - a[1])[0]![0];
+    const day = body.data.find((r) => r.by_tool.some((t) => t.tool === top))!;
+    expect((await tooltipOn('tools-chart', lastDays(30), day.date)).get(top)).toBe(day.by_tool.find((t) => t.tool === top)!.invocations);
     const csv = await download('Download CSV (per day)');
     expectCsvRows(csv, body.data);
     const fromCli = await cli(['analytics', 'tools', '--from', lastDays(30).startDate, '--to', lastDays(30).endDate, '--output', 'csv']);
@@ -182,6 +204,8 @@ describe.skipIf(!hasChromium)('analytics pages in Chromium against orgctl serve'
     const table = await openTable('Daily, weekly and monthly active users');
     const cells = await table.locator('tbody tr', { has: page.getByRole('rowheader', { name: day.date, exact: true }) }).locator('td').allTextContents();
     expect(cells.map(digits)).toEqual([day.daily_active_users, day.weekly_active_users, day.monthly_active_users]);
+    const tip = await tooltipOn('activity-chart', lastDays(30), day.date);
+    expect([tip.get('Daily active users'), tip.get('Weekly active users'), tip.get('Monthly active users')]).toEqual([day.daily_active_users, day.weekly_active_users, day.monthly_active_users]);
     expectCsvRows(await download('Download CSV (per day)'), body.data);
     expect(await axeViolations(page)).toEqual([]);
   });
@@ -189,13 +213,16 @@ describe.skipIf(!hasChromium)('analytics pages in Chromium against orgctl serve'
   it('productivity: commits and a language row equal the API; the CSV holds the API\'s rows', async () => {
     await page.getByRole('link', { name: 'Productivity', exact: true }).click();
     await page.getByRole('heading', { name: 'Productivity', level: 1 }).waitFor();
-    const body = await api<{ data: { git_commits: number; by_language: { language: string; count: number }[] }[] }>('/api/v1/analytics/productivity', lastDays(30));
+    const body = await api<{ data: { date: string; git_commits: number; files_edited: number; by_language: { language: string; count: number }[] }[] }>('/api/v1/analytics/productivity', lastDays(30));
     await page.getByTestId('total-commits').waitFor();
     expect(digits(await page.getByTestId('total-commits').textContent())).toBe(body.data.reduce((s, r) => s + r.git_commits, 0));
     const language = body.data.flatMap((r) => r.by_language)[0]!.language;
     const files = body.data.reduce((s, r) => s + (r.by_language.find((l) => l.language === language)?.count ?? 0), 0);
     const row = page.getByRole('table', { name: 'Files by language' }).locator('tbody tr', { has: page.getByRole('rowheader', { name: language, exact: true }) });
     expect(digits(await row.locator('td').first().textContent())).toBe(files);
+    const day = body.data.find((r) => r.git_commits > 0) ?? body.data[0]!;
+    const tip = await tooltipOn('productivity-chart', lastDays(30), day.date);
+    expect([tip.get('Commits'), tip.get('Files edited')]).toEqual([day.git_commits, day.files_edited]);
     expectCsvRows(await download('Download CSV (per day)'), body.data);
     expect(await axeViolations(page)).toEqual([]);
   });
