@@ -1,5 +1,5 @@
 import { roundCredits } from './credits.js';
-import type { ActivityRow, ModelUsage, ProductivityRow, TokensRow, ToolsRow } from './schemas.js';
+import type { ActivityRow, ModelUsage, ProductivityRow, TokensModelRow, TokensRow, ToolsRow } from './schemas.js';
 import type { ActivityDay, CounterRow, ModelDayRow, ModelRow, ToolsDay } from './store.js';
 
 /** Code-unit order, the same on every database collation. */
@@ -94,7 +94,7 @@ export function tokensRows(days: string[], models: ModelRow[]): TokensRow[] {
   });
 }
 
-export function tokensByModel(rows: ModelDayRow[]) {
+export function tokensByModel(rows: ModelDayRow[]): TokensModelRow[] {
   return rows
     .map((r) => {
       const s = zero();

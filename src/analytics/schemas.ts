@@ -26,7 +26,7 @@ export type UserTotalsQuery = Static<typeof UserTotalsQuery>;
 const N = Type.Number();
 const Int = Type.Integer();
 const DateOut = Type.String({ description: 'YYYY-MM-DD' });
-const Meta = Type.Object({ org_id: Type.String(), start_date: Type.String(), end_date: Type.String() });
+export const Meta = Type.Object({ org_id: Type.String(), start_date: Type.String(), end_date: Type.String() });
 const envelope = (row: TSchema, meta: TSchema = Meta) => Type.Object({ data: Type.Array(row), meta });
 const GroupRow = (metric: string) => Type.Object({ date: DateOut, group_key: Type.String(), [metric]: Int });
 
@@ -44,7 +44,9 @@ export const TokensRow = Type.Object({
   by_model: Type.Array(ModelUsage),
   by_user: Type.Array(Type.Object({ user_id: Type.String(), user_email: Type.Union([Type.String(), Type.Null()]), billable_tokens: Int, by_model: Type.Array(ModelUsage) })),
 });
-export const TokensResponse = Type.Union([envelope(TokensRow), envelope(Type.Object({ date: DateOut, group_key: Type.String(), ...TokenSums }))]);
+/** A /tokens?group_by=model row: one model's sums of a day. */
+export const TokensModelRow = Type.Object({ date: DateOut, group_key: Type.String(), ...TokenSums });
+export const TokensResponse = Type.Union([envelope(TokensRow), envelope(TokensModelRow)]);
 
 const Named = (key: string, count: string) => Type.Array(Type.Object({ [key]: Type.String(), [count]: Int }));
 export const ToolsRow = Type.Object({
@@ -116,10 +118,8 @@ export const UserRow = Type.Object({
   delegation_level: Type.String(),
   languages: Type.Array(Type.String()),
 });
-export const UsersResponse = envelope(
-  UserRow,
-  Type.Object({ ...Meta.properties, has_more: Type.Boolean(), next_cursor: Type.Union([Type.String(), Type.Null()]) }),
-);
+export const UsersMeta = Type.Object({ ...Meta.properties, has_more: Type.Boolean(), next_cursor: Type.Union([Type.String(), Type.Null()]) });
+export const UsersResponse = envelope(UserRow, UsersMeta);
 
 /** One principal's sums over the range: every user of the organization, active or not, and each service account active in it. */
 export const UserTotalsRow = Type.Object({
@@ -143,6 +143,7 @@ export const UserTotalsResponse = envelope(UserTotalsRow);
 export type UserTotalsRow = Static<typeof UserTotalsRow>;
 
 export type TokensRow = Static<typeof TokensRow>;
+export type TokensModelRow = Static<typeof TokensModelRow>;
 export type ModelUsage = Static<typeof ModelUsage>;
 export type ToolsRow = Static<typeof ToolsRow>;
 export type ActivityRow = Static<typeof ActivityRow>;

@@ -1,40 +1,54 @@
 import { systemClock, type Clock } from '../core/clock.js';
 import type { Db } from '../core/db/db.js';
 import { errors } from '../core/http/errors.js';
-import { SerializedJson } from '../core/http/serialized-json.js';
+import { compileJson, SerializedJson } from '../core/http/serialized-json.js';
 import type { TelemetryEvent } from '../events/event.js';
 import type { CreditsUsage } from '../limits/service.js';
 import { activeUserWindows } from './active-windows.js';
 import { roundCredits } from './credits.js';
-import { DayCache } from './day-cache.js';
+import { DayBudget, type DayCache } from './day-cache.js';
 import { checkRange, dateOf, dayNumber, eachDay, rowDays } from './dates.js';
 import { activityByClient, activityRows, productivityRows, tokensByModel, tokensRows, toolsByName, toolsRows } from './day-reports.js';
-import type { ActivityQuery, ProductivityQuery, TokensQuery, ToolsQuery, UserTotalsQuery, UsersQuery } from './schemas.js';
+import { Meta, TokensModelRow, TokensRow, UsersMeta, type ActivityQuery, type ProductivityQuery, type TokensQuery, type ToolsQuery, type UserTotalsQuery, type UsersQuery } from './schemas.js';
 import { writeRollups } from './rollup-store.js';
 import { rollupDeltas } from './rollups.js';
 import { analyticsStore as store, type Range } from './store.js';
-import { userDayBytes, userDayJson, userRowParts, type UserDayJson } from './user-report.js';
+import { userDay, userDayBytes, userRows, type UserDay } from './user-report.js';
 
 
 const todayUtc = (now: Date) => now.toISOString().slice(0, 10);
 
 /** The /users rows of one day kept so far, by user id; null for a user without a row that day. */
-type UserDaySlice = Map<string, UserDayJson | null>;
+type UserDaySlice = Map<string, UserDay | null>;
+
+// The kept rows and their envelopes' meta, serialized by their schemas.
+const tokensRowJson = compileJson(TokensRow);
+const tokensModelRowJson = compileJson(TokensModelRow);
+const metaJson = compileJson(Meta);
+const usersMetaJson = compileJson(UsersMeta);
 
 /**
  * Analytics: the one way events reach the rollups (recordBatch), and the reads, each of the
  * rollups of the days asked for.
  */
 export class AnalyticsService implements CreditsUsage {
-  /** /tokens rows of a day (Buffer[]) and /users rows of a day by user (Map), in one memory budget. */
-  private readonly kept: DayCache<Buffer[] | UserDaySlice>;
+  /**
+   * What is kept between requests, one cache per kind of value, in one memory budget: the /tokens
+   * row of a day, its /tokens?group_by=model rows (each serialized), and its /users rows by user.
+   */
+  private readonly tokensDays: DayCache<Buffer[]>;
+  private readonly modelDays: DayCache<Buffer[]>;
+  private readonly userDays: DayCache<UserDaySlice>;
 
   constructor(
     private readonly db: Db,
     options: { cacheBytes: number } = { cacheBytes: 0 },
     private readonly clock: Clock = systemClock,
   ) {
-    this.kept = new DayCache(options.cacheBytes);
+    const budget = new DayBudget(options.cacheBytes);
+    this.tokensDays = budget.cache('tokens');
+    this.modelDays = budget.cache('tokens-by-model');
+    this.userDays = budget.cache('users');
   }
 
   /**
@@ -67,34 +81,31 @@ export class AnalyticsService implements CreditsUsage {
     // and kept while the day keeps its version.
     const rows =
       q.group_by === 'model'
-        ? await this.keptDayRows(orgId, 'tokens-by-model', r, days, async (missing) => tokensByModel(await store.modelsByDay(this.db, orgId, missing)))
-        : await this.keptDayRows(orgId, 'tokens', r, days, async (missing) => tokensRows(missing, await store.modelRows(this.db, orgId, missing)));
-    return SerializedJson.envelope(rows, meta);
+        ? await this.keptDayRows(this.modelDays, tokensModelRowJson, r, days, async (missing) => tokensByModel(await store.modelsByDay(this.db, orgId, missing)))
+        : await this.keptDayRows(this.tokensDays, tokensRowJson, r, days, async (missing) => tokensRows(missing, await store.modelRows(this.db, orgId, missing)));
+    return SerializedJson.envelope(rows, metaJson(meta));
   }
 
   /**
    * The serialized rows of each day of the range, in order: kept ones, and for the days whose
    * kept rows are missing or older than the day's version, the rows `build` makes of those days
-   * (by date, in the order of the response), which are then kept.
+   * (by date, in the order of the response), serialized by `json` and then kept.
    */
-  private async keptDayRows(orgId: string, report: string, r: Range, days: string[], build: (missing: string[]) => Promise<{ date: string }[]>) {
+  private async keptDayRows<Row extends { date: string }>(kept: DayCache<Buffer[]>, json: (row: Row) => Buffer, r: Range, days: string[], build: (missing: string[]) => Promise<Row[]>) {
     const versions = await store.dayVersions(this.db, r);
-    const key = (date: string) => `${orgId}|${report}|${date}`;
+    const key = (date: string) => `${r.orgId}|${date}`;
     // A day without a version has had no ingestion since versions began (migration 0012).
     const version = (date: string) => versions.get(date) ?? '0';
-    const perDay = days.map((date) => {
-      const rows = this.kept.get(key(date), version(date));
-      return Array.isArray(rows) ? rows : undefined;
-    });
+    const perDay = days.map((date) => kept.get(key(date), version(date)));
     const missing = days.filter((_, i) => perDay[i] === undefined);
     if (missing.length > 0) {
       const built = new Map(missing.map((date) => [date, [] as Buffer[]]));
-      for (const row of await build(missing)) built.get(row.date)!.push(Buffer.from(JSON.stringify(row)));
+      for (const row of await build(missing)) built.get(row.date)!.push(json(row));
       days.forEach((date, i) => {
         const rows = built.get(date);
         if (rows === undefined) return;
         // A share for the array and the entry around the buffers, so that empty days count too.
-        this.kept.set(key(date), version(date), rows, rows.reduce((n, b) => n + b.length, 64));
+        kept.set(key(date), version(date), rows, rows.reduce((n, b) => n + b.length, 64));
         perDay[i] = rows;
       });
     }
@@ -144,8 +155,8 @@ export class AnalyticsService implements CreditsUsage {
     page.next_cursor = page.has_more ? (users[users.length - 1] as string) : null;
     const [versions, earlier] = await Promise.all([store.dayVersions(this.db, r), store.lastSessionLevels(this.db, orgId, users, r.from)]);
     const slices = await this.userDaySlices(orgId, days, versions, users);
-    const rows = users.flatMap((user) => userRowParts(slices.map((s) => s.get(user)), earlier.get(user)));
-    return SerializedJson.envelope(rows, page);
+    const rows = users.flatMap((user) => userRows(slices.map((s) => s.get(user)), earlier.get(user)));
+    return SerializedJson.envelope(rows, usersMetaJson(page));
   }
 
   /**
@@ -153,17 +164,14 @@ export class AnalyticsService implements CreditsUsage {
    * kept. A user without a row that day is kept as null.
    */
   private async userDaySlices(orgId: string, days: string[], versions: Map<string, string>, users: string[]) {
-    const key = (date: string) => `${orgId}|users|${date}`;
+    const key = (date: string) => `${orgId}|${date}`;
     const version = (date: string) => versions.get(date) ?? '0';
-    const slices = days.map((date) => {
-      const slice = this.kept.get(key(date), version(date));
-      return slice instanceof Map ? slice : (new Map() as UserDaySlice);
-    });
+    const slices = days.map((date): UserDaySlice => this.userDays.get(key(date), version(date)) ?? new Map());
     const lacking = days.filter((_, i) => users.some((u) => !slices[i]!.has(u)));
     if (lacking.length === 0) return slices;
     const found = await store.userDays(this.db, orgId, lacking, users);
-    const byDay = new Map(lacking.map((date) => [date, new Map<string, UserDayJson>()]));
-    for (const row of found) byDay.get(row.date)!.set(row.user_id, userDayJson(row));
+    const byDay = new Map(lacking.map((date) => [date, new Map<string, UserDay>()]));
+    for (const row of found) byDay.get(row.date)!.set(row.user_id, userDay(row));
     days.forEach((date, i) => {
       const read = byDay.get(date);
       if (!read) return;
@@ -171,7 +179,7 @@ export class AnalyticsService implements CreditsUsage {
       let bytes = 0;
       for (const user of users) if (!slice.has(user)) slice.set(user, read.get(user) ?? null);
       for (const e of slice.values()) bytes += userDayBytes(e);
-      this.kept.set(key(date), version(date), slice, bytes);
+      this.userDays.set(key(date), version(date), slice, bytes);
     });
     return slices;
   }
@@ -193,7 +201,7 @@ export class AnalyticsService implements CreditsUsage {
     if (!r) return { data: [], meta };
     const [versions, earlier] = await Promise.all([store.dayVersions(this.db, r), store.lastSessionLevels(this.db, orgId, [userId], r.from)]);
     const slices = await this.userDaySlices(orgId, days, versions, [userId]);
-    return SerializedJson.envelope(userRowParts(slices.map((s) => s.get(userId)), earlier.get(userId)), meta);
+    return SerializedJson.envelope(userRows(slices.map((s) => s.get(userId)), earlier.get(userId)), metaJson(meta));
   }
 
   /** Credits a principal used in [from, to) (whole UTC days), for the allowance of usage limits. */

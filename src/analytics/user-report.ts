@@ -1,25 +1,28 @@
+import { compileJson } from '../core/http/serialized-json.js';
 import { DELEGATION_LEVELS } from '../events/schemas.js';
 import { roundCredits } from './credits.js';
 import { byText } from './day-reports.js';
-import type { UserRow } from './schemas.js';
+import { UserRow } from './schemas.js';
 import type { UserDayRow } from './store.js';
 
+const userRowJson = compileJson(UserRow);
+
+/** A /users row but for its `delegation_level`. */
+type RowWithoutLevel = Omit<UserRow, 'delegation_level'>;
+
 /**
- * One user-day's /users row as UTF-8 JSON, but for its `delegation_level`: on a day
- * without sessions that is the level of the user's latest earlier session, so it depends on
- * other days and is filled in when a page is put together (userRowParts). Everything else
- * depends on the user-day's rollups alone, so it can be kept while its day keeps its version.
+ * One user-day's /users row as it is kept while its day keeps its version: serialized once, when
+ * the day has sessions. Otherwise its `delegation_level` is the level of the user's latest earlier
+ * session, which depends on other days and is known only when a page is put together
+ * (userRows): then the row is kept as the object it is serialized from on every page. Either
+ * way one shape of the row is kept, never both.
  */
-export interface UserDayJson {
-  /** The row up to `"delegation_level":`. */
-  head: Buffer;
-  /** `,"languages":[…]}`. */
-  tail: Buffer;
-  /** The most frequent level of the sessions started that day, if any. */
-  own: string | null;
+export type UserDay = {
   /** The level of the day's latest session, if any: the fallback of the days after it. */
   last: string | null;
-}
+  /** Bytes the entry takes: its buffer or object, and a share for what is around it. */
+  size: number;
+} & ({ json: Buffer; row?: undefined } | { json?: undefined; row: RowWithoutLevel });
 
 /** The most frequent level of the sessions started that day; ties go to the more autonomous level. */
 function mostFrequentLevel(row: UserDayRow): string | null {
@@ -32,10 +35,9 @@ function mostFrequentLevel(row: UserDayRow): string | null {
   return best;
 }
 
-export function userDayJson(d: UserDayRow): UserDayJson {
+export function userDay(d: UserDayRow): UserDay {
   const n = (c: string) => Number(d[c] ?? 0);
-  // In the order of the response schema, up to the level.
-  const row: Omit<UserRow, 'delegation_level' | 'languages'> = {
+  const row: RowWithoutLevel = {
     user_id: d.user_id,
     user_email: d.user_email,
     date: d.date,
@@ -56,36 +58,31 @@ export function userDayJson(d: UserDayRow): UserDayJson {
     user_messages: n('user_messages'),
     assistant_messages: n('messages') - n('user_messages'),
     autonomy_ratio: n('tool_calls') / Math.max(n('user_messages'), 1),
+    languages: [...d.languages].sort(byText),
   };
-  const head = JSON.stringify(row);
-  return {
-    head: Buffer.from(`${head.slice(0, -1)},"delegation_level":`),
-    tail: Buffer.from(`,"languages":${JSON.stringify([...d.languages].sort(byText))}}`),
-    own: mostFrequentLevel(d),
-    last: d.last_session_level,
-  };
+  const own = mostFrequentLevel(d);
+  const last = d.last_session_level;
+  if (own !== null) {
+    const json = userRowJson({ ...row, delegation_level: own });
+    return { json, last, size: json.length + 96 };
+  }
+  // An object of strings and numbers takes about twice its JSON, and its array more.
+  return { row, last, size: 2 * userRowJson({ ...row, delegation_level: 'manual' }).length + 256 };
 }
 
-/** Bytes a kept user-day takes, counting its buffers and a share for the objects around them. */
-export const userDayBytes = (e: UserDayJson | null): number => (e === null ? 16 : e.head.length + e.tail.length + 160);
-
-const levelJson = new Map<string, Buffer>();
-const levelOf = (level: string) => {
-  let json = levelJson.get(level);
-  if (json === undefined) levelJson.set(level, (json = Buffer.from(JSON.stringify(level))));
-  return json;
-};
+/** Bytes a kept user-day takes; a user without a row that day is kept as null. */
+export const userDayBytes = (e: UserDay | null): number => (e === null ? 16 : e.size);
 
 /**
- * One user's rows, `days` in date order (null where the user was not active), as the parts of
- * each row. `earlier` is the level of the user's latest session before the first day.
+ * One user's rows, `days` in date order (null where the user was not active), serialized.
+ * `earlier` is the level of the user's latest session before the first day.
  */
-export function userRowParts(days: readonly (UserDayJson | null | undefined)[], earlier: string | undefined): Buffer[][] {
-  const rows: Buffer[][] = [];
+export function userRows(days: readonly (UserDay | null | undefined)[], earlier: string | undefined): Buffer[] {
+  const rows: Buffer[] = [];
   let latest = earlier;
   for (const d of days) {
     if (!d) continue;
-    rows.push([d.head, levelOf(d.own ?? latest ?? 'manual'), d.tail]);
+    rows.push(d.json ?? userRowJson({ ...d.row, delegation_level: latest ?? 'manual' }));
     if (d.last) latest = d.last;
   }
   return rows;

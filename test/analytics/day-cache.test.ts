@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DayCache } from '../../src/analytics/day-cache.js';
+import { DayBudget } from '../../src/analytics/day-cache.js';
 import { TestApp, type Org } from '../helpers/test-app.js';
 import { event, ingest, query, tokens } from './fixture.js';
 
@@ -156,7 +156,7 @@ describe('/tokens?group_by=model rows kept between requests', () => {
 
 describe('DayCache', () => {
   it('misses on another version, drops the least recently used past its budget, and keeps nothing larger than it', () => {
-    const cache = new DayCache(20);
+    const cache = new DayBudget(20).cache<Buffer>('text');
     const text = (key: string, version: string) => cache.get(key, version)?.toString();
     const put = (key: string, version: string, value: string) => cache.set(key, version, Buffer.from(value), value.length);
     put('a', '1', 'aaaaa');
@@ -169,5 +169,17 @@ describe('DayCache', () => {
     expect(text('d', '1')).toBeUndefined();
     put('a', '2', 'AAAAA');
     expect([text('a', '1'), text('a', '2')]).toEqual([undefined, 'AAAAA']);
+  });
+
+  it('gives each kind of value one cache, and the caches of a budget share it', () => {
+    const budget = new DayBudget(20);
+    const texts = budget.cache<string>('text');
+    const counts = budget.cache<number>('count');
+    expect(() => budget.cache<string>('text')).toThrow(/exists already/);
+    texts.set('a', '1', 'aaaaaaaaaa', 10);
+    counts.set('a', '1', 7, 10);
+    expect([texts.get('a', '1'), counts.get('a', '1')]).toEqual(['aaaaaaaaaa', 7]);
+    counts.set('b', '1', 8, 10); // past the budget: the least recently used entry, of either kind, goes
+    expect([texts.get('a', '1'), counts.get('a', '1'), counts.get('b', '1')]).toEqual([undefined, 7, 8]);
   });
 });
