@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { UuidParam } from '../core/http/params.js';
 
 export const MAX_CONTENT = 512 * 1024;
 
@@ -62,4 +63,4 @@ export const PullRequestQuery = Type.Object({
 });
 export type PullRequestQuery = Static<typeof PullRequestQuery>;
 
-export const PullRequestParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
+export const PullRequestParams = Type.Object({ id: UuidParam('Pull request', 'pull_request_not_found') });
