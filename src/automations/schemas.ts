@@ -59,7 +59,7 @@ export const PullRequestList = Type.Object({ pullRequests: Type.Array(PullReques
 export const PullRequestQuery = Type.Object({
   repoUrl: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'Only pull requests of this repository' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, default: 20, description: 'Page size; values above 100 are served as 100' })),
-  startAfter: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'The id of the last pull request of the previous page' })),
+  startAfter: Type.Optional(Type.String({ format: 'uuid', description: 'The id of the last pull request of the previous page' })),
 });
 export type PullRequestQuery = Static<typeof PullRequestQuery>;
 
