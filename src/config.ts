@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Value } from '@sinclair/typebox/value';
+import type { ValidateFunction } from 'ajv';
+import { textAjv, problemsOf } from './core/validation/ajv.js';
 
 /**
  * Every setting of the service, read once from the environment and passed down.
@@ -55,18 +56,22 @@ export type Config = Static<typeof ConfigSchema>;
 
 export class ConfigError extends Error {}
 
+// Compiled on first use: commands that never read the configuration do not pay for it.
+let validateConfig: ValidateFunction | undefined;
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const raw: Record<string, unknown> = {};
   for (const [name, s] of Object.entries(settings)) {
     const v = env[name];
     if (v !== undefined && v !== '') raw[s.key] = v;
   }
-  const converted = Value.Default(ConfigSchema, Value.Convert(ConfigSchema, { ...raw, ...overrides }));
-  const errors = [...Value.Errors(ConfigSchema, converted)];
-  if (errors.length > 0) {
+  // Environment variables are text: the text mode of the one validator converts and fills in defaults.
+  const config: Record<string, unknown> = { ...raw, ...overrides };
+  const problems = problemsOf((validateConfig ??= textAjv.compile(ConfigSchema)), config);
+  if (problems.length > 0) {
     const byKey = new Map(Object.entries(settings).map(([name, s]) => [s.key as string, name]));
-    const lines = errors.map((e) => `${byKey.get(e.path.slice(1)) ?? e.path}: ${e.message}`);
+    const lines = problems.map((p) => `${byKey.get(p.path.slice(1)) ?? p.path}: ${p.message}`);
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
-  return converted as Config;
+  return config as Config;
 }

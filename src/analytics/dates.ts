@@ -1,33 +1,23 @@
 import type { ErrorItem } from '../core/http/errors.js';
-import { daysInMonth, EARLIEST_DAY } from '../events/timestamps.js';
+import { EARLIEST_DAY } from '../events/timestamps.js';
 
 /** The first day that can hold data; day rows start here. */
 export const FIRST_DAY = EARLIEST_DAY;
 export const MAX_SPAN_DAYS = 366;
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DAY_MS = 86_400_000;
 
 export const dayNumber = (date: string): number => Date.parse(`${date}T00:00:00Z`) / DAY_MS;
 export const dateOf = (dayNo: number): string => new Date(dayNo * DAY_MS).toISOString().slice(0, 10);
 
-function isRealDate(value: string): boolean {
-  const m = DATE.exec(value);
-  if (!m) return false;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  return mo >= 1 && mo <= 12 && d >= 1 && d <= daysInMonth(y, mo);
-}
-
 /**
- * The analytics date rules: strict YYYY-MM-DD naming a real
- * date, before today (UTC), start not after end, at most 366 days. Returns every problem.
+ * The analytics date rules past the form (the query's DateString checks that each is a real
+ * YYYY-MM-DD date): before today (UTC), start not after end, at most 366 days. Returns every problem.
  */
 export function checkRange(startDate: string, endDate: string, today: string): ErrorItem[] {
   const items: ErrorItem[] = [];
   for (const [path, value] of [['/startDate', startDate], ['/endDate', endDate]] as const) {
-    if (!DATE.test(value)) items.push({ path, message: 'must be a date in the form YYYY-MM-DD' });
-    else if (!isRealDate(value)) items.push({ path, message: 'is not a real calendar date' });
-    else if (value >= today) items.push({ path, message: `must be before today (${today}, UTC): data is available through yesterday` });
+    if (value >= today) items.push({ path, message: `must be before today (${today}, UTC): data is available through yesterday` });
   }
   if (items.length > 0) return items;
   if (startDate > endDate) return [{ path: '/startDate', message: 'must not be after endDate' }];

@@ -1,7 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { DateString } from '../core/validation/date.js';
 
-const DateParam = (what: string) =>
-  Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: `${what} (YYYY-MM-DD, UTC), before today; the range spans at most 366 days` });
+const DateParam = (what: string) => DateString(`${what} (YYYY-MM-DD, UTC), before today; the range spans at most 366 days`);
 const range = { startDate: DateParam('First day'), endDate: DateParam('Last day, inclusive') };
 const groupBy = (value: string) => Type.Optional(Type.Literal(value, { description: `Only value: ${value}. One flattened row per ${value} per day` }));
 

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { UuidParam } from '../core/http/params.js';
 
 export const MAX_CONTENT = 512 * 1024;
 
@@ -58,8 +59,8 @@ export const PullRequestList = Type.Object({ pullRequests: Type.Array(PullReques
 export const PullRequestQuery = Type.Object({
   repoUrl: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'Only pull requests of this repository' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, default: 20, description: 'Page size; values above 100 are served as 100' })),
-  startAfter: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'The id of the last pull request of the previous page' })),
+  startAfter: Type.Optional(Type.String({ format: 'uuid', description: 'The id of the last pull request of the previous page' })),
 });
 export type PullRequestQuery = Static<typeof PullRequestQuery>;
 
-export const PullRequestParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
+export const PullRequestParams = Type.Object({ id: UuidParam('Pull request', 'pull_request_not_found') });

@@ -5,7 +5,6 @@ import type { Db } from '../core/db/db.js';
 import { errors } from '../core/http/errors.js';
 import type { Principal } from '../core/identity/roles.js';
 import { startPosition } from '../core/db/keyset.js';
-import { isUuid } from '../core/uuid.js';
 import { GitHubHost } from './github-host.js';
 import type { GitHost, WorkflowChange } from './host.js';
 import { PlainGitHost } from './plain-git-host.js';
@@ -121,7 +120,7 @@ export class AutomationsService {
   }
 
   async getPullRequest(orgId: string, id: string): Promise<PullRequest> {
-    const row = isUuid(id) ? await store.get(this.db, orgId, id.toLowerCase()) : undefined;
+    const row = await store.get(this.db, orgId, id.toLowerCase());
     if (!row) throw errors.notFound('Pull request', 'pull_request_not_found');
     return toPullRequest(row);
   }

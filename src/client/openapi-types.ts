@@ -2180,7 +2180,10 @@ export interface operations {
                     remoteUser?: string;
                     /** @description Git repositories to clone, at most 20 of at most 2048 characters: https://, ssh://, git:// or git@host:owner/repo (file:// and internal hosts only where the server allows private networks) */
                     repos?: string[];
-                    /** @description A service account of the organization that becomes the owner */
+                    /**
+                     * Format: uuid
+                     * @description A service account of the organization that becomes the owner
+                     */
                     serviceAccountId?: string;
                     /** @description Where the computer comes from */
                     source?: {

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { UuidParam } from '../core/http/params.js';
 
 /** Names: 1 to 63 characters, no `/` and no control characters (C0, DEL, C1). */
 // A name is also a directory name on a byom machine: `.` and `..` are refused.
@@ -23,7 +24,7 @@ export const CreateComputerBody = Type.Object(
     remoteUser: Type.Optional(RemoteUser),
     repos: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 2048 }), { maxItems: 20, description: 'Git repositories to clone, at most 20 of at most 2048 characters: https://, ssh://, git:// or git@host:owner/repo (file:// and internal hosts only where the server allows private networks)' })),
     autoInstallDeps: Type.Optional(Type.Boolean({ description: 'Install dependencies after cloning (default true)' })),
-    serviceAccountId: Type.Optional(Type.String({ minLength: 1, description: 'A service account of the organization that becomes the owner' })),
+    serviceAccountId: Type.Optional(Type.String({ format: 'uuid', description: 'A service account of the organization that becomes the owner' })),
     source: Type.Optional(Source),
   },
   { additionalProperties: false },
@@ -36,10 +37,11 @@ export const UpdateComputerBody = Type.Object(
 );
 export type UpdateComputerInput = Static<typeof UpdateComputerBody>;
 
-export const ComputerIdParams = Type.Object({ computerId: Type.String({ minLength: 1, maxLength: 100 }) });
+const ComputerId = UuidParam('Computer', 'computer_not_found');
+export const ComputerIdParams = Type.Object({ computerId: ComputerId });
 export const ComputerNameParams = Type.Object({ name: Type.String({ minLength: 1, maxLength: 63 }) });
-export const SessionParams = Type.Object({ computerId: Type.String({ minLength: 1, maxLength: 100 }), sessionId: Type.String({ minLength: 1, maxLength: 100 }) });
-export const StepParams = Type.Object({ computerId: Type.String({ minLength: 1, maxLength: 100 }), stepId: Type.String({ minLength: 1, maxLength: 100 }) });
+export const SessionParams = Type.Object({ computerId: ComputerId, sessionId: UuidParam('Install session', 'install_session_not_found') });
+export const StepParams = Type.Object({ computerId: ComputerId, stepId: Type.String({ minLength: 1, maxLength: 100 }) });
 export const ListQuery = Type.Object({ hostId: Type.Optional(HostId) });
 
 export const ProvisioningStep = Type.Object({

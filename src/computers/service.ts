@@ -9,7 +9,6 @@ import { jobsStore } from './jobs-store.js';
 import type { E2bClient } from './providers/e2b-client.js';
 import type { ComputerView, CreateComputerInput, InstallSessionView, UpdateComputerInput } from './schemas.js';
 import { E2B_MISSING, planSteps, type ProviderType } from './step-machine.js';
-import { isUuid } from '../core/uuid.js';
 import { computersStore as store, type ComputerRow } from './store.js';
 import { computerView, sessionView, stepView } from './view.js';
 import type { WorkSignal } from './work-signal.js';
@@ -45,7 +44,7 @@ export class ComputersService {
     let owner: { kind: 'user' | 'service_account'; id: string } = { kind: actor.kind, id: actor.id };
     if (input.serviceAccountId !== undefined) {
       if (!isManagerRole(actor.role)) throw errors.forbidden('Only owners and managers may create a computer owned by a service account.');
-      const sa = isUuid(input.serviceAccountId) ? await this.identity.findPrincipal(actor.orgId, { id: input.serviceAccountId }) : undefined;
+      const sa = await this.identity.findPrincipal(actor.orgId, { id: input.serviceAccountId });
       if (sa?.kind !== 'service_account') throw invalidField('/serviceAccountId', 'must name a service account of the organization');
       owner = { kind: 'service_account', id: sa.id };
     }
@@ -143,7 +142,7 @@ export class ComputersService {
 
   async session(actor: Principal, id: string, sessionId: string): Promise<InstallSessionView> {
     const c = await this.mustFind(this.db, actor, { id });
-    const s = isUuid(sessionId) ? await jobsStore.session(this.db, c.id, sessionId) : undefined;
+    const s = await jobsStore.session(this.db, c.id, sessionId);
     if (!s) throw errors.notFound('Install session', 'install_session_not_found');
     return sessionView(s);
   }

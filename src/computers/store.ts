@@ -1,6 +1,5 @@
 import { isUniqueViolation, type Queryable } from '../core/db/db.js';
 import { errors } from '../core/http/errors.js';
-import { isUuid } from '../core/uuid.js';
 import { endedAtPlanning, STATUS, type PlannedStep, type ProviderType, type StepStatus } from './step-machine.js';
 
 export interface ComputerRow {
@@ -70,7 +69,6 @@ export const computersStore = {
   /** A computer of the organization by id; `ownerId` limits it to that owner's computers. */
   async find(db: Queryable, orgId: string, by: { id: string } | { name: string }, ownerId?: string, lock = false): Promise<ComputerRow | undefined> {
     const [column, value] = 'id' in by ? ['id', by.id] : ['name', by.name];
-    if ('id' in by && !isUuid(by.id)) return undefined;
     const rows = await db.query<ComputerRow>(
       `SELECT * FROM computers WHERE org_id = $1 AND ${column} = $2 AND ($3::uuid IS NULL OR owner_id = $3::uuid)${lock ? ' FOR UPDATE' : ''}`,
       [orgId, value, ownerId ?? null],
@@ -81,7 +79,6 @@ export const computersStore = {
   /** find() and the computer's steps in one round trip (the hot read path: GET a computer). */
   async findWithSteps(db: Queryable, orgId: string, by: { id: string } | { name: string }, ownerId?: string): Promise<{ computer: ComputerRow; steps: StepRow[] } | undefined> {
     const [column, value] = 'id' in by ? ['id', by.id] : ['name', by.name];
-    if ('id' in by && !isUuid(by.id)) return undefined;
     const rows = await db.query<ComputerRow & { steps: (Omit<StepRow, 'started_at' | 'completed_at' | 'lease_expires_at'> & Record<'started_at' | 'completed_at' | 'lease_expires_at', string | null>)[] }>(
       `SELECT c.*, COALESCE((SELECT json_agg(json_build_object(
            'computer_id', s.computer_id, 'step_id', s.step_id, 'position', s.position, 'status', s.status, 'error', s.error,

@@ -1,4 +1,4 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import { EARLIEST_ISO } from './timestamps.js';
 
 // The event vocabulary: what an agent event is, whichever way it arrives (POST
@@ -63,3 +63,18 @@ export const EventFields: Record<EventType, TSchema> = {
   git_commit: Type.Object({}),
   pr_created: Type.Object({}),
 };
+
+/**
+ * Each type's own fields, as one union tagged by `type` (a discriminator: a validator checks only
+ * the branch the type names). The common fields are EventCommon's, which the request body
+ * checks already; checking them twice would cost the ingestion path for nothing.
+ */
+export const Event = Type.Unsafe<Record<string, unknown>>({
+  type: 'object',
+  required: ['type'],
+  discriminator: { propertyName: 'type' },
+  oneOf: EVENT_TYPES.map((type) => {
+    const own = EventFields[type] as TObject;
+    return Type.Object({ type: Type.Literal(type), ...own.properties }, { additionalProperties: true });
+  }),
+});

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { principalOf } from '../core/http/access.js';
 import { errorResponses } from '../core/http/error-schema.js';
-import { toErrorItems } from '../core/http/validation.js';
+import { toErrorItems } from '../core/validation/ajv.js';
 import { access } from '../core/identity/roles.js';
 import { ListQuery, ReadinessCriteria, ReadinessSummary, Report, ReportList, ReportUpload, REPORT_MAX_BYTES } from './schemas.js';
 import type { ReadinessService } from './service.js';

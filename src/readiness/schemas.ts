@@ -65,7 +65,7 @@ export const ReportList = Type.Object({ reports: Type.Array(Report) });
 export const ListQuery = Type.Object({
   repoId: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'Only reports of this repository (a repoId, or any URL of it)' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, default: DEFAULT_PAGE, description: `Page size; values above ${MAX_PAGE} are served as ${MAX_PAGE}` })),
-  startAfter: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'The reportId of the last report of the previous page' })),
+  startAfter: Type.Optional(Type.String({ format: 'uuid', description: 'The reportId of the last report of the previous page' })),
 });
 export type ListQuery = Static<typeof ListQuery>;
 

@@ -1,18 +1,19 @@
-import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
-import type { TObject, TSchema } from '@sinclair/typebox';
+import type { TObject } from '@sinclair/typebox';
 import type { ErrorItem } from '../core/http/errors.js';
+import { jsonAjv, toErrorItems } from '../core/validation/ajv.js';
 import type { TelemetryEvent } from '../events/event.js';
-import { EventFields, type Client, type EventType } from '../events/schemas.js';
+import { Event, EventFields, type Client, type EventType } from '../events/schemas.js';
 import { parseTimestamp, utcDay } from '../events/timestamps.js';
 import type { IngestBody } from './schemas.js';
 
-const checks = Object.fromEntries(Object.entries(EventFields).map(([type, schema]) => [type, TypeCompiler.Compile(schema)])) as Record<EventType, TypeCheck<TSchema>>;
+const validateEvent = jsonAjv.compile(Event);
 const fieldNames = Object.fromEntries(Object.entries(EventFields).map(([type, schema]) => [type, Object.keys((schema as TObject).properties)])) as Record<EventType, string[]>;
 
 /**
- * Checks what the body schema cannot: each type's own fields, the timestamp's form and bounds.
- * Returns every problem, each with the JSON pointer of its field, or the normalised events.
- * `userId` is taken as given here; the service checks who may set it and that it names a user.
+ * Checks what the body schema cannot: each type's own fields (the event union), the timestamp's
+ * form and bounds. Returns every problem, each with the JSON pointer of its field, or the
+ * normalised events. `userId` is taken as given here; the service checks who may set it and
+ * that it names a user.
  */
 export function validateEvents(events: IngestBody['events'], callerId: string, nowMs: number): { events: TelemetryEvent[] } | { errors: ErrorItem[] } {
   const errors: ErrorItem[] = [];
@@ -21,13 +22,9 @@ export function validateEvents(events: IngestBody['events'], callerId: string, n
     const type = e.type as EventType;
     const ts = parseTimestamp(e.timestamp as string | number, nowMs);
     if ('error' in ts) errors.push({ path: `/events/${i}/timestamp`, message: ts.error });
-    const check = checks[type];
-    const before = errors.length;
-    // Errors() is the slow path; a valid event only pays for Check().
-    for (const err of check.Check(e) ? [] : check.Errors(e)) {
-      // Property-level problems only (the object itself is known to be an object).
-      errors.push({ path: `/events/${i}${err.path}`, message: describe(err.schema, err.message) });
-      if (errors.length - before >= 10) break;
+    if (!validateEvent(e)) {
+      // At most 10 problems of one event: a batch of broken events still answers briefly.
+      for (const item of toErrorItems(validateEvent.errors ?? []).slice(0, 10)) errors.push({ path: `/events/${i}${item.path}`, message: item.message });
     }
     if (errors.length > 0 || 'error' in ts) return;
     const attrs: Record<string, unknown> = {};
@@ -46,14 +43,7 @@ function refuseNul(errors: ErrorItem[], i: number, field: string, value: unknown
   if (typeof value === 'string' && value.includes('\0')) errors.push({ path: `/events/${i}/${field}`, message: 'must not contain the NUL character (U+0000)' });
 }
 
-function describe(schema: TSchema, message: string): string {
-  const options = (schema.anyOf as { const?: unknown }[] | undefined)?.map((s) => s.const).filter((c) => c !== undefined);
-  if (options && options.length > 0) return `must be one of: ${options.join(', ')}`;
-  if (message === 'Expected required property') return 'is required';
-  return message.replace(/^Expected /, 'must be ');
-}
-
-/** A union reports one error per alternative; one line per path reads better. */
+/** Two problems of one field (a bad timestamp's form and its type, say): the first says it. */
 function dedupeByPath(items: ErrorItem[]): ErrorItem[] {
   const seen = new Set<string>();
   return items.filter((i) => (seen.has(i.path) ? false : (seen.add(i.path), true)));

@@ -67,6 +67,11 @@ describe('CI edit on GitHub (against the GitHub API test double)', () => {
     });
     const listed = await t.request<{ pullRequests: Record<string, unknown>[] }>('GET', '/api/v0/automations/ci/pull-requests?repoUrl=https://ghe.acme.test/acme/api', { key: org.ownerKey });
     expect(listed.body.pullRequests[0]).toMatchObject({ host: 'github', repoId: 'ghe.acme.test/acme/api', repoUrl: 'https://ghe.acme.test/acme/api', number: 42, url: 'https://ghe.acme.test/acme/api/pull/42', branch });
+    const one = await t.request('GET', `/api/v0/automations/ci/pull-requests/${String(listed.body.pullRequests[0]!.id).toUpperCase()}`, { key: org.ownerKey });
+    expect(one.body).toEqual(listed.body.pullRequests[0]);
+    for (const id of ['nope', '5f1d7c1a-7a43-4c1e-9d3e-2b9f0d8e7c6b']) {
+      expect(expectErrorObject(await t.request('GET', `/api/v0/automations/ci/pull-requests/${id}`, { key: org.ownerKey }), 404).metadata?.code).toBe('pull_request_not_found');
+    }
   });
 
   it('delete with a baseBranch: no repository lookup, and the file leaves the tree as an entry with sha null', async () => {

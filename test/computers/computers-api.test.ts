@@ -117,9 +117,12 @@ describe('update, list, delete', () => {
 
   it('404 for an unknown id, a malformed id and an unknown name', async () => {
     expectErrorObject(await t.request('GET', `${C}/5f1d7c1a-7a43-4c1e-9d3e-2b9f0d8e7c6b`, { key: org.ownerKey }), 404);
-    expectErrorObject(await t.request('GET', `${C}/nope`, { key: org.ownerKey }), 404);
+    // A malformed id answers as an unknown one: the same code and detail.
+    for (const [method, path] of [['GET', `${C}/nope`], ['POST', `${C}/nope/install-deps`], ['GET', `${C}/nope/provisioning-steps/create-sandbox`]] as const) {
+      const err = expectErrorObject(await t.request(method, path, { key: org.ownerKey }), 404);
+      expect([err.metadata?.code, err.detail]).toEqual(['computer_not_found', 'Computer not found.']);
+    }
     expectErrorObject(await t.request('GET', `${C}/name/nope`, { key: org.ownerKey }), 404);
-    expectErrorObject(await t.request('POST', `${C}/nope/install-deps`, { key: org.ownerKey }), 404);
   });
 
   it('an install session of another computer, or an unknown one, is 404', async () => {
@@ -130,6 +133,6 @@ describe('update, list, delete', () => {
     const b = (await create({ name: 'sess-b' })).body;
     expect((await t.request('GET', `${C}/${a.id}/install-sessions/${sessionId}`, { key: org.ownerKey })).status).toBe(200);
     expectErrorObject(await t.request('GET', `${C}/${b.id}/install-sessions/${sessionId}`, { key: org.ownerKey }), 404);
-    expectErrorObject(await t.request('GET', `${C}/${a.id}/install-sessions/garbage`, { key: org.ownerKey }), 404);
+    expect(expectErrorObject(await t.request('GET', `${C}/${a.id}/install-sessions/garbage`, { key: org.ownerKey }), 404).metadata?.code).toBe('install_session_not_found');
   });
 });

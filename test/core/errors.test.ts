@@ -17,6 +17,20 @@ describe('the error object on every failure', () => {
     expectErrorObject(await t.request('POST', '/nowhere'), 404);
   });
 
+  it("a path id that is not a UUID answers as an unknown one: the resource's 404", async () => {
+    const cases = [
+      ['DELETE', '/api/v0/api-keys/nope', 'api_key_not_found', 'API key not found.'],
+      ['DELETE', '/api/v0/organization/service-accounts/nope', 'service_account_not_found', 'Service account not found.'],
+      ['DELETE', '/api/v0/organization/members/nope', 'user_not_found', 'Member not found.'],
+      ['DELETE', '/api/v0/sessions/nope', 'session_not_found', 'Session not found.'],
+      ['GET', '/api/v0/automations/ci/pull-requests/nope', 'pull_request_not_found', 'Pull request not found.'],
+    ] as const;
+    for (const [method, path, code, detail] of cases) {
+      const err = expectErrorObject(await t.request(method, path, { key: org.ownerKey }), 404);
+      expect([err.metadata?.code, err.detail]).toEqual([code, detail]);
+    }
+  });
+
   it('405 with an Allow header for a known path and another method', async () => {
     const res = await t.request('DELETE', '/api/v0/organization/usage/limits/global', { key: org.ownerKey });
     const err = expectErrorObject(res, 405);

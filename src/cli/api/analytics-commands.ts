@@ -1,4 +1,5 @@
 import { UsageError } from '../../core/cli/args.js';
+import { isDate } from '../../core/validation/date.js';
 import { unwrap } from '../../client/api-client.js';
 import { flag, type ApiCommand, type CommandContext, type FlagSpec } from './command.js';
 import { printList } from './print.js';
@@ -12,7 +13,7 @@ export function dateRange(ctx: CommandContext, now = Date.now()): { startDate: s
   const to = flag(ctx, 'to');
   const from = flag(ctx, 'from');
   for (const [name, v] of [['to', to], ['from', from]] as const) {
-    if (v !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(v)) throw new UsageError(`--${name} must be a date YYYY-MM-DD, got ${v}.`);
+    if (v !== undefined && !isDate(v)) throw new UsageError(`--${name} must be a date YYYY-MM-DD, got ${v}.`);
   }
   const endDate = to ?? isoDay(yesterday);
   const startDate = from ?? isoDay(Date.parse(`${endDate}T00:00:00Z`) - 29 * DAY_MS);

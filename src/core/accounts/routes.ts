@@ -8,7 +8,8 @@ import { clearSessionCookies, refuseCrossSiteSignIn, sessionTokenOf, setSessionC
 import {
   AcceptBody,
   CreatedInvitation,
-  IdParams,
+  MemberIdParams,
+  SessionIdParams,
   InvitationList,
   InviteBody,
   LoginBody,
@@ -97,7 +98,7 @@ export const accountsRoutes =
     );
     app.delete(
       '/api/v0/sessions/:id',
-      { config: { access: access.anyone }, schema: { operationId: 'sessions.revoke', tags, summary: 'End one of your own sessions', params: IdParams, response: { 204: Type.Null({ description: 'Ended' }), ...errorResponses(400, 401, 403, 404) } } },
+      { config: { access: access.anyone }, schema: { operationId: 'sessions.revoke', tags, summary: 'End one of your own sessions', params: SessionIdParams, response: { 204: Type.Null({ description: 'Ended' }), ...errorResponses(400, 401, 403, 404) } } },
       async (request, reply) => {
         await accounts.revokeSession(principalOf(request), request.params.id);
         return reply.code(204).send(null);
@@ -155,7 +156,7 @@ export const accountsRoutes =
       '/api/v0/organization/members/:id',
       {
         config: { access: access.managers },
-        schema: { operationId: 'members.setRole', tags: ['members'], summary: "Change a member's role; their sessions end at once (never on or to a role above yours; the last owner stays)", params: IdParams, body: RoleBody, response: { 200: Member, ...errorResponses(400, 401, 403, 404, 409) } },
+        schema: { operationId: 'members.setRole', tags: ['members'], summary: "Change a member's role; their sessions end at once (never on or to a role above yours; the last owner stays)", params: MemberIdParams, body: RoleBody, response: { 200: Member, ...errorResponses(400, 401, 403, 404, 409) } },
       },
       async (request) => {
         const actor = principalOf(request);
@@ -168,7 +169,7 @@ export const accountsRoutes =
       '/api/v0/organization/members/:id',
       {
         config: { access: access.managers },
-        schema: { operationId: 'members.remove', tags: ['members'], summary: 'Remove a member with their keys and sessions (never above your role; the last owner stays)', params: IdParams, response: { 204: Type.Null({ description: 'Removed' }), ...errorResponses(400, 401, 403, 404, 409) } },
+        schema: { operationId: 'members.remove', tags: ['members'], summary: 'Remove a member with their keys and sessions (never above your role; the last owner stays)', params: MemberIdParams, response: { 204: Type.Null({ description: 'Removed' }), ...errorResponses(400, 401, 403, 404, 409) } },
       },
       async (request, reply) => {
         await accounts.removeMember(principalOf(request), request.params.id);

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { UuidParam } from '../http/params.js';
 import { RoleSchema } from '../identity/schemas.js';
 
 const Uuid = Type.String({ format: 'uuid' });
@@ -34,7 +35,8 @@ export const Session = Type.Object({
   current: Type.Boolean({ description: 'The session of this request' }),
 });
 export const SessionList = Type.Object({ sessions: Type.Array(Session) });
-export const IdParams = Type.Object({ id: Uuid });
+export const SessionIdParams = Type.Object({ id: UuidParam('Session', 'session_not_found') });
+export const MemberIdParams = Type.Object({ id: UuidParam('Member', 'user_not_found') });
 
 export const InviteBody = Type.Object({ email: Email, role: RoleSchema }, { additionalProperties: false });
 export const Invitation = Type.Object({ id: Uuid, email: Type.String(), role: RoleSchema, createdAt: EpochMs, expiresAt: EpochMs });

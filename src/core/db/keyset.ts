@@ -1,5 +1,4 @@
 import { errors } from '../http/errors.js';
-import { isUuid } from '../uuid.js';
 
 /**
  * Keyset pagination, newest first: a list ordered by `created_at DESC, id` continues exactly
@@ -14,7 +13,8 @@ export interface Position {
 /** The position of the row `startAfter` names (found by `find`); a 400 on `/startAfter` when it names none of the caller's. */
 export async function startPosition(startAfter: string | undefined, find: (id: string) => Promise<Position | undefined>, what: string): Promise<Position | undefined> {
   if (startAfter === undefined) return undefined;
-  const at = isUuid(startAfter) ? await find(startAfter.toLowerCase()) : undefined;
+  // The query's schema made it a UUID (a malformed one is a 400 there).
+  const at = await find(startAfter.toLowerCase());
   if (!at) throw errors.invalid([{ path: '/startAfter', message: `names no ${what} of this organization` }], 'querystring');
   return at;
 }

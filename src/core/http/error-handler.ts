@@ -5,7 +5,8 @@ import FindMyWay from 'find-my-way';
 import { DbError } from '../db/db.js';
 import type { ErrorCode } from './error-codes.js';
 import { AppError, errors, INTERNAL_DETAIL, titleOf } from './errors.js';
-import { toErrorItems } from './validation.js';
+import { toErrorItems } from '../validation/ajv.js';
+import { paramNotFound } from './params.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
@@ -47,6 +48,10 @@ const isUnavailable = (code: string | undefined): boolean =>
 export function toAppError(err: FastifyError | Error, request: FastifyRequest): AppError {
   if (err instanceof AppError) return err;
   const fe = err as FastifyError;
+  if (fe.validation && fe.validationContext === 'params') {
+    const notFound = paramNotFound(fe.validation as never, request.routeOptions.schema?.params);
+    if (notFound) return notFound;
+  }
   if (fe.validation) return errors.invalid(toErrorItems(fe.validation as never), fe.validationContext ?? 'body');
   if (err instanceof DbError && isUnavailable(err.code)) {
     request.log.error({ err }, 'database unavailable');

@@ -1,10 +1,8 @@
 import { STATUS_CODES } from 'node:http';
 import { ERROR_CODES, type ErrorCode } from './error-codes.js';
 
-export interface ErrorItem {
-  path: string;
-  message: string;
-}
+export type { ErrorItem } from '../validation/ajv.js';
+import type { ErrorItem } from '../validation/ajv.js';
 
 /** The codes of one status, so a call site can only name a code that fits the kind of error. */
 export type CodeOf<S extends number> = { [K in ErrorCode]: (typeof ERROR_CODES)[K]['status'] extends S ? K : never }[ErrorCode];

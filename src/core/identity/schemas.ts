@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { UuidParam } from '../http/params.js';
 import { ROLES } from './roles.js';
 
 const Uuid = Type.String({ format: 'uuid' });
@@ -47,7 +48,7 @@ export const CreateApiKeyBody = Type.Object(
 
 export const ListApiKeysQuery = Type.Object({ principalId: Type.Optional(Uuid) });
 export const ApiKeyList = Type.Object({ apiKeys: Type.Array(ApiKey) });
-export const KeyIdParams = Type.Object({ id: Uuid });
+export const KeyIdParams = Type.Object({ id: UuidParam('API key', 'api_key_not_found') });
 
 export const ServiceAccountRole = Type.Union([Type.Literal('manager'), Type.Literal('member')], { description: 'A service account is a manager or a member' });
 export const ServiceAccount = Type.Object({
@@ -59,7 +60,7 @@ export const ServiceAccount = Type.Object({
 });
 export const ServiceAccountList = Type.Object({ serviceAccounts: Type.Array(ServiceAccount) });
 export const CreateServiceAccountBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }), role: ServiceAccountRole }, { additionalProperties: false });
-export const ServiceAccountIdParams = Type.Object({ id: Uuid });
+export const ServiceAccountIdParams = Type.Object({ id: UuidParam('Service account', 'service_account_not_found') });
 
 const AccountId = Type.String({ minLength: 1, maxLength: 200, description: "An agent client's account id or uuid (OTLP user.account_id, user.account_uuid, or Droid's user.id)" });
 export const AccountLinkBody = Type.Object(

@@ -1,0 +1,87 @@
+import AjvModule, { type ErrorObject as AjvError, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+
+// ajv and ajv-formats are CommonJS modules whose default export arrives wrapped under NodeNext.
+const Ajv = AjvModule as unknown as typeof AjvModule.default;
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+
+/** One problem of a value: the JSON pointer of the field ('' for the value itself) and what is wrong. */
+export interface ErrorItem {
+  path: string;
+  message: string;
+}
+
+function makeAjv(coerceTypes: boolean) {
+  // removeAdditional stays off: an unknown property is an error, never silently dropped.
+  // discriminator: a union tagged by a property (the events, on `type`) checks only its own branch.
+  const ajv = new Ajv({ allErrors: true, removeAdditional: false, useDefaults: true, coerceTypes, strict: false, discriminator: true });
+  addFormats(ajv);
+  return ajv;
+}
+
+/**
+ * The one validator of the project, in its two modes. JSON (request bodies, events, the hooks
+ * file) keeps its types: the string "1000000" is not an integer. Text (query strings, path
+ * parameters, environment variables) is converted to the declared type first. Coercion is a
+ * setting of the whole ajv instance, hence two instances of the same configuration.
+ * ajv caches what it compiled by schema, so compiling a module's schema again costs nothing.
+ * This module imports no server code: the hooks runner uses it too.
+ */
+export const jsonAjv = makeAjv(false);
+export const textAjv = makeAjv(true);
+
+/** The problems of a value a compiled validator refused (none when it passed). */
+export function problemsOf(validate: ValidateFunction, value: unknown): ErrorItem[] {
+  return validate(value) ? [] : toErrorItems(validate.errors ?? []);
+}
+
+/** Turns ajv's errors into the `{path, message}` items of the error object, one per problem. */
+export function toErrorItems(errs: readonly AjvError[]): ErrorItem[] {
+  const anyOfPaths = new Set(errs.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath));
+  const items: ErrorItem[] = [];
+  const alternatives = new Map<string, string[]>();
+  for (const e of errs) {
+    let path = e.instancePath;
+    if (e.keyword === 'required') path = `${path}/${(e.params as { missingProperty: string }).missingProperty}`;
+    if (e.keyword === 'additionalProperties') {
+      items.push({ path: `${path}/${(e.params as { additionalProperty: string }).additionalProperty}`, message: 'is not an allowed property' });
+      continue;
+    }
+    if (e.keyword === 'discriminator') {
+      const { tag, error } = e.params as { tag: string; error: 'tag' | 'mapping' };
+      items.push({ path: `${path}/${tag}`, message: error === 'tag' ? 'must be a string' : 'is not a known value' });
+      continue;
+    }
+    // A union (anyOf) reports one error per branch; they are merged into one readable line.
+    if (anyOfPaths.has(e.instancePath) && e.keyword !== 'anyOf' && e.keyword !== 'required') {
+      const list = alternatives.get(path) ?? [];
+      list.push(messageOf(e));
+      alternatives.set(path, list);
+      continue;
+    }
+    if (e.keyword === 'anyOf') continue;
+    items.push({ path, message: e.keyword === 'required' ? 'is required' : messageOf(e) });
+  }
+  for (const [path, messages] of alternatives) {
+    const merged = messages.map((m, i) => (i === 0 ? m : m.replace(/^must be /, ''))).join(' or ');
+    items.push({ path, message: merged });
+  }
+  return dedupe(items);
+}
+
+/** ajv's message, but a fixed value or a list of them is named: "must be \"user\"", not "must be equal to constant". */
+function messageOf(e: AjvError): string {
+  if (e.keyword === 'const') return `must be ${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)}`;
+  if (e.keyword === 'enum') return `must be one of: ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+  return e.message ?? 'is invalid';
+}
+
+function dedupe(items: ErrorItem[]): ErrorItem[] {
+  const seen = new Set<string>();
+  return items.filter((i) => {
+    const k = `${i.path}\u0000${i.message}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
