@@ -1,9 +1,9 @@
 import fastifyCookie from '@fastify/cookie';
-import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { accountsRoutes } from './core/accounts/routes.js';
 import { registerAccessControl } from './core/http/access.js';
-import { listenerOrigin } from './core/http/listener-origin.js';
+import { registerPublicUrl } from './core/http/public-url.js';
 import { forwardApiRequests } from './core/http/api-forward.js';
 import { registerWebPages, type PageFallback } from './core/http/web-pages.js';
 import { ErrorObject } from './core/http/error-schema.js';
@@ -45,17 +45,6 @@ interface Listener {
   webRoot?: string;
   /** The app serving the api surface, when this one serves only `app` (APP_PORT): its pages' API calls go there. */
   api?: FastifyInstance;
-}
-
-/**
- * Where the web app's pages are, for links the service hands out (invitations): PUBLIC_URL, or the
- * address this request reached, on APP_PORT when the application has its own listener.
- */
-export function appOrigin(config: Config, request: FastifyRequest): string {
-  if (config.publicUrl !== undefined) return new URL(config.publicUrl).origin;
-  const origin = new URL(listenerOrigin(request));
-  if (config.appPort !== undefined && config.appPort !== 0) origin.port = String(config.appPort);
-  return origin.origin;
 }
 
 /** Builds the HTTP service. Nothing listens yet, and importing this module has no side effects. */
@@ -110,10 +99,11 @@ async function assemble(config: Config, built: Services | undefined, deps: Liste
     });
   });
 
-  const { identity, authenticator, accounts, analytics, telemetry, otlp, limits, readiness, automations } = services;
+  const { authenticator, accounts } = services;
   let pageFallback: PageFallback = () => false;
 
   registerRequestLog(app);
+  registerPublicUrl(app, { publicUrl: config.publicUrl, appPort: config.appPort });
   registerSecurityHeaders(app);
   registerErrorHandling(app, { pageFallback: (request, reply) => pageFallback(request, reply) });
   // Before the access hook, which reads the session cookie.
@@ -126,20 +116,21 @@ async function assemble(config: Config, built: Services | undefined, deps: Liste
   }
   await registerOpenApi(app);
 
-  await app.register(healthRoutes(services.db));
+  // Each area is a plugin whose options name the services it needs; it is handed the process's.
+  await app.register(healthRoutes, services);
   await app.register(packageDownloadRoutes);
   if (surfaces.includes('api')) {
-    await app.register(identityRoutes(identity));
-    await app.register(accountsRoutes(accounts, (request) => appOrigin(config, request)));
-    await app.register(limitsRoutes(limits));
-    await app.register(automationsRoutes(automations));
-    await app.register(telemetryRoutes(telemetry));
-    await app.register(otlpRoutes(otlp));
-    await app.register(analyticsRoutes(analytics));
-    await app.register(computersRoutes(services.computers, services.agentChannel));
+    await app.register(identityRoutes, services);
+    await app.register(accountsRoutes, services);
+    await app.register(limitsRoutes, services);
+    await app.register(automationsRoutes, services);
+    await app.register(telemetryRoutes, services);
+    await app.register(otlpRoutes, services);
+    await app.register(analyticsRoutes, services);
+    await app.register(computersRoutes, services);
   }
   if (surfaces.includes('app')) {
-    await app.register(readinessRoutes(readiness));
+    await app.register(readinessRoutes, services);
     pageFallback = await registerWebPages(app, deps.webRoot);
     if (deps.api && !surfaces.includes('api')) forwardApiRequests(app, deps.api);
   }

@@ -74,7 +74,7 @@ export function buildServices(config: Config, deps: ServiceDeps): Services {
   const analytics = new AnalyticsService(db, { cacheBytes: config.analyticsCacheMb * 1024 * 1024 }, clock);
   const telemetry = new TelemetryService(db, identity, analytics, clock);
   const signal = new WorkSignal();
-  const computers = new ComputersService(db, identity, { e2bConfigured: e2b !== undefined, publicUrl: config.publicUrl, allowPrivateNetwork: config.ciAllowPrivateNetwork }, signal, clock, e2b);
+  const computers = new ComputersService(db, identity, { e2bConfigured: e2b !== undefined, allowPrivateNetwork: config.ciAllowPrivateNetwork }, signal, clock, e2b);
   return {
     db,
     clock,
