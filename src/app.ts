@@ -1,12 +1,9 @@
 import fastifyCookie from '@fastify/cookie';
-import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
-import { systemClock, type Clock } from './core/clock.js';
-import type { Db } from './core/db/db.js';
 import { accountsRoutes } from './core/accounts/routes.js';
-import { AccountsService } from './core/accounts/service.js';
 import { registerAccessControl } from './core/http/access.js';
-import { listenerOrigin } from './core/http/listener-origin.js';
+import { registerPublicUrl } from './core/http/public-url.js';
 import { forwardApiRequests } from './core/http/api-forward.js';
 import { registerWebPages, type PageFallback } from './core/http/web-pages.js';
 import { ErrorObject } from './core/http/error-schema.js';
@@ -18,27 +15,18 @@ import { registerSecurityHeaders } from './core/http/security-headers.js';
 import { bodyNulErrors, registerNulGuard } from './core/http/nul-guard.js';
 import { healthRoutes } from './core/http/health.js';
 import { packageDownloadRoutes } from './core/http/package-download.js';
-import { registerOpenApi } from './core/http/openapi.js';
+import { openApiDocument, registerOpenApi } from './core/http/openapi.js';
 import { genRequestId, registerRequestLog } from './core/http/request-log.js';
 import { buildValidator } from './core/http/validation.js';
-import { Authenticator } from './core/identity/authenticator.js';
-import { JwtVerifier } from './core/identity/jwt-verifier.js';
 import { identityRoutes } from './core/identity/routes.js';
-import { IdentityService } from './core/identity/service.js';
 import { limitsRoutes } from './limits/routes.js';
-import { LimitsService, type CreditsUsage } from './limits/service.js';
 import { analyticsRoutes } from './analytics/routes.js';
-import { AnalyticsService } from './analytics/service.js';
 import { telemetryRoutes } from './telemetry/routes.js';
-import { TelemetryService } from './telemetry/service.js';
 import { otlpRoutes } from './otlp/routes.js';
-import { OtlpService } from './otlp/service.js';
 import { automationsRoutes } from './automations/routes.js';
-import { AutomationsService } from './automations/service.js';
 import { readinessRoutes } from './readiness/routes.js';
-import { ReadinessService } from './readiness/service.js';
-import { computersPlugin } from './computers/area.js';
-import type { E2bClient } from './computers/providers/e2b-client.js';
+import { computersRoutes } from './computers/routes.js';
+import { buildServices, type ServiceDeps, type Services } from './services.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -49,35 +37,42 @@ export const BODY_LIMIT = 1024 * 1024;
 export type Surface = 'api' | 'app';
 export const ALL_SURFACES: readonly Surface[] = ['api', 'app'];
 
-export interface AppDeps {
-  db: Db;
-  /** Credits used per principal; by default the analytics rollups of ingested telemetry. */
-  usage?: CreditsUsage;
-  /** The E2B cloud for e2b computers; by default the official SDK when E2B_API_KEY is set. */
-  e2b?: E2bClient;
+/** What an app is built from: the services of the process (shared by its listeners), or what to build them from. */
+export type AppDeps = ({ services: Services } | ServiceDeps) & Listener;
+
+interface Listener {
   /** The built web app (dist/web), served at `/` of the app surface; without it, no pages. */
   webRoot?: string;
   /** The app serving the api surface, when this one serves only `app` (APP_PORT): its pages' API calls go there. */
   api?: FastifyInstance;
-  /** The time of every decision the services make (expiries, leases, periods); by default the system's. */
-  clock?: Clock;
-}
-
-/**
- * Where the web app's pages are, for links the service hands out (invitations): PUBLIC_URL, or the
- * address this request reached, on APP_PORT when the application has its own listener.
- */
-export function appOrigin(config: Config, request: FastifyRequest): string {
-  if (config.publicUrl !== undefined) return new URL(config.publicUrl).origin;
-  const origin = new URL(listenerOrigin(request));
-  if (config.appPort !== undefined && config.appPort !== 0) origin.port = String(config.appPort);
-  return origin.origin;
 }
 
 /** Builds the HTTP service. Nothing listens yet, and importing this module has no side effects. */
-export async function buildApp(config: Config, deps: AppDeps, surfaces: readonly Surface[] = ALL_SURFACES): Promise<FastifyInstance> {
+export function buildApp(config: Config, deps: AppDeps, surfaces: readonly Surface[] = ALL_SURFACES): Promise<FastifyInstance> {
+  return assemble(config, 'services' in deps ? deps.services : buildServices(config, deps), deps, surfaces);
+}
+
+/**
+ * The OpenAPI document of every route, for `orgctl openapi`: the routes are registered for their
+ * schemas and none is ever called, so no database is opened and no service is built.
+ */
+export async function describeApi(config: Config): Promise<unknown> {
+  const app = await assemble(config, undefined, {}, ALL_SURFACES);
+  await app.ready();
+  // Not closed: its close hooks would end services it does not have, and it holds nothing (it
+  // never listened, opened no database and started no timer).
+  return openApiDocument(app);
+}
+
+/**
+ * `built` is absent only for describeApi; the request-time guards (overload shedding, rate limits,
+ * which read the database engine as they register) are then left out.
+ */
+async function assemble(config: Config, built: Services | undefined, deps: Listener, surfaces: readonly Surface[]): Promise<FastifyInstance> {
+  // The routes keep the services for their handlers, which a description never calls.
+  const services = built ?? ({} as Services);
   const app = Fastify({
-    logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    ...(built ? { loggerInstance: built.log } : { logger: false }),
     genReqId: genRequestId,
     // Fastify's two lines per request are replaced by our single one (core/http/request-log.ts).
     logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
@@ -104,51 +99,38 @@ export async function buildApp(config: Config, deps: AppDeps, surfaces: readonly
     });
   });
 
-  const clock = deps.clock ?? systemClock;
-  const identity = new IdentityService(deps.db, clock);
-  const authenticator = new Authenticator(deps.db, new JwtVerifier(config, clock), {
-    clock,
-    cacheTtlMs: config.authCacheTtlMs,
-    // Keys are revoked only through the api surface, so only an app serving it sees every
-    // revocation of the process; an app-surface-only listener (APP_PORT) keeps the 1 s expiry.
-    soleWriter: deps.db.engine === 'pglite' && surfaces.includes('api'),
-    onBackgroundError: (err) => app.log.warn({ err }, 'background credential work failed'),
-  });
-  identity.onRevoke = (keyId) => authenticator.forgetKey(keyId);
-  const analytics = new AnalyticsService(deps.db, { cacheBytes: config.analyticsCacheMb * 1024 * 1024 }, clock);
-  const telemetry = new TelemetryService(deps.db, identity, analytics, clock);
-  const otlp = new OtlpService(deps.db, identity, telemetry, clock);
-  const limits = new LimitsService(deps.db, identity, deps.usage ?? analytics, clock);
-  const readiness = new ReadinessService(deps.db);
-  const automations = AutomationsService.fromConfig(deps.db, config);
-  const accounts = new AccountsService(deps.db, identity, clock);
+  const { authenticator, accounts } = services;
   let pageFallback: PageFallback = () => false;
 
   registerRequestLog(app);
+  registerPublicUrl(app, { publicUrl: config.publicUrl, appPort: config.appPort });
   registerSecurityHeaders(app);
   registerErrorHandling(app, { pageFallback: (request, reply) => pageFallback(request, reply) });
   // Before the access hook, which reads the session cookie.
   await app.register(fastifyCookie);
   registerAccessControl(app, authenticator, accounts, { publicUrl: config.publicUrl });
   registerNulGuard(app);
-  await registerOverloadShedding(app, { maxEventLoopDelayMs: config.overloadMaxEventLoopDelayMs });
-  await registerRateLimits(app, deps.db, { enabled: config.rateLimits });
+  if (built) {
+    await registerOverloadShedding(app, { maxEventLoopDelayMs: config.overloadMaxEventLoopDelayMs });
+    await registerRateLimits(app, built.db, { enabled: config.rateLimits });
+  }
   await registerOpenApi(app);
 
-  await app.register(healthRoutes(deps.db));
+  // Each area is a plugin whose options name the services it needs; it is handed the process's.
+  await app.register(healthRoutes, services);
   await app.register(packageDownloadRoutes);
   if (surfaces.includes('api')) {
-    await app.register(identityRoutes(identity));
-    await app.register(accountsRoutes(accounts, (request) => appOrigin(config, request)));
-    await app.register(limitsRoutes(limits));
-    await app.register(automationsRoutes(automations));
-    await app.register(telemetryRoutes(telemetry));
-    await app.register(otlpRoutes(otlp));
-    await app.register(analyticsRoutes(analytics));
-    await app.register(computersPlugin(config, deps.db, identity, deps.e2b, clock));
+    await app.register(identityRoutes, services);
+    await app.register(accountsRoutes, services);
+    await app.register(limitsRoutes, services);
+    await app.register(automationsRoutes, services);
+    await app.register(telemetryRoutes, services);
+    await app.register(otlpRoutes, services);
+    await app.register(analyticsRoutes, services);
+    await app.register(computersRoutes, services);
   }
   if (surfaces.includes('app')) {
-    await app.register(readinessRoutes(readiness));
+    await app.register(readinessRoutes, services);
     pageFallback = await registerWebPages(app, deps.webRoot);
     if (deps.api && !surfaces.includes('api')) forwardApiRequests(app, deps.api);
   }

@@ -33,9 +33,8 @@ function send<T>(reply: FastifyReply, out: T | SerializedJson): T | FastifyReply
   return reply.type('application/json; charset=utf-8').header('content-length', out.length).send(out.stream() as never);
 }
 
-export const analyticsRoutes =
-  (analytics: AnalyticsService): FastifyPluginAsyncTypebox =>
-  async (app) => {
+export const analyticsRoutes: FastifyPluginAsyncTypebox<{ analytics: AnalyticsService }> =
+  async (app, { analytics }) => {
     app.get(
       `${base}/tokens`,
       { config, schema: { operationId: 'analytics.tokens', tags, summary: 'Standard Credits and tokens per day, by model and by user', querystring: TokensQuery, response: { 200: TokensResponse, ...failures } } },

@@ -10,9 +10,8 @@ const tags = ['CI automation'];
 
 /** The service's address as the caller reached it (PUBLIC_URL, when set, takes precedence). */
 
-export const automationsRoutes =
-  (automations: AutomationsService): FastifyPluginAsyncTypebox =>
-  async (app) => {
+export const automationsRoutes: FastifyPluginAsyncTypebox<{ automations: AutomationsService }> =
+  async (app, { automations }) => {
     app.post(
       '/api/v0/automations/ci/edit',
       {

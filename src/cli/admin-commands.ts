@@ -1,6 +1,5 @@
-import { buildApp } from '../app.js';
+import { describeApi } from '../app.js';
 import type { Config } from '../config.js';
-import { openApiDocument } from '../core/http/openapi.js';
 import { output, parseFlags } from '../core/cli/args.js';
 import { migrate } from '../core/db/migrate.js';
 import { openDb } from '../core/db/open-db.js';
@@ -14,22 +13,9 @@ export async function migrateCommand(argv: string[], config: Config): Promise<nu
   return 0;
 }
 
-/** orgctl openapi: prints the OpenAPI document generated from the route schemas. */
+/** orgctl openapi: prints the OpenAPI document generated from the route schemas (no database needed). */
 export async function openapiCommand(argv: string[], config: Config): Promise<number> {
   parseFlags(argv, {});
-  const app = await buildApp({ ...config, logLevel: 'silent' }, { db: unusedDb });
-  await app.ready();
-  process.stdout.write(`${JSON.stringify(openApiDocument(app), null, 2)}\n`);
-  await app.close();
+  process.stdout.write(`${JSON.stringify(await describeApi(config), null, 2)}\n`);
   return 0;
 }
-
-/** Generating the API description needs the routes, not a database. */
-const unusedDb = {
-  engine: 'pglite' as const,
-  query: () => Promise.reject(new Error('no database')),
-  queryMany: () => Promise.reject(new Error('no database')),
-  exec: () => Promise.reject(new Error('no database')),
-  transaction: () => Promise.reject(new Error('no database')),
-  close: async () => undefined,
-};

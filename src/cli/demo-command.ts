@@ -1,9 +1,6 @@
 import type { Config } from '../config.js';
-import type { Db } from '../core/db/db.js';
 import { output, parseFlags, UsageError } from '../core/cli/args.js';
-import { withDb } from '../core/db/with-db.js';
-import { IdentityService } from '../core/identity/service.js';
-import { TelemetryService } from '../telemetry/service.js';
+import { withServices, type Services } from '../services.js';
 import { dateOf, dayNumber } from '../analytics/dates.js';
 import { demoEvents } from '../analytics/demo-data.js';
 
@@ -31,15 +28,13 @@ export interface DemoSeedResult {
  * ending yesterday (UTC), through the ingestion service in batches of 1000: the same
  * validation, transaction and rollups as POST /api/v1/telemetry/events.
  */
-export async function seedDemo(db: Db, orgId: string, o: { users: number; days: number; seed: number }): Promise<DemoSeedResult> {
-  const identity = new IdentityService(db);
+export async function seedDemo({ identity, telemetry }: Pick<Services, 'identity' | 'telemetry'>, orgId: string, o: { users: number; days: number; seed: number }): Promise<DemoSeedResult> {
   const lastDay = dateOf(dayNumber(new Date().toISOString().slice(0, 10)) - 1);
   const emails = Array.from({ length: o.users }, (_, i) => demoEmail(i));
   const existing = new Map((await identity.findUsersByEmail(orgId, emails)).map((u) => [u.email, u.id]));
   const userIds: string[] = [];
   for (const email of emails) userIds.push(existing.get(email) ?? (await identity.addUser({ orgId, email, role: 'member' })).id);
   const events = demoEvents({ userIds, days: o.days, lastDay, seed: o.seed });
-  const telemetry = new TelemetryService(db);
   let accepted = 0;
   let duplicates = 0;
   for (let i = 0; i < events.length; i += 1000) {
@@ -56,7 +51,7 @@ export async function demoSeed(argv: string[], config: Config): Promise<number> 
   const users = intFlag(values.users, 'users', 1, 1000);
   const days = intFlag(values.days, 'days', 1, 366);
   const seed = intFlag(values.seed, 'seed', 0, 2 ** 31 - 1, 1);
-  const result = await withDb(config, async (db) => seedDemo(db, await new IdentityService(db).resolveOrganization(values['org-id']), { users, days, seed }));
+  const result = await withServices(config, async (services) => seedDemo(services, await services.identity.resolveOrganization(values['org-id']), { users, days, seed }));
   output(values.json, result, [
     `Seeded ${result.users} demo users of organization ${result.orgId} with ${result.events} events from ${result.firstDay} to ${result.lastDay}`,
     `(${result.accepted} stored, ${result.duplicates} already there).`,

@@ -1,9 +1,8 @@
 import type { Config } from '../config.js';
 import { ROLES, type Role } from '../core/identity/roles.js';
-import { IdentityService } from '../core/identity/service.js';
 import { output, parseFlags, required, UsageError } from '../core/cli/args.js';
 import { CliError } from '../core/cli/cli-error.js';
-import { withDb } from '../core/db/with-db.js';
+import { withServices } from '../services.js';
 
 const roleOf = (value: string, allowed: readonly string[] = ROLES): Role => {
   if (!allowed.includes(value)) throw new UsageError(`--role must be one of: ${allowed.join(', ')}.`);
@@ -15,7 +14,7 @@ export async function init(argv: string[], config: Config): Promise<number> {
   const { values } = parseFlags(argv, { org: { type: 'string' }, 'owner-email': { type: 'string' }, json: { type: 'boolean' } });
   const name = required(values.org, 'org');
   const ownerEmail = required(values['owner-email'], 'owner-email');
-  const created = await withDb(config, (db) => new IdentityService(db).createOrganization({ name, ownerEmail }));
+  const created = await withServices(config, ({ identity }) => identity.createOrganization({ name, ownerEmail }));
   output(values.json, created, [
     `Organization "${name}" created (id ${created.orgId}).`,
     `Owner ${ownerEmail} (id ${created.userId}).`,
@@ -35,8 +34,7 @@ export async function usersAdd(argv: string[], config: Config): Promise<number> 
   });
   const email = required(values.email, 'email');
   const role = roleOf(required(values.role, 'role'));
-  const user = await withDb(config, async (db) => {
-    const identity = new IdentityService(db);
+  const user = await withServices(config, async ({ identity }) => {
     const orgId = await identity.resolveOrganization(values['org-id']);
     return { orgId, ...(await identity.addUser({ orgId, email, role, name: values.name })) };
   });
@@ -57,8 +55,7 @@ export async function keysCreate(argv: string[], config: Config): Promise<number
     throw new UsageError('Name the key holder with --email (a user) or --principal-id (a user or service account).');
   }
   const target: { email: string } | { id: string } = values.email !== undefined ? { email: values.email } : { id: values['principal-id'] as string };
-  const created = await withDb(config, async (db) => {
-    const identity = new IdentityService(db);
+  const created = await withServices(config, async ({ identity }) => {
     // A principal id is unique across organizations, so it names its organization.
     const ofPrincipal = 'id' in target && values['org-id'] === undefined ? await identity.organizationOf({ principalId: target.id }) : undefined;
     if ('id' in target && values['org-id'] === undefined && ofPrincipal === undefined) {
@@ -84,8 +81,7 @@ export async function serviceAccountsAdd(argv: string[], config: Config): Promis
   const { values } = parseFlags(argv, { name: { type: 'string' }, role: { type: 'string' }, 'org-id': { type: 'string' }, json: { type: 'boolean' } });
   const name = required(values.name, 'name');
   const role = roleOf(required(values.role, 'role'), ['manager', 'member']) as 'manager' | 'member';
-  const account = await withDb(config, async (db) => {
-    const identity = new IdentityService(db);
+  const account = await withServices(config, async ({ identity }) => {
     const orgId = await identity.resolveOrganization(values['org-id']);
     return { orgId, ...(await identity.addServiceAccount({ orgId, name, role })) };
   });

@@ -1,11 +1,9 @@
 import type { Config } from '../config.js';
 import { PLANS } from '../core/http/rate-limit-plans.js';
-import { AccountsService } from '../core/accounts/service.js';
 import { ROLES, type Role } from '../core/identity/roles.js';
-import { IdentityService } from '../core/identity/service.js';
 import { output, parseFlags, required, UsageError } from '../core/cli/args.js';
 import { CliError } from '../core/cli/cli-error.js';
-import { withDb } from '../core/db/with-db.js';
+import { withServices } from '../services.js';
 
 // The database commands that show and change what init, users add and keys create made. Like
 // them they work on the database directly (the embedded one only while the service is stopped).
@@ -24,7 +22,7 @@ const iso = (d: Date | string | null): string => (d === null ? '' : new Date(d).
 /** orgctl orgs list [--json] */
 export async function orgsList(argv: string[], config: Config): Promise<number> {
   const { values } = parseFlags(argv, { json: { type: 'boolean' } });
-  const orgs = await withDb(config, (db) => new IdentityService(db).organizationSummaries());
+  const orgs = await withServices(config, ({ identity }) => identity.organizationSummaries());
   output(values.json, { organizations: orgs }, orgs.length === 0 ? ['No organizations yet: orgctl init --org NAME --owner-email EMAIL'] : table(['ID', 'NAME', 'PLAN', 'USERS', 'SERVICE ACCOUNTS', 'CREATED'], orgs.map((o) => [o.id, o.name, o.plan, String(o.users), String(o.serviceAccounts), o.createdAt])));
   return 0;
 }
@@ -34,8 +32,7 @@ export async function orgsSetPlan(argv: string[], config: Config): Promise<numbe
   const { values } = parseFlags(argv, { plan: { type: 'string' }, ...orgFlags });
   const plan = required(values.plan, 'plan');
   if (!(PLANS as readonly string[]).includes(plan)) throw new UsageError(`--plan must be one of: ${PLANS.join(', ')}.`);
-  const changed = await withDb(config, async (db) => {
-    const identity = new IdentityService(db);
+  const changed = await withServices(config, async ({ identity }) => {
     const orgId = await identity.resolveOrganization(values['org-id']);
     return { orgId, previous: await identity.setPlan(orgId, plan) };
   });
@@ -46,8 +43,7 @@ export async function orgsSetPlan(argv: string[], config: Config): Promise<numbe
 /** orgctl users list [--org-id ID] [--json]: users and service accounts, with their working keys. */
 export async function usersList(argv: string[], config: Config): Promise<number> {
   const { values } = parseFlags(argv, orgFlags);
-  const { orgId, principals } = await withDb(config, async (db) => {
-    const identity = new IdentityService(db);
+  const { orgId, principals } = await withServices(config, async ({ identity }) => {
     const orgId = await identity.resolveOrganization(values['org-id']);
     return { orgId, principals: await identity.listPrincipals(orgId) };
   });
@@ -65,8 +61,7 @@ export async function usersSetRole(argv: string[], config: Config): Promise<numb
   const email = required(values.email, 'email');
   const role = required(values.role, 'role');
   if (!(ROLES as readonly string[]).includes(role)) throw new UsageError(`--role must be one of: ${ROLES.join(', ')}.`);
-  const changed = await withDb(config, async (db) => {
-    const identity = new IdentityService(db);
+  const changed = await withServices(config, async ({ identity }) => {
     const orgId = await identity.resolveOrganization(values['org-id']);
     return { orgId, ...(await identity.setUserRole(orgId, email, role as Role)) };
   });
@@ -80,8 +75,7 @@ export async function usersSetRole(argv: string[], config: Config): Promise<numb
 export async function usersRemove(argv: string[], config: Config): Promise<number> {
   const { values } = parseFlags(argv, { email: { type: 'string' }, ...orgFlags });
   const email = required(values.email, 'email');
-  const removed = await withDb(config, async (db) => {
-    const identity = new IdentityService(db);
+  const removed = await withServices(config, async ({ identity }) => {
     const orgId = await identity.resolveOrganization(values['org-id']);
     return { orgId, ...(await identity.removeUser(orgId, email)) };
   });
@@ -92,8 +86,7 @@ export async function usersRemove(argv: string[], config: Config): Promise<numbe
 /** orgctl keys list [--org-id ID] [--email E] [--json]: key metadata, never secrets. */
 export async function keysList(argv: string[], config: Config): Promise<number> {
   const { values } = parseFlags(argv, { email: { type: 'string' }, ...orgFlags });
-  const { orgId, keys } = await withDb(config, async (db) => {
-    const identity = new IdentityService(db);
+  const { orgId, keys } = await withServices(config, async ({ identity }) => {
     const orgId = await identity.resolveOrganization(values['org-id']);
     const holder = values.email !== undefined ? await identity.findPrincipal(orgId, { email: values.email }) : undefined;
     if (values.email !== undefined && !holder) throw new CliError(`No user ${values.email.trim().toLowerCase()} in this organization. List its users with: orgctl users list`);
@@ -116,8 +109,7 @@ export async function keysRevoke(argv: string[], config: Config): Promise<number
   const { values, positionals } = parseFlags(argv, { json: { type: 'boolean' } }, 1);
   if (!positionals[0]) throw new UsageError('Name the key: orgctl keys revoke KEY_ID (orgctl keys list shows the ids).');
   const keyId = positionals[0].toLowerCase();
-  const revoked = await withDb(config, async (db) => {
-    const identity = new IdentityService(db);
+  const revoked = await withServices(config, async ({ identity }) => {
     const orgId = await identity.organizationOf({ keyId });
     if (!orgId) throw new CliError(`No API key has the id ${keyId}. List keys with: orgctl keys list`);
     return { orgId, ...(await identity.revokeKeyAsOperator(orgId, keyId)) };
@@ -141,10 +133,9 @@ export async function usersInvite(argv: string[], config: Config): Promise<numbe
   const email = required(values.email, 'email');
   const role = required(values.role, 'role');
   if (!(ROLES as readonly string[]).includes(role)) throw new UsageError(`--role must be one of: ${ROLES.join(', ')}.`);
-  const made = await withDb(config, async (db) => {
-    const identity = new IdentityService(db);
+  const made = await withServices(config, async ({ identity, accounts }) => {
     const orgId = await identity.resolveOrganization(values['org-id']);
-    return { orgId, ...(await new AccountsService(db, identity).invite(null, orgId, { email, role: role as Role })) };
+    return { orgId, ...(await accounts.invite(null, orgId, { email, role: role as Role })) };
   });
   const url = `${appUrlOf(config)}/invite/${made.token}`;
   output(values.json, { orgId: made.orgId, invitationId: made.invitation.id, email: made.invitation.email, role: made.invitation.role, expiresAt: made.invitation.expires_at.toISOString(), url }, [

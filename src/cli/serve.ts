@@ -5,9 +5,7 @@ import { ALL_SURFACES, buildApp } from '../app.js';
 import type { Config } from '../config.js';
 import { migrate } from '../core/db/migrate.js';
 import { openDb } from '../core/db/open-db.js';
-import { IdentityService } from '../core/identity/service.js';
-import { AccountsService } from '../core/accounts/service.js';
-import { createEngine } from '../computers/area.js';
+import { buildServices } from '../services.js';
 import { parseFlags } from '../core/cli/args.js';
 import { CliError } from '../core/cli/cli-error.js';
 
@@ -29,11 +27,12 @@ export async function serve(argv: string[], config: Config): Promise<number> {
   const db = await openDb(config);
   await migrate(db);
   const split = config.appPort !== undefined;
-  const app = await buildApp(config, { db, webRoot: WEB_ROOT }, split ? ['api'] : ALL_SURFACES);
+  const services = buildServices(config, { db });
+  const app = await buildApp(config, { services, webRoot: WEB_ROOT }, split ? ['api'] : ALL_SURFACES);
   // A promise that failed with nobody listening must not stop the service for everyone: it is
   // logged (a request's own failures already become its 500), and the process keeps serving.
   process.on('unhandledRejection', (err) => app.log.error({ err }, 'unhandled promise rejection (the service keeps running)'));
-  const webApp = split ? await buildApp(config, { db, webRoot: WEB_ROOT, api: app }, ['app']) : undefined;
+  const webApp = split ? await buildApp(config, { services, webRoot: WEB_ROOT, api: app }, ['app']) : undefined;
   // Listening comes before a first start creates anything: with the port taken, the process
   // stops having created nothing, instead of leaving an owner whose key nobody saw.
   let base: string;
@@ -46,15 +45,14 @@ export async function serve(argv: string[], config: Config): Promise<number> {
     await db.close();
     throw listenError(e, config);
   }
-  const identity = new IdentityService(db);
+  const { identity, accounts, engine } = services;
   const firstStart = (await identity.listOrganizations()).length === 0 ? await identity.createOrganization(DEFAULT_ORG) : undefined;
   // Through the ingestion service; the first analytics call already has numbers.
-  const demo = firstStart && values.demo ? await (await import('./demo-command.js')).seedDemo(db, firstStart.orgId, DEMO) : undefined;
+  const demo = firstStart && values.demo ? await (await import('./demo-command.js')).seedDemo(services, firstStart.orgId, DEMO) : undefined;
   const keyless = firstStart ? [] : await identity.ownersWithoutKeys();
   // Until an owner has a password, the web app's first page is reached through a one-time link.
-  const setups = await new AccountsService(db, identity).issueSetupTokens(config.setupToken);
+  const setups = await accounts.issueSetupTokens(config.setupToken);
   // Provisioning runs in the background once the service listens; stopping it releases its leases.
-  const engine = createEngine(config, db, app.log);
   engine.start();
 
   const where = db.engine === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL';

@@ -1,22 +1,19 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
 import { principalOf } from '../core/http/access.js';
 import { errorResponses } from '../core/http/error-schema.js';
 import { access } from '../core/identity/roles.js';
 import type { AgentChannel } from './agent-service.js';
 import { ClaimBody, Computer, ClaimResult, CompleteBody, ComputerIdParams, HeartbeatBody, HeartbeatResult, RegisterBody, StepParams } from './schemas.js';
-import type { ComputersService } from './service.js';
+import { computerView } from './view.js';
 
 const tags = ['computers: host agent'];
 const ref = Type.Ref(Computer);
 const DEFAULT_WAIT_MS = 25_000;
 
 /** The extension endpoints `orgctl agent` uses on a byom computer (under its relayAgentUrl). */
-export const agentRoutes =
-  (channel: AgentChannel, computers: ComputersService): FastifyPluginAsyncTypebox =>
-  async (app) => {
-    const base = (request: FastifyRequest) => computers.baseUrl(`${request.protocol}://${request.host}`);
+export const agentRoutes: FastifyPluginAsyncTypebox<{ agentChannel: AgentChannel }> =
+  async (app, { agentChannel: channel }) => {
     const config = { access: access.contributors };
     app.addHook('preClose', async () => channel.close());
 
@@ -33,7 +30,7 @@ export const agentRoutes =
           response: { 200: ref, ...errorResponses(400, 401, 403, 404, 409) },
         },
       },
-      async (request) => channel.register(principalOf(request), request.params.computerId, request.body, base(request)),
+      async (request) => computerView(await channel.register(principalOf(request), request.params.computerId, request.body), request.publicUrl),
     );
 
     app.post(
@@ -87,6 +84,6 @@ export const agentRoutes =
           response: { 200: ref, ...errorResponses(400, 401, 403, 404, 409) },
         },
       },
-      async (request) => channel.complete(principalOf(request), request.params.computerId, request.params.stepId, request.body, base(request)),
+      async (request) => computerView(await channel.complete(principalOf(request), request.params.computerId, request.params.stepId, request.body), request.publicUrl),
     );
   };

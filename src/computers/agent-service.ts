@@ -3,7 +3,8 @@ import type { Db } from '../core/db/db.js';
 import { errors } from '../core/http/errors.js';
 import type { Principal } from '../core/identity/roles.js';
 import { jobsStore } from './jobs-store.js';
-import type { CompleteInput, ComputerView, JobView } from './schemas.js';
+import type { CompleteInput, JobView } from './schemas.js';
+import type { ComputerRecord } from './view.js';
 import type { ComputersService } from './service.js';
 import { computersStore as store, type ComputerRow } from './store.js';
 import { STATUS, STEP } from './step-machine.js';
@@ -40,7 +41,7 @@ export class AgentChannel {
     this.closing.abort();
   }
 
-  async register(actor: Principal, id: string, host: { hostId: string; hostname: string; remoteUser: string }, baseUrl: string): Promise<ComputerView> {
+  async register(actor: Principal, id: string, host: { hostId: string; hostname: string; remoteUser: string }): Promise<ComputerRecord> {
     const computerId = await this.db.transaction(async (tx) => {
       const c = await this.byomComputer(tx, actor, id, true);
       host = { ...host, hostId: host.hostId.toLowerCase() };
@@ -51,7 +52,7 @@ export class AgentChannel {
       return c.id;
     });
     this.signal.notify(computerId);
-    return this.computers.get(actor, { id }, baseUrl);
+    return this.computers.get(actor, { id });
   }
 
   /** The next step for this host, waiting up to `waitMs` for one; null when none came. */
@@ -102,7 +103,7 @@ export class AgentChannel {
     return held.lease_expires_at.getTime();
   }
 
-  async complete(actor: Principal, id: string, stepId: string, body: CompleteInput, baseUrl: string): Promise<ComputerView> {
+  async complete(actor: Principal, id: string, stepId: string, body: CompleteInput): Promise<ComputerRecord> {
     const computerId = await this.db.transaction(async (tx) => {
       const c = await this.byomComputer(tx, actor, id);
       const step = await jobsStore.lockHeld(tx, c.id, stepId, body.leaseToken);
@@ -116,7 +117,7 @@ export class AgentChannel {
       return c.id;
     });
     this.signal.notify(computerId);
-    return this.computers.get(actor, { id }, baseUrl);
+    return this.computers.get(actor, { id });
   }
 
   private async byomComputer(db: Parameters<ComputersService['mustFind']>[0], actor: Principal, id: string, lock = false): Promise<ComputerRow> {

@@ -1,25 +1,11 @@
-import type { FastifyPluginAsync } from 'fastify';
 import type { Config } from '../config.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import type { Db } from '../core/db/db.js';
-import type { IdentityService } from '../core/identity/service.js';
-import { AgentChannel } from './agent-service.js';
 import { ProvisioningEngine, type EngineLogger } from './engine.js';
 import { SdkE2bClient, type E2bClient } from './providers/e2b-client.js';
-import { computersRoutes } from './routes.js';
-import { ComputersService } from './service.js';
-import { WorkSignal } from './work-signal.js';
 
 /** The E2B cloud client of this configuration: the official SDK when E2B_API_KEY is set. */
 export const e2bFromConfig = (config: Config): E2bClient | undefined => (config.e2bApiKey ? new SdkE2bClient(config.e2bApiKey) : undefined);
-
-/** The computers API and the host agent's endpoints, wired from the configuration. */
-export function computersPlugin(config: Config, db: Db, identity: IdentityService, e2b: E2bClient | undefined = e2bFromConfig(config), clock: Clock = systemClock): FastifyPluginAsync {
-  const signal = new WorkSignal();
-  const computers = new ComputersService(db, identity, { e2bConfigured: e2b !== undefined, publicUrl: config.publicUrl, allowPrivateNetwork: config.ciAllowPrivateNetwork }, signal, clock, e2b);
-  const channel = new AgentChannel(db, computers, { leaseMs: config.computersLeaseMs, pollMs: config.computersAgentPollMs, logMaxChars: config.installLogMaxChars }, signal, clock);
-  return computersRoutes(computers, channel) as FastifyPluginAsync;
-}
 
 /** The background provisioning engine; `orgctl serve` starts it after listening and stops it before the database closes. */
 export function createEngine(config: Config, db: Db, log?: EngineLogger, e2b: E2bClient | undefined = e2bFromConfig(config), clock: Clock = systemClock): ProvisioningEngine {

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
 import { principalOf } from '../core/http/access.js';
 import { errorResponses } from '../core/http/error-schema.js';
 import { access } from '../core/identity/roles.js';
@@ -20,18 +19,17 @@ import {
 import type { AgentChannel } from './agent-service.js';
 import { agentRoutes } from './agent-routes.js';
 import type { ComputersService } from './service.js';
+import { computerView } from './view.js';
 
 const tags = ['computers'];
 const ref = Type.Ref(Computer);
 
-export const computersRoutes =
-  (computers: ComputersService, channel: AgentChannel): FastifyPluginAsyncTypebox =>
-  async (app) => {
+export const computersRoutes: FastifyPluginAsyncTypebox<{ computers: ComputersService; agentChannel: AgentChannel }> =
+  async (app, { computers, agentChannel }) => {
     app.addSchema(Computer);
-    const base = (request: FastifyRequest) => computers.baseUrl(`${request.protocol}://${request.host}`);
     const config = { access: access.contributors };
     // A child context, so the agent's routes resolve the Computer schema added here.
-    await app.register(agentRoutes(channel, computers));
+    await app.register(agentRoutes, { agentChannel });
 
     app.post(
       '/api/v0/computers',
@@ -45,7 +43,7 @@ export const computersRoutes =
           response: { 201: ref, ...errorResponses(400, 401, 403, 409) },
         },
       },
-      async (request, reply) => reply.code(201).send(await computers.create(principalOf(request), request.body, base(request))),
+      async (request, reply) => reply.code(201).send(computerView(await computers.create(principalOf(request), request.body), request.publicUrl)),
     );
 
     app.get(
@@ -54,7 +52,7 @@ export const computersRoutes =
         config,
         schema: { operationId: 'computers.list', tags, summary: 'List the computers the caller may see', querystring: ListQuery, response: { 200: ComputerList, ...errorResponses(400, 401, 403) } },
       },
-      async (request) => ({ computers: await computers.list(principalOf(request), request.query, base(request)) }),
+      async (request) => ({ computers: (await computers.list(principalOf(request), request.query)).map((c) => computerView(c, request.publicUrl)) }),
     );
 
     app.get(
@@ -63,7 +61,7 @@ export const computersRoutes =
         config,
         schema: { operationId: 'computers.get', tags, summary: 'Read a computer', params: ComputerIdParams, response: { 200: ref, ...errorResponses(401, 403, 404) } },
       },
-      async (request) => computers.get(principalOf(request), { id: request.params.computerId }, base(request)),
+      async (request) => computerView(await computers.get(principalOf(request), { id: request.params.computerId }), request.publicUrl),
     );
 
     app.get(
@@ -72,7 +70,7 @@ export const computersRoutes =
         config,
         schema: { operationId: 'computers.getByName', tags, summary: 'Read a computer by its name', params: ComputerNameParams, response: { 200: ref, ...errorResponses(400, 401, 403, 404) } },
       },
-      async (request) => computers.get(principalOf(request), { name: request.params.name }, base(request)),
+      async (request) => computerView(await computers.get(principalOf(request), { name: request.params.name }), request.publicUrl),
     );
 
     app.patch(
@@ -88,7 +86,7 @@ export const computersRoutes =
           response: { 200: ref, ...errorResponses(400, 401, 403, 404, 409) },
         },
       },
-      async (request) => computers.update(principalOf(request), request.params.computerId, request.body, base(request)),
+      async (request) => computerView(await computers.update(principalOf(request), request.params.computerId, request.body), request.publicUrl),
     );
 
     app.delete(
@@ -121,7 +119,7 @@ export const computersRoutes =
           response: { 202: ref, ...errorResponses(401, 403, 404, 409) },
         },
       },
-      async (request, reply) => reply.code(202).send(await computers.installDeps(principalOf(request), request.params.computerId, base(request))),
+      async (request, reply) => reply.code(202).send(computerView(await computers.installDeps(principalOf(request), request.params.computerId), request.publicUrl)),
     );
 
     app.get(

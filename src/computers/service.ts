@@ -7,16 +7,14 @@ import { isManagerRole, type Principal } from '../core/identity/roles.js';
 import type { IdentityService } from '../core/identity/service.js';
 import { jobsStore } from './jobs-store.js';
 import type { E2bClient } from './providers/e2b-client.js';
-import type { ComputerView, CreateComputerInput, InstallSessionView, UpdateComputerInput } from './schemas.js';
+import type { CreateComputerInput, InstallSessionView, UpdateComputerInput } from './schemas.js';
 import { E2B_MISSING, planSteps, type ProviderType } from './step-machine.js';
 import { computersStore as store, type ComputerRow } from './store.js';
-import { computerView, sessionView, stepView } from './view.js';
+import { sessionView, stepView, type ComputerRecord } from './view.js';
 import type { WorkSignal } from './work-signal.js';
 
 export interface ComputersSettings {
   e2bConfigured: boolean;
-  /** The service's public URL; when unset, the URL a request came in on. */
-  publicUrl?: string;
   /** CI_ALLOW_PRIVATE_NETWORK: file:// and internal hosts may be cloned. */
   allowPrivateNetwork?: boolean;
 }
@@ -34,11 +32,7 @@ export class ComputersService {
     private readonly e2b?: E2bClient,
   ) {}
 
-  baseUrl(requestOrigin: string): string {
-    return (this.settings.publicUrl ?? requestOrigin).replace(/\/+$/, '');
-  }
-
-  async create(actor: Principal, input: CreateComputerInput, baseUrl: string): Promise<ComputerView> {
+  async create(actor: Principal, input: CreateComputerInput): Promise<ComputerRecord> {
     const provider: ProviderType = input.provider ?? (this.settings.e2bConfigured && input.hostId === undefined ? 'e2b' : 'byom');
     if (provider === 'e2b' && input.hostId !== undefined) throw invalidField('/hostId', 'applies to byom computers only');
     let owner: { kind: 'user' | 'service_account'; id: string } = { kind: actor.kind, id: actor.id };
@@ -75,25 +69,25 @@ export class ComputersService {
       ),
     );
     this.signal.notify(id);
-    return this.get(actor, { id }, baseUrl);
+    return this.get(actor, { id });
   }
 
-  async get(actor: Principal, by: { id: string } | { name: string }, baseUrl: string): Promise<ComputerView> {
+  async get(actor: Principal, by: { id: string } | { name: string }): Promise<ComputerRecord> {
     const found = await store.findWithSteps(this.db, actor.orgId, by, this.ownerFilter(actor));
     if (!found) throw errors.notFound('Computer', 'computer_not_found');
-    return computerView(found.computer, found.steps, baseUrl);
+    return found;
   }
 
-  async list(actor: Principal, filter: { hostId?: string }, baseUrl: string): Promise<ComputerView[]> {
+  async list(actor: Principal, filter: { hostId?: string }): Promise<ComputerRecord[]> {
     const rows = await store.list(this.db, actor.orgId, { ...filter, ownerId: this.ownerFilter(actor) });
     const steps = await store.steps(
       this.db,
       rows.map((r) => r.id),
     );
-    return rows.map((r) => computerView(r, steps, baseUrl));
+    return rows.map((computer) => ({ computer, steps }));
   }
 
-  async update(actor: Principal, id: string, patch: UpdateComputerInput, baseUrl: string): Promise<ComputerView> {
+  async update(actor: Principal, id: string, patch: UpdateComputerInput): Promise<ComputerRecord> {
     await this.db.transaction(async (tx) => {
       const c = await this.mustFind(tx, actor, { id }, true);
       if (c.provider === 'e2b' && patch.hostId !== undefined) throw invalidField('/hostId', 'applies to byom computers only');
@@ -101,7 +95,7 @@ export class ComputersService {
       if (moved && !(await jobsStore.restartOnNewHost(tx, c.id))) throw errors.conflict('step_running', 'A provisioning step is running on the current host; wait for it to end before moving the computer.');
       await store.update(tx, c.id, patch);
     });
-    return this.get(actor, { id }, baseUrl);
+    return this.get(actor, { id });
   }
 
   /** Deletes the computer after releasing what its provider holds (the e2b sandbox). */
@@ -119,7 +113,7 @@ export class ComputersService {
   }
 
   /** 202 with the computer when a fresh session was queued; 409 while one is running. */
-  async installDeps(actor: Principal, id: string, baseUrl: string): Promise<ComputerView> {
+  async installDeps(actor: Principal, id: string): Promise<ComputerRecord> {
     const sessionId = randomUUID();
     const { start, computerId } = await this.db.transaction(async (tx) => {
       const c = await this.mustFind(tx, actor, { id });
@@ -137,7 +131,7 @@ export class ComputersService {
     }
     // Waiters are keyed by the stored id, not by the spelling in the path (UUIDs match in any case).
     this.signal.notify(computerId);
-    return this.get(actor, { id }, baseUrl);
+    return this.get(actor, { id });
   }
 
   async session(actor: Principal, id: string, sessionId: string): Promise<InstallSessionView> {

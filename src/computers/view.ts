@@ -17,8 +17,14 @@ export function stepView(s: StepRow): ProvisioningStepView {
   };
 }
 
+/** A computer as the service finds it: its row and provisioning steps (possibly with other computers' steps). */
+export interface ComputerRecord {
+  computer: ComputerRow;
+  steps: StepRow[];
+}
+
 /** The response object of a computer; `baseUrl` is the service's public URL (relay URLs of byom computers). */
-export function computerView(c: ComputerRow, steps: StepRow[], baseUrl: string): ComputerView {
+export function computerView({ computer: c, steps }: ComputerRecord, baseUrl: string): ComputerView {
   const own = steps.filter((s) => s.computer_id === c.id).sort((a, b) => a.position - b.position);
   const computerUrl = `${baseUrl}/api/v0/computers/${c.id}`;
   return {

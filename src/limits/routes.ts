@@ -7,9 +7,8 @@ import type { LimitsService } from './service.js';
 
 const tags = ['usage limits'];
 
-export const limitsRoutes =
-  (limits: LimitsService): FastifyPluginAsyncTypebox =>
-  async (app) => {
+export const limitsRoutes: FastifyPluginAsyncTypebox<{ limits: LimitsService }> =
+  async (app, { limits }) => {
     app.put(
       '/api/v0/organization/usage/limits/global',
       {

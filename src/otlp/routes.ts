@@ -1,7 +1,7 @@
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { principalOf } from '../core/http/access.js';
 import { toAppError } from '../core/http/error-handler.js';
 import { AppError, errors, titleOf } from '../core/http/errors.js';
@@ -96,7 +96,7 @@ const otlpErrors = Object.fromEntries(
 );
 
 /** POST /v1/metrics, /v1/logs and /v1/traces at the root of {base_url}: OTLP/HTTP, protobuf or JSON. */
-export const otlpRoutes = (otlp: OtlpService) => async (app: FastifyInstance) => {
+export const otlpRoutes: FastifyPluginAsync<{ otlp: OtlpService }> = async (app, { otlp }) => {
   // Bodies are read as bytes here (the rest of the API takes only JSON): decoded by content type below.
   app.removeAllContentTypeParsers();
   for (const type of [PROTOBUF, 'application/json']) app.addContentTypeParser(type, { parseAs: 'buffer', bodyLimit: OTLP_MAX_BYTES }, (_req, body, done) => done(null, body));

@@ -12,9 +12,8 @@ const PATH = '/api/organization/maturity-level-reports';
 const ALIAS = '/api/organization/agent-readiness-reports';
 
 /** Served on the application address ({app_url}). */
-export const readinessRoutes =
-  (readiness: ReadinessService): FastifyPluginAsyncTypebox =>
-  async (app) => {
+export const readinessRoutes: FastifyPluginAsyncTypebox<{ readiness: ReadinessService }> =
+  async (app, { readiness }) => {
     app.get(
       '/api/organization/agent-readiness-summary',
       {

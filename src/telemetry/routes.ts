@@ -5,9 +5,8 @@ import { access } from '../core/identity/roles.js';
 import { IngestBody, IngestResult } from './schemas.js';
 import type { TelemetryService } from './service.js';
 
-export const telemetryRoutes =
-  (telemetry: TelemetryService): FastifyPluginAsyncTypebox =>
-  async (app) => {
+export const telemetryRoutes: FastifyPluginAsyncTypebox<{ telemetry: TelemetryService }> =
+  async (app, { telemetry }) => {
     app.post(
       '/api/v1/telemetry/events',
       {

@@ -2,8 +2,8 @@ import { systemClock, type Clock } from '../core/clock.js';
 import { DbError, type Db } from '../core/db/db.js';
 import { errors, type ErrorItem } from '../core/http/errors.js';
 import { isManagerRole, type Principal } from '../core/identity/roles.js';
-import { IdentityService } from '../core/identity/service.js';
-import { AnalyticsService } from '../analytics/service.js';
+import type { IdentityService } from '../core/identity/service.js';
+import type { AnalyticsService } from '../analytics/service.js';
 import type { TelemetryEvent } from '../events/event.js';
 import type { IngestBody, IngestResult } from './schemas.js';
 import { telemetryStore as store } from './store.js';
@@ -12,8 +12,8 @@ import { validateEvents } from './validate-events.js';
 export class TelemetryService {
   constructor(
     private readonly db: Db,
-    private readonly identity = new IdentityService(db),
-    private readonly analytics = new AnalyticsService(db),
+    private readonly identity: IdentityService,
+    private readonly analytics: AnalyticsService,
     private readonly clock: Clock = systemClock,
   ) {}
 

@@ -77,8 +77,9 @@ describe('JWT lifetimes', () => {
 
 describe('a second app on the same database, serving only the application address (APP_PORT)', () => {
   it('refuses a key revoked through the api app within one second, even while the database is busy', async () => {
-    // No shedding by event-loop delay, as in TestApp: a starved test process must not answer 503.
-    const web = await buildApp(loadConfig({}, { logLevel: 'silent', overloadMaxEventLoopDelayMs: 0 }), { db: t.db }, ['app']);
+    // As orgctl serve wires it: both listeners share the process's services. No shedding by
+    // event-loop delay, as in TestApp: a starved test process must not answer 503.
+    const web = await buildApp(loadConfig({}, { logLevel: 'silent', overloadMaxEventLoopDelayMs: 0 }), { services: t.services }, ['app']);
     await web.ready();
     try {
       const user = await t.addUser(org, 'member');

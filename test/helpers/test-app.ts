@@ -1,10 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import { buildApp, type AppDeps } from '../../src/app.js';
+import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { ERROR_CODES } from '../../src/core/http/error-codes.js';
 import type { Role } from '../../src/core/identity/roles.js';
-import { IdentityService } from '../../src/core/identity/service.js';
+import type { IdentityService } from '../../src/core/identity/service.js';
+import { buildServices, type ServiceDeps, type Services } from '../../src/services.js';
 import { createTestDb, type TestDb } from './test-db.js';
+
+/** What a test may choose of the app's dependencies (its database is always its own). */
+export type TestDeps = Omit<ServiceDeps, 'db'> & { webRoot?: string };
 
 export interface Org {
   orgId: string;
@@ -24,23 +28,29 @@ export class TestApp {
   private constructor(
     readonly app: FastifyInstance,
     readonly testDb: TestDb,
-    readonly identity: IdentityService,
-    private readonly deps: Partial<AppDeps>,
+    readonly services: Services,
+    private readonly deps: TestDeps,
   ) {}
 
   /**
    * `extend` may add routes before the app is sealed (a test's own failing route, say). A test that
    * moves time passes `deps.clock` (a TestClock); the fixtures and other processes share it.
    */
-  static async start(overrides: Partial<Config> = {}, deps: Partial<AppDeps> = {}, extend?: (app: FastifyInstance) => void): Promise<TestApp> {
+  static async start(overrides: Partial<Config> = {}, deps: TestDeps = {}, extend?: (app: FastifyInstance) => void): Promise<TestApp> {
     const testDb = await createTestDb();
     // Shedding by event-loop delay is off unless a test asks for it: forks of the suite share two
     // cores, and a process starved of CPU for a second would answer 503 where a test expects 200.
     const config = loadConfig({}, { logLevel: 'silent', overloadMaxEventLoopDelayMs: 0, ...overrides });
-    const app = await buildApp(config, { db: testDb.db, ...deps });
+    const services = buildServices(config, { db: testDb.db, ...deps });
+    const app = await buildApp(config, { services, webRoot: deps.webRoot });
     extend?.(app);
     await app.ready();
-    return new TestApp(app, testDb, new IdentityService(testDb.db, deps.clock), deps);
+    return new TestApp(app, testDb, services, deps);
+  }
+
+  /** The app's own identity service, for fixtures (a revocation through it reaches the app's credential cache). */
+  get identity(): IdentityService {
+    return this.services.identity;
   }
 
   get db() {

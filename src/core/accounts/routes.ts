@@ -46,11 +46,10 @@ function signedIn(request: FastifyRequest, reply: FastifyReply, s: SignedIn) {
 
 /**
  * Web sign-in and the settings pages' endpoints: documented API endpoints like any other, with
- * the same error object and role rules. `appOrigin` is where invitation links point.
+ * the same error object and role rules. Invitation links point at `request.appUrl`.
  */
-export const accountsRoutes =
-  (accounts: AccountsService, appOrigin: (request: FastifyRequest) => string): FastifyPluginAsyncTypebox =>
-  async (app) => {
+export const accountsRoutes: FastifyPluginAsyncTypebox<{ accounts: AccountsService }> =
+  async (app, { accounts }) => {
     app.get(
       '/api/v0/session',
       { config: { access: access.anyone }, schema: { operationId: 'session.get', tags, summary: 'Who is signed in, and the CSRF token of the session', response: { 200: SessionInfo, ...errorResponses(401) } } },
@@ -126,7 +125,7 @@ export const accountsRoutes =
       async (request, reply) => {
         const actor = principalOf(request);
         const { invitation, token } = await accounts.invite(actor, actor.orgId, request.body);
-        return reply.code(201).send({ id: invitation.id, email: invitation.email, role: invitation.role, createdAt: invitation.created_at.getTime(), expiresAt: invitation.expires_at.getTime(), token, url: `${appOrigin(request)}/invite/${token}` });
+        return reply.code(201).send({ id: invitation.id, email: invitation.email, role: invitation.role, createdAt: invitation.created_at.getTime(), expiresAt: invitation.expires_at.getTime(), token, url: `${request.appUrl}/invite/${token}` });
       },
     );
     app.get(

@@ -8,9 +8,8 @@ const Health = Type.Object({ status: Type.Literal('ok') });
 const Ready = Type.Object({ status: Type.Literal('ok'), database: Type.Union([Type.Literal('pglite'), Type.Literal('postgres')]) });
 const READY_TIMEOUT_MS = 2000;
 
-export const healthRoutes =
-  (db: Db): FastifyPluginAsyncTypebox =>
-  async (app) => {
+export const healthRoutes: FastifyPluginAsyncTypebox<{ db: Db }> =
+  async (app, { db }) => {
     app.get(
       '/healthz',
       {

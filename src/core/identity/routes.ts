@@ -37,9 +37,8 @@ const toDto = (k: ApiKeyRow): ApiKeyDto => ({
   lastUsedAt: ms(k.last_used_at),
 });
 
-export const identityRoutes =
-  (identity: IdentityService): FastifyPluginAsyncTypebox =>
-  async (app) => {
+export const identityRoutes: FastifyPluginAsyncTypebox<{ identity: IdentityService }> =
+  async (app, { identity }) => {
     app.get(
       '/api/v0/me',
       {

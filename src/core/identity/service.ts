@@ -17,12 +17,11 @@ export const normalizeEmail = (email: string): string => email.trim().toLowerCas
 
 /** Organizations, principals and API keys: creation, listing and revocation, with the rules of docs/identity-and-access.md. */
 export class IdentityService {
-  /** Called with a key id when it is revoked, so cached credentials drop it at once. */
-  onRevoke: (keyId: string) => void = () => undefined;
-
   constructor(
     private readonly db: Db,
     private readonly clock: Clock = systemClock,
+    /** Called with a key id when it is revoked, so cached credentials drop it at once. */
+    private readonly onRevoke: (keyId: string) => void = () => undefined,
   ) {}
 
   async createOrganization(input: { name: string; ownerEmail: string; ownerName?: string }) {

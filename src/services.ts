@@ -1,0 +1,100 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { pino } from 'pino';
+import type { Config } from './config.js';
+import { systemClock, type Clock } from './core/clock.js';
+import type { Db } from './core/db/db.js';
+import { withDb } from './core/db/with-db.js';
+import { AccountsService } from './core/accounts/service.js';
+import { Authenticator } from './core/identity/authenticator.js';
+import { JwtVerifier } from './core/identity/jwt-verifier.js';
+import { IdentityService } from './core/identity/service.js';
+import { LimitsService, type CreditsUsage } from './limits/service.js';
+import { AnalyticsService } from './analytics/service.js';
+import { TelemetryService } from './telemetry/service.js';
+import { OtlpService } from './otlp/service.js';
+import { AutomationsService } from './automations/service.js';
+import { ReadinessService } from './readiness/service.js';
+import { AgentChannel } from './computers/agent-service.js';
+import { createEngine, e2bFromConfig } from './computers/area.js';
+import type { ProvisioningEngine } from './computers/engine.js';
+import type { E2bClient } from './computers/providers/e2b-client.js';
+import { ComputersService } from './computers/service.js';
+import { WorkSignal } from './computers/work-signal.js';
+
+export interface ServiceDeps {
+  db: Db;
+  /** The time of every decision the services make (expiries, leases, periods); by default the system's. */
+  clock?: Clock;
+  /** Credits used per principal; by default the analytics rollups of ingested telemetry. */
+  usage?: CreditsUsage;
+  /** The E2B cloud for e2b computers; by default the official SDK when E2B_API_KEY is set. */
+  e2b?: E2bClient;
+  /** The process's logger; by default one at LOG_LEVEL on stdout, credentials redacted. */
+  log?: FastifyBaseLogger;
+}
+
+/** Every service of one process, each built once and given its dependencies. */
+export interface Services {
+  db: Db;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  identity: IdentityService;
+  authenticator: Authenticator;
+  accounts: AccountsService;
+  analytics: AnalyticsService;
+  telemetry: TelemetryService;
+  otlp: OtlpService;
+  limits: LimitsService;
+  readiness: ReadinessService;
+  automations: AutomationsService;
+  computers: ComputersService;
+  agentChannel: AgentChannel;
+  /** Provisioning in the background: built here, started by `orgctl serve` once it listens. */
+  engine: ProvisioningEngine;
+}
+
+/**
+ * The one place services are made, for `orgctl serve`, the commands that open the database and
+ * the tests. Building touches nothing: no query runs, no timer starts.
+ */
+export function buildServices(config: Config, deps: ServiceDeps): Services {
+  const { db } = deps;
+  const clock = deps.clock ?? systemClock;
+  const log = deps.log ?? pino({ level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] });
+  const e2b = deps.e2b ?? e2bFromConfig(config);
+  const authenticator = new Authenticator(db, new JwtVerifier(config, clock), {
+    clock,
+    cacheTtlMs: config.authCacheTtlMs,
+    // The embedded database belongs to this process, so every revocation passes through the
+    // identity service below, which tells the authenticator at once.
+    soleWriter: db.engine === 'pglite',
+    onBackgroundError: (err) => log.warn({ err }, 'background credential work failed'),
+  });
+  const identity = new IdentityService(db, clock, (keyId) => authenticator.forgetKey(keyId));
+  const analytics = new AnalyticsService(db, { cacheBytes: config.analyticsCacheMb * 1024 * 1024 }, clock);
+  const telemetry = new TelemetryService(db, identity, analytics, clock);
+  const signal = new WorkSignal();
+  const computers = new ComputersService(db, identity, { e2bConfigured: e2b !== undefined, allowPrivateNetwork: config.ciAllowPrivateNetwork }, signal, clock, e2b);
+  return {
+    db,
+    clock,
+    log,
+    identity,
+    authenticator,
+    accounts: new AccountsService(db, identity, clock),
+    analytics,
+    telemetry,
+    otlp: new OtlpService(db, identity, telemetry, clock),
+    limits: new LimitsService(db, identity, deps.usage ?? analytics, clock),
+    readiness: new ReadinessService(db),
+    automations: AutomationsService.fromConfig(db, config),
+    computers,
+    agentChannel: new AgentChannel(db, computers, { leaseMs: config.computersLeaseMs, pollMs: config.computersAgentPollMs, logMaxChars: config.installLogMaxChars }, signal, clock),
+    engine: createEngine(config, db, log, e2b, clock),
+  };
+}
+
+/** For the commands that administer the database: opens it (migrated), builds the services, runs fn, closes it. */
+export function withServices<T>(config: Config, fn: (services: Services) => Promise<T>): Promise<T> {
+  return withDb(config, (db) => fn(buildServices(config, { db })));
+}
