@@ -1,6 +1,6 @@
 import { errors } from '../core/http/errors.js';
 import { pinnedUrl, type AddressPin } from './address-pin.js';
-import { canonicalRepoId, isHostName } from '../core/net/repo-id.js';
+import { canonicalRepoId, isHostName, splitRepoUrl } from '../core/net/repo-id.js';
 import { addressesOf, isInternalAddress, type Resolver } from '../core/net/network-guard.js';
 
 export type HostKind = 'github' | 'git';
@@ -38,6 +38,7 @@ function normalHost(host: string): string {
   }
 }
 
+const NOT_A_REPO_URL = 'must be a repository URL (https://HOST/PATH, ssh://HOST/PATH or USER@HOST:PATH)';
 const bad = (message: string) => errors.invalid([{ path: '/repoUrl', message }]);
 
 /**
@@ -101,12 +102,15 @@ function parse(text: string): ParsedUrl {
     if (!path.startsWith('/') || path.split('/').includes('..')) throw bad('a file:// URL must hold an absolute path without ..');
     return { scheme: 'file', host: '', path, display: text };
   }
-  const scp = /^(?:([A-Za-z0-9._-]+)@)?([A-Za-z0-9.-]+):(?!\/\/)([^:]+)$/.exec(text);
-  if (scp) {
-    const host = checkHost(scp[2]!);
-    if (scp[3]!.split('/').includes('..')) throw bad('must not contain .. segments');
-    return { scheme: 'scp', host, path: `/${scp[3]!.replace(/^\/+/, '')}`, display: text };
+  const parts = splitRepoUrl(text);
+  if (parts?.form === 'scp') {
+    // git reads a colon in the path or an unusual user name as something else than this names.
+    if ((parts.user !== undefined && !/^[A-Za-z0-9._-]+$/.test(parts.user)) || parts.path.includes(':')) throw bad(NOT_A_REPO_URL);
+    const host = checkHost(parts.host);
+    if (parts.path.split('/').includes('..')) throw bad('must not contain .. segments');
+    return { scheme: 'scp', host, path: `/${parts.path.replace(/^\/+/, '')}`, display: text };
   }
+  // The URL form: WHATWG URL normalises the host (IDN, IPv6) and the port as git's resolver will see them.
   // `new URL` would resolve `..` (also written %2e%2e) while git is handed the text as written.
   const rawPath = text.replace(/^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/]*/, '').replace(/%2e/gi, '.');
   if (rawPath.split('/').some((segment) => segment === '..' || segment === '.')) throw bad('must not contain . or .. segments');
@@ -114,7 +118,7 @@ function parse(text: string): ParsedUrl {
   try {
     url = new URL(text);
   } catch {
-    throw bad('must be a repository URL (https://HOST/PATH, ssh://HOST/PATH or USER@HOST:PATH)');
+    throw bad(NOT_A_REPO_URL);
   }
   const scheme = url.protocol.slice(0, -1).toLowerCase();
   if (scheme !== 'https' && scheme !== 'http' && scheme !== 'ssh' && scheme !== 'git') throw bad(`the scheme ${scheme}: is not supported`);

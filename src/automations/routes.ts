@@ -1,14 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { principalOf } from '../core/http/access.js';
-import { listenerOrigin } from '../core/http/listener-origin.js';
 import { errorResponses } from '../core/http/error-schema.js';
 import { access } from '../core/identity/roles.js';
 import { CiEditBody, CiEditResult, PullRequest, PullRequestList, PullRequestParams, PullRequestQuery } from './schemas.js';
 import type { AutomationsService } from './service.js';
 
 const tags = ['CI automation'];
-
-/** The service's address as the caller reached it (PUBLIC_URL, when set, takes precedence). */
 
 export const automationsRoutes: FastifyPluginAsyncTypebox<{ automations: AutomationsService }> =
   async (app, { automations }) => {
@@ -28,7 +25,7 @@ export const automationsRoutes: FastifyPluginAsyncTypebox<{ automations: Automat
           response: { 200: CiEditResult, ...errorResponses(400, 401, 403, 404, 409, 502) },
         },
       },
-      async (request) => automations.editWorkflow(principalOf(request), request.body, listenerOrigin(request)),
+      async (request) => automations.editWorkflow(principalOf(request), request.body, request.storedLinkUrl),
     );
 
     app.get(

@@ -32,8 +32,6 @@ export class AutomationsService {
     private readonly db: Db,
     private readonly hosts: GitHosts,
     private readonly policy: TargetPolicy,
-    /** PUBLIC_URL: the address clients know the service by; else the address each request came in on. */
-    private readonly publicUrl?: string,
   ) {}
 
   static fromConfig(db: Db, config: Config): AutomationsService {
@@ -44,17 +42,15 @@ export class AutomationsService {
         github: new GitHubHost({ token: config.githubToken, baseUrl: config.githubApiUrl, timeoutMs: config.ciGitTimeoutMs }),
       },
       { hosts: parseHostList(config.ciGitHosts), allowPrivateNetwork: config.ciAllowPrivateNetwork },
-      config.publicUrl,
     );
   }
 
   /**
    * Opens a pull request that creates, edits or deletes one workflow: one new branch, one commit.
-   * Everything the request says is checked before the host is contacted; `requestOrigin` is the
-   * address the request came in on, for the links of pull requests it records itself (plain
-   * Git) when PUBLIC_URL is not set.
+   * Everything the request says is checked before the host is contacted; `linkBase` is where the
+   * links of pull requests it records itself (plain Git) point (the request's storedLinkUrl).
    */
-  async editWorkflow(actor: Principal, body: CiEditBody, requestOrigin: string): Promise<CiEditResult> {
+  async editWorkflow(actor: Principal, body: CiEditBody, linkBase: string): Promise<CiEditResult> {
     checkWorkflowPath(body.workflowPath);
     if (body.action === 'delete' && body.content !== undefined) throw errors.invalid([{ path: '/content', message: 'must be absent for action delete' }]);
     if (body.action !== 'delete') {
@@ -76,7 +72,6 @@ export class AutomationsService {
     const outcome = target.kind === 'github' ? await this.hosts.github.apply(target, change) : await this.hosts.git.apply(target, change);
 
     const id = randomUUID();
-    const linkBase = (this.publicUrl ?? requestOrigin).replace(/\/+$/, '');
     let row: PullRequestRow;
     try {
       row = await this.db.transaction(async (tx) =>

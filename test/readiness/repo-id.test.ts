@@ -58,7 +58,7 @@ describe('one parser of repository URLs', () => {
     ['ssh://git@[::1]:22/acme/api', '[::1]', '/acme/api'],
     ['github.com/acme/api', 'github.com', '/acme/api'],
   ])('%s is host %s, path %s', (url, host, path) => {
-    expect(splitRepoUrl(url)).toEqual({ host, path });
+    expect(splitRepoUrl(url)).toMatchObject({ host, path });
   });
 
   it('names no repository for other schemes and plain words', () => {

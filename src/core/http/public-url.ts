@@ -6,6 +6,11 @@ declare module 'fastify' {
     /** The service's public URL for links in a response: PUBLIC_URL, else the address the request names. */
     readonly publicUrl: string;
     /**
+     * The public URL for links the service stores for others to read (a recorded pull request):
+     * PUBLIC_URL, else the listener's own address, never the caller-written Host header.
+     */
+    readonly storedLinkUrl: string;
+    /**
      * Where the web app's pages are, for links the service hands out (invitations): PUBLIC_URL's
      * origin, or the address this request reached, on APP_PORT when the application has its own listener.
      */
@@ -19,6 +24,11 @@ export function registerPublicUrl(app: FastifyInstance, options: { publicUrl?: s
   app.decorateRequest('publicUrl', {
     getter() {
       return (publicUrl ?? `${this.protocol}://${this.host}`).replace(/\/+$/, '');
+    },
+  });
+  app.decorateRequest('storedLinkUrl', {
+    getter() {
+      return (publicUrl ?? listenerOrigin(this)).replace(/\/+$/, '');
     },
   });
   app.decorateRequest('appUrl', {

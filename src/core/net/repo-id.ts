@@ -23,12 +23,23 @@ const SCHEMES = new Set(['http', 'https', 'ssh', 'git', 'git+ssh', 'ssh+git']);
 /** A host name or bracketed IPv6 address, lower case, as repository URLs may name it. */
 export const isHostName = (host: string): boolean => /^(\[[0-9a-f:.]+\]|[a-z0-9]([a-z0-9.-]*[a-z0-9])?)$/.test(host);
 
+/** A repository URL split into its parts, before any rule of the caller's. */
+export interface RepoUrlParts {
+  /** How the text names the repository: a URL with a scheme, scp-like `[user@]host:path`, or bare `host/path`. */
+  form: 'url' | 'scp' | 'bare';
+  /** The user before `@` in the scp-like form, as written. */
+  user?: string;
+  /** The host as written, without credentials or port. */
+  host: string;
+  path: string;
+}
+
 /**
  * The host (as written, without credentials or port) and the path of a repository URL: a URL
  * of a git transport (https, http, ssh, git), scp-like `[user@]host:path`, or `host/path`.
- * Undefined for anything else. The one parser of repository URLs; callers add their rules.
+ * Undefined for anything else. The one parser of repository URL syntax; callers add their rules.
  */
-export function splitRepoUrl(text: string): { host: string; path: string } | undefined {
+export function splitRepoUrl(text: string): RepoUrlParts | undefined {
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(text);
   if (scheme) {
     if (!SCHEMES.has(scheme[1]!.toLowerCase())) return undefined;
@@ -37,14 +48,14 @@ export function splitRepoUrl(text: string): { host: string; path: string } | und
     let authority = slash === -1 ? rest : rest.slice(0, slash);
     rest = slash === -1 ? '' : rest.slice(slash);
     authority = authority.slice(authority.lastIndexOf('@') + 1);
-    return { host: stripPort(authority), path: rest };
+    return { form: 'url', host: stripPort(authority), path: rest };
   }
   // scp-like syntax: [user@]host:path (a colon before any slash).
-  const scp = /^(?:[^@/:]+@)?([^@/:]+):(?!\/\/)(.+)$/.exec(text);
-  if (scp) return { host: scp[1]!, path: scp[2]! };
+  const scp = /^(?:([^@/:]+)@)?([^@/:]+):(?!\/\/)(.+)$/.exec(text);
+  if (scp) return { form: 'scp', ...(scp[1] !== undefined ? { user: scp[1] } : {}), host: scp[2]!, path: scp[3]! };
   // Already canonical (or nearly): host/path, as a repoId filter is given.
   const bare = /^([^/@:]+)(\/.+)$/.exec(text);
-  if (bare && bare[1]!.includes('.')) return { host: bare[1]!, path: bare[2]! };
+  if (bare && bare[1]!.includes('.')) return { form: 'bare', host: bare[1]!, path: bare[2]! };
   return undefined;
 }
 
