@@ -33,7 +33,7 @@ const layer = (area) => [BELOW[area].map((a) => `**/${a}/**`), `${area} is below
 const ROUTES = [['./store.js', '**/store.js'], 'a route calls its service, never a store'];
 
 export default tseslint.config(
-  { ignores: ['dist/**', '.bench-build/**', 'node_modules/**', 'data/**', 'coverage/**'] },
+  { ignores: ['dist/**', '.bench-build/**', 'node_modules/**', 'data/**', 'coverage/**', 'src/hooks/generated/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,6 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { ValidateFunction } from 'ajv';
+import { ConfigError } from './config-error.js';
 import { textAjv, problemsOf } from './core/validation/ajv.js';
+
+export { ConfigError } from './config-error.js';
 
 /**
  * Every setting of the service, read once from the environment and passed down.
@@ -53,8 +56,6 @@ const ConfigSchema = Type.Object(
   },
 );
 export type Config = Static<typeof ConfigSchema>;
-
-export class ConfigError extends Error {}
 
 // Compiled on first use: commands that never read the configuration do not pay for it.
 let validateConfig: ValidateFunction | undefined;

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 import { UsageError } from './core/cli/args.js';
 import { CliError } from './core/cli/cli-error.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { ConfigError } from './config-error.js';
+import type { Config } from './config.js';
 import { DataDirInUseError } from './core/db/data-dir-lock.js';
 import { AppError } from './core/http/errors.js';
 
@@ -10,12 +11,15 @@ type ClientCommand = (argv: string[]) => Promise<number>;
 
 /**
  * Commands are loaded on demand, so a client command (hooks, agent) starts quickly and never
- * fails on a server setting; server commands get the validated configuration.
+ * fails on a server setting; server commands get the validated configuration. The configuration
+ * module too is loaded on demand: its schemas bring TypeBox and ajv, which a hook process does not need.
  */
 const server =
   (load: () => Promise<Command>): ClientCommand =>
-  async (argv) =>
-    (await load())(argv, loadConfig(process.env));
+  async (argv) => {
+    const [command, { loadConfig }] = await Promise.all([load(), import('./config.js')]);
+    return command(argv, loadConfig(process.env));
+  };
 
 /** Each command is named by one or two words; the rest of argv is its own. */
 const commands: Record<string, { run: ClientCommand; help: string }> = {

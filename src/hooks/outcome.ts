@@ -1,7 +1,7 @@
-import { Value } from '@sinclair/typebox/value';
 import { isBlockingEvent, type HookEvent } from './events.js';
+import { hookJsonOutputFields } from './generated/validators.js';
 import type { CommandResult } from './run-command.js';
-import { HookJsonOutputSchema, type HookJsonOutput, type HookOutcome, type HookRunResult, type HooksRunResult } from './schemas.js';
+import type { HookJsonOutput, HookOutcome, HookRunResult, HooksRunResult } from './schemas.js';
 import type { PlannedHook } from './select-hooks.js';
 
 /** What one hook said, read from its exit and its stdout. */
@@ -98,9 +98,10 @@ function parseJsonOutput(stdout: string): HookJsonOutput {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return {};
   // Field by field: one mistyped field is ignored rather than discarding the others.
   const out: Record<string, unknown> = {};
-  for (const [key, schema] of Object.entries(HookJsonOutputSchema.properties)) {
+  // The validators are precompiled by ajv (src/hooks/generated, `npm run hooks:validators`).
+  for (const [key, validate] of Object.entries(hookJsonOutputFields)) {
     const value = (parsed as Record<string, unknown>)[key];
-    if (value !== undefined && Value.Check(schema, value)) out[key] = value;
+    if (value !== undefined && validate(value)) out[key] = value;
   }
   return out as HookJsonOutput;
 }

@@ -1,15 +1,16 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { hookEvents } from './events.js';
+import { maxTimeoutSeconds } from './timeouts.js';
 
 /**
  * Schemas of the hooks configuration, of the JSON a hook may print, and of
  * the combined result `orgctl hooks run` prints. `errorMessage` is our own option: the
- * validator prints it instead of TypeBox's generic text, so a user reads what to write.
+ * validator prints it instead of ajv's generic text, so a user reads what to write (and
+ * `eventMap` marks the object whose unknown properties are events). The hooks runner checks with
+ * validators ajv compiled ahead of time from these schemas (src/hooks/generated).
  */
 
-/** setTimeout holds at most 2^31-1 ms; a longer timeout would fire at once. */
-export const maxTimeoutSeconds = 2_147_483;
-export const defaultTimeoutSeconds = 60;
+export { defaultTimeoutSeconds, maxTimeoutSeconds } from './timeouts.js';
 
 export const HookCommandSchema = Type.Object(
   {

@@ -1,7 +1,7 @@
 import type { LoadedHooks } from './config-files.js';
 import { isToolEvent, type HookEvent } from './events.js';
 import { matchesTool } from './matcher.js';
-import { defaultTimeoutSeconds } from './schemas.js';
+import { defaultTimeoutSeconds } from './timeouts.js';
 
 /** One command to run for an event, after matching and de-duplication. */
 export interface PlannedHook {

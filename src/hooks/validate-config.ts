@@ -1,7 +1,8 @@
-import { Value, ValueErrorType, type ValueError } from '@sinclair/typebox/value';
+import type { ErrorObject } from 'ajv';
 import { hookEvents } from './events.js';
+import { validateHookEventMap } from './generated/validators.js';
 import { matcherProblem } from './matcher.js';
-import { HookEventMapSchema, type HookEventMap } from './schemas.js';
+import type { HookEventMap } from './schemas.js';
 
 /** One fault of a configuration file: where it is (JSON pointer, '' for the file as a whole) and what is wrong. */
 export interface ConfigIssue {
@@ -43,9 +44,11 @@ export function validateHooksDocument(doc: unknown, file: string): { hooks: Hook
     }
   }
   const reported = new Set<string>();
-  for (const error of Value.Errors(HookEventMapSchema, map)) {
-    const path = base + error.path;
-    // TypeBox may report several failures for one value (missing, then not a string); the first says it.
+  // Precompiled by ajv (src/hooks/generated, `npm run hooks:validators`): no schema is compiled here.
+  const errors = validateHookEventMap(map) ? [] : (validateHookEventMap.errors ?? []);
+  for (const error of errors) {
+    const path = base + pathOf(error);
+    // One value may fail several ways (ajv checks everything); the first says it.
     if ([...reported].some((p) => path === p || path.startsWith(`${p}/`))) continue;
     reported.add(path);
     issues.push({ file, path, message: describe(error) });
@@ -54,15 +57,31 @@ export function validateHooksDocument(doc: unknown, file: string): { hooks: Hook
   return { hooks: issues.length === 0 ? (map as HookEventMap) : {}, issues };
 }
 
-function describe(error: ValueError): string {
-  const custom = (error.schema as { errorMessage?: string }).errorMessage;
-  switch (error.type) {
-    case ValueErrorType.ObjectAdditionalProperties:
-      return (error.schema as { eventMap?: boolean }).eventMap ? `is not a known event (events: ${hookEvents.join(', ')})` : 'is not a known property';
-    case ValueErrorType.ObjectRequiredProperty:
+/** Markers of src/hooks/schemas.ts, read from the failing schema (the validators are verbose). */
+interface Markers {
+  errorMessage?: string;
+  eventMap?: boolean;
+  properties?: Record<string, { errorMessage?: string }>;
+}
+
+/** The JSON pointer of the faulty value: a missing or unknown property is named, not its object. */
+function pathOf(error: ErrorObject): string {
+  if (error.keyword === 'required') return `${error.instancePath}/${(error.params as { missingProperty: string }).missingProperty}`;
+  if (error.keyword === 'additionalProperties') return `${error.instancePath}/${(error.params as { additionalProperty: string }).additionalProperty}`;
+  return error.instancePath;
+}
+
+function describe(error: ErrorObject): string {
+  const schema = (error.parentSchema ?? {}) as Markers;
+  switch (error.keyword) {
+    case 'additionalProperties':
+      return schema.eventMap ? `is not a known event (events: ${hookEvents.join(', ')})` : 'is not a known property';
+    case 'required': {
+      const custom = schema.properties?.[(error.params as { missingProperty: string }).missingProperty]?.errorMessage;
       return custom ? `is required and ${custom}` : 'is required';
+    }
     default:
-      return custom ?? error.message;
+      return schema.errorMessage ?? error.message ?? 'is invalid';
   }
 }
 

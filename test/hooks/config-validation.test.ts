@@ -74,6 +74,20 @@ describe('hook configuration validation', () => {
     expect(messages({ Stop: [{ hooks: [{ ...ok, timout: 5 }] }] })).toEqual(['/p/hooks.json: /Stop/0/hooks/0/timout is not a known property']);
   });
 
+  it('reports every fault of a document, one per path, in the same order as before the precompiled validators', () => {
+    const doc = { Stop: [{ hooks: [{ type: 'prompt', timeout: -1, x: 1 }], matcher: 1, y: 2 }], Bogus: 1, Notification: {} };
+    expect(messages(doc).map((m) => m.replace(/ \(events: .*\)$/, ''))).toEqual([
+      '/p/hooks.json: /Bogus is not a known event',
+      '/p/hooks.json: /Notification must be an array of entries',
+      '/p/hooks.json: /Stop/0/y is not a known property',
+      '/p/hooks.json: /Stop/0/matcher must be a string (a regular expression on the tool name)',
+      '/p/hooks.json: /Stop/0/hooks/0/command is required and must be a non-empty string',
+      '/p/hooks.json: /Stop/0/hooks/0/x is not a known property',
+      '/p/hooks.json: /Stop/0/hooks/0/type must be "command" (the only hook type)',
+      '/p/hooks.json: /Stop/0/hooks/0/timeout must be a number of seconds > 0 and <= 2147483',
+    ]);
+  });
+
   it('points out an event left outside "hooks"', () => {
     expect(messages({ hooks: {}, Stop: [] })).toEqual(['/p/hooks.json: /Stop is an event outside "hooks"; move it into the "hooks" object']);
   });

@@ -1,4 +1,4 @@
-import AjvModule, { type ErrorObject as AjvError, type ValidateFunction } from 'ajv';
+import AjvModule, { type ErrorObject as AjvError, type Options, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 
 // ajv and ajv-formats are CommonJS modules whose default export arrives wrapped under NodeNext.
@@ -11,10 +11,17 @@ export interface ErrorItem {
   message: string;
 }
 
-function makeAjv(coerceTypes: boolean) {
-  // removeAdditional stays off: an unknown property is an error, never silently dropped.
-  // discriminator: a union tagged by a property (the events, on `type`) checks only its own branch.
-  const ajv = new Ajv({ allErrors: true, removeAdditional: false, useDefaults: true, coerceTypes, strict: false, discriminator: true });
+/**
+ * The options of the project's ajv, in JSON mode. removeAdditional stays off: an unknown property
+ * is an error, never silently dropped. discriminator: a union tagged by a property (the events, on
+ * `type`) checks only its own branch. Exported for the hooks runner's precompiled validators
+ * (scripts/compile-hooks-validators.mjs), which must check exactly as this ajv does.
+ */
+export const jsonAjvOptions = { allErrors: true, removeAdditional: false, useDefaults: true, coerceTypes: false, strict: false, discriminator: true } as const satisfies Options;
+
+/** An ajv of the project's configuration, with the formats; `extra` only adds options (the standalone code's). */
+export function makeAjv(coerceTypes: boolean, extra: Options = {}) {
+  const ajv = new Ajv({ ...jsonAjvOptions, coerceTypes, ...extra });
   addFormats(ajv);
   return ajv;
 }
