@@ -8,7 +8,10 @@ set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
 server=""
-cleanup() { [[ -n "$server" ]] && kill "$server" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"; }
+# The server runs in its own process group, killed as a whole: npm does not pass a signal on to
+# the `node dist/main.js serve` it started, which would outlive the script.
+stop_server() { [[ -n "$server" ]] && kill -- "-$server" 2>/dev/null; wait "$server" 2>/dev/null || true; server=""; }
+cleanup() { stop_server; rm -rf "$work"; }
 trap cleanup EXIT
 fail() { echo "newcomer: $*" >&2; exit 1; }
 
@@ -26,7 +29,7 @@ if grep -Ei '^npm (warn|error)' "$work/install.log"; then fail "npm install prin
 
 echo "newcomer: npm start"
 port="$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")"
-PORT="$port" npm start > "$work/start.log" 2>&1 &
+PORT="$port" setsid npm start > "$work/start.log" 2>&1 &
 server=$!
 for _ in $(seq 1 120); do grep -q 'curl -H' "$work/start.log" && break; sleep 0.5; done
 grep -q "listening on http://127.0.0.1:$port" "$work/start.log" || { cat "$work/start.log"; fail "npm start did not say where it listens"; }
@@ -45,7 +48,11 @@ for _ in $(seq 1 20); do
 done
 echo "$answer" | grep -q '"role":"owner"' || fail "the printed call answered: $answer"
 
-kill "$server"; wait "$server" 2>/dev/null || true; server=""
+stop_server
+# Nothing started from the clone may outlive the stop (it shuts down gracefully: a few seconds).
+left() { for p in /proc/[0-9]*; do readlink "$p/cwd" 2>/dev/null; done | grep -q "^$work/orgctl"; }
+for _ in $(seq 1 20); do left || break; sleep 0.5; done
+left && fail "npm start left a process running after it was stopped"
 
 if [[ "${1:-}" == "--full" ]]; then
   echo "newcomer: npm test"
