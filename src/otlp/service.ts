@@ -2,12 +2,13 @@ import { systemClock, type Clock } from '../core/clock.js';
 import type { Db } from '../core/db/db.js';
 import { isManagerRole, type Principal } from '../core/identity/roles.js';
 import type { IdentityService } from '../core/identity/service.js';
-import type { TelemetryService } from '../telemetry/service.js';
+import type { AnalyticsService } from '../analytics/service.js';
 import { parseTimestamp, utcDay } from '../events/timestamps.js';
 import type { TelemetryEvent } from '../events/event.js';
 import { eventId, originId, text, type Mapped, type NativeEvent } from './mappings/native.js';
 import { logId, mapLog, mapPoint, mapSpan, qualifiedLogName, streamKey } from './mappings/index.js';
 import { logRecords, metricPoints, nsToMs, spans, type Attrs, type MetricPoint } from './records.js';
+import { KEY_CHARS, seenStore } from './seen-store.js';
 import { streamsStore, type StreamState } from './streams-store.js';
 
 export type Signal = 'metrics' | 'logs' | 'traces';
@@ -16,7 +17,7 @@ export type Signal = 'metrics' | 'logs' | 'traces';
 export interface ExportOutcome {
   rejected: number;
   errorMessage: string;
-  /** Events stored now (the rest were already stored: a retried export). */
+  /** Events counted now (the rest were counted before: a retried export). */
   stored: number;
 }
 
@@ -44,15 +45,15 @@ const clean = (s: string, max: number) => s.replaceAll('\0', '').slice(0, max);
 /**
  * OTLP ingestion (docs/otlp.md): decodes nothing itself (the routes do), attributes each record
  * to a user, maps it through its client's mapping to native events, turns cumulative streams
- * into deltas, and stores it all in one transaction through telemetry (which hands the new
- * events to analytics' rollups), so every analytics figure shows it exactly as it shows native
- * events.
+ * into deltas, and in one transaction records the keys of its records as seen (otlp_seen) and
+ * hands the events of the records seen for the first time to analytics' rollups, so every
+ * analytics figure shows it exactly as it shows native events. No event row is stored.
  */
 export class OtlpService {
   constructor(
     private readonly db: Db,
     private readonly identity: IdentityService,
-    private readonly telemetry: TelemetryService,
+    private readonly analytics: AnalyticsService,
     private readonly clock: Clock = systemClock,
   ) {}
 
@@ -77,7 +78,7 @@ export class OtlpService {
         this.collect(mapSpan({ span: s, id, ms: nsToMs(s.endNs || s.startNs) }), owners[i] as Owner, events, rejections);
       });
     }
-    const stored = await this.telemetry.storeEvents(caller.orgId, events);
+    const stored = await this.store(caller.orgId, events);
     return { rejected: rejections.count, errorMessage: rejections.message(), stored };
   }
 
@@ -112,9 +113,29 @@ export class OtlpService {
         this.collect(mapPoint({ point: c.point, value: delta, idBase, ms: nsToMs(c.point.timeNs) }), c.owner, events, rejections);
       }
       await streamsStore.save(tx, caller.orgId, changed);
-      return this.telemetry.storeEvents(caller.orgId, events);
+      return this.store(caller.orgId, events);
     });
     return { rejected: rejections.count, errorMessage: rejections.message(), stored };
+  }
+
+  /**
+   * Counts the events of the records not seen before, in one transaction (the caller's when it
+   * has one): their keys go into otlp_seen, their events to the rollups. An event's key is the
+   * record's id hash, the part of its id before `#` (a counter point's events are
+   * `<idBase>#<i>`, a prompt's slash command `<id>#slash`); a Droid session's event has its own.
+   * Of events sharing an id, the last counts. Returns how many events were counted.
+   */
+  private async store(orgId: string, events: readonly TelemetryEvent[]): Promise<number> {
+    const unique = [...new Map(events.map((e) => [e.id, e])).values()];
+    if (unique.length === 0) return 0;
+    // Sorted keys: concurrent exports sharing keys wait on each other in one order, never in a cycle.
+    const keys = [...new Set(unique.map(keyOf))].sort();
+    return this.db.transaction(async (tx) => {
+      const fresh = await seenStore.insertNew(tx, orgId, keys);
+      const counted = fresh === null ? unique : unique.filter((e) => fresh.has(keyOf(e)));
+      if (counted.length > 0) await this.analytics.recordBatch(orgId, counted);
+      return counted.length;
+    });
   }
 
   /** A mapped record's events, given their user and checked like native events' times; or its rejection. */
@@ -177,6 +198,16 @@ export function deltaOf(p: MetricPoint, state: StreamState | undefined): number 
   if (p.timeNs <= state.lastNs) return undefined;
   const reset = p.startNs > state.startNs || p.value < state.lastValue;
   return reset ? p.value : p.value - state.lastValue;
+}
+
+const ID_PREFIX = 'otlp:';
+
+/** The key an OTLP event's id carries (eventId/originId in mappings/native.ts). */
+function keyOf(e: TelemetryEvent): string {
+  if (!e.id.startsWith(ID_PREFIX) || (e.id.length !== ID_PREFIX.length + KEY_CHARS && e.id[ID_PREFIX.length + KEY_CHARS] !== '#')) {
+    throw new Error(`an OTLP event id not made by eventId: ${e.id.slice(0, 60)}`);
+  }
+  return e.id.slice(ID_PREFIX.length, ID_PREFIX.length + KEY_CHARS);
 }
 
 function toTelemetryEvent(e: NativeEvent, userId: string, ms: number): TelemetryEvent {

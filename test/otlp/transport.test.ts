@@ -120,8 +120,11 @@ describe('transport', () => {
     expect(nan.json()).toEqual({ partialSuccess: { rejectedDataPoints: 1, errorMessage: expect.stringContaining('not a finite number') } });
     const negative = await json(org, 'metrics', metrics(claude, [sum('claude_code.commit.count', [{ attrs: {}, value: -1 }])]));
     expect(negative.json()).toMatchObject({ partialSuccess: { rejectedDataPoints: 1 } });
-    const stored = await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM telemetry_events e JOIN principals p ON p.id = e.user_id WHERE p.org_id = $1`, [org.orgId]);
-    expect(stored[0]?.n).toBe(0);
+    // OTLP stores no events: it records the keys it counted (otlp_seen) and the rollups.
+    for (const table of ['otlp_seen', 'otlp_streams', 'analytics_user_day', 'analytics_user_day_model', 'analytics_day_counter', 'telemetry_events']) {
+      const stored = await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE org_id = $1`, [org.orgId]);
+      expect(stored[0]?.n, table).toBe(0);
+    }
   });
 
   it('needs a credential like every API route', async () => {
