@@ -61,21 +61,23 @@ export class OtlpService {
     const rejections = new Rejections();
     if (signal === 'metrics') return this.exportMetrics(caller, body, rejections);
     const events: TelemetryEvent[] = [];
+    const nowMs = this.clock.now().getTime();
     if (signal === 'logs') {
       const records = logRecords(body);
-      const owners = await this.owners(caller, records);
+      const owners = await this.owners(caller, records, (r) => r.name);
       records.forEach((r, i) => {
         const name = qualifiedLogName(r);
         const when = text(r.attrs, 'event.timestamp');
-        const ms = when && !Number.isNaN(Date.parse(when)) ? Date.parse(when) : nsToMs(r.timeNs);
-        this.collect(mapLog({ record: r, name, id: logId(r, name), ms }), owners[i] as Owner, events, rejections);
+        const parsed = when ? Date.parse(when) : Number.NaN;
+        const ms = Number.isNaN(parsed) ? nsToMs(r.timeNs) : parsed;
+        this.collect(mapLog({ record: r, name, id: logId(r, name), ms }), owners[i] as Owner, events, rejections, nowMs);
       });
     } else {
       const list = spans(body);
-      const owners = await this.owners(caller, list);
+      const owners = await this.owners(caller, list, (s) => s.name);
       list.forEach((s, i) => {
         const id = originId('span', s, s.scope, s.name, s.attrs, s.startNs.toString(), s.endNs.toString());
-        this.collect(mapSpan({ span: s, id, ms: nsToMs(s.endNs || s.startNs) }), owners[i] as Owner, events, rejections);
+        this.collect(mapSpan({ span: s, id, ms: nsToMs(s.endNs || s.startNs) }), owners[i] as Owner, events, rejections, nowMs);
       });
     }
     const stored = await this.store(caller.orgId, events);
@@ -86,8 +88,9 @@ export class OtlpService {
     const { points, rejected } = metricPoints(body);
     for (const reason of rejected.reasons) rejections.add(reason, 0);
     rejections.count += rejected.count;
-    const owners = await this.owners(caller, points.map((p) => ({ ...p, name: p.metric })));
+    const owners = await this.owners(caller, points, (p) => p.metric);
     const events: TelemetryEvent[] = [];
+    const nowMs = this.clock.now().getTime();
     const cumulative: { point: MetricPoint; owner: Owner; key: string }[] = [];
     points.forEach((point, i) => {
       const owner = owners[i] as Owner;
@@ -97,7 +100,7 @@ export class OtlpService {
         return;
       }
       const idBase = originId('point', point, point.scope, point.metric, point.attrs, point.startNs.toString(), point.timeNs.toString());
-      this.collect(mapPoint({ point, value: point.value, idBase, ms: nsToMs(point.timeNs) }), owner, events, rejections);
+      this.collect(mapPoint({ point, value: point.value, idBase, ms: nsToMs(point.timeNs) }), owner, events, rejections, nowMs);
     });
     const stored = await this.db.transaction(async (tx) => {
       const states = await streamsStore.lock(tx, caller.orgId, [...new Set(cumulative.map((c) => c.key))]);
@@ -110,7 +113,7 @@ export class OtlpService {
         changed.set(c.key, { startNs: c.point.startNs, lastNs: c.point.timeNs, lastValue: c.point.value });
         if (delta === 0) continue;
         const idBase = eventId(['cumulative', c.key, c.point.timeNs.toString()]);
-        this.collect(mapPoint({ point: c.point, value: delta, idBase, ms: nsToMs(c.point.timeNs) }), c.owner, events, rejections);
+        this.collect(mapPoint({ point: c.point, value: delta, idBase, ms: nsToMs(c.point.timeNs) }), c.owner, events, rejections, nowMs);
       }
       await streamsStore.save(tx, caller.orgId, changed);
       return this.store(caller.orgId, events);
@@ -138,15 +141,15 @@ export class OtlpService {
     });
   }
 
-  /** A mapped record's events, given their user and checked like native events' times; or its rejection. */
-  private collect(mapped: Mapped, owner: Owner, out: TelemetryEvent[], rejections: Rejections): void {
+  /** A mapped record's events, given their user and checked like native events' times (against the export's now); or its rejection. */
+  private collect(mapped: Mapped, owner: Owner, out: TelemetryEvent[], rejections: Rejections, nowMs: number): void {
     if ('ignore' in mapped) return;
     if ('reject' in mapped) return rejections.add(mapped.reject);
     if (mapped.events.length === 0) return;
     if ('reject' in owner) return rejections.add(owner.reject);
     const made: TelemetryEvent[] = [];
     for (const e of mapped.events) {
-      const ts = parseTimestamp(e.ms, this.clock.now().getTime());
+      const ts = parseTimestamp(e.ms, nowMs);
       if ('error' in ts) return rejections.add(`a record whose time ${ts.error}`);
       made.push(toTelemetryEvent(e, owner.userId, ts.ms));
     }
@@ -160,9 +163,10 @@ export class OtlpService {
    * `user.account_id`, `user.account_uuid` or (Droid only) `user.id`. A record that names nobody
    * stays the caller's; one that names no user of the organization is rejected.
    */
-  private async owners(caller: Principal, records: { attrs: Attrs; resource: Attrs; name: string }[]): Promise<Owner[]> {
-    if (!isManagerRole(caller.role)) return records.map(() => ({ userId: caller.id }));
-    const named = records.map((r) => ({ email: pick(r, 'user.email') ?? pick(r, 'enduser.id'), account: accountOf(r) }));
+  private async owners<R extends { attrs: Attrs; resource: Attrs }>(caller: Principal, records: readonly R[], nameOf: (r: R) => string): Promise<Owner[]> {
+    const own: Owner = { userId: caller.id };
+    if (!isManagerRole(caller.role)) return records.map(() => own);
+    const named = records.map((r) => ({ email: pick(r, 'user.email') ?? pick(r, 'enduser.id'), account: accountOf(r, nameOf(r)) }));
     const emails = [...new Set(named.flatMap((n) => (n.email ? [n.email] : [])))];
     const accounts = [...new Set(named.flatMap((n) => (n.account ? [n.account] : [])))];
     const [byEmail, byAccount] = await Promise.all([
@@ -170,7 +174,7 @@ export class OtlpService {
       accounts.length ? this.identity.usersByAccount(caller.orgId, accounts) : new Map<string, string>(),
     ]);
     return named.map(({ email, account }) => {
-      if (email === undefined && account === undefined) return { userId: caller.id };
+      if (email === undefined && account === undefined) return own;
       const id = (email && byEmail.get(email.trim().toLowerCase())) || (account && byAccount.get(account));
       if (id) return { userId: id };
       return { reject: email ? `user ${clean(email, 100)} is not a user of this organization` : `account ${clean(account as string, 100)} is linked to no user of this organization (orgctl users link)` };
@@ -181,10 +185,10 @@ export class OtlpService {
 const pick = (r: { attrs: Attrs; resource: Attrs }, key: string) => text(r.attrs, key) ?? text(r.resource, key);
 
 /** The client account a record names; Claude Code's user.id is an anonymous installation id, so only Droid's counts. */
-function accountOf(r: { attrs: Attrs; resource: Attrs; name: string }): string | undefined {
+function accountOf(r: { attrs: Attrs; resource: Attrs }, name: string): string | undefined {
   const account = pick(r, 'user.account_id') ?? pick(r, 'user.account_uuid');
   if (account) return account;
-  const droid = r.name.startsWith('droid.') || (text(r.resource, 'service.name') ?? '').includes('droid');
+  const droid = name.startsWith('droid.') || (text(r.resource, 'service.name') ?? '').includes('droid');
   return droid ? pick(r, 'user.id') : undefined;
 }
 
