@@ -3,13 +3,20 @@ import type { Queryable } from '../core/db/db.js';
 /** The length of a key in an `otlp:` id: 32 base64url characters, 24 bytes (mappings/native.ts). */
 export const KEY_CHARS = 32;
 
-// The keys go as one text of 32-character keys, cut and decoded by the database: one parameter
-// whatever their number, and nothing per key for the driver to encode.
+/** The bytes of a key: 32 base64url characters decode to 24. */
+const KEY_BYTES = 24;
+
+// The keys go as one text of 32-character keys, decoded by the database at once (32 characters
+// are whole base64 quanta, so the concatenation decodes to the keys' bytes one after the other)
+// and cut into keys as bytea, whose substring is O(1): one parameter whatever their number, and
+// nothing per key for the driver to encode. (substr on the text itself scans from its start in
+// a multibyte encoding, quadratic in the keys: it made exports slower than event rows.)
 const INSERT_NEW_SQL = `
-  WITH ins AS (
+  WITH k AS (SELECT decode(translate($2::text, '-_', '+/'), 'base64') AS b),
+  ins AS (
     INSERT INTO otlp_seen (org_id, key)
-    SELECT $1::uuid, decode(translate(substr($2::text, i * ${KEY_CHARS} + 1, ${KEY_CHARS}), '-_', '+/'), 'base64')
-    FROM generate_series(0, $3::int - 1) AS i
+    SELECT $1::uuid, substring(k.b FROM i * ${KEY_BYTES} + 1 FOR ${KEY_BYTES})
+    FROM k, generate_series(0, $3::int - 1) AS i
     ORDER BY i
     ON CONFLICT DO NOTHING
     RETURNING key)
