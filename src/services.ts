@@ -84,7 +84,7 @@ export function buildServices(config: Config, deps: ServiceDeps): Services {
     accounts: new AccountsService(db, identity, clock),
     analytics,
     telemetry,
-    otlp: new OtlpService(db, identity, telemetry, clock),
+    otlp: new OtlpService(db, identity, analytics, clock),
     limits: new LimitsService(db, identity, deps.usage ?? analytics, clock),
     readiness: new ReadinessService(db),
     automations: AutomationsService.fromConfig(db, config),

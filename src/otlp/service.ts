@@ -2,12 +2,13 @@ import { systemClock, type Clock } from '../core/clock.js';
 import type { Db } from '../core/db/db.js';
 import { isManagerRole, type Principal } from '../core/identity/roles.js';
 import type { IdentityService } from '../core/identity/service.js';
-import type { TelemetryService } from '../telemetry/service.js';
+import type { AnalyticsService } from '../analytics/service.js';
 import { parseTimestamp, utcDay } from '../events/timestamps.js';
 import type { TelemetryEvent } from '../events/event.js';
 import { eventId, originId, text, type Mapped, type NativeEvent } from './mappings/native.js';
 import { logId, mapLog, mapPoint, mapSpan, qualifiedLogName, streamKey } from './mappings/index.js';
 import { logRecords, metricPoints, nsToMs, spans, type Attrs, type MetricPoint } from './records.js';
+import { KEY_CHARS, seenStore } from './seen-store.js';
 import { streamsStore, type StreamState } from './streams-store.js';
 
 export type Signal = 'metrics' | 'logs' | 'traces';
@@ -16,7 +17,7 @@ export type Signal = 'metrics' | 'logs' | 'traces';
 export interface ExportOutcome {
   rejected: number;
   errorMessage: string;
-  /** Events stored now (the rest were already stored: a retried export). */
+  /** Events counted now (the rest were counted before: a retried export). */
   stored: number;
 }
 
@@ -44,15 +45,15 @@ const clean = (s: string, max: number) => s.replaceAll('\0', '').slice(0, max);
 /**
  * OTLP ingestion (docs/otlp.md): decodes nothing itself (the routes do), attributes each record
  * to a user, maps it through its client's mapping to native events, turns cumulative streams
- * into deltas, and stores it all in one transaction through telemetry (which hands the new
- * events to analytics' rollups), so every analytics figure shows it exactly as it shows native
- * events.
+ * into deltas, and in one transaction records the keys of its records as seen (otlp_seen) and
+ * hands the events of the records seen for the first time to analytics' rollups, so every
+ * analytics figure shows it exactly as it shows native events. No event row is stored.
  */
 export class OtlpService {
   constructor(
     private readonly db: Db,
     private readonly identity: IdentityService,
-    private readonly telemetry: TelemetryService,
+    private readonly analytics: AnalyticsService,
     private readonly clock: Clock = systemClock,
   ) {}
 
@@ -60,24 +61,26 @@ export class OtlpService {
     const rejections = new Rejections();
     if (signal === 'metrics') return this.exportMetrics(caller, body, rejections);
     const events: TelemetryEvent[] = [];
+    const nowMs = this.clock.now().getTime();
     if (signal === 'logs') {
       const records = logRecords(body);
-      const owners = await this.owners(caller, records);
+      const owners = await this.owners(caller, records, (r) => r.name);
       records.forEach((r, i) => {
         const name = qualifiedLogName(r);
         const when = text(r.attrs, 'event.timestamp');
-        const ms = when && !Number.isNaN(Date.parse(when)) ? Date.parse(when) : nsToMs(r.timeNs);
-        this.collect(mapLog({ record: r, name, id: logId(r, name), ms }), owners[i] as Owner, events, rejections);
+        const parsed = when ? Date.parse(when) : Number.NaN;
+        const ms = Number.isNaN(parsed) ? nsToMs(r.timeNs) : parsed;
+        this.collect(mapLog({ record: r, name, id: logId(r, name), ms }), owners[i] as Owner, events, rejections, nowMs);
       });
     } else {
       const list = spans(body);
-      const owners = await this.owners(caller, list);
+      const owners = await this.owners(caller, list, (s) => s.name);
       list.forEach((s, i) => {
         const id = originId('span', s, s.scope, s.name, s.attrs, s.startNs.toString(), s.endNs.toString());
-        this.collect(mapSpan({ span: s, id, ms: nsToMs(s.endNs || s.startNs) }), owners[i] as Owner, events, rejections);
+        this.collect(mapSpan({ span: s, id, ms: nsToMs(s.endNs || s.startNs) }), owners[i] as Owner, events, rejections, nowMs);
       });
     }
-    const stored = await this.telemetry.storeEvents(caller.orgId, events);
+    const stored = await this.store(caller.orgId, events);
     return { rejected: rejections.count, errorMessage: rejections.message(), stored };
   }
 
@@ -85,8 +88,9 @@ export class OtlpService {
     const { points, rejected } = metricPoints(body);
     for (const reason of rejected.reasons) rejections.add(reason, 0);
     rejections.count += rejected.count;
-    const owners = await this.owners(caller, points.map((p) => ({ ...p, name: p.metric })));
+    const owners = await this.owners(caller, points, (p) => p.metric);
     const events: TelemetryEvent[] = [];
+    const nowMs = this.clock.now().getTime();
     const cumulative: { point: MetricPoint; owner: Owner; key: string }[] = [];
     points.forEach((point, i) => {
       const owner = owners[i] as Owner;
@@ -96,7 +100,7 @@ export class OtlpService {
         return;
       }
       const idBase = originId('point', point, point.scope, point.metric, point.attrs, point.startNs.toString(), point.timeNs.toString());
-      this.collect(mapPoint({ point, value: point.value, idBase, ms: nsToMs(point.timeNs) }), owner, events, rejections);
+      this.collect(mapPoint({ point, value: point.value, idBase, ms: nsToMs(point.timeNs) }), owner, events, rejections, nowMs);
     });
     const stored = await this.db.transaction(async (tx) => {
       const states = await streamsStore.lock(tx, caller.orgId, [...new Set(cumulative.map((c) => c.key))]);
@@ -109,23 +113,43 @@ export class OtlpService {
         changed.set(c.key, { startNs: c.point.startNs, lastNs: c.point.timeNs, lastValue: c.point.value });
         if (delta === 0) continue;
         const idBase = eventId(['cumulative', c.key, c.point.timeNs.toString()]);
-        this.collect(mapPoint({ point: c.point, value: delta, idBase, ms: nsToMs(c.point.timeNs) }), c.owner, events, rejections);
+        this.collect(mapPoint({ point: c.point, value: delta, idBase, ms: nsToMs(c.point.timeNs) }), c.owner, events, rejections, nowMs);
       }
       await streamsStore.save(tx, caller.orgId, changed);
-      return this.telemetry.storeEvents(caller.orgId, events);
+      return this.store(caller.orgId, events);
     });
     return { rejected: rejections.count, errorMessage: rejections.message(), stored };
   }
 
-  /** A mapped record's events, given their user and checked like native events' times; or its rejection. */
-  private collect(mapped: Mapped, owner: Owner, out: TelemetryEvent[], rejections: Rejections): void {
+  /**
+   * Counts the events of the records not seen before, in one transaction (the caller's when it
+   * has one): their keys go into otlp_seen, their events to the rollups. An event's key is the
+   * record's id hash, the part of its id before `#` (a counter point's events are
+   * `<idBase>#<i>`, a prompt's slash command `<id>#slash`); a Droid session's event has its own.
+   * Of events sharing an id, the last counts. Returns how many events were counted.
+   */
+  private async store(orgId: string, events: readonly TelemetryEvent[]): Promise<number> {
+    const unique = [...new Map(events.map((e) => [e.id, e])).values()];
+    if (unique.length === 0) return 0;
+    // Sorted keys: concurrent exports sharing keys wait on each other in one order, never in a cycle.
+    const keys = [...new Set(unique.map(keyOf))].sort();
+    return this.db.transaction(async (tx) => {
+      const fresh = await seenStore.insertNew(tx, orgId, keys);
+      const counted = fresh === null ? unique : unique.filter((e) => fresh.has(keyOf(e)));
+      if (counted.length > 0) await this.analytics.recordBatch(orgId, counted);
+      return counted.length;
+    });
+  }
+
+  /** A mapped record's events, given their user and checked like native events' times (against the export's now); or its rejection. */
+  private collect(mapped: Mapped, owner: Owner, out: TelemetryEvent[], rejections: Rejections, nowMs: number): void {
     if ('ignore' in mapped) return;
     if ('reject' in mapped) return rejections.add(mapped.reject);
     if (mapped.events.length === 0) return;
     if ('reject' in owner) return rejections.add(owner.reject);
     const made: TelemetryEvent[] = [];
     for (const e of mapped.events) {
-      const ts = parseTimestamp(e.ms, this.clock.now().getTime());
+      const ts = parseTimestamp(e.ms, nowMs);
       if ('error' in ts) return rejections.add(`a record whose time ${ts.error}`);
       made.push(toTelemetryEvent(e, owner.userId, ts.ms));
     }
@@ -139,9 +163,10 @@ export class OtlpService {
    * `user.account_id`, `user.account_uuid` or (Droid only) `user.id`. A record that names nobody
    * stays the caller's; one that names no user of the organization is rejected.
    */
-  private async owners(caller: Principal, records: { attrs: Attrs; resource: Attrs; name: string }[]): Promise<Owner[]> {
-    if (!isManagerRole(caller.role)) return records.map(() => ({ userId: caller.id }));
-    const named = records.map((r) => ({ email: pick(r, 'user.email') ?? pick(r, 'enduser.id'), account: accountOf(r) }));
+  private async owners<R extends { attrs: Attrs; resource: Attrs }>(caller: Principal, records: readonly R[], nameOf: (r: R) => string): Promise<Owner[]> {
+    const own: Owner = { userId: caller.id };
+    if (!isManagerRole(caller.role)) return records.map(() => own);
+    const named = records.map((r) => ({ email: pick(r, 'user.email') ?? pick(r, 'enduser.id'), account: accountOf(r, nameOf(r)) }));
     const emails = [...new Set(named.flatMap((n) => (n.email ? [n.email] : [])))];
     const accounts = [...new Set(named.flatMap((n) => (n.account ? [n.account] : [])))];
     const [byEmail, byAccount] = await Promise.all([
@@ -149,7 +174,7 @@ export class OtlpService {
       accounts.length ? this.identity.usersByAccount(caller.orgId, accounts) : new Map<string, string>(),
     ]);
     return named.map(({ email, account }) => {
-      if (email === undefined && account === undefined) return { userId: caller.id };
+      if (email === undefined && account === undefined) return own;
       const id = (email && byEmail.get(email.trim().toLowerCase())) || (account && byAccount.get(account));
       if (id) return { userId: id };
       return { reject: email ? `user ${clean(email, 100)} is not a user of this organization` : `account ${clean(account as string, 100)} is linked to no user of this organization (orgctl users link)` };
@@ -160,10 +185,10 @@ export class OtlpService {
 const pick = (r: { attrs: Attrs; resource: Attrs }, key: string) => text(r.attrs, key) ?? text(r.resource, key);
 
 /** The client account a record names; Claude Code's user.id is an anonymous installation id, so only Droid's counts. */
-function accountOf(r: { attrs: Attrs; resource: Attrs; name: string }): string | undefined {
+function accountOf(r: { attrs: Attrs; resource: Attrs }, name: string): string | undefined {
   const account = pick(r, 'user.account_id') ?? pick(r, 'user.account_uuid');
   if (account) return account;
-  const droid = r.name.startsWith('droid.') || (text(r.resource, 'service.name') ?? '').includes('droid');
+  const droid = name.startsWith('droid.') || (text(r.resource, 'service.name') ?? '').includes('droid');
   return droid ? pick(r, 'user.id') : undefined;
 }
 
@@ -177,6 +202,16 @@ export function deltaOf(p: MetricPoint, state: StreamState | undefined): number 
   if (p.timeNs <= state.lastNs) return undefined;
   const reset = p.startNs > state.startNs || p.value < state.lastValue;
   return reset ? p.value : p.value - state.lastValue;
+}
+
+const ID_PREFIX = 'otlp:';
+
+/** The key an OTLP event's id carries (eventId/originId in mappings/native.ts). */
+function keyOf(e: TelemetryEvent): string {
+  if (!e.id.startsWith(ID_PREFIX) || (e.id.length !== ID_PREFIX.length + KEY_CHARS && e.id[ID_PREFIX.length + KEY_CHARS] !== '#')) {
+    throw new Error(`an OTLP event id not made by eventId: ${e.id.slice(0, 60)}`);
+  }
+  return e.id.slice(ID_PREFIX.length, ID_PREFIX.length + KEY_CHARS);
 }
 
 function toTelemetryEvent(e: NativeEvent, userId: string, ms: number): TelemetryEvent {

@@ -120,8 +120,26 @@ describe('transport', () => {
     expect(nan.json()).toEqual({ partialSuccess: { rejectedDataPoints: 1, errorMessage: expect.stringContaining('not a finite number') } });
     const negative = await json(org, 'metrics', metrics(claude, [sum('claude_code.commit.count', [{ attrs: {}, value: -1 }])]));
     expect(negative.json()).toMatchObject({ partialSuccess: { rejectedDataPoints: 1 } });
-    const stored = await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM telemetry_events e JOIN principals p ON p.id = e.user_id WHERE p.org_id = $1`, [org.orgId]);
-    expect(stored[0]?.n).toBe(0);
+    // OTLP stores no events: it records the keys it counted (otlp_seen) and the rollups.
+    for (const table of ['otlp_seen', 'otlp_streams', 'analytics_user_day', 'analytics_user_day_model', 'analytics_day_counter', 'telemetry_events']) {
+      const stored = await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE org_id = $1`, [org.orgId]);
+      expect(stored[0]?.n, table).toBe(0);
+    }
+  });
+
+  it('token sums past what the service keeps exactly: a 503 (never a 500), nothing of the export counted, and the service keeps serving', async () => {
+    const org = await t.createOrg('huge-sums');
+    const kinds = ['input', 'output', 'cacheRead', 'cacheCreation'];
+    const points = Array.from({ length: 4000 }, (_, i) => ({ attrs: { 'session.id': `s${i}`, type: kinds[i % 4]!, model: 'gpt-5' }, value: 1_000_000_000_000 }));
+    const res = await json(org, 'metrics', metrics(claude, [sum('claude_code.token.usage', points)]));
+    expect(res.statusCode).toBe(503);
+    expect(res.headers['retry-after']).toBeDefined();
+    for (const table of ['otlp_seen', 'analytics_user_day', 'analytics_user_day_model']) {
+      const stored = await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE org_id = $1`, [org.orgId]);
+      expect(stored[0]?.n, table).toBe(0);
+    }
+    expect((await json(org, 'metrics', tokensOf(700))).statusCode).toBe(200);
+    expect(await day(org, 'tokens')).toMatchObject({ input_tokens: 700 });
   });
 
   it('needs a credential like every API route', async () => {

@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { migrate } from '../../src/core/db/migrate.js';
+import type { TelemetryEvent } from '../../src/events/event.js';
+import { TestApp, type Org } from '../helpers/test-app.js';
+import { logs, metrics, sum, YESTERDAY } from './otlp-json.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await TestApp.start();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+type Row = Record<string, unknown>;
+const post = (org: Org, signal: string, body: unknown) =>
+  t.app.inject({ method: 'POST', url: `/v1/${signal}`, headers: { authorization: `Bearer ${org.ownerKey}`, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+const day = async (org: Org, report: string) => (await t.request<{ data: Row[] }>('GET', `/api/v1/analytics/${report}?startDate=${YESTERDAY}&endDate=${YESTERDAY}`, { key: org.ownerKey })).body.data[0] as Row;
+const claude = { 'service.name': 'claude-code' };
+const session = { 'session.id': 'up' };
+
+describe('upgrade from event rows to otlp_seen (migration 0051)', () => {
+  it('an export stored as events before the upgrade counts once when it is retried after it', async () => {
+    const org = await t.createOrg('upgrade');
+    const logBody = logs(claude, [
+      { name: 'claude_code.user_prompt', attrs: { ...session, 'event.sequence': 1, command_name: '/review' } },
+      { name: 'claude_code.tool_result', attrs: { ...session, 'event.sequence': 2, tool_name: 'Edit' } },
+    ]);
+    const metricBody = metrics(claude, [sum('claude_code.commit.count', [{ attrs: session, value: 3 }])]);
+
+    // The first send, recording the events as the previous release stored them (same ids: test/otlp/ids.test.ts).
+    const recorded: TelemetryEvent[] = [];
+    const original = t.services.analytics.recordBatch.bind(t.services.analytics);
+    const capture = vi.spyOn(t.services.analytics, 'recordBatch').mockImplementation((orgId, events) => {
+      recorded.push(...events);
+      return original(orgId, events);
+    });
+    expect((await post(org, 'logs', logBody)).statusCode).toBe(200);
+    expect((await post(org, 'metrics', metricBody)).statusCode).toBe(200);
+    capture.mockRestore();
+    expect(recorded.map((e) => e.id.replace(/^otlp:[A-Za-z0-9_-]{32}/, 'KEY')).sort()).toEqual(['KEY', 'KEY', 'KEY#0', 'KEY#1', 'KEY#2', 'KEY#slash']);
+    const before = { activity: await day(org, 'activity'), tools: await day(org, 'tools') };
+    expect(before.activity).toMatchObject({ user_messages: 1 });
+    expect(before.tools).toMatchObject({ tool_calls: 1, slash_commands_invocations: 1 });
+
+    // The database as the previous release left it: the events as rows, no otlp_seen.
+    for (const e of recorded) {
+      await t.db.query(
+        `INSERT INTO telemetry_events (org_id, event_id, user_id, type, occurred_at, session_id, client, attrs)
+         VALUES ($1, $2, $3, $4, timestamptz 'epoch' + $5 * interval '1 millisecond', $6, $7, $8::text::jsonb)`,
+        [org.orgId, e.id, e.userId, e.type, e.ms, e.sessionId, e.client, JSON.stringify(e.attrs)],
+      );
+    }
+    await t.db.exec(`DROP TABLE otlp_seen; DELETE FROM schema_migrations WHERE version = 51`);
+    expect(await migrate(t.db)).toEqual(['0051_otlp_seen']);
+    expect(Number((await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM otlp_seen WHERE org_id = $1`, [org.orgId]))[0]!.n)).toBe(3);
+
+    // The retries after the upgrade count nothing.
+    expect((await post(org, 'logs', logBody)).statusCode).toBe(200);
+    expect((await post(org, 'metrics', metricBody)).statusCode).toBe(200);
+    expect(await day(org, 'activity')).toEqual(before.activity);
+    expect(await day(org, 'tools')).toEqual(before.tools);
+
+    // A new record still counts.
+    await post(org, 'logs', logs(claude, [{ name: 'claude_code.user_prompt', attrs: { ...session, 'event.sequence': 3 } }]));
+    expect(await day(org, 'activity')).toMatchObject({ user_messages: 2 });
+  });
+});
