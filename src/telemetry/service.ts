@@ -57,10 +57,9 @@ export class TelemetryService {
 
   /**
    * Stores the events whose id is new for the organization, with their rollups, in one
-   * transaction: the caller's when it has one (an OTLP export's), else its own. Of events sharing
-   * an id, the last is stored. Returns how many were new.
+   * transaction. Of events sharing an id, the last is stored. Returns how many were new.
    */
-  async storeEvents(orgId: string, events: readonly TelemetryEvent[]): Promise<number> {
+  private async storeEvents(orgId: string, events: readonly TelemetryEvent[]): Promise<number> {
     const unique = [...new Map(events.map((e) => [e.id, e])).values()];
     if (unique.length === 0) return 0;
     // Sorted ids: concurrent batches sharing ids wait on each other in one order, never in a cycle.
