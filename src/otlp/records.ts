@@ -111,14 +111,25 @@ export function attributes(list: unknown): Attrs {
 const TEMPORALITY: Record<string, Temporality> = { '1': 'delta', '2': 'cumulative', AGGREGATION_TEMPORALITY_DELTA: 'delta', AGGREGATION_TEMPORALITY_CUMULATIVE: 'cumulative' };
 const temporalityOf = (v: unknown): Temporality => TEMPORALITY[String(v)] ?? 'unspecified';
 
-/** Every data point of a metrics export, or for one that cannot be read, why. */
-export function metricPoints(body: Plain): { points: MetricPoint[]; rejected: { count: number; reasons: string[] } } {
-  const points: MetricPoint[] = [];
-  const rejected = { count: 0, reasons: [] as string[] };
-  const reject = (reason: string) => {
-    rejected.count += 1;
-    if (!rejected.reasons.includes(reason)) rejected.reasons.push(reason);
-  };
+export interface MetricPoints {
+  points: MetricPoint[];
+  /** Data points that cannot be used: how many, and each reason once. */
+  rejected: { count: number; reasons: string[] };
+}
+
+/** A data point as read from an export: added to the points, or its reason to the rejections. */
+export function readPoint(out: MetricPoints, p: Omit<MetricPoint, 'timeNs' | 'value'> & { timeNs: bigint | undefined; value: number | undefined }): void {
+  let reason: string | undefined;
+  if (p.timeNs === undefined) reason = `${p.metric}: a data point without timeUnixNano`;
+  else if (p.value === undefined || !Number.isFinite(p.value)) reason = `${p.metric}: a data point whose value is not a finite number`;
+  else return void out.points.push(p as MetricPoint);
+  out.rejected.count += 1;
+  if (!out.rejected.reasons.includes(reason)) out.rejected.reasons.push(reason);
+}
+
+/** Every data point of a metrics export (JSON, or a decoded protobuf message), or for one that cannot be read, why. */
+export function metricPoints(body: Plain): MetricPoints {
+  const out: MetricPoints = { points: [], rejected: { count: 0, reasons: [] } };
   for (const rm of asList(body.resourceMetrics)) {
     const resource = attributes(asObject(rm.resource).attributes);
     const resourceJson = JSON.stringify(resource);
@@ -129,18 +140,15 @@ export function metricPoints(body: Plain): { points: MetricPoint[]; rejected: { 
         const [kind, data] = m.sum ? (['sum', asObject(m.sum)] as const) : m.gauge ? (['gauge', asObject(m.gauge)] as const) : m.histogram ? (['histogram', asObject(m.histogram)] as const) : m.exponentialHistogram ? (['histogram', asObject(m.exponentialHistogram)] as const) : m.summary ? (['summary', asObject(m.summary)] as const) : ([undefined, {}] as const);
         if (!kind) continue;
         const temporality = kind === 'summary' ? 'cumulative' : kind === 'gauge' ? 'unspecified' : temporalityOf(data.aggregationTemporality);
+        const monotonic = data.isMonotonic === true;
         for (const p of asList(data.dataPoints)) {
-          const timeNs = toBigInt(p.timeUnixNano);
-          const startNs = toBigInt(p.startTimeUnixNano ?? '0') ?? 0n;
           const value = kind === 'sum' || kind === 'gauge' ? (has(p, 'asInt') ? Number(toBigInt(p.asInt) ?? Number.NaN) : toNumber(p.asDouble)) : toNumber(p.sum ?? 0);
-          if (timeNs === undefined) reject(`${metric}: a data point without timeUnixNano`);
-          else if (value === undefined || !Number.isFinite(value)) reject(`${metric}: a data point whose value is not a finite number`);
-          else points.push({ resource, resourceJson, scope, metric, kind, temporality, monotonic: data.isMonotonic === true, attrs: attributes(p.attributes), startNs, timeNs, value });
+          readPoint(out, { resource, resourceJson, scope, metric, kind, temporality, monotonic, attrs: attributes(p.attributes), startNs: toBigInt(p.startTimeUnixNano ?? '0') ?? 0n, timeNs: toBigInt(p.timeUnixNano), value });
         }
       }
     }
   }
-  return { points, rejected };
+  return out;
 }
 
 export function logRecords(body: Plain): LogRecordIn[] {

@@ -8,6 +8,8 @@ import { AppError, errors, titleOf } from '../core/http/errors.js';
 import { ErrorObject, errorResponses } from '../core/http/error-schema.js';
 import { access } from '../core/identity/roles.js';
 import { decodeMessage, encode, messages } from './proto.js';
+import { logRecords, metricPoints, spans, type LogRecordIn, type MetricPoints, type SpanIn } from './records.js';
+import { logRecordsFromWire, metricPointsFromWire } from './wire.js';
 import type { OtlpService, Signal } from './service.js';
 
 /** An export may hold at most this much, after decompression (docs/otlp.md "Transport"). */
@@ -16,7 +18,6 @@ export const OTLP_MAX_BYTES = 20 * 1024 * 1024;
 const PROTOBUF = 'application/x-protobuf';
 const inflate = promisify(gunzip);
 
-const REQUEST = { metrics: messages.metricsRequest, logs: messages.logsRequest, traces: messages.tracesRequest };
 const RESPONSE = { metrics: messages.metricsResponse, logs: messages.logsResponse, traces: messages.tracesResponse };
 const REJECTED = { metrics: 'rejectedDataPoints', logs: 'rejectedLogRecords', traces: 'rejectedSpans' } as const;
 
@@ -42,10 +43,25 @@ async function rawBody(request: FastifyRequest): Promise<Buffer> {
   }
 }
 
-function decode(signal: Signal, request: FastifyRequest, body: Buffer): Record<string, unknown> {
+/** The records of an export, per signal. */
+interface Records {
+  metrics: MetricPoints;
+  logs: LogRecordIn[];
+  traces: SpanIn[];
+}
+
+// Protobuf metrics and logs are read from the wire (wire.ts); spans, from the decoded message.
+const FROM_PROTOBUF: { [S in Signal]: (bytes: Buffer) => Records[S] } = {
+  metrics: metricPointsFromWire,
+  logs: logRecordsFromWire,
+  traces: (bytes) => spans(decodeMessage(messages.tracesRequest, bytes)),
+};
+const FROM_JSON: { [S in Signal]: (body: Record<string, unknown>) => Records[S] } = { metrics: metricPoints, logs: logRecords, traces: spans };
+
+function read<S extends Signal>(signal: S, request: FastifyRequest, body: Buffer): Records[S] {
   if (isProtobuf(request)) {
     try {
-      return decodeMessage(REQUEST[signal], body);
+      return FROM_PROTOBUF[signal](body);
     } catch (e) {
       throw errors.badRequest(`The body is not a protobuf Export${signal === 'traces' ? 'Trace' : signal === 'logs' ? 'Logs' : 'Metrics'}ServiceRequest: ${(e as Error).message}`);
     }
@@ -57,7 +73,7 @@ function decode(signal: Signal, request: FastifyRequest, body: Buffer): Record<s
     throw errors.badRequest('The body is not JSON.');
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw errors.badRequest('The body must be a JSON object (an OTLP export request).');
-  return parsed as Record<string, unknown>;
+  return FROM_JSON[signal](parsed as Record<string, unknown>);
 }
 
 /**
@@ -130,8 +146,10 @@ export const otlpRoutes: FastifyPluginAsync<{ otlp: OtlpService }> = async (app,
         },
       },
       async (request, reply) => {
-        const body = decode(signal, request, await rawBody(request));
-        const outcome = await otlp.export(principalOf(request), signal, body);
+        const body = await rawBody(request);
+        const caller = principalOf(request);
+        const outcome =
+          signal === 'metrics' ? await otlp.exportMetrics(caller, read(signal, request, body)) : signal === 'logs' ? await otlp.exportLogs(caller, read(signal, request, body)) : await otlp.exportSpans(caller, read(signal, request, body));
         const response = outcome.rejected > 0 ? { partialSuccess: { [REJECTED[signal]]: outcome.rejected, errorMessage: outcome.errorMessage } } : {};
         reply.code(200);
         if (isProtobuf(request)) return reply.type(PROTOBUF).send(encode(RESPONSE[signal], response));

@@ -7,7 +7,7 @@ import { parseTimestamp, utcDay } from '../events/timestamps.js';
 import type { TelemetryEvent } from '../events/event.js';
 import { eventId, originId, text, type Mapped, type NativeEvent } from './mappings/native.js';
 import { logId, mapLog, mapPoint, mapSpan, qualifiedLogName, streamKey } from './mappings/index.js';
-import { logRecords, metricPoints, nsToMs, spans, type Attrs, type MetricPoint } from './records.js';
+import { nsToMs, type Attrs, type LogRecordIn, type MetricPoint, type MetricPoints, type SpanIn } from './records.js';
 import { KEY_CHARS, seenStore } from './seen-store.js';
 import { streamsStore, type StreamState } from './streams-store.js';
 
@@ -20,8 +20,6 @@ export interface ExportOutcome {
   /** Events counted now (the rest were counted before: a retried export). */
   stored: number;
 }
-
-type Plain = Record<string, unknown>;
 
 /** The user a record names, or why it cannot be used. */
 type Owner = { userId: string } | { reject: string };
@@ -57,35 +55,37 @@ export class OtlpService {
     private readonly clock: Clock = systemClock,
   ) {}
 
-  async export(caller: Principal, signal: Signal, body: Plain): Promise<ExportOutcome> {
+  async exportLogs(caller: Principal, records: readonly LogRecordIn[]): Promise<ExportOutcome> {
     const rejections = new Rejections();
-    if (signal === 'metrics') return this.exportMetrics(caller, body, rejections);
     const events: TelemetryEvent[] = [];
     const nowMs = this.clock.now().getTime();
-    if (signal === 'logs') {
-      const records = logRecords(body);
-      const owners = await this.owners(caller, records, (r) => r.name);
-      records.forEach((r, i) => {
-        const name = qualifiedLogName(r);
-        const when = text(r.attrs, 'event.timestamp');
-        const parsed = when ? Date.parse(when) : Number.NaN;
-        const ms = Number.isNaN(parsed) ? nsToMs(r.timeNs) : parsed;
-        this.collect(mapLog({ record: r, name, id: logId(r, name), ms }), owners[i] as Owner, events, rejections, nowMs);
-      });
-    } else {
-      const list = spans(body);
-      const owners = await this.owners(caller, list, (s) => s.name);
-      list.forEach((s, i) => {
-        const id = originId('span', s, s.scope, s.name, s.attrs, s.startNs.toString(), s.endNs.toString());
-        this.collect(mapSpan({ span: s, id, ms: nsToMs(s.endNs || s.startNs) }), owners[i] as Owner, events, rejections, nowMs);
-      });
-    }
+    const owners = await this.owners(caller, records, (r) => r.name);
+    records.forEach((r, i) => {
+      const name = qualifiedLogName(r);
+      const when = text(r.attrs, 'event.timestamp');
+      const parsed = when ? Date.parse(when) : Number.NaN;
+      const ms = Number.isNaN(parsed) ? nsToMs(r.timeNs) : parsed;
+      this.collect(mapLog({ record: r, name, id: logId(r, name), ms }), owners[i] as Owner, events, rejections, nowMs);
+    });
     const stored = await this.store(caller.orgId, events);
     return { rejected: rejections.count, errorMessage: rejections.message(), stored };
   }
 
-  private async exportMetrics(caller: Principal, body: Plain, rejections: Rejections): Promise<ExportOutcome> {
-    const { points, rejected } = metricPoints(body);
+  async exportSpans(caller: Principal, list: readonly SpanIn[]): Promise<ExportOutcome> {
+    const rejections = new Rejections();
+    const events: TelemetryEvent[] = [];
+    const nowMs = this.clock.now().getTime();
+    const owners = await this.owners(caller, list, (s) => s.name);
+    list.forEach((s, i) => {
+      const id = originId('span', s, s.scope, s.name, s.attrs, s.startNs.toString(), s.endNs.toString());
+      this.collect(mapSpan({ span: s, id, ms: nsToMs(s.endNs || s.startNs) }), owners[i] as Owner, events, rejections, nowMs);
+    });
+    const stored = await this.store(caller.orgId, events);
+    return { rejected: rejections.count, errorMessage: rejections.message(), stored };
+  }
+
+  async exportMetrics(caller: Principal, { points, rejected }: MetricPoints): Promise<ExportOutcome> {
+    const rejections = new Rejections();
     for (const reason of rejected.reasons) rejections.add(reason, 0);
     rejections.count += rejected.count;
     const owners = await this.owners(caller, points, (p) => p.metric);

@@ -1,0 +1,493 @@
+import protobuf from 'protobufjs';
+import { messages } from './proto.js';
+import { readPoint, toBigInt, type Attrs, type AttrValue, type LogRecordIn, type MetricPoints } from './records.js';
+
+/**
+ * Metrics and logs exports read from their protobuf bytes with protobufjs's wire Reader straight
+ * into the records records.ts makes of a decoded message: no message object per data point,
+ * attribute, value and 64-bit integer first, which was the largest cost of an export in Node
+ * (docs/otlp.md "Performance"). The field numbers come from proto.ts's descriptor, and the
+ * result is the same as records.ts's reading of protobufjs's decoding, field for field: a field
+ * of the wrong wire type is skipped as unknown, a repeated singular field's last value counts
+ * (a message one is merged), a oneof keeps its last member, strings must be valid UTF-8, and
+ * the same nesting limit holds (test/otlp/wire.test.ts compares the two on generated exports).
+ * Spans, with no volume to speak of, go through the decoded message.
+ */
+
+const { Reader } = protobuf;
+type Reader = protobuf.Reader;
+
+/** A field's number in proto.ts's descriptor. */
+function field(type: protobuf.Type, name: string): number {
+  const f = type.fields[name];
+  if (!f) throw new Error(`otlp proto: ${type.name} has no field ${name}`);
+  return f.id;
+}
+const lookup = (name: string) => messages.metricsRequest.root.lookupType(`otlp.${name}`);
+const T = {
+  anyValue: lookup('AnyValue'),
+  keyValue: lookup('KeyValue'),
+  list: lookup('ArrayValue'),
+  kvList: lookup('KeyValueList'),
+  scope: lookup('InstrumentationScope'),
+  resource: lookup('Resource'),
+  resourceMetrics: lookup('ResourceMetrics'),
+  scopeMetrics: lookup('ScopeMetrics'),
+  metric: lookup('Metric'),
+  sum: lookup('Sum'),
+  numberPoint: lookup('NumberDataPoint'),
+  histogramPoint: lookup('HistogramDataPoint'),
+  expPoint: lookup('ExponentialHistogramDataPoint'),
+  summaryPoint: lookup('SummaryDataPoint'),
+  resourceLogs: lookup('ResourceLogs'),
+  scopeLogs: lookup('ScopeLogs'),
+  logRecord: lookup('LogRecord'),
+};
+
+// Wire types.
+const VARINT = 0;
+const I64 = 1;
+const LEN = 2;
+
+const F = {
+  string: field(T.anyValue, 'stringValue'),
+  bool: field(T.anyValue, 'boolValue'),
+  int: field(T.anyValue, 'intValue'),
+  double: field(T.anyValue, 'doubleValue'),
+  array: field(T.anyValue, 'arrayValue'),
+  kvlist: field(T.anyValue, 'kvlistValue'),
+  bytes: field(T.anyValue, 'bytesValue'),
+  listValues: field(T.list, 'values'),
+  kvValues: field(T.kvList, 'values'),
+  key: field(T.keyValue, 'key'),
+  value: field(T.keyValue, 'value'),
+  scopeName: field(T.scope, 'name'),
+  scopeVersion: field(T.scope, 'version'),
+  scopeAttrs: field(T.scope, 'attributes'),
+  resourceAttrs: field(T.resource, 'attributes'),
+  rmResource: field(T.resourceMetrics, 'resource'),
+  rmScopes: field(T.resourceMetrics, 'scopeMetrics'),
+  smScope: field(T.scopeMetrics, 'scope'),
+  smMetrics: field(T.scopeMetrics, 'metrics'),
+  exportMetrics: field(messages.metricsRequest, 'resourceMetrics'),
+  metricName: field(T.metric, 'name'),
+  metricUnit: field(T.metric, 'unit'),
+  gauge: field(T.metric, 'gauge'),
+  sum: field(T.metric, 'sum'),
+  histogram: field(T.metric, 'histogram'),
+  expHistogram: field(T.metric, 'exponentialHistogram'),
+  summary: field(T.metric, 'summary'),
+  dataPoints: field(T.sum, 'dataPoints'),
+  temporality: field(T.sum, 'aggregationTemporality'),
+  monotonic: field(T.sum, 'isMonotonic'),
+  start: field(T.numberPoint, 'startTimeUnixNano'),
+  time: field(T.numberPoint, 'timeUnixNano'),
+  asDouble: field(T.numberPoint, 'asDouble'),
+  asInt: field(T.numberPoint, 'asInt'),
+  exportLogs: field(messages.logsRequest, 'resourceLogs'),
+  rlResource: field(T.resourceLogs, 'resource'),
+  rlScopes: field(T.resourceLogs, 'scopeLogs'),
+  slScope: field(T.scopeLogs, 'scope'),
+  slRecords: field(T.scopeLogs, 'logRecords'),
+  logTime: field(T.logRecord, 'timeUnixNano'),
+  logObserved: field(T.logRecord, 'observedTimeUnixNano'),
+  logBody: field(T.logRecord, 'body'),
+  logAttrs: field(T.logRecord, 'attributes'),
+  logEventName: field(T.logRecord, 'eventName'),
+  logSeverity: field(T.logRecord, 'severityNumber'),
+  logSeverityText: field(T.logRecord, 'severityText'),
+};
+/** Each kind of data point: where its attributes and its value (histograms and summaries: the sum) are. */
+const POINT_FIELDS = {
+  number: { attrs: field(T.numberPoint, 'attributes') },
+  histogram: { attrs: field(T.histogramPoint, 'attributes'), sum: field(T.histogramPoint, 'sum') },
+  exp: { attrs: field(T.expPoint, 'attributes'), sum: field(T.expPoint, 'sum') },
+  summary: { attrs: field(T.summaryPoint, 'attributes'), sum: field(T.summaryPoint, 'sum') },
+};
+// One number each for what every kind of data point and metric data shares.
+for (const t of [T.histogramPoint, T.expPoint, T.summaryPoint]) {
+  if (field(t, 'startTimeUnixNano') !== F.start || field(t, 'timeUnixNano') !== F.time) throw new Error(`otlp proto: ${t.name} has other time fields`);
+}
+for (const name of ['Gauge', 'Histogram', 'ExponentialHistogram', 'Summary']) {
+  const t = lookup(name);
+  if (field(t, 'dataPoints') !== F.dataPoints || (name.endsWith('Histogram') && field(t, 'aggregationTemporality') !== F.temporality)) throw new Error(`otlp proto: ${name} has other fields`);
+}
+
+/** Enters a length-delimited message: returns the length the reader had, to give back to `leave`. */
+function enter(r: Reader, depth: number): number {
+  if (depth > Reader.recursionLimit) throw Error('max depth exceeded');
+  const end = r.size() + r.pos;
+  if (end > r.len) throw RangeError('index out of range');
+  const outer = r.len;
+  r.len = end;
+  return outer;
+}
+function leave(r: Reader, outer: number): void {
+  if (r.pos !== r.len) throw RangeError('index out of range');
+  r.len = outer;
+}
+
+/** An unsigned fixed64 as a bigint. */
+function fixed64(r: Reader): bigint {
+  const low = r.fixed32();
+  const high = r.fixed32();
+  return high === 0 ? BigInt(low) : (BigInt(high) << 32n) | BigInt(low);
+}
+
+/** An AnyValue being read: its oneof member (0 none) and value; array and kvlist values grow in place when merged. */
+interface AnyState {
+  member: number;
+  value: unknown;
+}
+
+function readAny(r: Reader, depth: number, s: AnyState): void {
+  const outer = enter(r, depth);
+  while (r.pos < r.len) {
+    const tag = r.tag();
+    const f = tag >>> 3;
+    const w = tag & 7;
+    if (f === F.string && w === LEN) set(s, f, r.stringVerify());
+    else if (f === F.bool && w === VARINT) set(s, f, r.bool());
+    else if (f === F.int && w === VARINT) set(s, f, r.int64());
+    else if (f === F.double && w === I64) set(s, f, r.double());
+    else if (f === F.bytes && w === LEN) set(s, f, r.bytes());
+    else if (f === F.array && w === LEN) readList(r, depth + 1, member(s, f, () => [] as AnyState[]));
+    else if (f === F.kvlist && w === LEN) readKvList(r, depth + 1, member(s, f, () => [] as KeyValue[]));
+    else r.skipType(w, depth, f);
+  }
+  leave(r, outer);
+}
+
+const set = (s: AnyState, member: number, value: unknown) => {
+  s.member = member;
+  s.value = value;
+};
+/** The value of a message member, merged into when it is already the member set. */
+function member<V>(s: AnyState, f: number, make: () => V): V {
+  if (s.member !== f) set(s, f, make());
+  return s.value as V;
+}
+
+function readList(r: Reader, depth: number, values: AnyState[]): void {
+  const outer = enter(r, depth);
+  while (r.pos < r.len) {
+    const tag = r.tag();
+    if (tag >>> 3 === F.listValues && (tag & 7) === LEN) {
+      const s: AnyState = { member: 0, value: undefined };
+      readAny(r, depth + 1, s);
+      values.push(s);
+    } else r.skipType(tag & 7, depth, tag >>> 3);
+  }
+  leave(r, outer);
+}
+
+interface KeyValue {
+  key: string;
+  value: AnyState | undefined;
+}
+
+function readKvList(r: Reader, depth: number, list: KeyValue[]): void {
+  const outer = enter(r, depth);
+  while (r.pos < r.len) {
+    const tag = r.tag();
+    if (tag >>> 3 === F.kvValues && (tag & 7) === LEN) list.push(readKeyValue(r, depth + 1));
+    else r.skipType(tag & 7, depth, tag >>> 3);
+  }
+  leave(r, outer);
+}
+
+function readKeyValue(r: Reader, depth: number): KeyValue {
+  const kv: KeyValue = { key: '', value: undefined };
+  const outer = enter(r, depth);
+  while (r.pos < r.len) {
+    const tag = r.tag();
+    const f = tag >>> 3;
+    const w = tag & 7;
+    if (f === F.key && w === LEN) kv.key = r.stringVerify();
+    else if (f === F.value && w === LEN) readAny(r, depth + 1, (kv.value ??= { member: 0, value: undefined }));
+    else r.skipType(w, depth, f);
+  }
+  leave(r, outer);
+  return kv;
+}
+
+/** What records.ts's anyValue makes of the same AnyValue. */
+function attrValue(s: AnyState | undefined): AttrValue {
+  if (s === undefined) return null;
+  switch (s.member) {
+    case F.string:
+      return s.value as string;
+    case F.bool:
+      return s.value as boolean;
+    case F.int: {
+      const n = toBigInt(s.value) as bigint;
+      return n >= BigInt(Number.MIN_SAFE_INTEGER) && n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n.toString();
+    }
+    case F.double:
+      return s.value as number;
+    case F.array:
+      return (s.value as AnyState[]).map(attrValue);
+    case F.kvlist:
+      return attrsOf(s.value as KeyValue[]);
+    case F.bytes: {
+      const b = s.value as Uint8Array;
+      return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('base64');
+    }
+    default:
+      return null;
+  }
+}
+
+function attrsOf(list: readonly KeyValue[]): Attrs {
+  const out: Attrs = {};
+  for (const kv of list) out[kv.key] = attrValue(kv.value);
+  return out;
+}
+
+/** A repeated KeyValue field's element, added to the attributes being read (later keys win, as in records.ts). */
+function readAttribute(r: Reader, depth: number, out: Attrs): void {
+  const kv = readKeyValue(r, depth);
+  out[kv.key] = attrValue(kv.value);
+}
+
+/** A Resource's attributes, merged into `out` (a repeated resource field merges). */
+function readResource(r: Reader, depth: number, out: Attrs): void {
+  const outer = enter(r, depth);
+  while (r.pos < r.len) {
+    const tag = r.tag();
+    if (tag >>> 3 === F.resourceAttrs && (tag & 7) === LEN) readAttribute(r, depth + 1, out);
+    else r.skipType(tag & 7, depth, tag >>> 3);
+  }
+  leave(r, outer);
+}
+
+/**
+ * An InstrumentationScope's name, or `name` when it has none (merged: a later empty name clears
+ * it). Its version and attributes are read only to be refused where protobufjs refuses them.
+ */
+function readScopeName(r: Reader, depth: number, name: string): string {
+  const outer = enter(r, depth);
+  while (r.pos < r.len) {
+    const tag = r.tag();
+    const f = tag >>> 3;
+    const w = tag & 7;
+    if (f === F.scopeName && w === LEN) name = r.stringVerify();
+    else if (f === F.scopeVersion && w === LEN) r.stringVerify();
+    else if (f === F.scopeAttrs && w === LEN) readKeyValue(r, depth + 1);
+    else r.skipType(w, depth, f);
+  }
+  leave(r, outer);
+  return name;
+}
+
+// ---- metrics
+
+type Kind = 'sum' | 'gauge' | 'histogram' | 'exp' | 'summary';
+
+/** A data point as read, before its metric and origin are known (fields may come in any order). */
+interface RawPoint {
+  attrs: Attrs;
+  startNs: bigint;
+  timeNs: bigint;
+  /** A number point's value (its oneof's last member), a histogram's or summary's sum; 0 when absent. */
+  value: number;
+}
+
+interface MetricData {
+  kind: Kind;
+  temporality: number;
+  monotonic: boolean;
+  points: RawPoint[];
+}
+
+function readPointOf(r: Reader, depth: number, kind: Kind): RawPoint {
+  const p: RawPoint = { attrs: {}, startNs: 0n, timeNs: 0n, value: 0 };
+  const fields = kind === 'sum' || kind === 'gauge' ? POINT_FIELDS.number : POINT_FIELDS[kind];
+  const sum = 'sum' in fields ? fields.sum : -1;
+  const outer = enter(r, depth);
+  while (r.pos < r.len) {
+    const tag = r.tag();
+    const f = tag >>> 3;
+    const w = tag & 7;
+    if (f === fields.attrs && w === LEN) readAttribute(r, depth + 1, p.attrs);
+    else if (f === F.start && w === I64) p.startNs = fixed64(r);
+    else if (f === F.time && w === I64) p.timeNs = fixed64(r);
+    else if (sum === -1 && f === F.asDouble && w === I64) p.value = r.double();
+    else if (sum === -1 && f === F.asInt && w === I64) p.value = Number(BigInt.asIntN(64, fixed64(r)));
+    else if (f === sum && w === I64) p.value = r.double();
+    else r.skipType(w, depth, f);
+  }
+  leave(r, outer);
+  return p;
+}
+
+function readMetricData(r: Reader, depth: number, kind: Kind, into: MetricData): void {
+  const outer = enter(r, depth);
+  while (r.pos < r.len) {
+    const tag = r.tag();
+    const f = tag >>> 3;
+    const w = tag & 7;
+    if (f === F.dataPoints && w === LEN) into.points.push(readPointOf(r, depth + 1, kind));
+    else if (f === F.temporality && w === VARINT && kind !== 'gauge' && kind !== 'summary') into.temporality = r.int32();
+    else if (f === F.monotonic && w === VARINT && kind === 'sum') into.monotonic = r.bool();
+    else r.skipType(w, depth, f);
+  }
+  leave(r, outer);
+}
+
+const DATA_KINDS: ReadonlyMap<number, Kind> = new Map([
+  [F.gauge, 'gauge'],
+  [F.sum, 'sum'],
+  [F.histogram, 'histogram'],
+  [F.expHistogram, 'exp'],
+  [F.summary, 'summary'],
+]);
+
+function readMetric(r: Reader, depth: number): { name: string; data: MetricData | undefined } {
+  let name = '';
+  let data: MetricData | undefined;
+  const outer = enter(r, depth);
+  while (r.pos < r.len) {
+    const tag = r.tag();
+    const f = tag >>> 3;
+    const w = tag & 7;
+    const kind = DATA_KINDS.get(f);
+    if (f === F.metricName && w === LEN) name = r.stringVerify();
+    else if (f === F.metricUnit && w === LEN) r.stringVerify();
+    else if (kind !== undefined && w === LEN) {
+      // The data oneof keeps its last member; the same member again is merged into.
+      if (data?.kind !== kind) data = { kind, temporality: 0, monotonic: false, points: [] };
+      readMetricData(r, depth + 1, kind, data);
+    } else r.skipType(w, depth, f);
+  }
+  leave(r, outer);
+  return { name, data };
+}
+
+const TEMPORALITIES = { 1: 'delta', 2: 'cumulative' } as const;
+
+/** Every data point of a protobuf metrics export, as records.ts's metricPoints reads the decoded message. */
+export function metricPointsFromWire(bytes: Uint8Array): MetricPoints {
+  const out: MetricPoints = { points: [], rejected: { count: 0, reasons: [] } };
+  const r = Reader.create(bytes);
+  while (r.pos < r.len) {
+    const tag = r.tag();
+    if (tag >>> 3 === F.exportMetrics && (tag & 7) === LEN) readResourceMetrics(r, 1, out);
+    else r.skipType(tag & 7, 0, tag >>> 3);
+  }
+  return out;
+}
+
+function readResourceMetrics(r: Reader, depth: number, out: MetricPoints): void {
+  const resource: Attrs = {};
+  const scopes: { name: string; metrics: { name: string; data: MetricData | undefined }[] }[] = [];
+  const outer = enter(r, depth);
+  while (r.pos < r.len) {
+    const tag = r.tag();
+    const f = tag >>> 3;
+    const w = tag & 7;
+    if (f === F.rmResource && w === LEN) readResource(r, depth + 1, resource);
+    else if (f === F.rmScopes && w === LEN) {
+      const scope = { name: '', metrics: [] as { name: string; data: MetricData | undefined }[] };
+      const inner = enter(r, depth + 1);
+      while (r.pos < r.len) {
+        const t = r.tag();
+        if (t >>> 3 === F.smScope && (t & 7) === LEN) scope.name = readScopeName(r, depth + 2, scope.name);
+        else if (t >>> 3 === F.smMetrics && (t & 7) === LEN) scope.metrics.push(readMetric(r, depth + 2));
+        else r.skipType(t & 7, depth + 1, t >>> 3);
+      }
+      leave(r, inner);
+      scopes.push(scope);
+    } else r.skipType(w, depth, f);
+  }
+  leave(r, outer);
+  const resourceJson = JSON.stringify(resource);
+  for (const scope of scopes) {
+    for (const { name, data } of scope.metrics) {
+      if (!data) continue;
+      const kind = data.kind === 'exp' ? 'histogram' : data.kind;
+      const temporality = kind === 'summary' ? 'cumulative' : kind === 'gauge' ? 'unspecified' : (TEMPORALITIES[data.temporality as 1 | 2] ?? 'unspecified');
+      const monotonic = data.monotonic;
+      for (const p of data.points) {
+        readPoint(out, { resource, resourceJson, scope: scope.name, metric: name, kind, temporality, monotonic, attrs: p.attrs, startNs: p.startNs, timeNs: p.timeNs, value: p.value });
+      }
+    }
+  }
+}
+
+// ---- logs
+
+/** Every log record of a protobuf logs export, as records.ts's logRecords reads the decoded message. */
+export function logRecordsFromWire(bytes: Uint8Array): LogRecordIn[] {
+  const out: LogRecordIn[] = [];
+  const r = Reader.create(bytes);
+  while (r.pos < r.len) {
+    const tag = r.tag();
+    if (tag >>> 3 === F.exportLogs && (tag & 7) === LEN) readResourceLogs(r, 1, out);
+    else r.skipType(tag & 7, 0, tag >>> 3);
+  }
+  return out;
+}
+
+interface RawLog {
+  attrs: Attrs;
+  body: AnyState | undefined;
+  eventName: string;
+  timeNs: bigint;
+  observedNs: bigint;
+}
+
+function readLog(r: Reader, depth: number): RawLog {
+  const l: RawLog = { attrs: {}, body: undefined, eventName: '', timeNs: 0n, observedNs: 0n };
+  const outer = enter(r, depth);
+  while (r.pos < r.len) {
+    const tag = r.tag();
+    const f = tag >>> 3;
+    const w = tag & 7;
+    if (f === F.logAttrs && w === LEN) readAttribute(r, depth + 1, l.attrs);
+    else if (f === F.logTime && w === I64) l.timeNs = fixed64(r);
+    else if (f === F.logObserved && w === I64) l.observedNs = fixed64(r);
+    else if (f === F.logEventName && w === LEN) l.eventName = r.stringVerify();
+    else if (f === F.logBody && w === LEN) readAny(r, depth + 1, (l.body ??= { member: 0, value: undefined }));
+    // Read to be refused where protobufjs refuses them (a string must be valid UTF-8).
+    else if (f === F.logSeverity && w === VARINT) r.int32();
+    else if (f === F.logSeverityText && w === LEN) r.stringVerify();
+    else r.skipType(w, depth, f);
+  }
+  leave(r, outer);
+  return l;
+}
+
+function readResourceLogs(r: Reader, depth: number, out: LogRecordIn[]): void {
+  const resource: Attrs = {};
+  const scopes: { name: string; logs: RawLog[] }[] = [];
+  const outer = enter(r, depth);
+  while (r.pos < r.len) {
+    const tag = r.tag();
+    const f = tag >>> 3;
+    const w = tag & 7;
+    if (f === F.rlResource && w === LEN) readResource(r, depth + 1, resource);
+    else if (f === F.rlScopes && w === LEN) {
+      const scope = { name: '', logs: [] as RawLog[] };
+      const inner = enter(r, depth + 1);
+      while (r.pos < r.len) {
+        const t = r.tag();
+        if (t >>> 3 === F.slScope && (t & 7) === LEN) scope.name = readScopeName(r, depth + 2, scope.name);
+        else if (t >>> 3 === F.slRecords && (t & 7) === LEN) scope.logs.push(readLog(r, depth + 2));
+        else r.skipType(t & 7, depth + 1, t >>> 3);
+      }
+      leave(r, inner);
+      scopes.push(scope);
+    } else r.skipType(w, depth, f);
+  }
+  leave(r, outer);
+  const resourceJson = JSON.stringify(resource);
+  for (const scope of scopes) {
+    for (const l of scope.logs) {
+      const body = attrValue(l.body);
+      const eventName = l.attrs['event.name'];
+      const name = l.eventName || (typeof eventName === 'string' && eventName) || (typeof body === 'string' ? body : '');
+      out.push({ resource, resourceJson, scope: scope.name, name, attrs: l.attrs, timeNs: l.timeNs || l.observedNs || 0n });
+    }
+  }
+}
