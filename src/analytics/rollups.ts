@@ -90,8 +90,12 @@ export function rollupDeltas(events: readonly TelemetryEvent[]): RollupDeltas {
   let n: number[] = [];
   const add = (c: keyof typeof U, v = 1) => (n[U[c]]! += v);
 
+  // A batch's events are mostly one user's of one day: the last row is checked before the map.
+  let ud: UserDayDelta | undefined;
   for (const e of events) {
-    const ud = getOrAdd(userDays, `${e.day}\0${e.userId}`, () => ({ day: e.day, userId: e.userId, counts: new Array<number>(USER_DAY_COUNTS.length).fill(0), creditUnits: 0n, languages: new Set<string>(), lastSession: null }));
+    if (ud === undefined || ud.day !== e.day || ud.userId !== e.userId) {
+      ud = getOrAdd(userDays, `${e.day}\0${e.userId}`, () => ({ day: e.day, userId: e.userId, counts: new Array<number>(USER_DAY_COUNTS.length).fill(0), creditUnits: 0n, languages: new Set<string>(), lastSession: null }));
+    }
     n = ud.counts;
     add('events');
     n[byClient[e.client]]! += 1;

@@ -5,7 +5,7 @@ import type { IdentityService } from '../core/identity/service.js';
 import type { AnalyticsService } from '../analytics/service.js';
 import { parseTimestamp, utcDay } from '../events/timestamps.js';
 import type { TelemetryEvent } from '../events/event.js';
-import { eventId, originId, text, type Mapped, type NativeEvent } from './mappings/native.js';
+import { eventId, idOfPrefix, originId, originPrefix, text, type Mapped, type NativeEvent } from './mappings/native.js';
 import { logId, mapLog, mapPoint, mapSpan, qualifiedLogName, streamKey } from './mappings/index.js';
 import { nsToMs, type Attrs, type LogRecordIn, type MetricPoint, type MetricPoints, type SpanIn } from './records.js';
 import { KEY_CHARS, seenStore } from './seen-store.js';
@@ -38,7 +38,7 @@ class Rejections {
 }
 
 /** Text columns cannot hold NUL; ids and names are bounded like native events' (the rollups cut names further). */
-const clean = (s: string, max: number) => s.replaceAll('\0', '').slice(0, max);
+const clean = (s: string, max: number) => (s.length <= max && !s.includes('\0') ? s : s.replaceAll('\0', '').slice(0, max));
 
 /**
  * OTLP ingestion (docs/otlp.md): decodes nothing itself (the routes do), attributes each record
@@ -92,6 +92,8 @@ export class OtlpService {
     const events: TelemetryEvent[] = [];
     const nowMs = this.clock.now().getTime();
     const cumulative: { point: MetricPoint; owner: Owner; key: string }[] = [];
+    // The points of one metric share the start of their ids' keys (originPrefix).
+    let shared: { point: MetricPoint; prefix: string } | undefined;
     points.forEach((point, i) => {
       const owner = owners[i] as Owner;
       if (point.kind === 'gauge') return;
@@ -99,7 +101,10 @@ export class OtlpService {
         cumulative.push({ point, owner, key: streamKey(point) });
         return;
       }
-      const idBase = originId('point', point, point.scope, point.metric, point.attrs, point.startNs.toString(), point.timeNs.toString());
+      if (shared?.point.resourceJson !== point.resourceJson || shared.point.scope !== point.scope || shared.point.metric !== point.metric) {
+        shared = { point, prefix: originPrefix('point', point, point.scope, point.metric) };
+      }
+      const idBase = idOfPrefix(shared.prefix, point.attrs, point.startNs.toString(), point.timeNs.toString());
       this.collect(mapPoint({ point, value: point.value, idBase, ms: nsToMs(point.timeNs) }), owner, events, rejections, nowMs);
     });
     const stored = await this.db.transaction(async (tx) => {
@@ -129,12 +134,17 @@ export class OtlpService {
    * Of events sharing an id, the last counts. Returns how many events were counted.
    */
   private async store(orgId: string, events: readonly TelemetryEvent[]): Promise<number> {
-    const unique = [...new Map(events.map((e) => [e.id, e])).values()];
-    if (unique.length === 0) return 0;
-    // Sorted keys: concurrent exports sharing keys wait on each other in one order, never in a cycle.
-    const keys = [...new Set(unique.map(keyOf))].sort();
+    const byId = new Map<string, TelemetryEvent>();
+    const keys = new Set<string>();
+    for (const e of events) {
+      byId.set(e.id, e);
+      keys.add(keyOf(e));
+    }
+    if (byId.size === 0) return 0;
+    const unique = byId.size === events.length ? events : [...byId.values()];
     return this.db.transaction(async (tx) => {
-      const fresh = await seenStore.insertNew(tx, orgId, keys);
+      // Sorted keys: concurrent exports sharing keys wait on each other in one order, never in a cycle.
+      const fresh = await seenStore.insertNew(tx, orgId, [...keys].sort());
       const counted = fresh === null ? unique : unique.filter((e) => fresh.has(keyOf(e)));
       if (counted.length > 0) await this.analytics.recordBatch(orgId, counted);
       return counted.length;
@@ -147,13 +157,16 @@ export class OtlpService {
     if ('reject' in mapped) return rejections.add(mapped.reject);
     if (mapped.events.length === 0) return;
     if ('reject' in owner) return rejections.add(owner.reject);
-    const made: TelemetryEvent[] = [];
+    // A record counts whole or not at all.
+    const before = out.length;
     for (const e of mapped.events) {
       const ts = parseTimestamp(e.ms, nowMs);
-      if ('error' in ts) return rejections.add(`a record whose time ${ts.error}`);
-      made.push(toTelemetryEvent(e, owner.userId, ts.ms));
+      if ('error' in ts) {
+        out.length = before;
+        return rejections.add(`a record whose time ${ts.error}`);
+      }
+      out.push(toTelemetryEvent(e, owner.userId, ts.ms));
     }
-    out.push(...made);
   }
 
   /**
@@ -216,6 +229,9 @@ function keyOf(e: TelemetryEvent): string {
 
 function toTelemetryEvent(e: NativeEvent, userId: string, ms: number): TelemetryEvent {
   const attrs: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(e.attrs)) attrs[k] = typeof v === 'string' ? clean(v, k === 'command' || k === 'path' ? 4000 : 200) : v;
+  for (const k in e.attrs) {
+    const v = e.attrs[k];
+    attrs[k] = typeof v === 'string' ? clean(v, k === 'command' || k === 'path' ? 4000 : 200) : v;
+  }
   return { id: e.id, type: e.type, ms, day: utcDay(ms), sessionId: clean(e.sessionId, 200) || 'otlp', client: e.client, userId, attrs };
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { logId, streamKey } from '../../src/otlp/mappings/index.js';
-import { eventId, originId } from '../../src/otlp/mappings/native.js';
+import { eventId, idOfPrefix, originId, originPrefix } from '../../src/otlp/mappings/native.js';
 import { decodeMessage, decodeToPlain, messages } from '../../src/otlp/proto.js';
 import { logRecords, metricPoints, spans } from '../../src/otlp/records.js';
 import { histogram, logs, metrics, spans as spanList, sum, YESTERDAY_MS } from './otlp-json.js';
@@ -24,6 +24,15 @@ describe('record ids', () => {
     expect(originId('point', origin, origin.scope, 'claude_code.token.usage', attrs, '1', '2')).toBe(firstReleaseId(['point', resource, origin.scope, 'claude_code.token.usage', attrs, '1', '2']));
     expect(originId('log', { ...origin, resource: {}, resourceJson: '{}' }, '', 'x', {}, '0')).toBe(firstReleaseId(['log', {}, '', 'x', {}, '0']));
     expect(originId('stream', origin, 'scope', 'm', attrs, undefined)).toBe(firstReleaseId(['stream', resource, 'scope', 'm', attrs, undefined]));
+  });
+
+  it('originId is the same when its first parts are serialized once for several records (originPrefix)', () => {
+    const origin = { resource, resourceJson: JSON.stringify(resource), scope: 'scope "quoted"' };
+    const prefix = originPrefix('point', origin, origin.scope, 'claude_code.token.usage');
+    for (const attrs of [{}, { 'session.id': 's-1', model: 'm' }, { nested: { a: [1, null] } }]) {
+      expect(idOfPrefix(prefix, attrs, '1', '2')).toBe(originId('point', origin, origin.scope, 'claude_code.token.usage', attrs, '1', '2'));
+    }
+    expect(idOfPrefix(originPrefix('stream', origin), undefined)).toBe(firstReleaseId(['stream', resource, undefined]));
   });
 });
 

@@ -34,20 +34,32 @@ const idOfJson = (json: string) => `otlp:${hash('sha256', json, 'base64url').sli
  * most of a key's bytes. Equal to eventId for every key (test/otlp/ids.test.ts).
  */
 export function originId(kind: string, origin: Origin, ...rest: unknown[]): string {
+  return idOfJson(`${originPrefix(kind, origin, ...rest)}]`);
+}
+
+/**
+ * The start of originId's key up to `rest`; `originId(kind, origin, ...rest, ...more)` is
+ * `idOfPrefix(originPrefix(kind, origin, ...rest), ...more)`, so records sharing their first
+ * parts (the data points of one metric) serialize them once.
+ */
+export function originPrefix(kind: string, origin: Origin, ...rest: unknown[]): string {
   let json = `[${JSON.stringify(kind)},${origin.resourceJson}`;
   // JSON.stringify writes undefined in an array as null.
+  for (const part of rest) json += `,${JSON.stringify(part) ?? 'null'}`;
+  return json;
+}
+
+export function idOfPrefix(prefix: string, ...rest: unknown[]): string {
+  let json = prefix;
   for (const part of rest) json += `,${JSON.stringify(part) ?? 'null'}`;
   return idOfJson(`${json}]`);
 }
 
-export const text = (attrs: Attrs, ...keys: string[]): string | undefined => {
-  for (const k of keys) {
-    const v = attrs[k];
-    if (typeof v === 'string' && v !== '') return v;
-    if (typeof v === 'number') return String(v);
-  }
-  return undefined;
-};
+/** The first of these attributes that is a non-empty string or a number, as text. */
+export const text = (attrs: Attrs, key: string, second?: string, third?: string): string | undefined =>
+  textOf(attrs[key]) ?? (second === undefined ? undefined : (textOf(attrs[second]) ?? (third === undefined ? undefined : textOf(attrs[third]))));
+
+const textOf = (v: AttrValue | undefined): string | undefined => (typeof v === 'string' ? (v === '' ? undefined : v) : typeof v === 'number' ? String(v) : undefined);
 
 export const num = (v: AttrValue | undefined): number | undefined => {
   if (typeof v === 'number') return v;
