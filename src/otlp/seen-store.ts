@@ -38,4 +38,18 @@ export const seenStore = {
     const fresh = rows[0]!.keys;
     return fresh === null ? null : new Set(fresh);
   },
+
+  /**
+   * Which of these keys (32 base64url characters each) the organization has seen. Delta data
+   * points recorded here before migration 0052 are looked up this way (seen-points-store.ts).
+   */
+  async seen(tx: Queryable, orgId: string, keys: readonly string[]): Promise<Set<string>> {
+    if (keys.length === 0) return new Set();
+    const rows = await tx.query<{ k: string }>(
+      `SELECT translate(encode(key, 'base64'), '+/', '-_') AS k FROM otlp_seen
+       WHERE org_id = $1 AND key IN (SELECT decode(translate(x, '-_', '+/'), 'base64') FROM unnest($2::text[]) AS x)`,
+      [orgId, keys],
+    );
+    return new Set(rows.map((r) => r.k));
+  },
 };

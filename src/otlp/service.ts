@@ -8,6 +8,7 @@ import type { TelemetryEvent } from '../events/event.js';
 import { eventId, idOfPrefix, originId, originPrefix, text, type Mapped, type NativeEvent } from './mappings/native.js';
 import { logId, mapLog, mapPoint, mapSpan, qualifiedLogName, streamKey } from './mappings/index.js';
 import { nsToMs, type Attrs, type LogRecordIn, type MetricPoint, type MetricPoints, type SpanIn } from './records.js';
+import { MAX_POINTS_PER_COLLECTION, seenPointsStore } from './seen-points-store.js';
 import { KEY_CHARS, seenStore } from './seen-store.js';
 import { streamsStore, type StreamState } from './streams-store.js';
 
@@ -92,8 +93,10 @@ export class OtlpService {
     const events: TelemetryEvent[] = [];
     const nowMs = this.clock.now().getTime();
     const cumulative: { point: MetricPoint; owner: Owner; key: string }[] = [];
-    // The points of one metric share the start of their ids' keys (originPrefix).
-    let shared: { point: MetricPoint; prefix: string } | undefined;
+    // Delta points by key: their collection and time.
+    const deltas = new Map<string, DeltaPoint>();
+    // The points of one metric share the start of their keys (originPrefix), and of their collection's.
+    let shared: { point: MetricPoint; prefix: string; collectionPrefix: string; times: string; collection: string } | undefined;
     points.forEach((point, i) => {
       const owner = owners[i] as Owner;
       if (point.kind === 'gauge') return;
@@ -101,11 +104,19 @@ export class OtlpService {
         cumulative.push({ point, owner, key: streamKey(point) });
         return;
       }
+      const start = point.startNs.toString();
+      const time = point.timeNs.toString();
       if (shared?.point.resourceJson !== point.resourceJson || shared.point.scope !== point.scope || shared.point.metric !== point.metric) {
-        shared = { point, prefix: originPrefix('point', point, point.scope, point.metric) };
+        shared = { point, prefix: originPrefix('point', point, point.scope, point.metric), collectionPrefix: originPrefix('collection', point, point.scope, point.metric), times: '', collection: '' };
       }
-      const idBase = idOfPrefix(shared.prefix, point.attrs, point.startNs.toString(), point.timeNs.toString());
-      this.collect(mapPoint({ point, value: point.value, idBase, ms: nsToMs(point.timeNs) }), owner, events, rejections, nowMs);
+      if (shared.times !== `${start} ${time}`) {
+        shared.times = `${start} ${time}`;
+        shared.collection = keyOfId(idOfPrefix(shared.collectionPrefix, start, time));
+      }
+      const idBase = idOfPrefix(shared.prefix, point.attrs, start, time);
+      const ms = nsToMs(point.timeNs);
+      deltas.set(keyOfId(idBase), { collection: shared.collection, ms });
+      this.collect(mapPoint({ point, value: point.value, idBase, ms }), owner, events, rejections, nowMs);
     });
     const stored = await this.db.transaction(async (tx) => {
       const states = await streamsStore.lock(tx, caller.orgId, [...new Set(cumulative.map((c) => c.key))]);
@@ -121,31 +132,49 @@ export class OtlpService {
         this.collect(mapPoint({ point: c.point, value: delta, idBase, ms: nsToMs(c.point.timeNs) }), c.owner, events, rejections, nowMs);
       }
       await streamsStore.save(tx, caller.orgId, changed);
-      return this.store(caller.orgId, events);
+      return this.store(caller.orgId, events, { deltas, rejections });
     });
     return { rejected: rejections.count, errorMessage: rejections.message(), stored };
   }
 
   /**
    * Counts the events of the records not seen before, in one transaction (the caller's when it
-   * has one): their keys go into otlp_seen, their events to the rollups. An event's key is the
-   * record's id hash, the part of its id before `#` (a counter point's events are
+   * has one): their keys are recorded as seen, their events go to the rollups. An event's key is
+   * the record's id hash, the part of its id before `#` (a counter point's events are
    * `<idBase>#<i>`, a prompt's slash command `<id>#slash`); a Droid session's event has its own.
-   * Of events sharing an id, the last counts. Returns how many events were counted.
+   * A delta data point's key goes into its collection's row (otlp_seen_points), any other
+   * record's into otlp_seen. Of events sharing an id, the last counts. Returns how many events
+   * were counted.
    */
-  private async store(orgId: string, events: readonly TelemetryEvent[]): Promise<number> {
+  private async store(orgId: string, events: readonly TelemetryEvent[], points?: { deltas: ReadonlyMap<string, DeltaPoint>; rejections: Rejections }): Promise<number> {
     const byId = new Map<string, TelemetryEvent>();
     const keys = new Set<string>();
+    const collections = new Map<string, Set<string>>();
     for (const e of events) {
       byId.set(e.id, e);
-      keys.add(keyOf(e));
+      const key = keyOf(e);
+      const delta = points?.deltas.get(key);
+      if (delta === undefined) keys.add(key);
+      else {
+        let members = collections.get(delta.collection);
+        if (members === undefined) collections.set(delta.collection, (members = new Set()));
+        members.add(key);
+      }
     }
     if (byId.size === 0) return 0;
     const unique = byId.size === events.length ? events : [...byId.values()];
     return this.db.transaction(async (tx) => {
-      // Sorted keys: concurrent exports sharing keys wait on each other in one order, never in a cycle.
-      const fresh = await seenStore.insertNew(tx, orgId, [...keys].sort());
-      const counted = fresh === null ? unique : unique.filter((e) => fresh.has(keyOf(e)));
+      // Sorted: concurrent exports sharing keys or collections wait on each other in one order, never in a cycle.
+      const sorted = new Map([...collections].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([c, k]) => [c, [...k]]));
+      const pointsSeen = await seenPointsStore.insertNew(tx, orgId, sorted);
+      if (pointsSeen.overflow.length > 0) points?.rejections.add(`more than ${MAX_POINTS_PER_COLLECTION} data points of one metric with the same start and time`, pointsSeen.overflow.length);
+      const before = await seenPointsStore.seenBefore(tx, orgId, [...pointsSeen.fresh].map((key) => ({ key, ms: points?.deltas.get(key)?.ms ?? 0 })));
+      const fresh = keys.size > 0 ? await seenStore.insertNew(tx, orgId, [...keys].sort()) : null;
+      const counted = unique.filter((e) => {
+        const key = keyOf(e);
+        if (points?.deltas.has(key)) return pointsSeen.fresh.has(key) && !before.has(key);
+        return fresh === null || fresh.has(key);
+      });
       if (counted.length > 0) await this.analytics.recordBatch(orgId, counted);
       return counted.length;
     });
@@ -220,11 +249,18 @@ export function deltaOf(p: MetricPoint, state: StreamState | undefined): number 
 const ID_PREFIX = 'otlp:';
 
 /** The key an OTLP event's id carries (eventId/originId in mappings/native.ts). */
-function keyOf(e: TelemetryEvent): string {
-  if (!e.id.startsWith(ID_PREFIX) || (e.id.length !== ID_PREFIX.length + KEY_CHARS && e.id[ID_PREFIX.length + KEY_CHARS] !== '#')) {
-    throw new Error(`an OTLP event id not made by eventId: ${e.id.slice(0, 60)}`);
+const keyOf = (e: TelemetryEvent): string => keyOfId(e.id);
+function keyOfId(id: string): string {
+  if (!id.startsWith(ID_PREFIX) || (id.length !== ID_PREFIX.length + KEY_CHARS && id[ID_PREFIX.length + KEY_CHARS] !== '#')) {
+    throw new Error(`an OTLP event id not made by eventId: ${id.slice(0, 60)}`);
   }
-  return e.id.slice(ID_PREFIX.length, ID_PREFIX.length + KEY_CHARS);
+  return id.slice(ID_PREFIX.length, ID_PREFIX.length + KEY_CHARS);
+}
+
+/** A delta data point as the store sees it: its collection (the key of its metric, resource, scope, start and time) and time. */
+interface DeltaPoint {
+  collection: string;
+  ms: number;
 }
 
 function toTelemetryEvent(e: NativeEvent, userId: string, ms: number): TelemetryEvent {

@@ -59,7 +59,7 @@ describe('Claude Code', () => {
     expect(await day(org, 'activity')).toMatchObject({ messages: 3, user_messages: 2 });
     expect(await day(org, 'tools')).toMatchObject({ slash_commands_invocations: 1, slash_commands_by_name: [{ name: '/review', count: 1 }] });
     // Every table OTLP writes (and the events table, which it no longer writes): no row holds the content.
-    for (const table of ['otlp_seen', 'otlp_streams', 'analytics_user_day', 'analytics_user_day_model', 'analytics_day_counter', 'analytics_day_version', 'telemetry_events']) {
+    for (const table of ['otlp_seen', 'otlp_seen_points', 'otlp_streams', 'analytics_user_day', 'analytics_user_day_model', 'analytics_day_counter', 'analytics_day_version', 'telemetry_events']) {
       const stored = await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} AS r WHERE r::text LIKE '%SECRET%'`);
       expect(stored[0]?.n, table).toBe(0);
     }

@@ -43,6 +43,39 @@ describe('idempotency and temporality', () => {
     expect(await day(org, 'tokens')).toMatchObject({ input_tokens: 700 });
   });
 
+  it('the delta points of one collection count once however they are split, re-batched or sent at once; past the bound they are refused', async () => {
+    const org = await t.createOrg('collections');
+    const point = (i: number, timeMs = YESTERDAY_MS) => ({ attrs: { 'session.id': `s${i}`, type: 'input', model: 'claude-sonnet-4-5' }, value: 10 + i, timeMs });
+    const exportOf = (ids: number[], timeMs?: number) => metrics(claude, [sum('claude_code.token.usage', ids.map((i) => point(i, timeMs)))]);
+    const collections = async () => (await t.db.query<{ n: number; bytes: number }>(`SELECT count(*)::int AS n, coalesce(sum(octet_length(keys)), 0)::int AS bytes FROM otlp_seen_points WHERE org_id = $1`, [org.orgId]))[0];
+
+    // A new collection, then an export adding to it, then three at once, overlapping.
+    await json(org, 'metrics', exportOf([0, 1, 2]));
+    await json(org, 'metrics', exportOf([2, 3]));
+    const together = await Promise.all([json(org, 'metrics', exportOf([3, 4, 5])), json(org, 'metrics', exportOf([4, 5])), json(org, 'metrics', exportOf([0, 5, 6]))]);
+    expect(together.map((r) => r.statusCode)).toEqual([200, 200, 200]);
+    expect(await day(org, 'tokens')).toMatchObject({ input_tokens: 10 + 11 + 12 + 13 + 14 + 15 + 16 });
+    expect(await collections()).toEqual({ n: 1, bytes: 7 * 24 });
+
+    // Three exports at once creating the same new collection (another time).
+    const later = YESTERDAY_MS + 60_000;
+    await Promise.all([json(org, 'metrics', exportOf([0, 1], later)), json(org, 'metrics', exportOf([1, 2], later)), json(org, 'metrics', exportOf([0, 2], later))]);
+    expect(await day(org, 'tokens')).toMatchObject({ input_tokens: 91 + 10 + 11 + 12 });
+    expect(await collections()).toEqual({ n: 2, bytes: 10 * 24 });
+  });
+
+  it('refuses the points that would take one collection past 20,000, and still counts the rest', async () => {
+    const org = await t.createOrg('collection-bound');
+    const points = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => ({ attrs: { 'session.id': `s${from + i}`, type: 'input', model: 'claude-sonnet-4-5' }, value: 1 }));
+    const first = await json(org, 'metrics', metrics(claude, [sum('claude_code.token.usage', points(0, 20_001))]));
+    expect(first.json()).toEqual({ partialSuccess: { rejectedDataPoints: 1, errorMessage: expect.stringContaining('more than 20000 data points of one metric with the same start and time') } });
+    expect(await day(org, 'tokens')).toMatchObject({ input_tokens: 20_000 });
+    // The collection is full: another new point is refused, a point seen before still counts nothing.
+    const second = await json(org, 'metrics', metrics(claude, [sum('claude_code.token.usage', points(19_999, 20_002))]));
+    expect(second.json()).toEqual({ partialSuccess: { rejectedDataPoints: 2, errorMessage: expect.stringContaining('more than 20000') } });
+    expect(await day(org, 'tokens')).toMatchObject({ input_tokens: 20_000 });
+  });
+
   it('cumulative streams become deltas, a retry adds nothing, a reset (later start or lower value) starts again, also in another process', async () => {
     const org = await t.createOrg('cumulative');
     const start = YESTERDAY_MS - 3_600_000;
@@ -121,7 +154,7 @@ describe('transport', () => {
     const negative = await json(org, 'metrics', metrics(claude, [sum('claude_code.commit.count', [{ attrs: {}, value: -1 }])]));
     expect(negative.json()).toMatchObject({ partialSuccess: { rejectedDataPoints: 1 } });
     // OTLP stores no events: it records the keys it counted (otlp_seen) and the rollups.
-    for (const table of ['otlp_seen', 'otlp_streams', 'analytics_user_day', 'analytics_user_day_model', 'analytics_day_counter', 'telemetry_events']) {
+    for (const table of ['otlp_seen', 'otlp_seen_points', 'otlp_streams', 'analytics_user_day', 'analytics_user_day_model', 'analytics_day_counter', 'telemetry_events']) {
       const stored = await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE org_id = $1`, [org.orgId]);
       expect(stored[0]?.n, table).toBe(0);
     }
@@ -134,7 +167,7 @@ describe('transport', () => {
     const res = await json(org, 'metrics', metrics(claude, [sum('claude_code.token.usage', points)]));
     expect(res.statusCode).toBe(503);
     expect(res.headers['retry-after']).toBeDefined();
-    for (const table of ['otlp_seen', 'analytics_user_day', 'analytics_user_day_model']) {
+    for (const table of ['otlp_seen', 'otlp_seen_points', 'analytics_user_day', 'analytics_user_day_model']) {
       const stored = await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE org_id = $1`, [org.orgId]);
       expect(stored[0]?.n, table).toBe(0);
     }

@@ -19,7 +19,7 @@ const day = async (org: Org, report: string) => (await t.request<{ data: Row[] }
 const claude = { 'service.name': 'claude-code' };
 const session = { 'session.id': 'up' };
 
-describe('upgrade from event rows to otlp_seen (migration 0051)', () => {
+describe('upgrade from event rows to otlp_seen (migration 0051) and to collections (0052)', () => {
   it('an export stored as events before the upgrade counts once when it is retried after it', async () => {
     const org = await t.createOrg('upgrade');
     const logBody = logs(claude, [
@@ -39,9 +39,10 @@ describe('upgrade from event rows to otlp_seen (migration 0051)', () => {
     expect((await post(org, 'metrics', metricBody)).statusCode).toBe(200);
     capture.mockRestore();
     expect(recorded.map((e) => e.id.replace(/^otlp:[A-Za-z0-9_-]{32}/, 'KEY')).sort()).toEqual(['KEY', 'KEY', 'KEY#0', 'KEY#1', 'KEY#2', 'KEY#slash']);
-    const before = { activity: await day(org, 'activity'), tools: await day(org, 'tools') };
+    const before = { activity: await day(org, 'activity'), tools: await day(org, 'tools'), productivity: await day(org, 'productivity') };
     expect(before.activity).toMatchObject({ user_messages: 1 });
     expect(before.tools).toMatchObject({ tool_calls: 1, slash_commands_invocations: 1 });
+    expect(before.productivity).toMatchObject({ git_commits: 3 });
 
     // The database as the previous release left it: the events as rows, no otlp_seen.
     for (const e of recorded) {
@@ -51,18 +52,23 @@ describe('upgrade from event rows to otlp_seen (migration 0051)', () => {
         [org.orgId, e.id, e.userId, e.type, e.ms, e.sessionId, e.client, JSON.stringify(e.attrs)],
       );
     }
-    await t.db.exec(`DROP TABLE otlp_seen; DELETE FROM schema_migrations WHERE version = 51`);
-    expect(await migrate(t.db)).toEqual(['0051_otlp_seen']);
+    await t.db.exec(`DROP TABLE otlp_seen, otlp_seen_points, otlp_seen_points_before; DELETE FROM schema_migrations WHERE version IN (51, 52)`);
+    expect(await migrate(t.db)).toEqual(['0051_otlp_seen', '0052_otlp_seen_points']);
     expect(Number((await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM otlp_seen WHERE org_id = $1`, [org.orgId]))[0]!.n)).toBe(3);
+    // The delta point's key stays in otlp_seen (0052 cannot tell it from the others); the organization is noted for lookups there.
+    expect(await t.db.query(`SELECT count(*)::int AS n FROM otlp_seen_points_before WHERE org_id = $1`, [org.orgId])).toEqual([{ n: 1 }]);
 
     // The retries after the upgrade count nothing.
     expect((await post(org, 'logs', logBody)).statusCode).toBe(200);
     expect((await post(org, 'metrics', metricBody)).statusCode).toBe(200);
     expect(await day(org, 'activity')).toEqual(before.activity);
     expect(await day(org, 'tools')).toEqual(before.tools);
+    expect(await day(org, 'productivity')).toEqual(before.productivity);
 
-    // A new record still counts.
+    // New records still count, a new point of the same collection too.
     await post(org, 'logs', logs(claude, [{ name: 'claude_code.user_prompt', attrs: { ...session, 'event.sequence': 3 } }]));
     expect(await day(org, 'activity')).toMatchObject({ user_messages: 2 });
+    await post(org, 'metrics', metrics(claude, [sum('claude_code.commit.count', [{ attrs: session, value: 3 }, { attrs: { 'session.id': 'other' }, value: 2 }])]));
+    expect(await day(org, 'productivity')).toMatchObject({ git_commits: 3 + 2 });
   });
 });
