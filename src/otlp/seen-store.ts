@@ -10,7 +10,9 @@ const KEY_BYTES = 24;
 // are whole base64 quanta, so the concatenation decodes to the keys' bytes one after the other)
 // and cut into keys as bytea, whose substring is O(1): one parameter whatever their number, and
 // nothing per key for the driver to encode. (substr on the text itself scans from its start in
-// a multibyte encoding, quadratic in the keys: it made exports slower than event rows.)
+// a multibyte encoding, quadratic in the keys: it made exports slower than event rows.) The new
+// keys are listed only when some were seen before: the usual export costs no list (the scalar
+// subquery runs only in that case; an aggregate beside count(*) would run every time).
 const INSERT_NEW_SQL = `
   WITH k AS (SELECT decode(translate($2::text, '-_', '+/'), 'base64') AS b),
   ins AS (
@@ -19,10 +21,11 @@ const INSERT_NEW_SQL = `
     FROM k, generate_series(0, $3::int - 1) AS i
     ORDER BY i
     ON CONFLICT DO NOTHING
-    RETURNING key)
-  SELECT count(*)::int AS stored,
-    CASE WHEN count(*) < $3::int THEN coalesce(array_agg(translate(encode(key, 'base64'), '+/', '-_')), ARRAY[]::text[]) END AS keys
-  FROM ins`;
+    RETURNING key),
+  n AS (SELECT count(*)::int AS stored FROM ins)
+  SELECT n.stored,
+    CASE WHEN n.stored < $3::int THEN (SELECT coalesce(array_agg(translate(encode(key, 'base64'), '+/', '-_')), ARRAY[]::text[]) FROM ins) END AS keys
+  FROM n`;
 
 export const seenStore = {
   /**

@@ -5,7 +5,7 @@ import type { IdentityService } from '../core/identity/service.js';
 import type { AnalyticsService } from '../analytics/service.js';
 import { parseTimestamp, utcDay } from '../events/timestamps.js';
 import type { TelemetryEvent } from '../events/event.js';
-import { eventId, idOfPrefix, originId, originPrefix, text, type Mapped, type NativeEvent } from './mappings/native.js';
+import { eventId, idOfParts, idOfPrefix, originId, originPrefix, originTail, text, type Mapped, type NativeEvent } from './mappings/native.js';
 import { logId, mapLog, mapPoint, mapSpan, qualifiedLogName, streamKey } from './mappings/index.js';
 import { nsToMs, type Attrs, type LogRecordIn, type MetricPoint, type MetricPoints, type SpanIn } from './records.js';
 import { MAX_POINTS_PER_COLLECTION, seenPointsStore } from './seen-points-store.js';
@@ -95,8 +95,10 @@ export class OtlpService {
     const cumulative: { point: MetricPoint; owner: Owner; key: string }[] = [];
     // Delta points by key: their collection and time.
     const deltas = new Map<string, DeltaPoint>();
-    // The points of one metric share the start of their keys (originPrefix), and of their collection's.
-    let shared: { point: MetricPoint; prefix: string; collectionPrefix: string; times: string; collection: string } | undefined;
+    // The points of one metric share the start of their keys (originPrefix) and their
+    // collection's; the points of one collection (mostly all of them), the times too.
+    let metric: { point: MetricPoint; prefix: string; collectionPrefix: string } | undefined;
+    let times: { startNs: bigint; timeNs: bigint; tail: string; collection: string; ms: number } | undefined;
     points.forEach((point, i) => {
       const owner = owners[i] as Owner;
       if (point.kind === 'gauge') return;
@@ -104,19 +106,17 @@ export class OtlpService {
         cumulative.push({ point, owner, key: streamKey(point) });
         return;
       }
-      const start = point.startNs.toString();
-      const time = point.timeNs.toString();
-      if (shared?.point.resourceJson !== point.resourceJson || shared.point.scope !== point.scope || shared.point.metric !== point.metric) {
-        shared = { point, prefix: originPrefix('point', point, point.scope, point.metric), collectionPrefix: originPrefix('collection', point, point.scope, point.metric), times: '', collection: '' };
+      if (metric?.point.resourceJson !== point.resourceJson || metric.point.scope !== point.scope || metric.point.metric !== point.metric) {
+        metric = { point, prefix: originPrefix('point', point, point.scope, point.metric), collectionPrefix: originPrefix('collection', point, point.scope, point.metric) };
+        times = undefined;
       }
-      if (shared.times !== `${start} ${time}`) {
-        shared.times = `${start} ${time}`;
-        shared.collection = keyOfId(idOfPrefix(shared.collectionPrefix, start, time));
+      if (times?.startNs !== point.startNs || times.timeNs !== point.timeNs) {
+        const [start, time] = [point.startNs.toString(), point.timeNs.toString()];
+        times = { startNs: point.startNs, timeNs: point.timeNs, tail: originTail(start, time), collection: keyOfId(idOfPrefix(metric.collectionPrefix, start, time)), ms: nsToMs(point.timeNs) };
       }
-      const idBase = idOfPrefix(shared.prefix, point.attrs, start, time);
-      const ms = nsToMs(point.timeNs);
-      deltas.set(keyOfId(idBase), { collection: shared.collection, ms });
-      this.collect(mapPoint({ point, value: point.value, idBase, ms }), owner, events, rejections, nowMs);
+      const idBase = idOfParts(metric.prefix, point.attrs, times.tail);
+      deltas.set(keyOfId(idBase), { collection: times.collection, ms: times.ms });
+      this.collect(mapPoint({ point, value: point.value, idBase, ms: times.ms }), owner, events, rejections, nowMs);
     });
     const stored = await this.db.transaction(async (tx) => {
       const states = await streamsStore.lock(tx, caller.orgId, [...new Set(cumulative.map((c) => c.key))]);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { logId, streamKey } from '../../src/otlp/mappings/index.js';
-import { eventId, idOfPrefix, originId, originPrefix } from '../../src/otlp/mappings/native.js';
+import { eventId, idOfParts, idOfPrefix, originId, originPrefix, originTail } from '../../src/otlp/mappings/native.js';
 import { decodeMessage, decodeToPlain, messages } from '../../src/otlp/proto.js';
 import { logRecords, metricPoints, spans } from '../../src/otlp/records.js';
 import { histogram, logs, metrics, spans as spanList, sum, YESTERDAY_MS } from './otlp-json.js';
@@ -31,6 +31,7 @@ describe('record ids', () => {
     const prefix = originPrefix('point', origin, origin.scope, 'claude_code.token.usage');
     for (const attrs of [{}, { 'session.id': 's-1', model: 'm' }, { nested: { a: [1, null] } }]) {
       expect(idOfPrefix(prefix, attrs, '1', '2')).toBe(originId('point', origin, origin.scope, 'claude_code.token.usage', attrs, '1', '2'));
+      expect(idOfParts(prefix, attrs, originTail('1', '2'))).toBe(originId('point', origin, origin.scope, 'claude_code.token.usage', attrs, '1', '2'));
     }
     expect(idOfPrefix(originPrefix('stream', origin), undefined)).toBe(firstReleaseId(['stream', resource, undefined]));
   });

@@ -36,6 +36,10 @@ describe('idempotency and temporality', () => {
     await json(org, 'logs', regrouped(records.slice(0, 2)));
     await json(org, 'logs', regrouped(records.slice(1)));
     expect(await day(org, 'activity')).toMatchObject({ user_messages: 3 });
+    // Seen and new records in one export: only the new one counts.
+    const fourth = logs(claude, [{ name: 'claude_code.user_prompt', attrs: { 'session.id': 's', 'event.sequence': 4 } }]).resourceLogs[0]!.scopeLogs[0]!.logRecords;
+    await json(org, 'logs', regrouped([records[0]!, ...fourth, records[2]!]));
+    expect(await day(org, 'activity')).toMatchObject({ user_messages: 4 });
 
     const delta = tokensOf(700);
     await json(org, 'metrics', delta);

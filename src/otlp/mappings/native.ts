@@ -50,9 +50,20 @@ export function originPrefix(kind: string, origin: Origin, ...rest: unknown[]): 
 }
 
 export function idOfPrefix(prefix: string, ...rest: unknown[]): string {
-  let json = prefix;
+  return idOfJson(`${prefix}${originTail(...rest)}]`);
+}
+
+/** The last parts of originId's key, serialized: `idOfParts(prefix, part, originTail(...rest))` is `idOfPrefix(prefix, part, ...rest)`. */
+export function originTail(...rest: unknown[]): string {
+  let json = '';
+  // JSON.stringify writes undefined in an array as null.
   for (const part of rest) json += `,${JSON.stringify(part) ?? 'null'}`;
-  return idOfJson(`${json}]`);
+  return json;
+}
+
+/** originId's key from its serialized start and end around one part (a data point's attributes between its metric and its times). */
+export function idOfParts(prefix: string, part: unknown, tail: string): string {
+  return idOfJson(`${prefix},${JSON.stringify(part) ?? 'null'}${tail}]`);
 }
 
 /** The first of these attributes that is a non-empty string or a number, as text. */
