@@ -43,8 +43,8 @@ export const seenStore = {
   },
 
   /**
-   * Which of these keys (32 base64url characters each) the organization has seen. Delta data
-   * points recorded here before migration 0052 are looked up this way (seen-points-store.ts).
+   * Which of these keys (32 base64url characters each) the organization has seen. Grouped
+   * records counted before migration 0052 are looked up this way (seen-groups-store.ts).
    */
   async seen(tx: Queryable, orgId: string, keys: readonly string[]): Promise<Set<string>> {
     if (keys.length === 0) return new Set();

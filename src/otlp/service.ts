@@ -6,9 +6,9 @@ import type { AnalyticsService } from '../analytics/service.js';
 import { parseTimestamp, utcDay } from '../events/timestamps.js';
 import type { TelemetryEvent } from '../events/event.js';
 import { eventId, idOfParts, idOfPrefix, originId, originPrefix, originTail, text, type Mapped, type NativeEvent } from './mappings/native.js';
-import { logId, mapLog, mapPoint, mapSpan, qualifiedLogName, streamKey } from './mappings/index.js';
+import { logGroup, logId, mapLog, mapPoint, mapSpan, qualifiedLogName, streamKey } from './mappings/index.js';
 import { nsToMs, type Attrs, type LogRecordIn, type MetricPoint, type MetricPoints, type SpanIn } from './records.js';
-import { MAX_POINTS_PER_COLLECTION, seenPointsStore } from './seen-points-store.js';
+import { MAX_RECORDS_PER_GROUP, seenGroupsStore } from './seen-groups-store.js';
 import { KEY_CHARS, seenStore } from './seen-store.js';
 import { streamsStore, type StreamState } from './streams-store.js';
 
@@ -44,7 +44,7 @@ const clean = (s: string, max: number) => (s.length <= max && !s.includes('\0') 
 /**
  * OTLP ingestion (docs/otlp.md): decodes nothing itself (the routes do), attributes each record
  * to a user, maps it through its client's mapping to native events, turns cumulative streams
- * into deltas, and in one transaction records the keys of its records as seen (otlp_seen) and
+ * into deltas, and in one transaction records the keys of its records as seen (otlp_seen_groups, otlp_seen) and
  * hands the events of the records seen for the first time to analytics' rollups, so every
  * analytics figure shows it exactly as it shows native events. No event row is stored.
  */
@@ -61,14 +61,18 @@ export class OtlpService {
     const events: TelemetryEvent[] = [];
     const nowMs = this.clock.now().getTime();
     const owners = await this.owners(caller, records, (r) => r.name);
+    const grouped = new Map<string, Grouped>();
     records.forEach((r, i) => {
       const name = qualifiedLogName(r);
       const when = text(r.attrs, 'event.timestamp');
       const parsed = when ? Date.parse(when) : Number.NaN;
       const ms = Number.isNaN(parsed) ? nsToMs(r.timeNs) : parsed;
-      this.collect(mapLog({ record: r, name, id: logId(r, name), ms }), owners[i] as Owner, events, rejections, nowMs);
+      const id = logId(r, name);
+      const group = logGroup(r, name);
+      if (group !== undefined) grouped.set(keyOfId(id), { group: keyOfId(group), ms });
+      this.collect(mapLog({ record: r, name, id, ms }), owners[i] as Owner, events, rejections, nowMs);
     });
-    const stored = await this.store(caller.orgId, events);
+    const stored = await this.store(caller.orgId, events, { byKey: grouped, full: 'more than 20000 events of one session in one minute', rejections });
     return { rejected: rejections.count, errorMessage: rejections.message(), stored };
   }
 
@@ -94,7 +98,7 @@ export class OtlpService {
     const nowMs = this.clock.now().getTime();
     const cumulative: { point: MetricPoint; owner: Owner; key: string }[] = [];
     // Delta points by key: their collection and time.
-    const deltas = new Map<string, DeltaPoint>();
+    const collections = new Map<string, Grouped>();
     // The points of one metric share the start of their keys (originPrefix) and their
     // collection's; the points of one collection (mostly all of them), the times too.
     let metric: { point: MetricPoint; prefix: string; collectionPrefix: string } | undefined;
@@ -115,7 +119,7 @@ export class OtlpService {
         times = { startNs: point.startNs, timeNs: point.timeNs, tail: originTail(start, time), collection: keyOfId(idOfPrefix(metric.collectionPrefix, start, time)), ms: nsToMs(point.timeNs) };
       }
       const idBase = idOfParts(metric.prefix, point.attrs, times.tail);
-      deltas.set(keyOfId(idBase), { collection: times.collection, ms: times.ms });
+      collections.set(keyOfId(idBase), { group: times.collection, ms: times.ms });
       this.collect(mapPoint({ point, value: point.value, idBase, ms: times.ms }), owner, events, rejections, nowMs);
     });
     const stored = await this.db.transaction(async (tx) => {
@@ -132,7 +136,7 @@ export class OtlpService {
         this.collect(mapPoint({ point: c.point, value: delta, idBase, ms: nsToMs(c.point.timeNs) }), c.owner, events, rejections, nowMs);
       }
       await streamsStore.save(tx, caller.orgId, changed);
-      return this.store(caller.orgId, events, { deltas, rejections });
+      return this.store(caller.orgId, events, { byKey: collections, full: `more than ${MAX_RECORDS_PER_GROUP} data points of one metric with the same start and time`, rejections });
     });
     return { rejected: rejections.count, errorMessage: rejections.message(), stored };
   }
@@ -142,37 +146,37 @@ export class OtlpService {
    * has one): their keys are recorded as seen, their events go to the rollups. An event's key is
    * the record's id hash, the part of its id before `#` (a counter point's events are
    * `<idBase>#<i>`, a prompt's slash command `<id>#slash`); a Droid session's event has its own.
-   * A delta data point's key goes into its collection's row (otlp_seen_points), any other
-   * record's into otlp_seen. Of events sharing an id, the last counts. Returns how many events
-   * were counted.
+   * A record of a group (`groups`: a delta point's collection, a Claude Code session's minute)
+   * is recorded in its group's row (otlp_seen_groups), any other in otlp_seen. Of events
+   * sharing an id, the last counts. Returns how many events were counted.
    */
-  private async store(orgId: string, events: readonly TelemetryEvent[], points?: { deltas: ReadonlyMap<string, DeltaPoint>; rejections: Rejections }): Promise<number> {
+  private async store(orgId: string, events: readonly TelemetryEvent[], groups?: Groups): Promise<number> {
     const byId = new Map<string, TelemetryEvent>();
     const keys = new Set<string>();
-    const collections = new Map<string, Set<string>>();
+    const members = new Map<string, Set<string>>();
     for (const e of events) {
       byId.set(e.id, e);
       const key = keyOf(e);
-      const delta = points?.deltas.get(key);
-      if (delta === undefined) keys.add(key);
+      const grouped = groups?.byKey.get(key);
+      if (grouped === undefined) keys.add(key);
       else {
-        let members = collections.get(delta.collection);
-        if (members === undefined) collections.set(delta.collection, (members = new Set()));
-        members.add(key);
+        let group = members.get(grouped.group);
+        if (group === undefined) members.set(grouped.group, (group = new Set()));
+        group.add(key);
       }
     }
     if (byId.size === 0) return 0;
     const unique = byId.size === events.length ? events : [...byId.values()];
     return this.db.transaction(async (tx) => {
-      // Sorted: concurrent exports sharing keys or collections wait on each other in one order, never in a cycle.
-      const sorted = new Map([...collections].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([c, k]) => [c, [...k]]));
-      const pointsSeen = await seenPointsStore.insertNew(tx, orgId, sorted);
-      if (pointsSeen.overflow.length > 0) points?.rejections.add(`more than ${MAX_POINTS_PER_COLLECTION} data points of one metric with the same start and time`, pointsSeen.overflow.length);
-      const before = await seenPointsStore.seenBefore(tx, orgId, [...pointsSeen.fresh].map((key) => ({ key, ms: points?.deltas.get(key)?.ms ?? 0 })));
+      // Sorted: concurrent exports sharing keys or groups wait on each other in one order, never in a cycle.
+      const sorted = new Map([...members].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([g, k]) => [g, [...k]]));
+      const inGroups = await seenGroupsStore.insertNew(tx, orgId, sorted);
+      if (inGroups.overflow.length > 0) groups?.rejections.add(groups.full, inGroups.overflow.length);
+      const before = await seenGroupsStore.seenBefore(tx, orgId, [...inGroups.fresh].map((key) => ({ key, ms: groups?.byKey.get(key)?.ms ?? 0 })));
       const fresh = keys.size > 0 ? await seenStore.insertNew(tx, orgId, [...keys].sort()) : null;
       const counted = unique.filter((e) => {
         const key = keyOf(e);
-        if (points?.deltas.has(key)) return pointsSeen.fresh.has(key) && !before.has(key);
+        if (groups?.byKey.has(key)) return inGroups.fresh.has(key) && !before.has(key);
         return fresh === null || fresh.has(key);
       });
       if (counted.length > 0) await this.analytics.recordBatch(orgId, counted);
@@ -257,10 +261,21 @@ function keyOfId(id: string): string {
   return id.slice(ID_PREFIX.length, ID_PREFIX.length + KEY_CHARS);
 }
 
-/** A delta data point as the store sees it: its collection (the key of its metric, resource, scope, start and time) and time. */
-interface DeltaPoint {
-  collection: string;
+/**
+ * A record counted through its group's row: the group's key (a delta point's collection: its
+ * metric, resource, scope, start and time; a Claude Code event's session and minute) and the
+ * record's time.
+ */
+interface Grouped {
+  group: string;
   ms: number;
+}
+
+/** The grouped records of an export by key, and the reason to give for those past a full group. */
+interface Groups {
+  byKey: ReadonlyMap<string, Grouped>;
+  full: string;
+  rejections: Rejections;
 }
 
 function toTelemetryEvent(e: NativeEvent, userId: string, ms: number): TelemetryEvent {

@@ -59,11 +59,13 @@ describe('Claude Code', () => {
     expect(await day(org, 'activity')).toMatchObject({ messages: 3, user_messages: 2 });
     expect(await day(org, 'tools')).toMatchObject({ slash_commands_invocations: 1, slash_commands_by_name: [{ name: '/review', count: 1 }] });
     // Every table OTLP writes (and the events table, which it no longer writes): no row holds the content.
-    for (const table of ['otlp_seen', 'otlp_seen_points', 'otlp_streams', 'analytics_user_day', 'analytics_user_day_model', 'analytics_day_counter', 'analytics_day_version', 'telemetry_events']) {
+    for (const table of ['otlp_seen', 'otlp_seen_groups', 'otlp_streams', 'analytics_user_day', 'analytics_user_day_model', 'analytics_day_counter', 'analytics_day_version', 'telemetry_events']) {
       const stored = await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} AS r WHERE r::text LIKE '%SECRET%'`);
       expect(stored[0]?.n, table).toBe(0);
     }
-    expect(Number((await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM otlp_seen WHERE org_id = $1`, [org.orgId]))[0]?.n)).toBe(3);
+    // The three events of one session and minute are one group's three keys (24 bytes each), not rows of otlp_seen.
+    expect(await t.db.query(`SELECT octet_length(keys) AS bytes FROM otlp_seen_groups WHERE org_id = $1`, [org.orgId])).toEqual([{ bytes: 3 * 24 }]);
+    expect(await t.db.query(`SELECT count(*)::int AS n FROM otlp_seen WHERE org_id = $1`, [org.orgId])).toEqual([{ n: 0 }]);
   });
 
   it('tool_result feeds tool calls by tool, MCP calls by server (from tool_parameters or the mcp__ prefix), and tool autonomy', async () => {

@@ -51,7 +51,7 @@ describe('idempotency and temporality', () => {
     const org = await t.createOrg('collections');
     const point = (i: number, timeMs = YESTERDAY_MS) => ({ attrs: { 'session.id': `s${i}`, type: 'input', model: 'claude-sonnet-4-5' }, value: 10 + i, timeMs });
     const exportOf = (ids: number[], timeMs?: number) => metrics(claude, [sum('claude_code.token.usage', ids.map((i) => point(i, timeMs)))]);
-    const collections = async () => (await t.db.query<{ n: number; bytes: number }>(`SELECT count(*)::int AS n, coalesce(sum(octet_length(keys)), 0)::int AS bytes FROM otlp_seen_points WHERE org_id = $1`, [org.orgId]))[0];
+    const collections = async () => (await t.db.query<{ n: number; bytes: number }>(`SELECT count(*)::int AS n, coalesce(sum(octet_length(keys)), 0)::int AS bytes FROM otlp_seen_groups WHERE org_id = $1`, [org.orgId]))[0];
 
     // A new collection, then an export adding to it, then three at once, overlapping.
     await json(org, 'metrics', exportOf([0, 1, 2]));
@@ -66,6 +66,21 @@ describe('idempotency and temporality', () => {
     await Promise.all([json(org, 'metrics', exportOf([0, 1], later)), json(org, 'metrics', exportOf([1, 2], later)), json(org, 'metrics', exportOf([0, 2], later))]);
     expect(await day(org, 'tokens')).toMatchObject({ input_tokens: 91 + 10 + 11 + 12 });
     expect(await collections()).toEqual({ n: 2, bytes: 10 * 24 });
+  });
+
+  it('counts Claude Code events by session and minute (one row each), other log records one row each, and a retry of either once', async () => {
+    const org = await t.createOrg('log-groups');
+    const prompt = (session: string, sequence: number, timeMs: number) => ({ name: 'claude_code.user_prompt', timeMs, attrs: { 'session.id': session, 'event.sequence': sequence } });
+    const body = logs(claude, [prompt('a', 1, YESTERDAY_MS), prompt('a', 2, YESTERDAY_MS + 1_000), prompt('a', 3, YESTERDAY_MS + 60_000), prompt('b', 1, YESTERDAY_MS)]);
+    const codex = logs({ 'service.name': 'codex_cli_rs' }, [{ name: 'codex.user_prompt', attrs: { 'conversation.id': 'c-1' } }]);
+    for (let i = 0; i < 2; i++) {
+      expect((await json(org, 'logs', body)).statusCode).toBe(200);
+      expect((await json(org, 'logs', codex)).statusCode).toBe(200);
+    }
+    expect(await day(org, 'activity')).toMatchObject({ user_messages: 5 });
+    const groups = await t.db.query<{ bytes: number }>(`SELECT octet_length(keys) AS bytes FROM otlp_seen_groups WHERE org_id = $1 ORDER BY 1`, [org.orgId]);
+    expect(groups.map((g) => g.bytes)).toEqual([24, 24, 48]);
+    expect(await t.db.query(`SELECT count(*)::int AS n FROM otlp_seen WHERE org_id = $1`, [org.orgId])).toEqual([{ n: 1 }]);
   });
 
   it('refuses the points that would take one collection past 20,000, and still counts the rest', async () => {
@@ -158,7 +173,7 @@ describe('transport', () => {
     const negative = await json(org, 'metrics', metrics(claude, [sum('claude_code.commit.count', [{ attrs: {}, value: -1 }])]));
     expect(negative.json()).toMatchObject({ partialSuccess: { rejectedDataPoints: 1 } });
     // OTLP stores no events: it records the keys it counted (otlp_seen) and the rollups.
-    for (const table of ['otlp_seen', 'otlp_seen_points', 'otlp_streams', 'analytics_user_day', 'analytics_user_day_model', 'analytics_day_counter', 'telemetry_events']) {
+    for (const table of ['otlp_seen', 'otlp_seen_groups', 'otlp_streams', 'analytics_user_day', 'analytics_user_day_model', 'analytics_day_counter', 'telemetry_events']) {
       const stored = await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE org_id = $1`, [org.orgId]);
       expect(stored[0]?.n, table).toBe(0);
     }
@@ -171,7 +186,7 @@ describe('transport', () => {
     const res = await json(org, 'metrics', metrics(claude, [sum('claude_code.token.usage', points)]));
     expect(res.statusCode).toBe(503);
     expect(res.headers['retry-after']).toBeDefined();
-    for (const table of ['otlp_seen', 'otlp_seen_points', 'analytics_user_day', 'analytics_user_day_model']) {
+    for (const table of ['otlp_seen', 'otlp_seen_groups', 'analytics_user_day', 'analytics_user_day_model']) {
       const stored = await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE org_id = $1`, [org.orgId]);
       expect(stored[0]?.n, table).toBe(0);
     }

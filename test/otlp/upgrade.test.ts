@@ -52,11 +52,11 @@ describe('upgrade from event rows to otlp_seen (migration 0051) and to collectio
         [org.orgId, e.id, e.userId, e.type, e.ms, e.sessionId, e.client, JSON.stringify(e.attrs)],
       );
     }
-    await t.db.exec(`DROP TABLE otlp_seen, otlp_seen_points, otlp_seen_points_before; DELETE FROM schema_migrations WHERE version IN (51, 52)`);
-    expect(await migrate(t.db)).toEqual(['0051_otlp_seen', '0052_otlp_seen_points']);
+    await t.db.exec(`DROP TABLE otlp_seen, otlp_seen_groups, otlp_seen_groups_before; DELETE FROM schema_migrations WHERE version IN (51, 52)`);
+    expect(await migrate(t.db)).toEqual(['0051_otlp_seen', '0052_otlp_seen_groups']);
     expect(Number((await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM otlp_seen WHERE org_id = $1`, [org.orgId]))[0]!.n)).toBe(3);
     // The delta point's key stays in otlp_seen (0052 cannot tell it from the others); the organization is noted for lookups there.
-    expect(await t.db.query(`SELECT count(*)::int AS n FROM otlp_seen_points_before WHERE org_id = $1`, [org.orgId])).toEqual([{ n: 1 }]);
+    expect(await t.db.query(`SELECT count(*)::int AS n FROM otlp_seen_groups_before WHERE org_id = $1`, [org.orgId])).toEqual([{ n: 1 }]);
 
     // The retries after the upgrade count nothing.
     expect((await post(org, 'logs', logBody)).statusCode).toBe(200);
