@@ -68,11 +68,11 @@ export class OtlpService {
       const parsed = when ? Date.parse(when) : Number.NaN;
       const ms = Number.isNaN(parsed) ? nsToMs(r.timeNs) : parsed;
       const id = logId(r, name);
-      const group = logGroup(r, name);
+      const group = logGroup(r, name, parsed);
       if (group !== undefined) grouped.set(keyOfId(id), { group: keyOfId(group), ms });
       this.collect(mapLog({ record: r, name, id, ms }), owners[i] as Owner, events, rejections, nowMs);
     });
-    const stored = await this.store(caller.orgId, events, { byKey: grouped, full: 'more than 20000 events of one session in one minute', rejections });
+    const stored = await this.store(caller.orgId, events, { byKey: grouped, full: `more than ${MAX_RECORDS_PER_GROUP} events of one session in one minute`, rejections });
     return { rejected: rejections.count, errorMessage: rejections.message(), stored };
   }
 

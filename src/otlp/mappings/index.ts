@@ -42,16 +42,13 @@ export function logId(r: LogRecordIn, name: string): string {
 /**
  * The group a log record is counted in (seen-groups-store.ts), made of parts of its key so that
  * a record always finds its group: a Claude Code event's session and the minute of its
- * `event.timestamp`. Other records (and one without a usable timestamp) have none; a Codex call
- * is keyed by its conversation and call alone, whose group would grow without end.
+ * `event.timestamp` (`timestampMs`, NaN when it has none that parses). Other records have none;
+ * a Codex call is keyed by its conversation and call alone, whose group would grow without end.
  */
-export function logGroup(r: LogRecordIn, name: string): string | undefined {
-  if (!name.startsWith('claude_code.')) return undefined;
+export function logGroup(r: LogRecordIn, name: string, timestampMs: number): string | undefined {
+  if (!name.startsWith('claude_code.') || Number.isNaN(timestampMs)) return undefined;
   const session = text(r.attrs, 'session.id');
-  const when = text(r.attrs, 'event.timestamp');
-  const ms = when === undefined ? Number.NaN : Date.parse(when);
-  if (session === undefined || Number.isNaN(ms)) return undefined;
-  return eventId(['group', 'claude_code', session, Math.floor(ms / 60_000)]);
+  return session === undefined ? undefined : eventId(['group', 'claude_code', session, Math.floor(timestampMs / 60_000)]);
 }
 
 export function mapLog(l: LogInput): Mapped {
