@@ -6,7 +6,7 @@ import type { AnalyticsService } from '../analytics/service.js';
 import { parseTimestamp, utcDay } from '../events/timestamps.js';
 import type { TelemetryEvent } from '../events/event.js';
 import { eventId, idOfParts, idOfPrefix, originId, originPrefix, originTail, text, type Mapped, type NativeEvent } from './mappings/native.js';
-import { logGroup, logId, mapLog, mapPoint, mapSpan, qualifiedLogName, streamKey } from './mappings/index.js';
+import { groupKey, logGroup, logId, mapLog, mapPoint, mapSpan, qualifiedLogName, streamKey } from './mappings/index.js';
 import { nsToMs, type Attrs, type LogRecordIn, type MetricPoint, type MetricPoints, type SpanIn } from './records.js';
 import { MAX_RECORDS_PER_GROUP, seenGroupsStore } from './seen-groups-store.js';
 import { KEY_CHARS, seenStore } from './seen-store.js';
@@ -62,6 +62,8 @@ export class OtlpService {
     const nowMs = this.clock.now().getTime();
     const owners = await this.owners(caller, records, (r) => r.name);
     const grouped = new Map<string, Grouped>();
+    // The keys of the export's groups by session and minute: mostly one or two.
+    const groupKeys = new Map<string, string>();
     records.forEach((r, i) => {
       const name = qualifiedLogName(r);
       const when = text(r.attrs, 'event.timestamp');
@@ -69,7 +71,12 @@ export class OtlpService {
       const ms = Number.isNaN(parsed) ? nsToMs(r.timeNs) : parsed;
       const id = logId(r, name);
       const group = logGroup(r, name, parsed);
-      if (group !== undefined) grouped.set(keyOfId(id), { group: keyOfId(group), ms });
+      if (group !== undefined) {
+        const memo = `${group[1]}\0${group[0]}`;
+        let key = groupKeys.get(memo);
+        if (key === undefined) groupKeys.set(memo, (key = keyOfId(groupKey(group))));
+        grouped.set(keyOfId(id), { group: key, ms });
+      }
       this.collect(mapLog({ record: r, name, id, ms }), owners[i] as Owner, events, rejections, nowMs);
     });
     const stored = await this.store(caller.orgId, events, { byKey: grouped, full: `more than ${MAX_RECORDS_PER_GROUP} events of one session in one minute`, rejections });

@@ -42,14 +42,18 @@ export function logId(r: LogRecordIn, name: string): string {
 /**
  * The group a log record is counted in (seen-groups-store.ts), made of parts of its key so that
  * a record always finds its group: a Claude Code event's session and the minute of its
- * `event.timestamp` (`timestampMs`, NaN when it has none that parses). Other records have none;
- * a Codex call is keyed by its conversation and call alone, whose group would grow without end.
+ * `event.timestamp` (`timestampMs`, NaN when it has none that parses). Returns those parts (the
+ * group's key is groupKey of them; an export's records mostly share them), or undefined for the
+ * other records: a Codex call is keyed by its conversation and call alone, whose group would
+ * grow without end.
  */
-export function logGroup(r: LogRecordIn, name: string, timestampMs: number): string | undefined {
+export function logGroup(r: LogRecordIn, name: string, timestampMs: number): [session: string, minute: number] | undefined {
   if (!name.startsWith('claude_code.') || Number.isNaN(timestampMs)) return undefined;
   const session = text(r.attrs, 'session.id');
-  return session === undefined ? undefined : eventId(['group', 'claude_code', session, Math.floor(timestampMs / 60_000)]);
+  return session === undefined ? undefined : [session, Math.floor(timestampMs / 60_000)];
 }
+
+export const groupKey = (group: [session: string, minute: number]): string => eventId(['group', 'claude_code', ...group]);
 
 export function mapLog(l: LogInput): Mapped {
   if (l.name.startsWith('claude_code.')) return claudeLog(l);
