@@ -44,9 +44,9 @@ const clean = (s: string, max: number) => (s.length <= max && !s.includes('\0') 
 /**
  * OTLP ingestion (docs/otlp.md): decodes nothing itself (the routes do), attributes each record
  * to a user, maps it through its client's mapping to native events, turns cumulative streams
- * into deltas, and in one transaction records the keys of its records as seen (otlp_seen_groups, otlp_seen) and
- * hands the events of the records seen for the first time to analytics' rollups, so every
- * analytics figure shows it exactly as it shows native events. No event row is stored.
+ * into deltas, and in one transaction records the keys of its records as seen (otlp_seen_groups,
+ * otlp_seen) and hands the events of the records seen for the first time to analytics' rollups,
+ * so every analytics figure shows it exactly as it shows native events. No event row is stored.
  */
 export class OtlpService {
   constructor(
