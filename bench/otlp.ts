@@ -1,10 +1,12 @@
 /**
  * OTLP ingestion benchmark, one engine per run: log records/s and metric data points/s through
  * POST /v1/logs and /v1/metrics (protobuf, gzip, batches of the exporters' usual size: 512 log
- * records, 500 data points), against native ingestion (POST /api/v1/telemetry/events, batches of
- * 1000) of the same activity, measured in the same run over real HTTP on loopback (keep-alive,
- * --concurrency requests in flight). The bodies are built and compressed before the clock starts.
- * Each OTLP record becomes one native event, so the ratio compares like with like.
+ * records, 500 data points; points with delta temporality, as Claude Code sends them, and with
+ * cumulative, the OpenTelemetry SDK's default), against native ingestion (POST
+ * /api/v1/telemetry/events, batches of 1000) of the same activity, measured in the same run over
+ * real HTTP on loopback (keep-alive, --concurrency requests in flight). The bodies are built and
+ * compressed before the clock starts. Each OTLP record becomes one native event, so the ratio
+ * compares like with like.
  * Usage: npm run bench:otlp -- [--engine pglite|postgres] [--postgres URL] [--records 200000] [--concurrency 4]
  */
 import type { AddressInfo } from 'node:net';
@@ -79,6 +81,33 @@ function metricBodies(count: number): Body[] {
   return out;
 }
 
+/**
+ * Cumulative token points: clients of 500 streams each (one per session, model and type), each
+ * exporting every stream's running total once a minute for STEPS minutes. The exports go minute
+ * by minute, client after client, so one client's exports follow each other, as an SDK's do.
+ */
+const STEPS = 8;
+function cumulativeBodies(count: number): Body[] {
+  const out: Body[] = [];
+  const types = ['input', 'output', 'cacheRead', 'cacheCreation'];
+  const models = ['claude-sonnet-4-5', 'claude-opus-4-1', 'claude-haiku-4-5'];
+  const clients = Math.max(1, Math.ceil(count / (500 * STEPS)));
+  const startMs = dayMs - 3_600_000;
+  for (let step = 1; step <= STEPS; step++) {
+    for (let c = 0; c < clients; c++) {
+      const dataPoints = Array.from({ length: 500 }, (_, i) => ({
+        attributes: kv({ 'session.id': `cumulative-${c}-${Math.floor(i / 12)}`, model: models[i % 3] as string, type: types[Math.floor(i / 3) % 4] as string }),
+        startTimeUnixNano: ns(startMs),
+        timeUnixNano: ns(startMs + step * 60_000),
+        asDouble: step * (100 + (i % 50)),
+      }));
+      const body = { resourceMetrics: [{ resource: { attributes: kv({ 'service.name': 'claude-code', 'service.instance.id': `client-${c}` }) }, scopeMetrics: [{ scope: { name: 'com.anthropic.claude_code' }, metrics: [{ name: 'claude_code.token.usage', sum: { aggregationTemporality: 2, isMonotonic: true, dataPoints } }] }] }] };
+      out.push({ payload: gzipSync(encode(messages.metricsRequest, body)), headers: { 'content-type': 'application/x-protobuf', 'content-encoding': 'gzip' }, items: 500 });
+    }
+  }
+  return out;
+}
+
 /** The same activity as native events: tool calls and messages, 1000 a batch. */
 function nativeBodies(count: number): Body[] {
   const out: Body[] = [];
@@ -118,18 +147,20 @@ try {
   const app = await buildApp(loadConfig({}, { logLevel: 'silent', rateLimits: false, overloadMaxEventLoopDelayMs: 0 }), { db });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  const [native, logs, points] = [nativeBodies(records), logBodies(records), metricBodies(records)];
-  console.log(`OTLP ingestion on ${engine}: ${records} items each, concurrency ${concurrency}`);
+  const [native, logs, points, cumulative] = [nativeBodies(records), logBodies(records), metricBodies(records), cumulativeBodies(records)];
+  console.log(`OTLP ingestion on ${engine}: ${records} items each, protobuf+gzip, concurrency ${concurrency}`);
   // A short warm-up of each path, outside the figures.
   await send(base, '/api/v1/telemetry/events', org.apiKey, nativeBodies(2000).map((b, i) => ({ ...b, payload: Buffer.from(b.payload.toString().replaceAll('native-', `warm${i}-`)) })));
   const n = await send(base, '/api/v1/telemetry/events', org.apiKey, native);
   const l = await send(base, '/v1/logs', org.apiKey, logs);
   const m = await send(base, '/v1/metrics', org.apiKey, points);
+  const c = await send(base, '/v1/metrics', org.apiKey, cumulative);
   const row = (name: string, r: { perSecond: number; seconds: number }, unit: string) =>
     console.log(`${name.padEnd(34)} ${Math.round(r.perSecond).toLocaleString('en-US').padStart(10)} ${unit.padEnd(18)} ${r.seconds.toFixed(1).padStart(6)} s   ratio to native ${(r.perSecond / n.perSecond).toFixed(2)}`);
   row('native events (baseline)', n, 'events/s');
-  row('OTLP logs, protobuf+gzip', l, 'log records/s');
-  row('OTLP metrics, protobuf+gzip', m, 'data points/s');
+  row('OTLP logs', l, 'log records/s');
+  row('OTLP metrics, delta', m, 'data points/s');
+  row('OTLP metrics, cumulative', c, 'data points/s');
   await app.close();
 } finally {
   await cleanup();
