@@ -130,6 +130,8 @@ export class OtlpService {
       this.collect(mapPoint({ point, value: point.value, idBase, ms: times.ms }), owner, events, rejections, nowMs);
     });
     const stored = await this.db.transaction(async (tx) => {
+      // A cumulative point's step counts once by its stream's state alone: it records no key.
+      const steps: TelemetryEvent[] = [];
       const states = await streamsStore.lock(tx, caller.orgId, [...new Set(cumulative.map((c) => c.key))]);
       const changed = new Map<string, StreamState>();
       cumulative.sort((a, b) => (a.point.timeNs < b.point.timeNs ? -1 : a.point.timeNs > b.point.timeNs ? 1 : 0));
@@ -140,10 +142,10 @@ export class OtlpService {
         changed.set(c.key, { startNs: c.point.startNs, lastNs: c.point.timeNs, lastValue: c.point.value });
         if (delta === 0) continue;
         const idBase = eventId(['cumulative', c.key, c.point.timeNs.toString()]);
-        this.collect(mapPoint({ point: c.point, value: delta, idBase, ms: nsToMs(c.point.timeNs) }), c.owner, events, rejections, nowMs);
+        this.collect(mapPoint({ point: c.point, value: delta, idBase, ms: nsToMs(c.point.timeNs) }), c.owner, steps, rejections, nowMs);
       }
       await streamsStore.save(tx, caller.orgId, changed);
-      return this.store(caller.orgId, events, { byKey: collections, full: `more than ${MAX_RECORDS_PER_GROUP} data points of one metric with the same start and time`, rejections });
+      return this.store(caller.orgId, events, { byKey: collections, full: `more than ${MAX_RECORDS_PER_GROUP} data points of one metric with the same start and time`, rejections }, steps);
     });
     return { rejected: rejections.count, errorMessage: rejections.message(), stored };
   }
@@ -155,9 +157,11 @@ export class OtlpService {
    * `<idBase>#<i>`, a prompt's slash command `<id>#slash`); a Droid session's event has its own.
    * A record of a group (`groups`: a delta point's collection, a Claude Code session's minute)
    * is recorded in its group's row (otlp_seen_groups), any other in otlp_seen. Of events
-   * sharing an id, the last counts. Returns how many events were counted.
+   * sharing an id, the last counts. `once`: events that count without a key (the steps of
+   * cumulative streams, which their streams' state keeps from counting twice). Returns how many
+   * events were counted.
    */
-  private async store(orgId: string, events: readonly TelemetryEvent[], groups?: Groups): Promise<number> {
+  private async store(orgId: string, events: readonly TelemetryEvent[], groups?: Groups, once: readonly TelemetryEvent[] = []): Promise<number> {
     const byId = new Map<string, TelemetryEvent>();
     const keys = new Set<string>();
     const members = new Map<string, Set<string>>();
@@ -172,7 +176,7 @@ export class OtlpService {
         group.add(key);
       }
     }
-    if (byId.size === 0) return 0;
+    if (byId.size === 0 && once.length === 0) return 0;
     const unique = byId.size === events.length ? events : [...byId.values()];
     return this.db.transaction(async (tx) => {
       // Sorted: concurrent exports sharing keys or groups wait on each other in one order, never in a cycle.
@@ -186,6 +190,7 @@ export class OtlpService {
         if (groups?.byKey.has(key)) return inGroups.fresh.has(key) && !before.has(key);
         return fresh === null || fresh.has(key);
       });
+      counted.push(...once);
       if (counted.length > 0) await this.analytics.recordBatch(orgId, counted);
       return counted.length;
     });

@@ -117,6 +117,10 @@ describe('idempotency and temporality', () => {
     await json(org, 'metrics', point(60, 5, start + 3.5 * 60_000));
     await json(org, 'metrics', point(10, 6, start + 3.5 * 60_000)); // lower value: a reset
     expect(await day(org, 'tokens')).toMatchObject({ input_tokens: 300 + 40 + 20 + 10 });
+    await json(org, 'metrics', point(10, 6, start + 3.5 * 60_000)); // the reset retried
+    expect(await day(org, 'tokens')).toMatchObject({ input_tokens: 300 + 40 + 20 + 10 });
+    // The stream's state alone counted each step once: no key was recorded for them.
+    for (const table of ['otlp_seen', 'otlp_seen_groups']) expect(await t.db.query(`SELECT count(*)::int AS n FROM ${table} WHERE org_id = $1`, [org.orgId]), table).toEqual([{ n: 0 }]);
   });
 });
 
