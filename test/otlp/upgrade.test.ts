@@ -19,7 +19,7 @@ const day = async (org: Org, report: string) => (await t.request<{ data: Row[] }
 const claude = { 'service.name': 'claude-code' };
 const session = { 'session.id': 'up' };
 
-describe('upgrade from event rows to otlp_seen (migration 0051) and to collections (0052)', () => {
+describe('upgrade from event rows to otlp_seen (migration 0051) and to groups (0052)', () => {
   it('an export stored as events before the upgrade counts once when it is retried after it', async () => {
     const org = await t.createOrg('upgrade');
     const logBody = logs(claude, [
@@ -55,7 +55,7 @@ describe('upgrade from event rows to otlp_seen (migration 0051) and to collectio
     await t.db.exec(`DROP TABLE otlp_seen, otlp_seen_groups, otlp_seen_groups_before; DELETE FROM schema_migrations WHERE version IN (51, 52)`);
     expect(await migrate(t.db)).toEqual(['0051_otlp_seen', '0052_otlp_seen_groups']);
     expect(Number((await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM otlp_seen WHERE org_id = $1`, [org.orgId]))[0]!.n)).toBe(3);
-    // The delta point's key stays in otlp_seen (0052 cannot tell it from the others); the organization is noted for lookups there.
+    // The keys stay in otlp_seen (0052 cannot tell grouped records' from the others); the organization is noted for lookups there.
     expect(await t.db.query(`SELECT count(*)::int AS n FROM otlp_seen_groups_before WHERE org_id = $1`, [org.orgId])).toEqual([{ n: 1 }]);
 
     // The retries after the upgrade count nothing.
@@ -65,7 +65,7 @@ describe('upgrade from event rows to otlp_seen (migration 0051) and to collectio
     expect(await day(org, 'tools')).toEqual(before.tools);
     expect(await day(org, 'productivity')).toEqual(before.productivity);
 
-    // New records still count, a new point of the same collection too.
+    // New records still count, a new point of the same group (collection) too.
     await post(org, 'logs', logs(claude, [{ name: 'claude_code.user_prompt', attrs: { ...session, 'event.sequence': 3 } }]));
     expect(await day(org, 'activity')).toMatchObject({ user_messages: 2 });
     await post(org, 'metrics', metrics(claude, [sum('claude_code.commit.count', [{ attrs: session, value: 3 }, { attrs: { 'session.id': 'other' }, value: 2 }])]));

@@ -2,8 +2,8 @@
 -- of the group's records seen so far (24 bytes each, the keys otlp_seen would hold one row
 -- apiece): the delta data points of one metric with the same resource, scope, start and time
 -- (what one collection of an OpenTelemetry SDK exports), and the log events of one Claude Code
--- session or Codex conversation in one minute. An export of 500 such records writes a row or
--- two, not 500 (docs/otlp.md "Idempotency and temporality").
+-- session in one minute. An export of 500 such records writes a row or two, not 500
+-- (docs/otlp.md "Idempotency and temporality").
 CREATE TABLE otlp_seen_groups (
   org_id uuid NOT NULL,
   grp bytea NOT NULL,
