@@ -65,11 +65,6 @@ const F = {
   scopeVersion: field(T.scope, 'version'),
   scopeAttrs: field(T.scope, 'attributes'),
   resourceAttrs: field(T.resource, 'attributes'),
-  rmResource: field(T.resourceMetrics, 'resource'),
-  rmScopes: field(T.resourceMetrics, 'scopeMetrics'),
-  smScope: field(T.scopeMetrics, 'scope'),
-  smMetrics: field(T.scopeMetrics, 'metrics'),
-  exportMetrics: field(messages.metricsRequest, 'resourceMetrics'),
   metricName: field(T.metric, 'name'),
   metricUnit: field(T.metric, 'unit'),
   gauge: field(T.metric, 'gauge'),
@@ -84,11 +79,6 @@ const F = {
   time: field(T.numberPoint, 'timeUnixNano'),
   asDouble: field(T.numberPoint, 'asDouble'),
   asInt: field(T.numberPoint, 'asInt'),
-  exportLogs: field(messages.logsRequest, 'resourceLogs'),
-  rlResource: field(T.resourceLogs, 'resource'),
-  rlScopes: field(T.resourceLogs, 'scopeLogs'),
-  slScope: field(T.scopeLogs, 'scope'),
-  slRecords: field(T.scopeLogs, 'logRecords'),
   logTime: field(T.logRecord, 'timeUnixNano'),
   logObserved: field(T.logRecord, 'observedTimeUnixNano'),
   logBody: field(T.logRecord, 'body'),
@@ -97,6 +87,29 @@ const F = {
   logSeverity: field(T.logRecord, 'severityNumber'),
   logSeverityText: field(T.logRecord, 'severityText'),
 };
+/** Where an export keeps its resources, a resource its resource and scopes, a scope its scope and items. */
+interface Layout {
+  resources: number;
+  resource: number;
+  scopes: number;
+  scope: number;
+  items: number;
+}
+const METRICS: Layout = {
+  resources: field(messages.metricsRequest, 'resourceMetrics'),
+  resource: field(T.resourceMetrics, 'resource'),
+  scopes: field(T.resourceMetrics, 'scopeMetrics'),
+  scope: field(T.scopeMetrics, 'scope'),
+  items: field(T.scopeMetrics, 'metrics'),
+};
+const LOGS: Layout = {
+  resources: field(messages.logsRequest, 'resourceLogs'),
+  resource: field(T.resourceLogs, 'resource'),
+  scopes: field(T.resourceLogs, 'scopeLogs'),
+  scope: field(T.scopeLogs, 'scope'),
+  items: field(T.scopeLogs, 'logRecords'),
+};
+
 /** Each kind of data point: where its attributes and its value (histograms and summaries: the sum) are. */
 const POINT_FIELDS = {
   number: { attrs: field(T.numberPoint, 'attributes') },
@@ -280,6 +293,55 @@ function readScopeName(r: Reader, depth: number, name: string): string {
   return name;
 }
 
+/** A resource of an export: its attributes (and their JSON, for record ids) and each scope's name and items. */
+interface ResourceOf<T> {
+  resource: Attrs;
+  resourceJson: string;
+  scopes: { name: string; items: T[] }[];
+}
+
+/**
+ * The resources of an export (ExportMetricsServiceRequest, ExportLogsServiceRequest), each scope's
+ * items read by `item`. Items are returned with their resource and scope once the resource is
+ * read whole: its fields may come in any order.
+ */
+function readExport<T>(bytes: Uint8Array, layout: Layout, item: (r: Reader, depth: number) => T): ResourceOf<T>[] {
+  const out: ResourceOf<T>[] = [];
+  const r = Reader.create(bytes);
+  while (r.pos < r.len) {
+    const tag = r.tag();
+    if (tag >>> 3 === layout.resources && (tag & 7) === LEN) out.push(readResourceOf(r, 1, layout, item));
+    else r.skipType(tag & 7, 0, tag >>> 3);
+  }
+  return out;
+}
+
+function readResourceOf<T>(r: Reader, depth: number, layout: Layout, item: (r: Reader, depth: number) => T): ResourceOf<T> {
+  const resource: Attrs = {};
+  const scopes: { name: string; items: T[] }[] = [];
+  const outer = enter(r, depth);
+  while (r.pos < r.len) {
+    const tag = r.tag();
+    const f = tag >>> 3;
+    const w = tag & 7;
+    if (f === layout.resource && w === LEN) readResource(r, depth + 1, resource);
+    else if (f === layout.scopes && w === LEN) {
+      const scope = { name: '', items: [] as T[] };
+      const inner = enter(r, depth + 1);
+      while (r.pos < r.len) {
+        const t = r.tag();
+        if (t >>> 3 === layout.scope && (t & 7) === LEN) scope.name = readScopeName(r, depth + 2, scope.name);
+        else if (t >>> 3 === layout.items && (t & 7) === LEN) scope.items.push(item(r, depth + 2));
+        else r.skipType(t & 7, depth + 1, t >>> 3);
+      }
+      leave(r, inner);
+      scopes.push(scope);
+    } else r.skipType(w, depth, f);
+  }
+  leave(r, outer);
+  return { resource, resourceJson: JSON.stringify(resource), scopes };
+}
+
 // ---- metrics
 
 type Kind = 'sum' | 'gauge' | 'histogram' | 'exp' | 'summary';
@@ -369,65 +431,22 @@ const TEMPORALITIES = { 1: 'delta', 2: 'cumulative' } as const;
 /** Every data point of a protobuf metrics export, as records.ts's metricPoints reads the decoded message. */
 export function metricPointsFromWire(bytes: Uint8Array): MetricPoints {
   const out: MetricPoints = { points: [], rejected: { count: 0, reasons: [] } };
-  const r = Reader.create(bytes);
-  while (r.pos < r.len) {
-    const tag = r.tag();
-    if (tag >>> 3 === F.exportMetrics && (tag & 7) === LEN) readResourceMetrics(r, 1, out);
-    else r.skipType(tag & 7, 0, tag >>> 3);
-  }
-  return out;
-}
-
-function readResourceMetrics(r: Reader, depth: number, out: MetricPoints): void {
-  const resource: Attrs = {};
-  const scopes: { name: string; metrics: { name: string; data: MetricData | undefined }[] }[] = [];
-  const outer = enter(r, depth);
-  while (r.pos < r.len) {
-    const tag = r.tag();
-    const f = tag >>> 3;
-    const w = tag & 7;
-    if (f === F.rmResource && w === LEN) readResource(r, depth + 1, resource);
-    else if (f === F.rmScopes && w === LEN) {
-      const scope = { name: '', metrics: [] as { name: string; data: MetricData | undefined }[] };
-      const inner = enter(r, depth + 1);
-      while (r.pos < r.len) {
-        const t = r.tag();
-        if (t >>> 3 === F.smScope && (t & 7) === LEN) scope.name = readScopeName(r, depth + 2, scope.name);
-        else if (t >>> 3 === F.smMetrics && (t & 7) === LEN) scope.metrics.push(readMetric(r, depth + 2));
-        else r.skipType(t & 7, depth + 1, t >>> 3);
-      }
-      leave(r, inner);
-      scopes.push(scope);
-    } else r.skipType(w, depth, f);
-  }
-  leave(r, outer);
-  const resourceJson = JSON.stringify(resource);
-  for (const scope of scopes) {
-    for (const { name, data } of scope.metrics) {
-      if (!data) continue;
-      const kind = data.kind === 'exp' ? 'histogram' : data.kind;
-      const temporality = kind === 'summary' ? 'cumulative' : kind === 'gauge' ? 'unspecified' : (TEMPORALITIES[data.temporality as 1 | 2] ?? 'unspecified');
-      const monotonic = data.monotonic;
-      for (const p of data.points) {
-        readPoint(out, { resource, resourceJson, scope: scope.name, metric: name, kind, temporality, monotonic, attrs: p.attrs, startNs: p.startNs, timeNs: p.timeNs, value: p.value });
+  for (const { resource, resourceJson, scopes } of readExport(bytes, METRICS, readMetric)) {
+    for (const scope of scopes) {
+      for (const { name, data } of scope.items) {
+        if (!data) continue;
+        const kind = data.kind === 'exp' ? 'histogram' : data.kind;
+        const temporality = kind === 'summary' ? 'cumulative' : kind === 'gauge' ? 'unspecified' : (TEMPORALITIES[data.temporality as 1 | 2] ?? 'unspecified');
+        for (const p of data.points) {
+          readPoint(out, { resource, resourceJson, scope: scope.name, metric: name, kind, temporality, monotonic: data.monotonic, attrs: p.attrs, startNs: p.startNs, timeNs: p.timeNs, value: p.value });
+        }
       }
     }
   }
+  return out;
 }
 
 // ---- logs
-
-/** Every log record of a protobuf logs export, as records.ts's logRecords reads the decoded message. */
-export function logRecordsFromWire(bytes: Uint8Array): LogRecordIn[] {
-  const out: LogRecordIn[] = [];
-  const r = Reader.create(bytes);
-  while (r.pos < r.len) {
-    const tag = r.tag();
-    if (tag >>> 3 === F.exportLogs && (tag & 7) === LEN) readResourceLogs(r, 1, out);
-    else r.skipType(tag & 7, 0, tag >>> 3);
-  }
-  return out;
-}
 
 interface RawLog {
   attrs: Attrs;
@@ -458,36 +477,18 @@ function readLog(r: Reader, depth: number): RawLog {
   return l;
 }
 
-function readResourceLogs(r: Reader, depth: number, out: LogRecordIn[]): void {
-  const resource: Attrs = {};
-  const scopes: { name: string; logs: RawLog[] }[] = [];
-  const outer = enter(r, depth);
-  while (r.pos < r.len) {
-    const tag = r.tag();
-    const f = tag >>> 3;
-    const w = tag & 7;
-    if (f === F.rlResource && w === LEN) readResource(r, depth + 1, resource);
-    else if (f === F.rlScopes && w === LEN) {
-      const scope = { name: '', logs: [] as RawLog[] };
-      const inner = enter(r, depth + 1);
-      while (r.pos < r.len) {
-        const t = r.tag();
-        if (t >>> 3 === F.slScope && (t & 7) === LEN) scope.name = readScopeName(r, depth + 2, scope.name);
-        else if (t >>> 3 === F.slRecords && (t & 7) === LEN) scope.logs.push(readLog(r, depth + 2));
-        else r.skipType(t & 7, depth + 1, t >>> 3);
+/** Every log record of a protobuf logs export, as records.ts's logRecords reads the decoded message. */
+export function logRecordsFromWire(bytes: Uint8Array): LogRecordIn[] {
+  const out: LogRecordIn[] = [];
+  for (const { resource, resourceJson, scopes } of readExport(bytes, LOGS, readLog)) {
+    for (const scope of scopes) {
+      for (const l of scope.items) {
+        const body = attrValue(l.body);
+        const eventName = l.attrs['event.name'];
+        const name = l.eventName || (typeof eventName === 'string' && eventName) || (typeof body === 'string' ? body : '');
+        out.push({ resource, resourceJson, scope: scope.name, name, attrs: l.attrs, timeNs: l.timeNs || l.observedNs || 0n });
       }
-      leave(r, inner);
-      scopes.push(scope);
-    } else r.skipType(w, depth, f);
-  }
-  leave(r, outer);
-  const resourceJson = JSON.stringify(resource);
-  for (const scope of scopes) {
-    for (const l of scope.logs) {
-      const body = attrValue(l.body);
-      const eventName = l.attrs['event.name'];
-      const name = l.eventName || (typeof eventName === 'string' && eventName) || (typeof body === 'string' ? body : '');
-      out.push({ resource, resourceJson, scope: scope.name, name, attrs: l.attrs, timeNs: l.timeNs || l.observedNs || 0n });
     }
   }
+  return out;
 }

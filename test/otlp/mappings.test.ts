@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestApp, type Org } from '../helpers/test-app.js';
 import { histogram, logs, metrics, spans, sum, YESTERDAY, YESTERDAY_MS } from './otlp-json.js';
+import { yesterdayRow, type Row } from './reports.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -10,13 +11,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-type Row = Record<string, unknown>;
 const post = (org: Org, signal: 'metrics' | 'logs' | 'traces', body: unknown, key = org.ownerKey) => t.request(`POST`, `/v1/${signal}`, { key, body });
-const day = async (org: Org, report: 'tokens' | 'tools' | 'activity' | 'productivity', extra = '') => {
-  const res = await t.request<{ data: Row[] }>('GET', `/api/v1/analytics/${report}?startDate=${YESTERDAY}&endDate=${YESTERDAY}${extra}`, { key: org.ownerKey });
-  expect(res.status).toBe(200);
-  return res.body.data[0] as Row;
-};
+const day = (org: Org, report: 'tokens' | 'tools' | 'activity' | 'productivity', extra = '') => yesterdayRow(t, org, report, extra);
 const users = async (org: Org) => (await t.request<{ data: Row[] }>('GET', `/api/v1/analytics/users?startDate=${YESTERDAY}&endDate=${YESTERDAY}`, { key: org.ownerKey })).body.data;
 
 const claude = { 'service.name': 'claude-code' };

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeToPlain, encode, messages } from '../../src/otlp/proto.js';
 import { TestApp, type Org } from '../helpers/test-app.js';
 import { logs, metrics, sum, YESTERDAY, YESTERDAY_MS } from './otlp-json.js';
+import { exportJson, yesterdayRow, type Row } from './reports.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -12,11 +13,10 @@ afterAll(async () => {
   await t?.close();
 });
 
-type Row = Record<string, unknown>;
 const send = (org: Org, signal: string, payload: Buffer | string, headers: Record<string, string>, key = org.ownerKey) =>
   t.app.inject({ method: 'POST', url: `/v1/${signal}`, headers: { authorization: `Bearer ${key}`, ...headers }, payload });
-const json = (org: Org, signal: string, body: unknown, key = org.ownerKey) => send(org, signal, JSON.stringify(body), { 'content-type': 'application/json' }, key);
-const day = async (org: Org, report: string) => (await t.request<{ data: Row[] }>('GET', `/api/v1/analytics/${report}?startDate=${YESTERDAY}&endDate=${YESTERDAY}`, { key: org.ownerKey })).body.data[0] as Row;
+const json = (org: Org, signal: string, body: unknown, key = org.ownerKey) => exportJson(t, org, signal, body, key);
+const day = (org: Org, report: string) => yesterdayRow(t, org, report);
 const claude = { 'service.name': 'claude-code' };
 const tokensOf = (value: number, o: { startMs?: number; timeMs?: number; temporality?: 1 | 2 } = {}) =>
   metrics(claude, [sum('claude_code.token.usage', [{ attrs: { 'session.id': 's', type: 'input', model: 'claude-sonnet-4-5' }, value, startMs: o.startMs, timeMs: o.timeMs }], { temporality: o.temporality })]);

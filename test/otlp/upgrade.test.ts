@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { migrate } from '../../src/core/db/migrate.js';
 import type { TelemetryEvent } from '../../src/events/event.js';
 import { TestApp, type Org } from '../helpers/test-app.js';
-import { logs, metrics, sum, YESTERDAY } from './otlp-json.js';
+import { logs, metrics, sum } from './otlp-json.js';
+import { exportJson, yesterdayRow } from './reports.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -12,10 +13,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-type Row = Record<string, unknown>;
-const post = (org: Org, signal: string, body: unknown) =>
-  t.app.inject({ method: 'POST', url: `/v1/${signal}`, headers: { authorization: `Bearer ${org.ownerKey}`, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
-const day = async (org: Org, report: string) => (await t.request<{ data: Row[] }>('GET', `/api/v1/analytics/${report}?startDate=${YESTERDAY}&endDate=${YESTERDAY}`, { key: org.ownerKey })).body.data[0] as Row;
+const post = (org: Org, signal: string, body: unknown) => exportJson(t, org, signal, body);
+const day = (org: Org, report: string) => yesterdayRow(t, org, report);
 const claude = { 'service.name': 'claude-code' };
 const session = { 'session.id': 'up' };
 
