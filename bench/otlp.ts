@@ -4,7 +4,8 @@
  * records, 500 data points; points with delta temporality, as Claude Code sends them, and with
  * cumulative, the OpenTelemetry SDK's default), against native ingestion (POST
  * /api/v1/telemetry/events, batches of 1000) of the same activity, measured in the same run over
- * real HTTP on loopback (keep-alive, --concurrency requests in flight). The bodies are built and
+ * real HTTP on loopback (keep-alive, --concurrency requests in flight) from a sender on its own
+ * thread (batch-sender.ts), as an exporter is another program. The bodies are built and
  * compressed before the clock starts. Each OTLP record becomes one native event, so the ratio
  * compares like with like.
  * Usage: npm run bench:otlp -- [--engine pglite|postgres] [--postgres URL] [--records 200000] [--concurrency 4]
@@ -18,6 +19,7 @@ import { migrate } from '../src/core/db/migrate.js';
 import { IdentityService } from '../src/core/identity/service.js';
 import { encode, messages } from '../src/otlp/proto.js';
 import { openBenchDb } from './analytics-setup.js';
+import { BatchSender, type Batch, type Sent } from './batch-sender.js';
 
 const { values } = parseArgs({
   options: {
@@ -36,15 +38,9 @@ const USERS = 50;
 const kv = (o: Record<string, string | number>) => Object.entries(o).map(([key, v]) => ({ key, value: typeof v === 'string' ? { stringValue: v } : { intValue: v } }));
 const ns = (ms: number) => (BigInt(ms) * 1_000_000n).toString();
 
-interface Body {
-  payload: Buffer;
-  headers: Record<string, string>;
-  items: number;
-}
-
 /** Claude Code log events of one session: tool results and prompts, each with its own sequence. */
-function logBodies(count: number): Body[] {
-  const out: Body[] = [];
+function logBodies(count: number): Batch[] {
+  const out: Batch[] = [];
   for (let b = 0; b * 512 < count; b++) {
     const n = Math.min(512, count - b * 512);
     const logRecords = Array.from({ length: n }, (_, i) => {
@@ -63,8 +59,8 @@ function logBodies(count: number): Body[] {
 }
 
 /** Delta token points, one per (session, model, type), as Claude Code's exporter sends them. */
-function metricBodies(count: number): Body[] {
-  const out: Body[] = [];
+function metricBodies(count: number): Batch[] {
+  const out: Batch[] = [];
   const types = ['input', 'output', 'cacheRead', 'cacheCreation'];
   const models = ['claude-sonnet-4-5', 'claude-opus-4-1', 'claude-haiku-4-5'];
   for (let b = 0; b * 500 < count; b++) {
@@ -87,8 +83,8 @@ function metricBodies(count: number): Body[] {
  * by minute, client after client, so one client's exports follow each other, as an SDK's do.
  */
 const STEPS = 8;
-function cumulativeBodies(count: number): Body[] {
-  const out: Body[] = [];
+function cumulativeBodies(count: number): Batch[] {
+  const out: Batch[] = [];
   const types = ['input', 'output', 'cacheRead', 'cacheCreation'];
   const models = ['claude-sonnet-4-5', 'claude-opus-4-1', 'claude-haiku-4-5'];
   const clients = Math.max(1, Math.ceil(count / (500 * STEPS)));
@@ -109,8 +105,8 @@ function cumulativeBodies(count: number): Body[] {
 }
 
 /** The same activity as native events: tool calls and messages, 1000 a batch. */
-function nativeBodies(count: number): Body[] {
-  const out: Body[] = [];
+function nativeBodies(count: number): Batch[] {
+  const out: Batch[] = [];
   for (let b = 0; b * 1000 < count; b++) {
     const n = Math.min(1000, count - b * 1000);
     const events = Array.from({ length: n }, (_, i) => {
@@ -123,22 +119,6 @@ function nativeBodies(count: number): Body[] {
   return out;
 }
 
-async function send(base: string, path: string, key: string, bodies: Body[]): Promise<{ perSecond: number; seconds: number }> {
-  let next = 0;
-  const t0 = performance.now();
-  const worker = async () => {
-    while (next < bodies.length) {
-      const body = bodies[next++] as Body;
-      const res = await fetch(`${base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, ...body.headers }, body: body.payload });
-      const text = await res.text();
-      if (res.status >= 300 || text.includes('partialSuccess')) throw new Error(`${path}: ${res.status} ${text.slice(0, 300)}`);
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  const seconds = (performance.now() - t0) / 1000;
-  return { perSecond: bodies.reduce((n, b) => n + b.items, 0) / seconds, seconds };
-}
-
 const { db, cleanup } = await openBenchDb({ engine, postgres: values.postgres as string, events: records, keep: undefined });
 try {
   await migrate(db);
@@ -147,20 +127,23 @@ try {
   const app = await buildApp(loadConfig({}, { logLevel: 'silent', rateLimits: false, overloadMaxEventLoopDelayMs: 0 }), { db });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const sender = new BatchSender();
+  const send = (path: string, batches: Batch[]) => sender.send({ base, path, authorization: `Bearer ${org.apiKey}`, concurrency, batches });
   const [native, logs, points, cumulative] = [nativeBodies(records), logBodies(records), metricBodies(records), cumulativeBodies(records)];
   console.log(`OTLP ingestion on ${engine}: ${records} items each, protobuf+gzip, concurrency ${concurrency}`);
   // A short warm-up of each path, outside the figures.
-  await send(base, '/api/v1/telemetry/events', org.apiKey, nativeBodies(2000).map((b, i) => ({ ...b, payload: Buffer.from(b.payload.toString().replaceAll('native-', `warm${i}-`)) })));
-  const n = await send(base, '/api/v1/telemetry/events', org.apiKey, native);
-  const l = await send(base, '/v1/logs', org.apiKey, logs);
-  const m = await send(base, '/v1/metrics', org.apiKey, points);
-  const c = await send(base, '/v1/metrics', org.apiKey, cumulative);
-  const row = (name: string, r: { perSecond: number; seconds: number }, unit: string) =>
+  await send('/api/v1/telemetry/events', nativeBodies(2000).map((b, i) => ({ ...b, payload: Buffer.from(Buffer.from(b.payload).toString().replaceAll('native-', `warm${i}-`)) })));
+  const n = await send('/api/v1/telemetry/events', native);
+  const l = await send('/v1/logs', logs);
+  const m = await send('/v1/metrics', points);
+  const c = await send('/v1/metrics', cumulative);
+  const row = (name: string, r: Sent, unit: string) =>
     console.log(`${name.padEnd(34)} ${Math.round(r.perSecond).toLocaleString('en-US').padStart(10)} ${unit.padEnd(18)} ${r.seconds.toFixed(1).padStart(6)} s   ratio to native ${(r.perSecond / n.perSecond).toFixed(2)}`);
   row('native events (baseline)', n, 'events/s');
   row('OTLP logs', l, 'log records/s');
   row('OTLP metrics, delta', m, 'data points/s');
   row('OTLP metrics, cumulative', c, 'data points/s');
+  await sender.close();
   await app.close();
 } finally {
   await cleanup();
