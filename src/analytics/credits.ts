@@ -33,7 +33,8 @@ export const catalogueModels = (): readonly CatalogueModel[] => catalogue.models
 export const multiplierMilli = (model: string): bigint => multipliers.get(model) ?? 1000n;
 
 export function creditUnits(model: string, t: { inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number }): bigint {
-  const tenths = 10n * BigInt(t.inputTokens + t.cacheWriteTokens + t.outputTokens) + BigInt(t.cacheReadTokens);
+  // Each figure is exact, their sum need not be (a model row's sums may each be near 2^53).
+  const tenths = 10n * (BigInt(t.inputTokens) + BigInt(t.cacheWriteTokens) + BigInt(t.outputTokens)) + BigInt(t.cacheReadTokens);
   return multiplierMilli(model) * tenths;
 }
 

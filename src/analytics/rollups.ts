@@ -90,8 +90,9 @@ export function rollupDeltas(events: readonly TelemetryEvent[]): RollupDeltas {
   let n: number[] = [];
   const add = (c: keyof typeof U, v = 1) => (n[U[c]]! += v);
 
-  // A batch's events are mostly one user's of one day: the last row is checked before the map.
+  // A batch's events are mostly one user's of one day (and a few models): the last row is checked before the map.
   let ud: UserDayDelta | undefined;
+  let m: ModelDelta | undefined;
   for (const e of events) {
     if (ud === undefined || ud.day !== e.day || ud.userId !== e.userId) {
       ud = getOrAdd(userDays, `${e.day}\0${e.userId}`, () => ({ day: e.day, userId: e.userId, counts: new Array<number>(USER_DAY_COUNTS.length).fill(0), creditUnits: 0n, languages: new Set<string>(), lastSession: null }));
@@ -114,24 +115,23 @@ export function rollupDeltas(events: readonly TelemetryEvent[]): RollupDeltas {
         if (a.role === 'user') add('user_messages');
         break;
       case 'model_request': {
-        const t = { inputTokens: a.inputTokens as number, outputTokens: a.outputTokens as number, cacheReadTokens: a.cacheReadTokens as number, cacheWriteTokens: a.cacheWriteTokens as number };
-        const credits = creditUnits(a.model as string, t);
-        ud.creditUnits += credits;
-        add('input_tokens', t.inputTokens);
-        add('output_tokens', t.outputTokens);
-        add('cache_read_tokens', t.cacheReadTokens);
-        add('cache_write_tokens', t.cacheWriteTokens);
-        const m = getOrAdd(models, `${e.day}\0${e.userId}\0${a.model}\0${a.tier}`, (): ModelDelta => ({
-          day: e.day, userId: e.userId, model: a.model as string, tier: a.tier as string, creditUnits: 0n,
-          counts: [0, 0, 0, 0, 0],
-        }));
+        if (m === undefined || m.day !== e.day || m.userId !== e.userId || m.model !== a.model || m.tier !== a.tier) {
+          m = getOrAdd(models, `${e.day}\0${e.userId}\0${a.model}\0${a.tier}`, (): ModelDelta => ({
+            day: e.day, userId: e.userId, model: a.model as string, tier: a.tier as string, creditUnits: 0n,
+            counts: [0, 0, 0, 0, 0],
+          }));
+        }
+        const [input, output, cacheRead, cacheWrite] = [a.inputTokens as number, a.outputTokens as number, a.cacheReadTokens as number, a.cacheWriteTokens as number];
+        add('input_tokens', input);
+        add('output_tokens', output);
+        add('cache_read_tokens', cacheRead);
+        add('cache_write_tokens', cacheWrite);
         const mc = m.counts;
         mc[0] += 1;
-        mc[1] += t.inputTokens;
-        mc[2] += t.outputTokens;
-        mc[3] += t.cacheReadTokens;
-        mc[4] += t.cacheWriteTokens;
-        m.creditUnits += credits;
+        mc[1] += input;
+        mc[2] += output;
+        mc[3] += cacheRead;
+        mc[4] += cacheWrite;
         break;
       }
       case 'tool_call':
@@ -172,6 +172,13 @@ export function rollupDeltas(events: readonly TelemetryEvent[]): RollupDeltas {
         add('git_prs_created');
         break;
     }
+  }
+  // Credits are linear in the tokens: each model row's are worked out once from its sums, which
+  // are exact (a sum past 2^53 - 1 is refused by the rollups' bounds, migration 0014).
+  for (const md of models.values()) {
+    const [, input, output, cacheRead, cacheWrite] = md.counts;
+    md.creditUnits = creditUnits(md.model, { inputTokens: input, outputTokens: output, cacheReadTokens: cacheRead, cacheWriteTokens: cacheWrite });
+    (userDays.get(`${md.day}\0${md.userId}`) as UserDayDelta).creditUnits += md.creditUnits;
   }
   const sorted = <T>(m: Map<string, T>) => [...m.entries()].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)).map(([, v]) => v);
   return { userDays: sorted(userDays), models: sorted(models), counters: sorted(counters) };

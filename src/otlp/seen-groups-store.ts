@@ -83,15 +83,17 @@ export const seenGroupsStore = {
   },
 
   /**
-   * Which of these newly recorded grouped records were counted before migration 0052, through
-   * otlp_seen: only in an organization that had keys there then, only records older than the
-   * time the migration noted for it.
+   * The time before which grouped records of the organization may have been counted through
+   * otlp_seen (migration 0052 noted it for each organization that had keys there), or null.
+   * Only that migration writes it, so it can be kept for the life of the process.
    */
-  async seenBefore(tx: Queryable, orgId: string, records: readonly { key: string; ms: number }[]): Promise<Set<string>> {
-    if (records.length === 0) return new Set();
-    const rows = await tx.query<{ until_ms: string }>(`SELECT until_ms::text AS until_ms FROM otlp_seen_groups_before WHERE org_id = $1`, [orgId]);
-    if (rows.length === 0) return new Set();
-    const until = Number(rows[0]!.until_ms);
-    return seenStore.seen(tx, orgId, records.filter((r) => r.ms < until).map((r) => r.key));
+  async upgradeCutoff(q: Queryable, orgId: string): Promise<number | null> {
+    const rows = await q.query<{ until_ms: string }>(`SELECT until_ms::text AS until_ms FROM otlp_seen_groups_before WHERE org_id = $1`, [orgId]);
+    return rows.length === 0 ? null : Number(rows[0]!.until_ms);
+  },
+
+  /** Which of these newly recorded grouped records older than the organization's upgradeCutoff were counted then, through otlp_seen. */
+  async seenBefore(tx: Queryable, orgId: string, records: readonly { key: string; ms: number }[], cutoff: number): Promise<Set<string>> {
+    return seenStore.seen(tx, orgId, records.filter((r) => r.ms < cutoff).map((r) => r.key));
   },
 };

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { systemClock, type Clock } from '../core/clock.js';
 import type { Db } from '../core/db/db.js';
 import { isManagerRole, type Principal } from '../core/identity/roles.js';
@@ -49,6 +50,8 @@ const clean = (s: string, max: number) => (s.length <= max && !s.includes('\0') 
  * so every analytics figure shows it exactly as it shows native events. No event row is stored.
  */
 export class OtlpService {
+  private readonly cutoffs = new LRUCache<string, { until: number | null }>({ max: 10_000 });
+
   constructor(
     private readonly db: Db,
     private readonly identity: IdentityService,
@@ -165,35 +168,54 @@ export class OtlpService {
     const byId = new Map<string, TelemetryEvent>();
     const keys = new Set<string>();
     const members = new Map<string, Set<string>>();
+    let grouped = 0;
     for (const e of events) {
       byId.set(e.id, e);
       const key = keyOf(e);
-      const grouped = groups?.byKey.get(key);
-      if (grouped === undefined) keys.add(key);
+      const of = groups?.byKey.get(key);
+      if (of === undefined) keys.add(key);
       else {
-        let group = members.get(grouped.group);
-        if (group === undefined) members.set(grouped.group, (group = new Set()));
-        group.add(key);
+        let group = members.get(of.group);
+        if (group === undefined) members.set(of.group, (group = new Set()));
+        if (!group.has(key)) {
+          group.add(key);
+          grouped++;
+        }
       }
     }
     if (byId.size === 0 && once.length === 0) return 0;
     const unique = byId.size === events.length ? events : [...byId.values()];
+    const cutoff = members.size > 0 ? await this.upgradeCutoff(orgId) : null;
     return this.db.transaction(async (tx) => {
       // Sorted: concurrent exports sharing keys or groups wait on each other in one order, never in a cycle.
       const sorted = new Map([...members].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([g, k]) => [g, [...k]]));
       const inGroups = await seenGroupsStore.insertNew(tx, orgId, sorted);
       if (inGroups.overflow.length > 0) groups?.rejections.add(groups.full, inGroups.overflow.length);
-      const before = await seenGroupsStore.seenBefore(tx, orgId, [...inGroups.fresh].map((key) => ({ key, ms: groups?.byKey.get(key)?.ms ?? 0 })));
+      const before = cutoff === null ? EMPTY : await seenGroupsStore.seenBefore(tx, orgId, [...inGroups.fresh].map((key) => ({ key, ms: groups?.byKey.get(key)?.ms ?? 0 })), cutoff);
       const fresh = keys.size > 0 ? await seenStore.insertNew(tx, orgId, [...keys].sort()) : null;
-      const counted = unique.filter((e) => {
-        const key = keyOf(e);
-        if (groups?.byKey.has(key)) return inGroups.fresh.has(key) && !before.has(key);
-        return fresh === null || fresh.has(key);
-      });
-      counted.push(...once);
+      // Usually every record is new: then every event counts.
+      const all = fresh === null && before.size === 0 && inGroups.fresh.size === grouped;
+      const counted = (
+        all
+          ? unique
+          : unique.filter((e) => {
+              const key = keyOf(e);
+              if (groups?.byKey.has(key)) return inGroups.fresh.has(key) && !before.has(key);
+              return fresh === null || fresh.has(key);
+            })
+      ).concat(once);
       if (counted.length > 0) await this.analytics.recordBatch(orgId, counted);
       return counted.length;
     });
+  }
+
+  /** The organization's upgradeCutoff (seen-groups-store.ts), read once: only migration 0052 writes it. */
+  private async upgradeCutoff(orgId: string): Promise<number | null> {
+    const kept = this.cutoffs.get(orgId);
+    if (kept !== undefined) return kept.until;
+    const until = await seenGroupsStore.upgradeCutoff(this.db, orgId);
+    this.cutoffs.set(orgId, { until });
+    return until;
   }
 
   /** A mapped record's events, given their user and checked like native events' times (against the export's now); or its rejection. */
@@ -261,6 +283,8 @@ export function deltaOf(p: MetricPoint, state: StreamState | undefined): number 
   const reset = p.startNs > state.startNs || p.value < state.lastValue;
   return reset ? p.value : p.value - state.lastValue;
 }
+
+const EMPTY: ReadonlySet<string> = new Set();
 
 const ID_PREFIX = 'otlp:';
 

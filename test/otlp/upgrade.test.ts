@@ -57,17 +57,24 @@ describe('upgrade from event rows to otlp_seen (migration 0051) and to groups (0
     // The keys stay in otlp_seen (0052 cannot tell grouped records' from the others); the organization is noted for lookups there.
     expect(await t.db.query(`SELECT count(*)::int AS n FROM otlp_seen_groups_before WHERE org_id = $1`, [org.orgId])).toEqual([{ n: 1 }]);
 
-    // The retries after the upgrade count nothing.
-    expect((await post(org, 'logs', logBody)).statusCode).toBe(200);
-    expect((await post(org, 'metrics', metricBody)).statusCode).toBe(200);
-    expect(await day(org, 'activity')).toEqual(before.activity);
-    expect(await day(org, 'tools')).toEqual(before.tools);
-    expect(await day(org, 'productivity')).toEqual(before.productivity);
+    // The new release starts on the upgraded database: the retries count nothing.
+    const upgraded = await t.otherProcess();
+    const postUpgraded = (signal: string, body: unknown) =>
+      upgraded.inject({ method: 'POST', url: `/v1/${signal}`, headers: { authorization: `Bearer ${org.ownerKey}`, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+    try {
+      expect((await postUpgraded('logs', logBody)).statusCode).toBe(200);
+      expect((await postUpgraded('metrics', metricBody)).statusCode).toBe(200);
+      expect(await day(org, 'activity')).toEqual(before.activity);
+      expect(await day(org, 'tools')).toEqual(before.tools);
+      expect(await day(org, 'productivity')).toEqual(before.productivity);
 
-    // New records still count, a new point of the same group (collection) too.
-    await post(org, 'logs', logs(claude, [{ name: 'claude_code.user_prompt', attrs: { ...session, 'event.sequence': 3 } }]));
-    expect(await day(org, 'activity')).toMatchObject({ user_messages: 2 });
-    await post(org, 'metrics', metrics(claude, [sum('claude_code.commit.count', [{ attrs: session, value: 3 }, { attrs: { 'session.id': 'other' }, value: 2 }])]));
-    expect(await day(org, 'productivity')).toMatchObject({ git_commits: 3 + 2 });
+      // New records still count, a new point of the same group (collection) too.
+      await postUpgraded('logs', logs(claude, [{ name: 'claude_code.user_prompt', attrs: { ...session, 'event.sequence': 3 } }]));
+      expect(await day(org, 'activity')).toMatchObject({ user_messages: 2 });
+      await postUpgraded('metrics', metrics(claude, [sum('claude_code.commit.count', [{ attrs: session, value: 3 }, { attrs: { 'session.id': 'other' }, value: 2 }])]));
+      expect(await day(org, 'productivity')).toMatchObject({ git_commits: 3 + 2 });
+    } finally {
+      await upgraded.close();
+    }
   });
 });
