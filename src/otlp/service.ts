@@ -11,7 +11,7 @@ import { groupKey, logGroup, logId, mapLog, mapPoint, mapSpan, qualifiedLogName,
 import { nsToMs, type Attrs, type LogRecordIn, type MetricPoint, type MetricPoints, type SpanIn } from './records.js';
 import { MAX_RECORDS_PER_GROUP, seenGroupsStore } from './seen-groups-store.js';
 import { KEY_CHARS, seenStore } from './seen-store.js';
-import { streamsStore, type StreamState } from './streams-store.js';
+import { streamsStore, type StreamPoint, type StreamState } from './streams-store.js';
 
 export type Signal = 'metrics' | 'logs' | 'traces';
 
@@ -135,19 +135,22 @@ export class OtlpService {
     const stored = await this.db.transaction(async (tx) => {
       // A cumulative point's step counts once by its stream's state alone: it records no key.
       const steps: TelemetryEvent[] = [];
-      const states = await streamsStore.lock(tx, caller.orgId, [...new Set(cumulative.map((c) => c.key))]);
-      const changed = new Map<string, StreamState>();
       cumulative.sort((a, b) => (a.point.timeNs < b.point.timeNs ? -1 : a.point.timeNs > b.point.timeNs ? 1 : 0));
+      // Each stream's latest point (the first of its latest time): where the loop below leaves the stream.
+      const latest = new Map<string, StreamPoint>();
+      for (const { key, point } of cumulative) {
+        const kept = latest.get(key);
+        if (kept === undefined || point.timeNs > kept.timeNs) latest.set(key, { key, startNs: point.startNs, timeNs: point.timeNs, value: point.value });
+      }
+      const states = await streamsStore.advance(tx, caller.orgId, [...latest.values()]);
       for (const c of cumulative) {
-        const state = changed.get(c.key) ?? states.get(c.key);
-        const delta = deltaOf(c.point, state);
+        const delta = deltaOf(c.point, states.get(c.key));
         if (delta === undefined) continue;
-        changed.set(c.key, { startNs: c.point.startNs, lastNs: c.point.timeNs, lastValue: c.point.value });
+        states.set(c.key, { startNs: c.point.startNs, lastNs: c.point.timeNs, lastValue: c.point.value });
         if (delta === 0) continue;
         const idBase = eventId(['cumulative', c.key, c.point.timeNs.toString()]);
         this.collect(mapPoint({ point: c.point, value: delta, idBase, ms: nsToMs(c.point.timeNs) }), c.owner, steps, rejections, nowMs);
       }
-      await streamsStore.save(tx, caller.orgId, changed);
       return this.store(caller.orgId, events, { byKey: collections, full: `more than ${MAX_RECORDS_PER_GROUP} data points of one metric with the same start and time`, rejections }, steps);
     });
     return { rejected: rejections.count, errorMessage: rejections.message(), stored };

@@ -122,6 +122,48 @@ describe('idempotency and temporality', () => {
     // The stream's state alone counted each step once: no key was recorded for them.
     for (const table of ['otlp_seen', 'otlp_seen_groups']) expect(await t.db.query(`SELECT count(*)::int AS n FROM ${table} WHERE org_id = $1`, [org.orgId]), table).toEqual([{ n: 0 }]);
   });
+
+  it('several points of a cumulative stream in one export count step by step, and exports of the same streams at once count each step once', async () => {
+    const org = await t.createOrg('cumulative-at-once');
+    const start = YESTERDAY_MS - 3_600_000;
+    const attrs = (session: string) => ({ 'session.id': session, type: 'output', model: 'claude-sonnet-4-5' });
+    const at = (minute: number) => start + minute * 60_000;
+    // One export holding three steps of stream a, out of order and one of them twice, and one step of b.
+    const steps = metrics(claude, [
+      sum(
+        'claude_code.token.usage',
+        [
+          { attrs: attrs('a'), value: 300, startMs: start, timeMs: at(3) },
+          { attrs: attrs('a'), value: 100, startMs: start, timeMs: at(1) },
+          { attrs: attrs('b'), value: 50, startMs: start, timeMs: at(1) },
+          { attrs: attrs('a'), value: 180, startMs: start, timeMs: at(2) },
+          { attrs: attrs('a'), value: 999, startMs: start, timeMs: at(3) }, // the same time again: not a step
+        ],
+        { temporality: 2 },
+      ),
+    ]);
+    // Sent four times at once: the first to reach the streams creates them, the others wait for it and add nothing.
+    const answers = await Promise.all([1, 2, 3, 4].map(() => json(org, 'metrics', steps)));
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200]);
+    expect(await day(org, 'tokens')).toMatchObject({ output_tokens: 300 + 50 });
+    // Later points of both streams, in several exports at once in different orders: each step counts once.
+    const later = (first: string, second: string, minute: number, growth: number) =>
+      metrics(claude, [
+        sum(
+          'claude_code.token.usage',
+          [
+            { attrs: attrs(first), value: (first === 'a' ? 300 : 50) + growth, startMs: start, timeMs: at(minute) },
+            { attrs: attrs(second), value: (second === 'a' ? 300 : 50) + growth, startMs: start, timeMs: at(minute) },
+          ],
+          { temporality: 2 },
+        ),
+      ]);
+    const more = await Promise.all([later('a', 'b', 4, 10), later('b', 'a', 4, 10), later('b', 'a', 5, 25), later('a', 'b', 5, 25)].map((body) => json(org, 'metrics', body)));
+    expect(more.map((a) => a.statusCode)).toEqual([200, 200, 200, 200]);
+    // Whichever arrived first, each stream ends at its latest value: every step counted once, or
+    // (minute 4 after minute 5) not at all.
+    expect(await day(org, 'tokens')).toMatchObject({ output_tokens: 300 + 25 + 50 + 25 });
+  });
 });
 
 describe('attribution', () => {
