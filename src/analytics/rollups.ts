@@ -90,9 +90,23 @@ export function rollupDeltas(events: readonly TelemetryEvent[]): RollupDeltas {
   let n: number[] = [];
   const add = (c: keyof typeof U, v = 1) => (n[U[c]]! += v);
 
-  // A batch's events are mostly one user's of one day (and a few models): the last row is checked before the map.
+  // A batch's events are mostly one user's of one day: the last row is checked before the map.
   let ud: UserDayDelta | undefined;
-  let m: ModelDelta | undefined;
+  // Each user-day's model rows by model and tier: found without building a key per event.
+  const modelsOf = new Map<UserDayDelta, Map<string, Map<string, ModelDelta>>>();
+  const modelOf = (of: UserDayDelta, model: string, tier: string): ModelDelta => {
+    let byModel = modelsOf.get(of);
+    if (byModel === undefined) modelsOf.set(of, (byModel = new Map()));
+    let byTier = byModel.get(model);
+    if (byTier === undefined) byModel.set(model, (byTier = new Map()));
+    let m = byTier.get(tier);
+    if (m === undefined) {
+      m = { day: of.day, userId: of.userId, model, tier, creditUnits: 0n, counts: [0, 0, 0, 0, 0] };
+      byTier.set(tier, m);
+      models.set(`${of.day}\0${of.userId}\0${model}\0${tier}`, m);
+    }
+    return m;
+  };
   for (const e of events) {
     if (ud === undefined || ud.day !== e.day || ud.userId !== e.userId) {
       ud = getOrAdd(userDays, `${e.day}\0${e.userId}`, () => ({ day: e.day, userId: e.userId, counts: new Array<number>(USER_DAY_COUNTS.length).fill(0), creditUnits: 0n, languages: new Set<string>(), lastSession: null }));
@@ -115,12 +129,7 @@ export function rollupDeltas(events: readonly TelemetryEvent[]): RollupDeltas {
         if (a.role === 'user') add('user_messages');
         break;
       case 'model_request': {
-        if (m === undefined || m.day !== e.day || m.userId !== e.userId || m.model !== a.model || m.tier !== a.tier) {
-          m = getOrAdd(models, `${e.day}\0${e.userId}\0${a.model}\0${a.tier}`, (): ModelDelta => ({
-            day: e.day, userId: e.userId, model: a.model as string, tier: a.tier as string, creditUnits: 0n,
-            counts: [0, 0, 0, 0, 0],
-          }));
-        }
+        const m = modelOf(ud, a.model as string, a.tier as string);
         const [input, output, cacheRead, cacheWrite] = [a.inputTokens as number, a.outputTokens as number, a.cacheReadTokens as number, a.cacheWriteTokens as number];
         add('input_tokens', input);
         add('output_tokens', output);

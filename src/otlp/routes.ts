@@ -17,6 +17,7 @@ export const OTLP_MAX_BYTES = 20 * 1024 * 1024;
 
 const PROTOBUF = 'application/x-protobuf';
 const inflate = promisify(gunzip);
+const INFLATE_CHUNK = 64 * 1024;
 
 const RESPONSE = { metrics: messages.metricsResponse, logs: messages.logsResponse, traces: messages.tracesResponse };
 const REJECTED = { metrics: 'rejectedDataPoints', logs: 'rejectedLogRecords', traces: 'rejectedSpans' } as const;
@@ -34,7 +35,8 @@ async function rawBody(request: FastifyRequest): Promise<Buffer> {
   if (encoding === 'identity') return body;
   if (encoding !== 'gzip') throw new AppError('unsupported_media_type', `Content-Encoding ${encoding} is not supported; send gzip or none.`);
   try {
-    return await inflate(body, { maxOutputLength: OTLP_MAX_BYTES });
+    // Inflated in chunks of 64 KiB rather than zlib's 16: fewer round trips to the thread pool per export.
+    return await inflate(body, { maxOutputLength: OTLP_MAX_BYTES, chunkSize: INFLATE_CHUNK });
   } catch (e) {
     if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' || e instanceof RangeError) {
       throw new AppError('body_too_large', `The export inflates past ${OTLP_MAX_BYTES} bytes; send smaller batches.`);

@@ -4,7 +4,7 @@ import type { Db } from '../core/db/db.js';
 import { isManagerRole, type Principal } from '../core/identity/roles.js';
 import type { IdentityService } from '../core/identity/service.js';
 import type { AnalyticsService } from '../analytics/service.js';
-import { parseTimestamp, utcDay } from '../events/timestamps.js';
+import { EARLIEST_MS, MAX_FUTURE_MS, parseTimestamp, utcDay } from '../events/timestamps.js';
 import type { TelemetryEvent } from '../events/event.js';
 import { eventId, idOfParts, idOfPrefix, originId, originPrefix, originTail, text, type Mapped, type NativeEvent } from './mappings/native.js';
 import { groupKey, logGroup, logId, mapLog, mapPoint, mapSpan, qualifiedLogName, streamKey } from './mappings/index.js';
@@ -112,7 +112,7 @@ export class OtlpService {
     // The points of one metric share the start of their keys (originPrefix) and their
     // collection's; the points of one collection (mostly all of them), the times too.
     let metric: { point: MetricPoint; prefix: string; collectionPrefix: string } | undefined;
-    let times: { startNs: bigint; timeNs: bigint; tail: string; collection: string; ms: number } | undefined;
+    let times: { startNs: bigint; timeNs: bigint; tail: string; grouped: Grouped } | undefined;
     points.forEach((point, i) => {
       const owner = owners[i] as Owner;
       if (point.kind === 'gauge') return;
@@ -126,11 +126,11 @@ export class OtlpService {
       }
       if (times?.startNs !== point.startNs || times.timeNs !== point.timeNs) {
         const [start, time] = [point.startNs.toString(), point.timeNs.toString()];
-        times = { startNs: point.startNs, timeNs: point.timeNs, tail: originTail(start, time), collection: keyOfId(idOfPrefix(metric.collectionPrefix, start, time)), ms: nsToMs(point.timeNs) };
+        times = { startNs: point.startNs, timeNs: point.timeNs, tail: originTail(start, time), grouped: { group: keyOfId(idOfPrefix(metric.collectionPrefix, start, time)), ms: nsToMs(point.timeNs) } };
       }
       const idBase = idOfParts(metric.prefix, point.attrs, times.tail);
-      collections.set(keyOfId(idBase), { group: times.collection, ms: times.ms });
-      this.collect(mapPoint({ point, value: point.value, idBase, ms: times.ms }), owner, events, rejections, nowMs);
+      collections.set(keyOfId(idBase), times.grouped);
+      this.collect(mapPoint({ point, value: point.value, idBase, ms: times.grouped.ms }), owner, events, rejections, nowMs);
     });
     const stored = await this.db.transaction(async (tx) => {
       // A cumulative point's step counts once by its stream's state alone: it records no key.
@@ -230,12 +230,15 @@ export class OtlpService {
     // A record counts whole or not at all.
     const before = out.length;
     for (const e of mapped.events) {
-      const ts = parseTimestamp(e.ms, nowMs);
-      if ('error' in ts) {
-        out.length = before;
-        return rejections.add(`a record whose time ${ts.error}`);
+      // Mostly a time within bounds, checked without parsing.
+      if (!(e.ms >= EARLIEST_MS && e.ms <= nowMs + MAX_FUTURE_MS)) {
+        const ts = parseTimestamp(e.ms, nowMs);
+        if ('error' in ts) {
+          out.length = before;
+          return rejections.add(`a record whose time ${ts.error}`);
+        }
       }
-      out.push(toTelemetryEvent(e, owner.userId, ts.ms));
+      out.push(toTelemetryEvent(e, owner.userId));
     }
   }
 
@@ -317,11 +320,11 @@ interface Groups {
   rejections: Rejections;
 }
 
-function toTelemetryEvent(e: NativeEvent, userId: string, ms: number): TelemetryEvent {
+function toTelemetryEvent(e: NativeEvent, userId: string): TelemetryEvent {
   const attrs: Record<string, unknown> = {};
   for (const k in e.attrs) {
     const v = e.attrs[k];
     attrs[k] = typeof v === 'string' ? clean(v, k === 'command' || k === 'path' ? 4000 : 200) : v;
   }
-  return { id: e.id, type: e.type, ms, day: utcDay(ms), sessionId: clean(e.sessionId, 200) || 'otlp', client: e.client, userId, attrs };
+  return { id: e.id, type: e.type, ms: e.ms, day: utcDay(e.ms), sessionId: clean(e.sessionId, 200) || 'otlp', client: e.client, userId, attrs };
 }

@@ -17,17 +17,17 @@ const TOKEN_TYPES: Record<string, 'input' | 'output' | 'cacheRead' | 'cacheWrite
 
 export function claudeMetric(p: PointInput): Mapped {
   const { attrs, resource } = p.point;
+  if (p.point.metric === 'claude_code.token.usage') {
+    const kind = TOKEN_TYPES[text(attrs, 'type') ?? ''];
+    const model = text(attrs, 'model');
+    const n = tokens(p.value);
+    if (!kind || !model) return { reject: 'claude_code.token.usage without a known type or a model' };
+    if (n === undefined) return { reject: 'claude_code.token.usage with a value that is not a token count' };
+    return n === 0 ? { events: [] } : { events: [modelRequest({ id: p.idBase, ms: p.ms, sessionId: session(attrs, resource), client: claudeClient(attrs, resource), model, [kind]: n })] };
+  }
   const base = { ms: p.ms, sessionId: session(attrs, resource), client: claudeClient(attrs, resource) };
   const event = (type: NativeEvent['type'], extra: NativeEvent['attrs'] = {}) => (id: string): NativeEvent => ({ id, type, ...base, attrs: extra });
   switch (p.point.metric) {
-    case 'claude_code.token.usage': {
-      const kind = TOKEN_TYPES[text(attrs, 'type') ?? ''];
-      const model = text(attrs, 'model');
-      const n = tokens(p.value);
-      if (!kind || !model) return { reject: 'claude_code.token.usage without a known type or a model' };
-      if (n === undefined) return { reject: 'claude_code.token.usage with a value that is not a token count' };
-      return n === 0 ? { events: [] } : { events: [modelRequest({ id: p.idBase, ...base, model, [kind]: n })] };
-    }
     case 'claude_code.session.count':
       // Sessions opened in the agents view are not sessions of work.
       if (text(attrs, 'start_type') === 'agents_view') return IGNORE;
