@@ -320,11 +320,25 @@ interface Groups {
   rejections: Rejections;
 }
 
-function toTelemetryEvent(e: NativeEvent, userId: string): TelemetryEvent {
-  const attrs: Record<string, unknown> = {};
-  for (const k in e.attrs) {
-    const v = e.attrs[k];
-    attrs[k] = typeof v === 'string' ? clean(v, k === 'command' || k === 'path' ? 4000 : 200) : v;
+const maxLength = (attr: string) => (attr === 'command' || attr === 'path' ? 4000 : 200);
+
+/** A mapping's attributes as stored: kept as they are when already clean (the mappings never change them later), else a cleaned copy. */
+function cleanAttrs(attrs: NativeEvent['attrs']): Record<string, unknown> {
+  let dirty = false;
+  for (const k in attrs) {
+    const v = attrs[k];
+    if (typeof v === 'string' && clean(v, maxLength(k)) !== v) dirty = true;
   }
+  if (!dirty) return attrs;
+  const out: Record<string, unknown> = {};
+  for (const k in attrs) {
+    const v = attrs[k];
+    out[k] = typeof v === 'string' ? clean(v, maxLength(k)) : v;
+  }
+  return out;
+}
+
+function toTelemetryEvent(e: NativeEvent, userId: string): TelemetryEvent {
+  const attrs = cleanAttrs(e.attrs);
   return { id: e.id, type: e.type, ms: e.ms, day: utcDay(e.ms), sessionId: clean(e.sessionId, 200) || 'otlp', client: e.client, userId, attrs };
 }

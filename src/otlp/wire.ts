@@ -140,6 +140,9 @@ function leave(r: Reader, outer: number): void {
   r.len = outer;
 }
 
+/** An int64's high half within which the number is a safe integer (|n| < 2^53). */
+const SAFE_HIGH = 2 ** 21;
+
 /** An unsigned fixed64 as a bigint. */
 function fixed64(r: Reader): bigint {
   const low = r.fixed32();
@@ -233,6 +236,9 @@ function attrValue(s: AnyState | undefined): AttrValue {
     case F.bool:
       return s.value as boolean;
     case F.int: {
+      // Mostly well within the safe integers: then the halves make the number exactly.
+      const long = s.value as { low: number; high: number };
+      if (long.high > -SAFE_HIGH && long.high < SAFE_HIGH) return long.high * 2 ** 32 + (long.low >>> 0);
       const n = toBigInt(s.value) as bigint;
       return n >= BigInt(Number.MIN_SAFE_INTEGER) && n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n.toString();
     }
@@ -257,11 +263,32 @@ function attrsOf(list: readonly KeyValue[]): Attrs {
   return out;
 }
 
-/** A repeated KeyValue field's element, added to the attributes being read (later keys win, as in records.ts). */
+/**
+ * A repeated KeyValue field's element, added to the attributes being read (later keys win, as in
+ * records.ts). Read as readKeyValue reads it, into one state reused from attribute to attribute
+ * (its value is made into a plain one before the next is read): most attributes cost no object.
+ */
 function readAttribute(r: Reader, depth: number, out: Attrs): void {
-  const kv = readKeyValue(r, depth);
-  out[kv.key] = attrValue(kv.value);
+  let key = '';
+  let present = false;
+  const s = scratch;
+  s.member = 0;
+  s.value = undefined;
+  const outer = enter(r, depth);
+  while (r.pos < r.len) {
+    const tag = r.tag();
+    const f = tag >>> 3;
+    const w = tag & 7;
+    if (f === F.key && w === LEN) key = r.stringVerify();
+    else if (f === F.value && w === LEN) {
+      present = true;
+      readAny(r, depth + 1, s);
+    } else r.skipType(w, depth, f);
+  }
+  leave(r, outer);
+  out[key] = attrValue(present ? s : undefined);
 }
+const scratch: AnyState = { member: 0, value: undefined };
 
 /** A Resource's attributes, merged into `out` (a repeated resource field merges). */
 function readResource(r: Reader, depth: number, out: Attrs): void {

@@ -41,13 +41,15 @@ const embed = (fieldNumber: number, bytes: Uint8Array) => protobuf.Writer.create
 
 const u64 = fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }).map(String);
 const i64 = fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }).map(String);
+// Around the edges of the safe integers (a number inside, a string outside) and of the 32-bit halves.
+const safeEdges = fc.constantFrom(...[2n ** 53n - 1n, 2n ** 53n, 2n ** 53n + 1n, 2n ** 32n, 2n ** 32n - 1n, -1n, -(2n ** 32n)].flatMap((n) => [n, -n]).map(String));
 const key = fc.oneof(fc.constantFrom('session.id', 'model', 'type', 'event.name', 'user.email', ''), fc.string({ maxLength: 8 }));
 const anyValue: fc.Arbitrary<Record<string, unknown>> = fc.letrec<{ value: Record<string, unknown> }>((tie) => ({
   value: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
     fc.record({ stringValue: fc.oneof(fc.string(), fc.constantFrom('claude_code.user_prompt', '')) }),
     fc.record({ boolValue: fc.boolean() }),
-    fc.record({ intValue: fc.oneof(i64, fc.integer().map(String)) }),
+    fc.record({ intValue: fc.oneof(i64, fc.integer().map(String), safeEdges) }),
     fc.record({ doubleValue: fc.oneof(fc.double(), fc.constantFrom(0, -0, 1.5)) }),
     fc.record({ bytesValue: fc.uint8Array({ maxLength: 6 }) }),
     fc.record({ arrayValue: fc.record({ values: fc.array(tie('value'), { maxLength: 3 }) }) }),
