@@ -92,19 +92,18 @@ export function rollupDeltas(events: readonly TelemetryEvent[]): RollupDeltas {
 
   // A batch's events are mostly one user's of one day: the last row is checked before the map.
   let ud: UserDayDelta | undefined;
-  // Each user-day's model rows by model and tier: found without building a key per event.
-  const modelsOf = new Map<UserDayDelta, Map<string, Map<string, ModelDelta>>>();
+  // Each user-day's model rows, found by comparing model and tier (a user-day has a few) rather
+  // than by a key built per event.
+  const modelsOf = new Map<UserDayDelta, ModelDelta[]>();
   const modelOf = (of: UserDayDelta, model: string, tier: string): ModelDelta => {
-    let byModel = modelsOf.get(of);
-    if (byModel === undefined) modelsOf.set(of, (byModel = new Map()));
-    let byTier = byModel.get(model);
-    if (byTier === undefined) byModel.set(model, (byTier = new Map()));
-    let m = byTier.get(tier);
-    if (m === undefined) {
-      m = { day: of.day, userId: of.userId, model, tier, creditUnits: 0n, counts: [0, 0, 0, 0, 0] };
-      byTier.set(tier, m);
-      models.set(`${of.day}\0${of.userId}\0${model}\0${tier}`, m);
-    }
+    let list = modelsOf.get(of);
+    if (list === undefined) modelsOf.set(of, (list = []));
+    for (const m of list) if (m.model === model && m.tier === tier) return m;
+    const key = `${of.day}\0${of.userId}\0${model}\0${tier}`;
+    let m = models.get(key);
+    if (m === undefined) models.set(key, (m = { day: of.day, userId: of.userId, model, tier, creditUnits: 0n, counts: [0, 0, 0, 0, 0] }));
+    // The first eight are compared; a batch of more models finds the others in the map.
+    if (list.length < 8) list.push(m);
     return m;
   };
   for (const e of events) {

@@ -168,26 +168,29 @@ export class OtlpService {
    * events were counted.
    */
   private async store(orgId: string, events: readonly TelemetryEvent[], groups?: Groups, once: readonly TelemetryEvent[] = []): Promise<number> {
-    const byId = new Map<string, TelemetryEvent>();
     const keys = new Set<string>();
     const members = new Map<string, Set<string>>();
     let grouped = 0;
+    // Events sharing an id share its key: only when some key comes again can ids repeat.
+    let repeated = false;
     for (const e of events) {
-      byId.set(e.id, e);
       const key = keyOf(e);
       const of = groups?.byKey.get(key);
-      if (of === undefined) keys.add(key);
-      else {
+      if (of === undefined) {
+        if (keys.has(key)) repeated = true;
+        else keys.add(key);
+      } else {
         let group = members.get(of.group);
         if (group === undefined) members.set(of.group, (group = new Set()));
-        if (!group.has(key)) {
+        if (group.has(key)) repeated = true;
+        else {
           group.add(key);
           grouped++;
         }
       }
     }
-    if (byId.size === 0 && once.length === 0) return 0;
-    const unique = byId.size === events.length ? events : [...byId.values()];
+    if (events.length === 0 && once.length === 0) return 0;
+    const unique = repeated ? [...new Map(events.map((e) => [e.id, e])).values()] : events;
     const cutoff = members.size > 0 ? await this.upgradeCutoff(orgId) : null;
     return this.db.transaction(async (tx) => {
       // Sorted: concurrent exports sharing keys or groups wait on each other in one order, never in a cycle.

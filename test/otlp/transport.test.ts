@@ -47,6 +47,20 @@ describe('idempotency and temporality', () => {
     expect(await day(org, 'tokens')).toMatchObject({ input_tokens: 700 });
   });
 
+  it('a record sent twice in one export counts once, and the events one record makes all count', async () => {
+    const org = await t.createOrg('twice');
+    const prompt = { name: 'claude_code.user_prompt', attrs: { 'session.id': 's', 'event.sequence': 1, command_name: '/review' } };
+    const codex = { name: 'codex.tool_result', attrs: { 'conversation.id': 'c', call_id: 'call-1', tool_name: 'shell' } };
+    // The prompt (a message and its slash command) and a Codex call (kept in otlp_seen, not in a group), each twice.
+    expect((await json(org, 'logs', logs(claude, [prompt, prompt]))).statusCode).toBe(200);
+    expect((await json(org, 'logs', logs({ 'service.name': 'codex_cli_rs' }, [codex, codex]))).statusCode).toBe(200);
+    expect(await day(org, 'activity')).toMatchObject({ user_messages: 1 });
+    expect(await day(org, 'tools')).toMatchObject({ tool_calls: 1, slash_commands_invocations: 1 });
+    const point = { attrs: { 'session.id': 's', type: 'input', model: 'claude-sonnet-4-5' }, value: 700 };
+    expect((await json(org, 'metrics', metrics(claude, [sum('claude_code.token.usage', [point, point])]))).statusCode).toBe(200);
+    expect(await day(org, 'tokens')).toMatchObject({ input_tokens: 700 });
+  });
+
   it('the delta points of one collection count once however they are split, re-batched or sent at once; past the bound they are refused', async () => {
     const org = await t.createOrg('collections');
     const point = (i: number, timeMs = YESTERDAY_MS) => ({ attrs: { 'session.id': `s${i}`, type: 'input', model: 'claude-sonnet-4-5' }, value: 10 + i, timeMs });
