@@ -7,7 +7,7 @@ import type { AnalyticsService } from '../analytics/service.js';
 import { EARLIEST_MS, MAX_FUTURE_MS, parseTimestamp, utcDay } from '../events/timestamps.js';
 import type { TelemetryEvent } from '../events/event.js';
 import { eventId, idOfParts, idOfPrefix, originId, originPrefix, originTail, text, type Mapped, type NativeEvent } from './mappings/native.js';
-import { groupKey, logGroup, logId, mapLog, mapPoint, mapSpan, qualifiedLogName, streamKey } from './mappings/index.js';
+import { groupKey, logGroup, logId, mapLog, mapPoint, mapSpan, qualifiedLogName } from './mappings/index.js';
 import { nsToMs, type Attrs, type LogRecordIn, type MetricPoint, type MetricPoints, type SpanIn } from './records.js';
 import { MAX_RECORDS_PER_GROUP, seenGroupsStore } from './seen-groups-store.js';
 import { KEY_CHARS, seenStore } from './seen-store.js';
@@ -111,18 +111,20 @@ export class OtlpService {
     const collections = new Map<string, Grouped>();
     // The points of one metric share the start of their keys (originPrefix) and their
     // collection's; the points of one collection (mostly all of them), the times too.
-    let metric: { point: MetricPoint; prefix: string; collectionPrefix: string } | undefined;
+    let metric: { point: MetricPoint; prefix: string; collectionPrefix: string; streamPrefix: string } | undefined;
     let times: { startNs: bigint; timeNs: bigint; tail: string; grouped: Grouped } | undefined;
     points.forEach((point, i) => {
       const owner = owners[i] as Owner;
       if (point.kind === 'gauge') return;
-      if (point.temporality === 'cumulative') {
-        cumulative.push({ point, owner, key: streamKey(point) });
-        return;
-      }
       if (metric?.point.resourceJson !== point.resourceJson || metric.point.scope !== point.scope || metric.point.metric !== point.metric) {
-        metric = { point, prefix: originPrefix('point', point, point.scope, point.metric), collectionPrefix: originPrefix('collection', point, point.scope, point.metric) };
+        const [prefix, collectionPrefix, streamPrefix] = ['point', 'collection', 'stream'].map((kind) => originPrefix(kind, point, point.scope, point.metric)) as [string, string, string];
+        metric = { point, prefix, collectionPrefix, streamPrefix };
         times = undefined;
+      }
+      if (point.temporality === 'cumulative') {
+        // streamKey(point), its resource, scope and metric serialized once for the metric.
+        cumulative.push({ point, owner, key: idOfParts(metric.streamPrefix, point.attrs, '') });
+        return;
       }
       if (times?.startNs !== point.startNs || times.timeNs !== point.timeNs) {
         const [start, time] = [point.startNs.toString(), point.timeNs.toString()];

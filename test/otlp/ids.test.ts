@@ -34,6 +34,8 @@ describe('record ids', () => {
       expect(idOfParts(prefix, attrs, originTail('1', '2'))).toBe(originId('point', origin, origin.scope, 'claude_code.token.usage', attrs, '1', '2'));
     }
     expect(idOfPrefix(originPrefix('stream', origin), undefined)).toBe(firstReleaseId(['stream', resource, undefined]));
+    // A cumulative point's stream key (streamKey) from its metric's serialized start.
+    for (const attrs of [{}, { 'session.id': 's-1', model: 'm' }]) expect(idOfParts(originPrefix('stream', origin, origin.scope, 'm'), attrs, '')).toBe(firstReleaseId(['stream', resource, origin.scope, 'm', attrs]));
   });
 });
 

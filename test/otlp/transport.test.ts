@@ -1,6 +1,8 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { streamKey } from '../../src/otlp/mappings/index.js';
 import { decodeToPlain, encode, messages } from '../../src/otlp/proto.js';
+import { metricPoints } from '../../src/otlp/records.js';
 import { TestApp, type Org } from '../helpers/test-app.js';
 import { logs, metrics, sum, YESTERDAY, YESTERDAY_MS } from './otlp-json.js';
 import { exportJson, yesterdayRow, type Row } from './reports.js';
@@ -133,6 +135,8 @@ describe('idempotency and temporality', () => {
     expect(await day(org, 'tokens')).toMatchObject({ input_tokens: 300 + 40 + 20 + 10 });
     await json(org, 'metrics', point(10, 6, start + 3.5 * 60_000)); // the reset retried
     expect(await day(org, 'tokens')).toMatchObject({ input_tokens: 300 + 40 + 20 + 10 });
+    // The stream's state is kept under the stream's key as every release computed it.
+    expect(await t.db.query(`SELECT stream_key FROM otlp_streams WHERE org_id = $1`, [org.orgId])).toEqual([{ stream_key: streamKey(metricPoints(point(10, 6)).points[0]!) }]);
     // The stream's state alone counted each step once: no key was recorded for them.
     for (const table of ['otlp_seen', 'otlp_seen_groups']) expect(await t.db.query(`SELECT count(*)::int AS n FROM ${table} WHERE org_id = $1`, [org.orgId]), table).toEqual([{ n: 0 }]);
   });

@@ -66,7 +66,11 @@ export function mapSpan(s: SpanInput): Mapped {
   return s.span.name.startsWith('droid.') ? droidSpan(s) : IGNORE;
 }
 
-/** The identity of a metric stream: resource, scope, metric and point attributes. */
+/**
+ * The identity of a metric stream: resource, scope, metric and point attributes. Stored stream
+ * states are kept under it, so it must not change; the export computes it from its metric's
+ * serialized start (service.ts), which tests hold equal to this.
+ */
 export function streamKey(p: MetricPoint): string {
   return originId('stream', p, p.scope, p.metric, p.attrs);
 }
