@@ -36,6 +36,16 @@ function later(row: string): string {
   return `(EXCLUDED.last_ns > ${row}.last_ns OR ${row}.last_ns = 0)`;
 }
 
+/** f, remembering its result for each argument (for one call's few distinct values). */
+function memo<A, R>(f: (a: A) => R): (a: A) => R {
+  const results = new Map<A, R>();
+  return (a) => {
+    let r = results.get(a);
+    if (r === undefined) results.set(a, (r = f(a)));
+    return r;
+  };
+}
+
 export const streamsStore = {
   /**
    * Moves each stream to its latest point of the export (one per stream, keys distinct) and
@@ -47,13 +57,16 @@ export const streamsStore = {
    */
   async advance(tx: Queryable, orgId: string, latest: readonly StreamPoint[]): Promise<Map<string, StreamState>> {
     if (latest.length === 0) return new Map();
+    // An export's streams mostly share their start and time: each distinct one is converted once.
+    const text = memo((ns: bigint) => ns.toString());
     const rows = await tx.query<{ stream_key: string; start_ns: string; last_ns: string; last_value: number }>(ADVANCE_SQL, [
       orgId,
       latest.map((p) => p.key),
-      latest.map((p) => p.startNs.toString()),
-      latest.map((p) => p.timeNs.toString()),
+      latest.map((p) => text(p.startNs)),
+      latest.map((p) => text(p.timeNs)),
       latest.map((p) => p.value),
     ]);
-    return new Map(rows.map((r) => [r.stream_key, { startNs: BigInt(r.start_ns), lastNs: BigInt(r.last_ns), lastValue: Number(r.last_value) }]));
+    const ns = memo((t: string) => BigInt(t));
+    return new Map(rows.map((r) => [r.stream_key, { startNs: ns(r.start_ns), lastNs: ns(r.last_ns), lastValue: Number(r.last_value) }]));
   },
 };
