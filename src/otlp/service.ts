@@ -6,7 +6,7 @@ import type { IdentityService } from '../core/identity/service.js';
 import type { AnalyticsService } from '../analytics/service.js';
 import { EARLIEST_MS, MAX_FUTURE_MS, parseTimestamp, utcDay } from '../events/timestamps.js';
 import type { TelemetryEvent } from '../events/event.js';
-import { idOfParts, idOfPrefix, originId, originPrefix, originTail, stepId, text, type Mapped, type NativeEvent } from './mappings/native.js';
+import { idOfParts, idOfPrefix, originId, originPrefix, originTail, text, type Mapped, type NativeEvent } from './mappings/native.js';
 import { groupKey, logGroup, logId, mapLog, mapPoint, mapSpan, qualifiedLogName } from './mappings/index.js';
 import { nsToMs, type Attrs, type LogRecordIn, type MetricPoint, type MetricPoints, type SpanIn } from './records.js';
 import { MAX_RECORDS_PER_GROUP, seenGroupsStore } from './seen-groups-store.js';
@@ -137,9 +137,6 @@ export class OtlpService {
     const stored = await this.db.transaction(async (tx) => {
       // A cumulative point's step counts once by its stream's state alone: it records no key.
       const steps: TelemetryEvent[] = [];
-      // An export's points mostly share their time: its text is made once.
-      let last: { ns: bigint; text: string } | undefined;
-      const timeText = (ns: bigint) => (last?.ns === ns ? last.text : (last = { ns, text: ns.toString() }).text);
       cumulative.sort((a, b) => (a.point.timeNs < b.point.timeNs ? -1 : a.point.timeNs > b.point.timeNs ? 1 : 0));
       // Each stream's latest point (the first of its latest time): where the loop below leaves the stream.
       const latest = new Map<string, StreamPoint>();
@@ -153,7 +150,8 @@ export class OtlpService {
         if (delta === undefined) continue;
         states.set(c.key, { startNs: c.point.startNs, lastNs: c.point.timeNs, lastValue: c.point.value });
         if (delta === 0) continue;
-        const idBase = stepId(c.key, timeText(c.point.timeNs));
+        // A step's events are neither kept nor keyed (they go to the rollups alone): their ids only name their stream.
+        const idBase = `step:${c.key}`;
         this.collect(mapPoint({ point: c.point, value: delta, idBase, ms: nsToMs(c.point.timeNs) }), c.owner, steps, rejections, nowMs);
       }
       return this.store(caller.orgId, events, { byKey: collections, full: `more than ${MAX_RECORDS_PER_GROUP} data points of one metric with the same start and time`, rejections }, steps);

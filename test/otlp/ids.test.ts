@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { logId, streamKey } from '../../src/otlp/mappings/index.js';
-import { eventId, idOfParts, idOfPrefix, originId, originPrefix, originTail, stepId } from '../../src/otlp/mappings/native.js';
+import { eventId, idOfParts, idOfPrefix, originId, originPrefix, originTail } from '../../src/otlp/mappings/native.js';
 import { decodeMessage, decodeToPlain, messages } from '../../src/otlp/proto.js';
 import { logRecords, metricPoints, spans } from '../../src/otlp/records.js';
 import { histogram, logs, metrics, spans as spanList, sum, YESTERDAY_MS } from './otlp-json.js';
@@ -16,10 +16,6 @@ describe('record ids', () => {
     for (const key of [['claude_code', 's-1', 'claude_code.user_prompt', '7', null], ['droid-session', 'ü-"quoted"\n'], ['cumulative', 'otlp:abc', '1700000000000000000']]) {
       expect(eventId(key)).toBe(firstReleaseId(key));
     }
-  });
-
-  it('stepId is eventId of a cumulative step', () => {
-    for (const [key, time] of [['otlp:abcdefghijklmnopqrstuvwxyz012345', '1700000000000000000'], ['odd "key"\n', '0']] as const) expect(stepId(key, time)).toBe(firstReleaseId(['cumulative', key, time]));
   });
 
   it('originId equals eventId of the same key with the resource in second place', () => {

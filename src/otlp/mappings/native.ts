@@ -66,9 +66,6 @@ export function idOfParts(prefix: string, part: unknown, tail: string): string {
   return idOfJson(`${prefix},${JSON.stringify(part) ?? 'null'}${tail}]`);
 }
 
-/** eventId(['cumulative', streamKey, time]), the id of a cumulative stream's step, without serializing an array. */
-export const stepId = (streamKey: string, time: string): string => idOfJson(`["cumulative",${JSON.stringify(streamKey)},${JSON.stringify(time)}]`);
-
 /** The first of these attributes that is a non-empty string or a number, as text. */
 export const text = (attrs: Attrs, key: string, second?: string, third?: string): string | undefined =>
   textOf(attrs[key]) ?? (second === undefined ? undefined : (textOf(attrs[second]) ?? (third === undefined ? undefined : textOf(attrs[third]))));
