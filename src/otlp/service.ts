@@ -4,7 +4,7 @@ import type { Db } from '../core/db/db.js';
 import { isManagerRole, type Principal } from '../core/identity/roles.js';
 import type { IdentityService } from '../core/identity/service.js';
 import type { AnalyticsService } from '../analytics/service.js';
-import { EARLIEST_MS, MAX_FUTURE_MS, parseTimestamp, utcDay } from '../events/timestamps.js';
+import { parseTimestamp, utcDay } from '../events/timestamps.js';
 import type { TelemetryEvent } from '../events/event.js';
 import { idOfParts, idOfPrefix, originId, originPrefix, originTail, text, type Mapped, type NativeEvent } from './mappings/native.js';
 import { groupKey, logGroup, logId, mapLog, mapPoint, mapSpan, qualifiedLogName } from './mappings/index.js';
@@ -236,15 +236,12 @@ export class OtlpService {
     // A record counts whole or not at all.
     const before = out.length;
     for (const e of mapped.events) {
-      // Mostly a time within bounds, checked without parsing.
-      if (!(e.ms >= EARLIEST_MS && e.ms <= nowMs + MAX_FUTURE_MS)) {
-        const ts = parseTimestamp(e.ms, nowMs);
-        if ('error' in ts) {
-          out.length = before;
-          return rejections.add(`a record whose time ${ts.error}`);
-        }
+      const ts = parseTimestamp(e.ms, nowMs);
+      if ('error' in ts) {
+        out.length = before;
+        return rejections.add(`a record whose time ${ts.error}`);
       }
-      out.push(toTelemetryEvent(e, owner.userId));
+      out.push(toTelemetryEvent(e, owner.userId, ts.ms));
     }
   }
 
@@ -344,7 +341,7 @@ function cleanAttrs(attrs: NativeEvent['attrs']): Record<string, unknown> {
   return out;
 }
 
-function toTelemetryEvent(e: NativeEvent, userId: string): TelemetryEvent {
+function toTelemetryEvent(e: NativeEvent, userId: string, ms: number): TelemetryEvent {
   const attrs = cleanAttrs(e.attrs);
-  return { id: e.id, type: e.type, ms: e.ms, day: utcDay(e.ms), sessionId: clean(e.sessionId, 200) || 'otlp', client: e.client, userId, attrs };
+  return { id: e.id, type: e.type, ms, day: utcDay(ms), sessionId: clean(e.sessionId, 200) || 'otlp', client: e.client, userId, attrs };
 }

@@ -199,7 +199,7 @@ function readList(r: Reader, depth: number, values: AnyState[]): void {
 
 interface KeyValue {
   key: string;
-  value: AnyState | undefined;
+  value: AnyState;
 }
 
 function readKvList(r: Reader, depth: number, list: KeyValue[]): void {
@@ -213,18 +213,24 @@ function readKvList(r: Reader, depth: number, list: KeyValue[]): void {
 }
 
 function readKeyValue(r: Reader, depth: number): KeyValue {
-  const kv: KeyValue = { key: '', value: undefined };
+  const value: AnyState = { member: 0, value: undefined };
+  return { key: readKeyValueInto(r, depth, value), value };
+}
+
+/** A KeyValue's key; its value is read into `value` (merged into it when the field comes again). */
+function readKeyValueInto(r: Reader, depth: number, value: AnyState): string {
+  let key = '';
   const outer = enter(r, depth);
   while (r.pos < r.len) {
     const tag = r.tag();
     const f = tag >>> 3;
     const w = tag & 7;
-    if (f === F.key && w === LEN) kv.key = r.stringVerify();
-    else if (f === F.value && w === LEN) readAny(r, depth + 1, (kv.value ??= { member: 0, value: undefined }));
+    if (f === F.key && w === LEN) key = r.stringVerify();
+    else if (f === F.value && w === LEN) readAny(r, depth + 1, value);
     else r.skipType(w, depth, f);
   }
   leave(r, outer);
-  return kv;
+  return key;
 }
 
 /** What records.ts's anyValue makes of the same AnyValue. */
@@ -265,28 +271,14 @@ function attrsOf(list: readonly KeyValue[]): Attrs {
 
 /**
  * A repeated KeyValue field's element, added to the attributes being read (later keys win, as in
- * records.ts). Read as readKeyValue reads it, into one state reused from attribute to attribute
- * (its value is made into a plain one before the next is read): most attributes cost no object.
+ * records.ts). Its value is read into one state reused from attribute to attribute (made into a
+ * plain value before the next is read): most attributes cost no object.
  */
 function readAttribute(r: Reader, depth: number, out: Attrs): void {
-  let key = '';
-  let present = false;
-  const s = scratch;
-  s.member = 0;
-  s.value = undefined;
-  const outer = enter(r, depth);
-  while (r.pos < r.len) {
-    const tag = r.tag();
-    const f = tag >>> 3;
-    const w = tag & 7;
-    if (f === F.key && w === LEN) key = r.stringVerify();
-    else if (f === F.value && w === LEN) {
-      present = true;
-      readAny(r, depth + 1, s);
-    } else r.skipType(w, depth, f);
-  }
-  leave(r, outer);
-  out[key] = attrValue(present ? s : undefined);
+  scratch.member = 0;
+  scratch.value = undefined;
+  const key = readKeyValueInto(r, depth, scratch);
+  out[key] = attrValue(scratch);
 }
 const scratch: AnyState = { member: 0, value: undefined };
 
