@@ -117,10 +117,14 @@ export interface MetricPoints {
   rejected: { count: number; reasons: string[] };
 }
 
+const MAX_FIXED64 = 2n ** 64n - 1n;
+
 /** A data point as read from an export: added to the points, or its reason to the rejections. */
 export function readPoint(out: MetricPoints, p: Omit<MetricPoint, 'timeNs' | 'value'> & { timeNs: bigint | undefined; value: number | undefined }): void {
   let reason: string | undefined;
   if (p.timeNs === undefined) reason = `${p.metric}: a data point without timeUnixNano`;
+  // fixed64 in protobuf; only JSON can say otherwise.
+  else if (p.timeNs < 0n || p.timeNs > MAX_FIXED64 || p.startNs < 0n || p.startNs > MAX_FIXED64) reason = `${p.metric}: a data point whose time is not an unsigned 64-bit number of nanoseconds`;
   else if (p.value === undefined || !Number.isFinite(p.value)) reason = `${p.metric}: a data point whose value is not a finite number`;
   else return void out.points.push(p as MetricPoint);
   out.rejected.count += 1;

@@ -11,7 +11,8 @@ import { groupKey, logGroup, logId, mapLog, mapPoint, mapSpan, qualifiedLogName 
 import { nsToMs, type Attrs, type LogRecordIn, type MetricPoint, type MetricPoints, type SpanIn } from './records.js';
 import { MAX_RECORDS_PER_GROUP, seenGroupsStore } from './seen-groups-store.js';
 import { KEY_CHARS, seenStore } from './seen-store.js';
-import { streamsStore, type StreamPoint, type StreamState } from './streams-store.js';
+import { MAX_STREAMS_PER_SET, type StreamSet } from './stream-set.js';
+import { streamsStore, type StreamState } from './streams-store.js';
 
 export type Signal = 'metrics' | 'logs' | 'traces';
 
@@ -106,24 +107,26 @@ export class OtlpService {
     const owners = await this.owners(caller, points, (p) => p.metric);
     const events: TelemetryEvent[] = [];
     const nowMs = this.clock.now().getTime();
-    const cumulative: { point: MetricPoint; owner: Owner; key: string }[] = [];
+    // Cumulative points with their stream's key and its set's (the stream's metric, resource and scope).
+    const cumulative: { point: MetricPoint; owner: Owner; set: string; key: string }[] = [];
     // Delta points by key: their collection and time.
     const collections = new Map<string, Grouped>();
     // The points of one metric share the start of their keys (originPrefix) and their
     // collection's; the points of one collection (mostly all of them), the times too.
-    let metric: { point: MetricPoint; prefix: string; collectionPrefix: string; streamPrefix: string } | undefined;
+    let metric: { point: MetricPoint; prefix: string; collectionPrefix: string; streamPrefix: string; set: string } | undefined;
     let times: { startNs: bigint; timeNs: bigint; tail: string; grouped: Grouped } | undefined;
     points.forEach((point, i) => {
       const owner = owners[i] as Owner;
       if (point.kind === 'gauge') return;
       if (metric?.point.resourceJson !== point.resourceJson || metric.point.scope !== point.scope || metric.point.metric !== point.metric) {
         const [prefix, collectionPrefix, streamPrefix] = ['point', 'collection', 'stream'].map((kind) => originPrefix(kind, point, point.scope, point.metric)) as [string, string, string];
-        metric = { point, prefix, collectionPrefix, streamPrefix };
+        // streamSetKey(point), serialized once for the metric.
+        metric = { point, prefix, collectionPrefix, streamPrefix, set: keyOfId(idOfPrefix(streamPrefix)) };
         times = undefined;
       }
       if (point.temporality === 'cumulative') {
         // streamKey(point), its resource, scope and metric serialized once for the metric.
-        cumulative.push({ point, owner, key: idOfParts(metric.streamPrefix, point.attrs, '') });
+        cumulative.push({ point, owner, set: metric.set, key: keyOfId(idOfParts(metric.streamPrefix, point.attrs, '')) });
         return;
       }
       if (times?.startNs !== point.startNs || times.timeNs !== point.timeNs) {
@@ -137,23 +140,25 @@ export class OtlpService {
     const stored = await this.db.transaction(async (tx) => {
       // A cumulative point's step counts once by its stream's state alone: it records no key.
       const steps: TelemetryEvent[] = [];
+      const sets = await streamsStore.lock(tx, caller.orgId, [...new Set(cumulative.map((c) => c.set))]);
+      const setOf = (c: { set: string }) => sets.get(c.set) as StreamSet;
+      const before = await streamsStore.before(tx, caller.orgId, [...new Set(cumulative.filter((c) => !setOf(c).has(c.key)).map((c) => c.key))]);
+      // Point after point in time order, so that several points of one stream in one export count step by step.
       cumulative.sort((a, b) => (a.point.timeNs < b.point.timeNs ? -1 : a.point.timeNs > b.point.timeNs ? 1 : 0));
-      // Each stream's latest point (the first of its latest time): where the loop below leaves the stream.
-      const latest = new Map<string, StreamPoint>();
-      for (const { key, point } of cumulative) {
-        const kept = latest.get(key);
-        if (kept === undefined || point.timeNs > kept.timeNs) latest.set(key, { key, startNs: point.startNs, timeNs: point.timeNs, value: point.value });
-      }
-      const states = await streamsStore.advance(tx, caller.orgId, [...latest.values()]);
       for (const c of cumulative) {
-        const delta = deltaOf(c.point, states.get(c.key));
+        const set = setOf(c);
+        const delta = deltaOf(c.point, set.get(c.key) ?? before.get(c.key));
         if (delta === undefined) continue;
-        states.set(c.key, { startNs: c.point.startNs, lastNs: c.point.timeNs, lastValue: c.point.value });
+        if (!set.set(c.key, { startNs: c.point.startNs, lastNs: c.point.timeNs, lastValue: c.point.value })) {
+          rejections.add(`more than ${MAX_STREAMS_PER_SET} cumulative streams of one metric`);
+          continue;
+        }
         if (delta === 0) continue;
         // A step's events are neither kept nor keyed (they go to the rollups alone): their ids only name their stream.
         const idBase = `step:${c.key}`;
         this.collect(mapPoint({ point: c.point, value: delta, idBase, ms: nsToMs(c.point.timeNs) }), c.owner, steps, rejections, nowMs);
       }
+      await streamsStore.save(tx, caller.orgId, sets);
       return this.store(caller.orgId, events, { byKey: collections, full: `more than ${MAX_RECORDS_PER_GROUP} data points of one metric with the same start and time`, rejections }, steps);
     });
     return { rejected: rejections.count, errorMessage: rejections.message(), stored };

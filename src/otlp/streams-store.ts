@@ -1,4 +1,5 @@
 import type { Queryable } from '../core/db/db.js';
+import { StreamSet } from './stream-set.js';
 
 export interface StreamState {
   startNs: bigint;
@@ -7,66 +8,66 @@ export interface StreamState {
   lastValue: number;
 }
 
-/** A stream's latest point in an export: where the stream moves unless its stored state is later. */
-export interface StreamPoint {
-  key: string;
-  startNs: bigint;
-  timeNs: bigint;
-  value: number;
-}
+// Set keys travel as base64url text (32 characters, 24 bytes each), decoded in the database; a
+// set's states as base64 (encode() breaks its output into lines, which Buffer.from skips).
+const fromKey = (column: string) => `decode(translate(${column}, '-_', '+/'), 'base64')`;
 
-// A stream moves to the export's latest point when that point is later than its last one, or
-// when no point of it was counted yet (last_ns 0); a new stream's row starts there, its previous
-// state empty. Rows are upserted in the order of their keys, so concurrent exports of the same
-// streams wait on each other in one order; one that finds a stream another is creating waits for
-// it and then reads its state.
-const ADVANCE_SQL = `
-  INSERT INTO otlp_streams AS s (org_id, stream_key, start_ns, last_ns, last_value, prev_start_ns, prev_last_ns, prev_last_value)
-  SELECT $1::uuid, p.key, p.start, p.last, p.value, 0, 0, 0
-  FROM unnest($2::text[], $3::numeric[], $4::numeric[], $5::float8[]) AS p(key, start, last, value)
-  ORDER BY p.key
-  ON CONFLICT (org_id, stream_key) DO UPDATE SET
-    prev_start_ns = s.start_ns, prev_last_ns = s.last_ns, prev_last_value = s.last_value,
-    start_ns = CASE WHEN ${later('s')} THEN EXCLUDED.start_ns ELSE s.start_ns END,
-    last_ns = CASE WHEN ${later('s')} THEN EXCLUDED.last_ns ELSE s.last_ns END,
-    last_value = CASE WHEN ${later('s')} THEN EXCLUDED.last_value ELSE s.last_value END
-  RETURNING stream_key, prev_start_ns::text AS start_ns, prev_last_ns::text AS last_ns, prev_last_value AS last_value`;
+// A set seen for the first time gets an empty row, which the lock below then takes: sets are
+// created and locked in the order of their keys, so concurrent exports wait on each other in
+// one order, and one that finds a set another is creating waits for it and then reads its
+// states. (One statement could not do both: its snapshot would miss a row that a concurrent
+// export commits while the insert waits for it.)
+const CREATE_SQL = `
+  INSERT INTO otlp_stream_sets (org_id, set_key, states)
+  SELECT $1::uuid, ${fromKey('k')}, ''::bytea FROM unnest($2::text[]) AS k
+  ORDER BY 2
+  ON CONFLICT DO NOTHING`;
 
-function later(row: string): string {
-  return `(EXCLUDED.last_ns > ${row}.last_ns OR ${row}.last_ns = 0)`;
-}
+const LOCK_SQL = `
+  SELECT translate(encode(set_key, 'base64'), E'+/\\n', '-_') AS k, encode(states, 'base64') AS s FROM otlp_stream_sets
+  WHERE org_id = $1 AND set_key IN (SELECT ${fromKey('x')} FROM unnest($2::text[]) AS x)
+  ORDER BY set_key FOR UPDATE`;
 
-/** f, remembering its result for each argument (for one call's few distinct values). */
-function memo<A, R>(f: (a: A) => R): (a: A) => R {
-  const results = new Map<A, R>();
-  return (a) => {
-    let r = results.get(a);
-    if (r === undefined) results.set(a, (r = f(a)));
-    return r;
-  };
-}
+const SAVE_SQL = `
+  UPDATE otlp_stream_sets AS s SET states = decode(u.v, 'base64')
+  FROM unnest($2::text[], $3::text[]) AS u(k, v)
+  WHERE s.org_id = $1 AND s.set_key = ${fromKey('u.k')}`;
+
+const ID_PREFIX = 'otlp:';
 
 export const streamsStore = {
   /**
-   * Moves each stream to its latest point of the export (one per stream, keys distinct) and
-   * returns the states they had before, locked until the transaction ends; a stream seen for the
-   * first time has an empty state (lastNs 0). Two exports of a new stream at once take turns
-   * instead of both counting its whole value. The caller works out each point's delta from the
-   * state returned (deltaOf in service.ts), which ends where this leaves the stream: at its
-   * latest point when that is later than the stored last one.
+   * The states of these sets' streams (keys: 32 base64url characters, distinct), locked until
+   * the transaction ends; a set seen for the first time is created empty. Two exports of a new
+   * stream at once take turns instead of both counting its whole value.
    */
-  async advance(tx: Queryable, orgId: string, latest: readonly StreamPoint[]): Promise<Map<string, StreamState>> {
-    if (latest.length === 0) return new Map();
-    // An export's streams mostly share their start and time: each distinct one is converted once.
-    const text = memo((ns: bigint) => ns.toString());
-    const rows = await tx.query<{ stream_key: string; start_ns: string; last_ns: string; last_value: number }>(ADVANCE_SQL, [
-      orgId,
-      latest.map((p) => p.key),
-      latest.map((p) => text(p.startNs)),
-      latest.map((p) => text(p.timeNs)),
-      latest.map((p) => p.value),
-    ]);
-    const ns = memo((t: string) => BigInt(t));
-    return new Map(rows.map((r) => [r.stream_key, { startNs: ns(r.start_ns), lastNs: ns(r.last_ns), lastValue: Number(r.last_value) }]));
+  async lock(tx: Queryable, orgId: string, setKeys: readonly string[]): Promise<Map<string, StreamSet>> {
+    if (setKeys.length === 0) return new Map();
+    const sorted = [...setKeys].sort();
+    const [, rows] = await Promise.all([tx.query(CREATE_SQL, [orgId, sorted]), tx.query<{ k: string; s: string }>(LOCK_SQL, [orgId, sorted])]);
+    // The insert waited for any export creating the same rows; they are all there now.
+    if (rows.length !== sorted.length) throw new Error(`otlp_stream_sets: ${sorted.length - rows.length} set(s) neither created nor found`);
+    return new Map(rows.map((r) => [r.k, new StreamSet(Buffer.from(r.s, 'base64'))]));
+  },
+
+  /** Writes back the sets whose states changed. */
+  async save(tx: Queryable, orgId: string, sets: ReadonlyMap<string, StreamSet>): Promise<void> {
+    const changed = [...sets].filter(([, set]) => set.changed);
+    if (changed.length === 0) return;
+    await tx.query(SAVE_SQL, [orgId, changed.map(([k]) => k), changed.map(([, set]) => set.packed().toString('base64'))]);
+  },
+
+  /**
+   * The states that streams not yet in their sets had before migration 0055, by key: kept one row
+   * each in otlp_streams under their ids (`otlp:` and the key). Their sets are locked, so no
+   * other export moves them meanwhile.
+   */
+  async before(tx: Queryable, orgId: string, keys: readonly string[]): Promise<Map<string, StreamState>> {
+    if (keys.length === 0) return new Map();
+    const rows = await tx.query<{ stream_key: string; start_ns: string; last_ns: string; last_value: number }>(
+      `SELECT stream_key, start_ns::text AS start_ns, last_ns::text AS last_ns, last_value FROM otlp_streams WHERE org_id = $1 AND stream_key = ANY($2::text[])`,
+      [orgId, keys.map((k) => ID_PREFIX + k)],
+    );
+    return new Map(rows.map((r) => [r.stream_key.slice(ID_PREFIX.length), { startNs: BigInt(r.start_ns), lastNs: BigInt(r.last_ns), lastValue: Number(r.last_value) }]));
   },
 };

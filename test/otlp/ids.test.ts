@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { logId, streamKey } from '../../src/otlp/mappings/index.js';
+import { logId, streamKey, streamSetKey } from '../../src/otlp/mappings/index.js';
 import { eventId, idOfParts, idOfPrefix, originId, originPrefix, originTail } from '../../src/otlp/mappings/native.js';
 import { decodeMessage, decodeToPlain, messages } from '../../src/otlp/proto.js';
 import { logRecords, metricPoints, spans } from '../../src/otlp/records.js';
@@ -36,6 +36,8 @@ describe('record ids', () => {
     expect(idOfPrefix(originPrefix('stream', origin), undefined)).toBe(firstReleaseId(['stream', resource, undefined]));
     // A cumulative point's stream key (streamKey) from its metric's serialized start.
     for (const attrs of [{}, { 'session.id': 's-1', model: 'm' }]) expect(idOfParts(originPrefix('stream', origin, origin.scope, 'm'), attrs, '')).toBe(firstReleaseId(['stream', resource, origin.scope, 'm', attrs]));
+    // Its set's key (streamSetKey) from the same start.
+    expect(idOfPrefix(originPrefix('stream', origin, origin.scope, 'm'))).toBe(firstReleaseId(['stream', resource, origin.scope, 'm']));
   });
 });
 
@@ -58,6 +60,8 @@ describe('reading a decoded protobuf export', () => {
     const read = metricPoints(message);
     expect(read).toEqual(metricPoints(plain));
     expect(read.points.map(streamKey)).toEqual(metricPoints(plain).points.map(streamKey));
+    expect(read.points.map(streamSetKey)).toEqual(metricPoints(plain).points.map(streamSetKey));
+    expect(streamSetKey(read.points[0]!)).toBe(originId('stream', read.points[0]!, read.points[0]!.scope, 'claude_code.token.usage'));
     expect(read.points.at(-1)).toMatchObject({ timeNs: 18446744073709551615n, value: -9223372036854775808 });
   });
 

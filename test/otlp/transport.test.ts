@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { streamKey } from '../../src/otlp/mappings/index.js';
+import { streamKey, streamSetKey } from '../../src/otlp/mappings/index.js';
 import { decodeToPlain, encode, messages } from '../../src/otlp/proto.js';
 import { metricPoints } from '../../src/otlp/records.js';
 import { TestApp, type Org } from '../helpers/test-app.js';
@@ -111,6 +111,20 @@ describe('idempotency and temporality', () => {
     expect(await day(org, 'tokens')).toMatchObject({ input_tokens: 20_000 });
   });
 
+  it('refuses the cumulative streams that would take one metric past 20,000, and still counts the rest', async () => {
+    const org = await t.createOrg('stream-set-bound');
+    const start = YESTERDAY_MS - 3_600_000;
+    const points = (from: number, to: number, value: number, minute: number) =>
+      Array.from({ length: to - from }, (_, i) => ({ attrs: { 'session.id': `s${from + i}`, type: 'input', model: 'claude-sonnet-4-5' }, value, startMs: start, timeMs: start + minute * 60_000 }));
+    const first = await json(org, 'metrics', metrics(claude, [sum('claude_code.token.usage', points(0, 20_001, 1, 1), { temporality: 2 })]));
+    expect(first.json()).toEqual({ partialSuccess: { rejectedDataPoints: 1, errorMessage: expect.stringContaining('more than 20000 cumulative streams of one metric') } });
+    expect(await day(org, 'tokens')).toMatchObject({ input_tokens: 20_000 });
+    // The set is full: a stream in it still counts its growth, new ones are refused.
+    const second = await json(org, 'metrics', metrics(claude, [sum('claude_code.token.usage', points(19_999, 20_002, 3, 2), { temporality: 2 })]));
+    expect(second.json()).toEqual({ partialSuccess: { rejectedDataPoints: 2, errorMessage: expect.stringContaining('more than 20000') } });
+    expect(await day(org, 'tokens')).toMatchObject({ input_tokens: 20_000 + 2 });
+  });
+
   it('cumulative streams become deltas, a retry adds nothing, a reset (later start or lower value) starts again, also in another process', async () => {
     const org = await t.createOrg('cumulative');
     const start = YESTERDAY_MS - 3_600_000;
@@ -135,8 +149,15 @@ describe('idempotency and temporality', () => {
     expect(await day(org, 'tokens')).toMatchObject({ input_tokens: 300 + 40 + 20 + 10 });
     await json(org, 'metrics', point(10, 6, start + 3.5 * 60_000)); // the reset retried
     expect(await day(org, 'tokens')).toMatchObject({ input_tokens: 300 + 40 + 20 + 10 });
-    // The stream's state is kept under the stream's key as every release computed it.
-    expect(await t.db.query(`SELECT stream_key FROM otlp_streams WHERE org_id = $1`, [org.orgId])).toEqual([{ stream_key: streamKey(metricPoints(point(10, 6)).points[0]!) }]);
+    // The stream's state is kept in its set's row (its metric's, resource's and scope's), under the
+    // stream's key as every release computed it: 48 bytes, the key, its start, last time and value.
+    const last = metricPoints(point(10, 6, start + 3.5 * 60_000)).points[0]!;
+    const sets = await t.db.query<{ k: string; states: string }>(`SELECT translate(encode(set_key, 'base64'), '+/', '-_') AS k, encode(states, 'hex') AS states FROM otlp_stream_sets WHERE org_id = $1`, [org.orgId]);
+    expect(sets.map((r) => r.k)).toEqual([streamSetKey(last).slice('otlp:'.length)]);
+    const packed = Buffer.from(sets[0]!.states, 'hex');
+    expect(packed.length).toBe(48);
+    expect(packed.subarray(0, 24).toString('base64url')).toBe(streamKey(last).slice('otlp:'.length));
+    expect([packed.readBigUInt64BE(24), packed.readBigUInt64BE(32), packed.readDoubleBE(40)]).toEqual([last.startNs, last.timeNs, 10]);
     // The stream's state alone counted each step once: no key was recorded for them.
     for (const table of ['otlp_seen', 'otlp_seen_groups']) expect(await t.db.query(`SELECT count(*)::int AS n FROM ${table} WHERE org_id = $1`, [org.orgId]), table).toEqual([{ n: 0 }]);
   });
@@ -236,8 +257,12 @@ describe('transport', () => {
     expect(nan.json()).toEqual({ partialSuccess: { rejectedDataPoints: 1, errorMessage: expect.stringContaining('not a finite number') } });
     const negative = await json(org, 'metrics', metrics(claude, [sum('claude_code.commit.count', [{ attrs: {}, value: -1 }])]));
     expect(negative.json()).toMatchObject({ partialSuccess: { rejectedDataPoints: 1 } });
+    const beforeEpoch = JSON.stringify(tokensOf(5, { temporality: 2 })).replace(/"startTimeUnixNano":"\d+"/, '"startTimeUnixNano":"-1"');
+    expect(beforeEpoch).toContain('"startTimeUnixNano":"-1"');
+    const negativeTime = await send(org, 'metrics', beforeEpoch, { 'content-type': 'application/json' });
+    expect(negativeTime.json()).toEqual({ partialSuccess: { rejectedDataPoints: 1, errorMessage: expect.stringContaining('time is not an unsigned 64-bit number') } });
     // OTLP stores no events: it records the keys it counted (otlp_seen) and the rollups.
-    for (const table of ['otlp_seen', 'otlp_seen_groups', 'otlp_streams', 'analytics_user_day', 'analytics_user_day_model', 'analytics_day_counter', 'telemetry_events']) {
+    for (const table of ['otlp_seen', 'otlp_seen_groups', 'otlp_streams', 'otlp_stream_sets', 'analytics_user_day', 'analytics_user_day_model', 'analytics_day_counter', 'telemetry_events']) {
       const stored = await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE org_id = $1`, [org.orgId]);
       expect(stored[0]?.n, table).toBe(0);
     }

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { migrate } from '../../src/core/db/migrate.js';
 import type { TelemetryEvent } from '../../src/events/event.js';
+import { streamKey } from '../../src/otlp/mappings/index.js';
+import { metricPoints } from '../../src/otlp/records.js';
 import { TestApp, type Org } from '../helpers/test-app.js';
-import { logs, metrics, sum } from './otlp-json.js';
+import { logs, metrics, sum, YESTERDAY_MS } from './otlp-json.js';
 import { exportJson, yesterdayRow } from './reports.js';
 
 let t: TestApp;
@@ -73,6 +75,39 @@ describe('upgrade from event rows to otlp_seen (migration 0051) and to groups (0
       expect(await day(org, 'activity')).toMatchObject({ user_messages: 2 });
       await postUpgraded('metrics', metrics(claude, [sum('claude_code.commit.count', [{ attrs: session, value: 3 }, { attrs: { 'session.id': 'other' }, value: 2 }])]));
       expect(await day(org, 'productivity')).toMatchObject({ git_commits: 3 + 2 });
+    } finally {
+      await upgraded.close();
+    }
+  });
+});
+
+describe('upgrade of cumulative streams to sets (migration 0055)', () => {
+  it('a stream counted before the upgrade goes on from the state its own row kept: a retry counts nothing, its growth counts', async () => {
+    const org = await t.createOrg('upgrade-streams');
+    const start = YESTERDAY_MS - 3_600_000;
+    const tokens = (value: number, minute: number) =>
+      metrics(claude, [sum('claude_code.token.usage', [{ attrs: { ...session, type: 'input', model: 'claude-sonnet-4-5' }, value, startMs: start, timeMs: start + minute * 60_000 }], { temporality: 2 })]);
+    expect((await post(org, 'metrics', tokens(100, 1))).statusCode).toBe(200);
+    expect(await day(org, 'tokens')).toMatchObject({ input_tokens: 100 });
+
+    // The database as the previous release left it: the stream's state in a row of its own, no sets.
+    const counted = metricPoints(tokens(100, 1)).points[0]!;
+    await t.db.exec(`DROP TABLE otlp_stream_sets; DELETE FROM schema_migrations WHERE version = 55`);
+    await t.db.query(`INSERT INTO otlp_streams (org_id, stream_key, start_ns, last_ns, last_value) VALUES ($1, $2, $3, $4, $5)`, [org.orgId, streamKey(counted), String(counted.startNs), String(counted.timeNs), 100]);
+    expect(await migrate(t.db)).toEqual(['0055_otlp_stream_sets']);
+
+    const upgraded = await t.otherProcess();
+    const postUpgraded = (body: unknown) =>
+      upgraded.inject({ method: 'POST', url: '/v1/metrics', headers: { authorization: `Bearer ${org.ownerKey}`, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+    try {
+      expect((await postUpgraded(tokens(100, 1))).statusCode).toBe(200);
+      expect(await day(org, 'tokens')).toMatchObject({ input_tokens: 100 });
+      expect((await postUpgraded(tokens(160, 2))).statusCode).toBe(200);
+      expect(await day(org, 'tokens')).toMatchObject({ input_tokens: 160 });
+      // The stream is in its set now.
+      expect((await postUpgraded(tokens(160, 2))).statusCode).toBe(200);
+      expect(await t.db.query(`SELECT length(states) AS n FROM otlp_stream_sets WHERE org_id = $1`, [org.orgId])).toEqual([{ n: 48 }]);
+      expect(await day(org, 'tokens')).toMatchObject({ input_tokens: 160 });
     } finally {
       await upgraded.close();
     }

@@ -74,3 +74,12 @@ export function mapSpan(s: SpanInput): Mapped {
 export function streamKey(p: MetricPoint): string {
   return originId('stream', p, p.scope, p.metric, p.attrs);
 }
+
+/**
+ * The set a stream's state is kept in (otlp_stream_sets): its metric, resource and scope, the
+ * streams one OpenTelemetry SDK exports of a metric at each collection. It must not change
+ * either; the export computes it as streamKey's start, which tests hold equal to this.
+ */
+export function streamSetKey(p: MetricPoint): string {
+  return originId('stream', p, p.scope, p.metric);
+}

@@ -1,0 +1,74 @@
+import type { StreamState } from './streams-store.js';
+
+/**
+ * At most this many streams in one set: an OpenTelemetry SDK keeps at most 2,000 attribute sets
+ * per metric by default. A set's row holds its streams' states and each export of the set
+ * rewrites it: the bound keeps that row at most 960 KB.
+ */
+export const MAX_STREAMS_PER_SET = 20_000;
+
+/** The bytes of a stream's key (32 base64url characters) and of its state after it. */
+const KEY_BYTES = 24;
+const ENTRY_BYTES = KEY_BYTES + 8 + 8 + 8;
+
+/**
+ * The states of one set's streams, as its row packs them: for each stream its key, start and
+ * last time (unsigned 64-bit nanoseconds) and last value (a double), big-endian, one after the
+ * other in the order the streams joined. Keys are the 32 base64url characters of a stream id.
+ */
+export class StreamSet {
+  private readonly offsets = new Map<string, number>();
+  private bytes: Buffer;
+  private used: number;
+  /** Whether a state was set since the set was read: only then is it written back. */
+  changed = false;
+
+  constructor(packed: Buffer) {
+    if (packed.length % ENTRY_BYTES !== 0) throw new Error(`otlp_stream_sets: ${packed.length} bytes of states, not a whole number of ${ENTRY_BYTES}-byte entries`);
+    this.bytes = packed;
+    this.used = packed.length;
+    for (let at = 0; at < packed.length; at += ENTRY_BYTES) this.offsets.set(packed.toString('base64url', at, at + KEY_BYTES), at);
+  }
+
+  get size(): number {
+    return this.offsets.size;
+  }
+
+  has(key: string): boolean {
+    return this.offsets.has(key);
+  }
+
+  get(key: string): StreamState | undefined {
+    const at = this.offsets.get(key);
+    if (at === undefined) return undefined;
+    const b = this.bytes;
+    return { startNs: b.readBigUInt64BE(at + KEY_BYTES), lastNs: b.readBigUInt64BE(at + KEY_BYTES + 8), lastValue: b.readDoubleBE(at + KEY_BYTES + 16) };
+  }
+
+  /** Sets a stream's state; false, and nothing set, for a new stream when the set is full. */
+  set(key: string, state: StreamState): boolean {
+    let at = this.offsets.get(key);
+    if (at === undefined) {
+      if (this.offsets.size >= MAX_STREAMS_PER_SET) return false;
+      at = this.used;
+      if (at + ENTRY_BYTES > this.bytes.length) {
+        const grown = Buffer.allocUnsafe(Math.max(ENTRY_BYTES * 16, this.bytes.length * 2));
+        this.bytes.copy(grown, 0, 0, this.used);
+        this.bytes = grown;
+      }
+      if (this.bytes.write(key, at, KEY_BYTES, 'base64url') !== KEY_BYTES) throw new Error(`a stream key that is not 32 base64url characters: ${key.slice(0, 40)}`);
+      this.used += ENTRY_BYTES;
+      this.offsets.set(key, at);
+    }
+    this.bytes.writeBigUInt64BE(state.startNs, at + KEY_BYTES);
+    this.bytes.writeBigUInt64BE(state.lastNs, at + KEY_BYTES + 8);
+    this.bytes.writeDoubleBE(state.lastValue, at + KEY_BYTES + 16);
+    this.changed = true;
+    return true;
+  }
+
+  /** The set packed as its row holds it. */
+  packed(): Buffer {
+    return this.bytes.subarray(0, this.used);
+  }
+}
