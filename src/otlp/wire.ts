@@ -217,6 +217,48 @@ function readKeyValue(r: Reader, depth: number): KeyValue {
   return { key: readKeyValueInto(r, depth, value), value };
 }
 
+/**
+ * A KeyValue's key, as r.stringVerify() reads it. Exports repeat the same few keys in every
+ * record: a short ASCII key is decoded once and its string kept (in a slot chosen by a hash of
+ * its bytes, replaced when another key lands there), so that every record reuses one string,
+ * whose hash and whose interning as a property name are then worked out once.
+ */
+function readKey(r: Reader): string {
+  const at = r.pos;
+  const length = r.uint32();
+  const start = r.pos;
+  const end = start + length;
+  if (length === 0 || length > MAX_KEPT_KEY || end > r.len) {
+    r.pos = at;
+    return r.stringVerify();
+  }
+  const buf = r.buf;
+  let hash = length;
+  for (let i = start; i < end; i++) {
+    const c = buf[i] as number;
+    // Not ASCII: decoded (and checked) as any string.
+    if (c > 0x7f) {
+      r.pos = at;
+      return r.stringVerify();
+    }
+    hash = Math.imul(hash ^ c, 0x01000193);
+  }
+  const slot = (hash >>> 0) & (KEPT_KEYS - 1);
+  const kept = keptKeys[slot];
+  r.pos = end;
+  if (kept !== undefined && kept.length === length) {
+    let same = true;
+    for (let i = 0; i < length; i++) if (kept.charCodeAt(i) !== buf[start + i]) same = false;
+    if (same) return kept;
+  }
+  const key = String.fromCharCode.apply(null, buf.subarray(start, end) as unknown as number[]);
+  keptKeys[slot] = key;
+  return key;
+}
+const MAX_KEPT_KEY = 64;
+const KEPT_KEYS = 1024;
+const keptKeys: (string | undefined)[] = new Array(KEPT_KEYS).fill(undefined);
+
 /** A KeyValue's key; its value is read into `value` (merged into it when the field comes again). */
 function readKeyValueInto(r: Reader, depth: number, value: AnyState): string {
   let key = '';
@@ -225,7 +267,7 @@ function readKeyValueInto(r: Reader, depth: number, value: AnyState): string {
     const tag = r.tag();
     const f = tag >>> 3;
     const w = tag & 7;
-    if (f === F.key && w === LEN) key = r.stringVerify();
+    if (f === F.key && w === LEN) key = readKey(r);
     else if (f === F.value && w === LEN) readAny(r, depth + 1, value);
     else r.skipType(w, depth, f);
   }

@@ -43,7 +43,13 @@ const u64 = fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }).map(String);
 const i64 = fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }).map(String);
 // Around the edges of the safe integers (a number inside, a string outside) and of the 32-bit halves.
 const safeEdges = fc.constantFrom(...[2n ** 53n - 1n, 2n ** 53n, 2n ** 53n + 1n, 2n ** 32n, 2n ** 32n - 1n, -1n, -(2n ** 32n)].flatMap((n) => [n, -n]).map(String));
-const key = fc.oneof(fc.constantFrom('session.id', 'model', 'type', 'event.name', 'user.email', ''), fc.string({ maxLength: 8 }));
+// Keys the reader keeps (short, ASCII), and the others: not ASCII, and around its length limit (64 bytes).
+const key = fc.oneof(
+  fc.constantFrom('session.id', 'model', 'type', 'event.name', 'user.email', ''),
+  fc.string({ maxLength: 8 }),
+  fc.string({ unit: 'binary', maxLength: 8 }),
+  fc.string({ minLength: 62, maxLength: 66 }),
+);
 const anyValue: fc.Arbitrary<Record<string, unknown>> = fc.letrec<{ value: Record<string, unknown> }>((tie) => ({
   value: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
@@ -170,10 +176,22 @@ describe('reading protobuf exports from the wire', () => {
     expect(logRecordsFromWire(logs)[0]).toMatchObject({ name: '', timeNs: 3n });
   });
 
+  it('reads every key as protobufjs does, also past the keys it keeps and where two share a slot', () => {
+    // 3,000 distinct keys, three times over: more than the reader keeps, so slots are shared and replaced.
+    const logRecords = Array.from({ length: 9000 }, (_, i) => ({ attributes: [{ key: `k${i % 3000}`, value: { intValue: i } }, { key: 'session.id', value: { stringValue: 's' } }] }));
+    const bytes = encode('ExportLogsServiceRequest', { resourceLogs: [{ scopeLogs: [{ logRecords }] }] });
+    sameLogs(bytes);
+    expect(logRecordsFromWire(bytes).map((r) => Object.keys(r.attrs))[4321]).toEqual(['k1321', 'session.id']);
+  });
+
   it('refuses what protobufjs refuses: invalid UTF-8, nesting past the limit, a wrong length', () => {
     const badString = embed(1, embed(2, embed(2, concat(protobuf.Writer.create().uint32((12 << 3) | 2).uint32(2).finish(), Uint8Array.of(0xc3, 0x28)))));
     sameLogs(badString);
     expect(() => logRecordsFromWire(badString)).toThrow();
+    // The same in an attribute's key.
+    const badKey = embed(1, embed(2, embed(2, embed(6, concat(protobuf.Writer.create().uint32((1 << 3) | 2).uint32(2).finish(), Uint8Array.of(0xc3, 0x28))))));
+    sameLogs(badKey);
+    expect(() => logRecordsFromWire(badKey)).toThrow();
 
     let nested = encode('AnyValue', { stringValue: 'deep' });
     for (let i = 0; i < 120; i++) nested = embed(5, embed(1, nested));
