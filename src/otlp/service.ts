@@ -4,7 +4,7 @@ import type { Db } from '../core/db/db.js';
 import { isManagerRole, type Principal } from '../core/identity/roles.js';
 import type { IdentityService } from '../core/identity/service.js';
 import type { AnalyticsService } from '../analytics/service.js';
-import { parseTimestamp, utcDay } from '../events/timestamps.js';
+import { dateParse, parseTimestamp, utcDay } from '../events/timestamps.js';
 import type { TelemetryEvent } from '../events/event.js';
 import { idOfParts, idOfPrefix, originId, originPrefix, originTail, text, type Mapped, type NativeEvent } from './mappings/native.js';
 import { groupKey, logGroup, logId, mapLog, mapPoint, mapSpan, qualifiedLogName } from './mappings/index.js';
@@ -67,18 +67,20 @@ export class OtlpService {
     const owners = await this.owners(caller, records, (r) => r.name);
     const grouped = new Map<string, Grouped>();
     // The keys of the export's groups by session and minute: mostly one or two.
-    const groupKeys = new Map<string, string>();
+    const groupKeys = new Map<string, Map<number, string>>();
     records.forEach((r, i) => {
       const name = qualifiedLogName(r);
       const when = text(r.attrs, 'event.timestamp');
-      const parsed = when ? Date.parse(when) : Number.NaN;
+      const parsed = when ? dateParse(when) : Number.NaN;
       const ms = Number.isNaN(parsed) ? nsToMs(r.timeNs) : parsed;
       const id = logId(r, name);
       const group = logGroup(r, name, parsed);
       if (group !== undefined) {
-        const memo = `${group[1]}\0${group[0]}`;
-        let key = groupKeys.get(memo);
-        if (key === undefined) groupKeys.set(memo, (key = keyOfId(groupKey(group))));
+        const [session, minute] = group;
+        let minutes = groupKeys.get(session);
+        if (minutes === undefined) groupKeys.set(session, (minutes = new Map()));
+        let key = minutes.get(minute);
+        if (key === undefined) minutes.set(minute, (key = keyOfId(groupKey(group))));
         grouped.set(keyOfId(id), { group: key, ms });
       }
       this.collect(mapLog({ record: r, name, id, ms }), owners[i] as Owner, events, rejections, nowMs);
