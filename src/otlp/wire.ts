@@ -225,7 +225,8 @@ function readKeyValue(r: Reader, depth: number): KeyValue {
  */
 function readKey(r: Reader): string {
   const at = r.pos;
-  const length = r.uint32();
+  // The length as stringVerify reads it (size() refuses what it refuses, with the same error).
+  const length = r.size();
   const start = r.pos;
   const end = start + length;
   if (length === 0 || length > MAX_KEPT_KEY || end > r.len) {
@@ -247,9 +248,9 @@ function readKey(r: Reader): string {
   const kept = keptKeys[slot];
   r.pos = end;
   if (kept !== undefined && kept.length === length) {
-    let same = true;
-    for (let i = 0; i < length; i++) if (kept.charCodeAt(i) !== buf[start + i]) same = false;
-    if (same) return kept;
+    let i = 0;
+    while (i < length && kept.charCodeAt(i) === buf[start + i]) i++;
+    if (i === length) return kept;
   }
   const key = String.fromCharCode.apply(null, buf.subarray(start, end) as unknown as number[]);
   keptKeys[slot] = key;

@@ -192,6 +192,10 @@ describe('reading protobuf exports from the wire', () => {
     const badKey = embed(1, embed(2, embed(2, embed(6, concat(protobuf.Writer.create().uint32((1 << 3) | 2).uint32(2).finish(), Uint8Array.of(0xc3, 0x28))))));
     sameLogs(badKey);
     expect(() => logRecordsFromWire(badKey)).toThrow();
+    // A key whose length is not a valid length varint (five bytes, the last still continued), as a corrupted export had it.
+    const badKeyLength = embed(1, embed(1, embed(1, Uint8Array.of((1 << 3) | 2, 0x80, 0xf0, 0x90, 0x80, 0x80))));
+    sameMetrics(badKeyLength);
+    expect(() => metricPointsFromWire(badKeyLength)).toThrow('invalid length encoding');
 
     let nested = encode('AnyValue', { stringValue: 'deep' });
     for (let i = 0; i < 120; i++) nested = embed(5, embed(1, nested));
