@@ -6,13 +6,13 @@ import type { IdentityService } from '../core/identity/service.js';
 import type { AnalyticsService } from '../analytics/service.js';
 import { dateParse, parseTimestamp, utcDay } from '../events/timestamps.js';
 import type { TelemetryEvent } from '../events/event.js';
-import { idOfParts, idOfPrefix, originId, originPrefix, originTail, text, type Mapped, type NativeEvent } from './mappings/native.js';
+import { ID_PREFIX, idOfParts, idOfPrefix, originId, originPrefix, originTail, text, type Mapped, type NativeEvent } from './mappings/native.js';
 import { groupKey, logGroup, logId, mapLog, mapPoint, mapSpan, qualifiedLogName } from './mappings/index.js';
 import { nsToMs, type Attrs, type LogRecordIn, type MetricPoint, type MetricPoints, type SpanIn } from './records.js';
 import { MAX_RECORDS_PER_GROUP, seenGroupsStore } from './seen-groups-store.js';
 import { KEY_CHARS, seenStore } from './seen-store.js';
-import { MAX_STREAMS_PER_SET, type StreamSet } from './stream-set.js';
-import { streamsStore, type StreamState } from './streams-store.js';
+import { MAX_STREAMS_PER_SET, type StreamSet, type StreamState } from './stream-set.js';
+import { streamsStore } from './streams-store.js';
 
 export type Signal = 'metrics' | 'logs' | 'traces';
 
@@ -301,8 +301,6 @@ export function deltaOf(p: MetricPoint, state: StreamState | undefined): number 
 }
 
 const EMPTY: ReadonlySet<string> = new Set();
-
-const ID_PREFIX = 'otlp:';
 
 /** The key an OTLP event's id carries (eventId/originId in mappings/native.ts). */
 const keyOf = (e: TelemetryEvent): string => keyOfId(e.id);

@@ -1,4 +1,10 @@
-import type { StreamState } from './streams-store.js';
+/** Where a cumulative stream stands: its start, and its last point counted. */
+export interface StreamState {
+  startNs: bigint;
+  /** 0 when no point of the stream was counted yet (as a row of otlp_streams may hold it). */
+  lastNs: bigint;
+  lastValue: number;
+}
 
 /**
  * At most this many streams in one set: an OpenTelemetry SDK keeps at most 2,000 attribute sets
@@ -28,10 +34,6 @@ export class StreamSet {
     this.bytes = packed;
     this.used = packed.length;
     for (let at = 0; at < packed.length; at += ENTRY_BYTES) this.offsets.set(packed.toString('base64url', at, at + KEY_BYTES), at);
-  }
-
-  get size(): number {
-    return this.offsets.size;
   }
 
   has(key: string): boolean {

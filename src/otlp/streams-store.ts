@@ -1,12 +1,6 @@
 import type { Queryable } from '../core/db/db.js';
-import { StreamSet } from './stream-set.js';
-
-export interface StreamState {
-  startNs: bigint;
-  /** 0 until the stream's first point is counted. */
-  lastNs: bigint;
-  lastValue: number;
-}
+import { ID_PREFIX } from './mappings/native.js';
+import { StreamSet, type StreamState } from './stream-set.js';
 
 // Set keys travel as base64url text (32 characters, 24 bytes each), decoded in the database; a
 // set's states as base64 (encode() breaks its output into lines, which Buffer.from skips).
@@ -32,8 +26,6 @@ const SAVE_SQL = `
   UPDATE otlp_stream_sets AS s SET states = decode(u.v, 'base64')
   FROM unnest($2::text[], $3::text[]) AS u(k, v)
   WHERE s.org_id = $1 AND s.set_key = ${fromKey('u.k')}`;
-
-const ID_PREFIX = 'otlp:';
 
 export const streamsStore = {
   /**

@@ -26,7 +26,10 @@ export function eventId(key: unknown): string {
   return idOfJson(JSON.stringify(key));
 }
 
-const idOfJson = (json: string) => `otlp:${hash('sha256', json, 'base64url').slice(0, 32)}`;
+/** What every OTLP id starts with; the key follows it. */
+export const ID_PREFIX = 'otlp:';
+
+const idOfJson = (json: string) => `${ID_PREFIX}${hash('sha256', json, 'base64url').slice(0, 32)}`;
 
 /**
  * eventId([kind, origin.resource, ...rest]), the key of a record by its origin, with the resource

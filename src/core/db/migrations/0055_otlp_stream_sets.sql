@@ -14,4 +14,4 @@ CREATE TABLE otlp_stream_sets (
 ALTER TABLE otlp_stream_sets ALTER COLUMN states SET STORAGE EXTERNAL;
 
 -- otlp_streams keeps the streams counted before this migration, one row each. A stream not yet
--- in its set is looked up there once, when its set first takes it; nothing writes it any more.
+-- in its set is looked up there until its set takes it; nothing writes it any more.
