@@ -1,7 +1,7 @@
 import type { Client } from '../../events/schemas.js';
 import type { Attrs } from '../records.js';
 import type { LogInput, PointInput } from './context.js';
-import { IGNORE, modelRequest, repeated, text, tokens, type Mapped, type NativeEvent } from './native.js';
+import { IGNORE, modelRequest, nativeEvent, repeated, text, tokens, tokensOfKind, type EventBase, type Mapped, type NativeEvent } from './native.js';
 
 /** Claude Code (`service.name` claude-code): its metrics and log events, per the mapping table of docs/otlp.md. */
 
@@ -23,10 +23,11 @@ export function claudeMetric(p: PointInput): Mapped {
     const n = tokens(p.value);
     if (!kind || !model) return { reject: 'claude_code.token.usage without a known type or a model' };
     if (n === undefined) return { reject: 'claude_code.token.usage with a value that is not a token count' };
-    return n === 0 ? { events: [] } : { events: [modelRequest({ id: p.idBase, ms: p.ms, sessionId: session(attrs, resource), client: claudeClient(attrs, resource), model, [kind]: n })] };
+    const base: EventBase = { ms: p.ms, sessionId: session(attrs, resource), client: claudeClient(attrs, resource) };
+    return n === 0 ? { events: [] } : { events: [modelRequest(p.idBase, base, model, tokensOfKind(kind, n))] };
   }
-  const base = { ms: p.ms, sessionId: session(attrs, resource), client: claudeClient(attrs, resource) };
-  const event = (type: NativeEvent['type'], extra: NativeEvent['attrs'] = {}) => (id: string): NativeEvent => ({ id, type, ...base, attrs: extra });
+  const base: EventBase = { ms: p.ms, sessionId: session(attrs, resource), client: claudeClient(attrs, resource) };
+  const event = (type: NativeEvent['type'], extra: NativeEvent['attrs'] = {}) => (id: string): NativeEvent => nativeEvent(id, type, base, extra);
   switch (p.point.metric) {
     case 'claude_code.session.count':
       // Sessions opened in the agents view are not sessions of work.
@@ -73,32 +74,32 @@ const autonomy = (source: string | undefined) => (source === 'config' || source 
 
 export function claudeLog(l: LogInput): Mapped {
   const { attrs, resource } = l.record;
-  const base = { ms: l.ms, sessionId: session(attrs, resource), client: claudeClient(attrs, resource) };
+  const base: EventBase = { ms: l.ms, sessionId: session(attrs, resource), client: claudeClient(attrs, resource) };
   switch (l.name) {
     case 'claude_code.user_prompt': {
-      const events: NativeEvent[] = [{ id: l.id, type: 'message', ...base, attrs: { role: 'user' } }];
+      const events: NativeEvent[] = [nativeEvent(l.id, 'message', base, { role: 'user' })];
       const command = text(attrs, 'command_name');
-      if (command) events.push({ id: `${l.id}#slash`, type: 'slash_command', ...base, attrs: { name: command } });
+      if (command) events.push(nativeEvent(`${l.id}#slash`, 'slash_command', base, { name: command }));
       return { events };
     }
     case 'claude_code.assistant_response':
-      return { events: [{ id: l.id, type: 'message', ...base, attrs: { role: 'assistant' } }] };
+      return { events: [nativeEvent(l.id, 'message', base, { role: 'assistant' })] };
     case 'claude_code.tool_result': {
       const tool = text(attrs, 'tool_name');
       if (!tool) return { reject: 'claude_code.tool_result without tool_name' };
       const server = mcpServer(attrs, tool);
-      return { events: [{ id: l.id, type: 'tool_call', ...base, attrs: { tool, autonomyLevel: autonomy(text(attrs, 'decision_source', 'source')), ...(server ? { mcpServer: server } : {}) } }] };
+      return { events: [nativeEvent(l.id, 'tool_call', base, { tool, autonomyLevel: autonomy(text(attrs, 'decision_source', 'source')), ...(server ? { mcpServer: server } : {}) })] };
     }
     case 'claude_code.skill_activated': {
       const name = text(attrs, 'skill.name', 'skill_name');
-      return name ? { events: [{ id: l.id, type: 'skill', ...base, attrs: { name } }] } : { reject: 'claude_code.skill_activated without skill.name' };
+      return name ? { events: [nativeEvent(l.id, 'skill', base, { name })] } : { reject: 'claude_code.skill_activated without skill.name' };
     }
     case 'claude_code.hook_execution_complete': {
       const event = text(attrs, 'hook_event');
       if (!event) return { reject: 'claude_code.hook_execution_complete without hook_event' };
       const hookName = text(attrs, 'hook_name') ?? '';
       const colon = hookName.indexOf(':');
-      return { events: [{ id: l.id, type: 'hook', ...base, attrs: { event, matcher: colon >= 0 ? hookName.slice(colon + 1) : '', command: '' } }] };
+      return { events: [nativeEvent(l.id, 'hook', base, { event, matcher: colon >= 0 ? hookName.slice(colon + 1) : '', command: '' })] };
     }
     default:
       return IGNORE;

@@ -1,7 +1,7 @@
 import type { Client } from '../../events/schemas.js';
 import type { Attrs } from '../records.js';
 import type { LogInput } from './context.js';
-import { IGNORE, modelRequest, num, text, tokens, type Mapped } from './native.js';
+import { IGNORE, modelRequest, nativeEvent, num, text, tokens, type EventBase, type Mapped } from './native.js';
 
 /** OpenAI's Codex CLI: its `codex.*` log events (its metrics are not a designated source). */
 
@@ -15,7 +15,7 @@ const LEVELS: Record<string, 'auto-high' | 'auto-medium' | 'auto-low'> = { never
 
 export function codexLog(l: LogInput): Mapped {
   const { attrs, resource } = l.record;
-  const base = { ms: l.ms, sessionId: text(attrs, 'conversation.id') ?? 'codex', client: codexClient(attrs, resource) };
+  const base: EventBase = { ms: l.ms, sessionId: text(attrs, 'conversation.id') ?? 'codex', client: codexClient(attrs, resource) };
   switch (l.name) {
     case 'codex.sse_event': {
       if (text(attrs, 'event.kind') !== 'response.completed') return IGNORE;
@@ -27,17 +27,17 @@ export function codexLog(l: LogInput): Mapped {
       // Codex's input count includes the cached tokens; the native event counts them apart.
       const [i, c, o] = [tokens(Math.max(0, input - cached)), tokens(cached), tokens(output)];
       if (i === undefined || c === undefined || o === undefined) return { reject: 'codex.sse_event with a token count out of range' };
-      return { events: [modelRequest({ id: l.id, ...base, model, input: i, cacheRead: c, output: o })] };
+      return { events: [modelRequest(l.id, base, model, { input: i, output: o, cacheRead: c, cacheWrite: 0 })] };
     }
     case 'codex.conversation_starts':
-      return { events: [{ id: l.id, type: 'session_start', ...base, attrs: { delegationLevel: LEVELS[text(attrs, 'approval_policy') ?? ''] ?? 'auto-low' } }] };
+      return { events: [nativeEvent(l.id, 'session_start', base, { delegationLevel: LEVELS[text(attrs, 'approval_policy') ?? ''] ?? 'auto-low' })] };
     case 'codex.user_prompt':
-      return { events: [{ id: l.id, type: 'message', ...base, attrs: { role: 'user' } }] };
+      return { events: [nativeEvent(l.id, 'message', base, { role: 'user' })] };
     case 'codex.tool_result': {
       const tool = text(attrs, 'tool_name');
       if (!tool) return { reject: 'codex.tool_result without tool_name' };
       const server = text(attrs, 'mcp_server');
-      return { events: [{ id: l.id, type: 'tool_call', ...base, attrs: { tool, autonomyLevel: 'manual', ...(server ? { mcpServer: server } : {}) } }] };
+      return { events: [nativeEvent(l.id, 'tool_call', base, { tool, autonomyLevel: 'manual', ...(server ? { mcpServer: server } : {}) })] };
     }
     default:
       return IGNORE;

@@ -1,5 +1,5 @@
 import type { LogInput, PointInput, SpanInput } from './context.js';
-import { eventId, IGNORE, repeated, text, type Mapped, type NativeEvent } from './native.js';
+import { eventId, IGNORE, nativeEvent, repeated, text, type EventBase, type Mapped, type NativeEvent } from './native.js';
 
 /**
  * Factory's Droid: `droid.*` metrics, and message spans when it exports them. It exports no
@@ -11,15 +11,15 @@ const client = 'terminal-ui' as const;
 /** A session is counted once, on the day of the first record that names it: its id is its own key. */
 function withSession(events: NativeEvent[], sessionId: string | undefined, ms: number): NativeEvent[] {
   if (!sessionId) return events;
-  return [{ id: eventId(['droid-session', sessionId]), type: 'session_start', ms, sessionId, client, attrs: { delegationLevel: 'auto-low' } }, ...events];
+  return [nativeEvent(eventId(['droid-session', sessionId]), 'session_start', { ms, sessionId, client }, { delegationLevel: 'auto-low' }), ...events];
 }
 
 export function droidMetric(p: PointInput): Mapped {
   const { attrs, resource } = p.point;
   const sessionId = text(attrs, 'session.id') ?? text(resource, 'session.id');
-  const base = { ms: p.ms, sessionId: sessionId ?? 'droid', client };
+  const base: EventBase = { ms: p.ms, sessionId: sessionId ?? 'droid', client };
   const each = (type: NativeEvent['type'], extra: NativeEvent['attrs'] = {}): Mapped => {
-    const mapped = repeated(p.value, p.idBase, (id) => ({ id, type, ...base, attrs: extra }));
+    const mapped = repeated(p.value, p.idBase, (id) => nativeEvent(id, type, base, extra));
     return 'events' in mapped ? { events: withSession(mapped.events, sessionId, p.ms) } : mapped;
   };
   switch (p.point.metric) {
@@ -60,7 +60,7 @@ export function droidSpan(s: SpanInput): Mapped {
   const role = s.span.name === 'droid.message.user' ? 'user' : s.span.name === 'droid.message.assistant' ? 'assistant' : undefined;
   if (!role) return IGNORE;
   const sessionId = text(s.span.attrs, 'session.id') ?? text(s.span.resource, 'session.id');
-  return { events: withSession([{ id: s.id, type: 'message', ms: s.ms, sessionId: sessionId ?? 'droid', client, attrs: { role } }], sessionId, s.ms) };
+  return { events: withSession([nativeEvent(s.id, 'message', { ms: s.ms, sessionId: sessionId ?? 'droid', client }, { role })], sessionId, s.ms) };
 }
 
 /** Droid log records are not a designated source of any figure. */

@@ -1,5 +1,5 @@
 import type { PointInput } from './context.js';
-import { IGNORE, modelRequest, repeated, text, tokens, type Mapped, type NativeEvent } from './native.js';
+import { IGNORE, modelRequest, nativeEvent, repeated, text, tokens, tokensOfKind, type EventBase, type Mapped, type NativeEvent } from './native.js';
 
 /**
  * Sources that are not one client's own: the OpenTelemetry GenAI token metric, and Gemini CLI's
@@ -11,12 +11,12 @@ const GEMINI_TOKENS: Record<string, 'input' | 'output' | 'cacheRead'> = { input:
 
 export function genericMetric(p: PointInput): Mapped {
   const { attrs, resource } = p.point;
-  const base = { ms: p.ms, sessionId: text(attrs, 'session.id') ?? text(resource, 'session.id') ?? p.point.metric.split('.')[0] ?? 'otlp', client };
-  const each = (type: NativeEvent['type'], extra: NativeEvent['attrs'] = {}) => repeated(p.value, p.idBase, (id) => ({ id, type, ...base, attrs: extra }));
+  const base: EventBase = { ms: p.ms, sessionId: text(attrs, 'session.id') ?? text(resource, 'session.id') ?? p.point.metric.split('.')[0] ?? 'otlp', client };
+  const each = (type: NativeEvent['type'], extra: NativeEvent['attrs'] = {}) => repeated(p.value, p.idBase, (id) => nativeEvent(id, type, base, extra));
   const tokenEvent = (kind: 'input' | 'output' | 'cacheRead' | undefined, model: string | undefined): Mapped => {
     const n = tokens(p.value);
     if (!kind || !model || n === undefined) return { reject: `${p.point.metric} without a known token type, a model or a token count` };
-    return n === 0 ? { events: [] } : { events: [modelRequest({ id: p.idBase, ...base, model, [kind]: n })] };
+    return n === 0 ? { events: [] } : { events: [modelRequest(p.idBase, base, model, tokensOfKind(kind, n))] };
   };
   switch (p.point.metric) {
     case 'gen_ai.client.token.usage': {

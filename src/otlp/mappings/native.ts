@@ -1,16 +1,29 @@
 import { hash } from 'node:crypto';
+import type { TelemetryEvent } from '../../events/event.js';
 import type { Client } from '../../events/schemas.js';
 import type { AttrValue, Attrs, Origin } from '../records.js';
 
-/** A native event (contract §4) made from an OTLP record, before it is given its user. */
-export type NativeEvent = {
-  id: string;
+/**
+ * A native event (contract §4) made from an OTLP record. It has a TelemetryEvent's fields from
+ * the start, its user and day empty until the service gives it its user (service.ts), so that
+ * the event the rollups receive is this object rather than a copy of it.
+ */
+export type NativeEvent = TelemetryEvent & {
   type: 'session_start' | 'message' | 'model_request' | 'tool_call' | 'skill' | 'slash_command' | 'hook' | 'file_change' | 'git_commit' | 'pr_created';
+  attrs: Record<string, string | number>;
+};
+
+/** When, in which session and from which client a record's events come. */
+export interface EventBase {
   ms: number;
   sessionId: string;
   client: Client;
-  attrs: Record<string, string | number>;
-};
+}
+
+/** An event of a record, before it has its user: every mapping makes its events here, so they all share one shape. */
+export function nativeEvent(id: string, type: NativeEvent['type'], base: EventBase, attrs: NativeEvent['attrs']): NativeEvent {
+  return { id, type, ms: base.ms, day: '', sessionId: base.sessionId, client: base.client, userId: '', attrs };
+}
 
 /** What a mapping makes of a record: events, a reason to reject it, or nothing (a signal no figure uses). */
 export type Mapped = { events: NativeEvent[] } | { reject: string } | { ignore: true };
@@ -102,13 +115,19 @@ export function tokens(value: number): number | undefined {
   return n > 1_000_000_000_000 ? undefined : n;
 }
 
-export function modelRequest(o: { id: string; ms: number; sessionId: string; client: Client; model: string; input?: number; output?: number; cacheRead?: number; cacheWrite?: number }): NativeEvent {
-  return {
-    id: o.id,
-    type: 'model_request',
-    ms: o.ms,
-    sessionId: o.sessionId,
-    client: o.client,
-    attrs: { model: o.model, tier: 'standard', inputTokens: o.input ?? 0, outputTokens: o.output ?? 0, cacheReadTokens: o.cacheRead ?? 0, cacheWriteTokens: o.cacheWrite ?? 0 },
-  };
+/** The tokens of one model request, each kind counted (0 when the record has none of it). */
+export interface Tokens {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+/** The tokens of a data point that counts one kind of them. */
+export function tokensOfKind(kind: keyof Tokens, n: number): Tokens {
+  return { input: kind === 'input' ? n : 0, output: kind === 'output' ? n : 0, cacheRead: kind === 'cacheRead' ? n : 0, cacheWrite: kind === 'cacheWrite' ? n : 0 };
+}
+
+export function modelRequest(id: string, base: EventBase, model: string, t: Tokens): NativeEvent {
+  return nativeEvent(id, 'model_request', base, { model, tier: 'standard', inputTokens: t.input, outputTokens: t.output, cacheReadTokens: t.cacheRead, cacheWriteTokens: t.cacheWrite });
 }
