@@ -143,12 +143,30 @@ function leave(r: Reader, outer: number): void {
 /** An int64's high half within which the number is a safe integer (|n| < 2^53). */
 const SAFE_HIGH = 2 ** 21;
 
-/** An unsigned fixed64 as a bigint. */
+/**
+ * An unsigned fixed64 as a bigint. The data points of an export mostly share their start and
+ * their time: the last two values read are kept, so that reading one of them again makes no
+ * bigint (a nanosecond time takes four).
+ */
 function fixed64(r: Reader): bigint {
   const low = r.fixed32();
   const high = r.fixed32();
-  return high === 0 ? BigInt(low) : (BigInt(high) << 32n) | BigInt(low);
+  if (high === 0) return BigInt(low);
+  const k = kept64;
+  if (low === k.low0 && high === k.high0) return k.value0;
+  if (low === k.low1 && high === k.high1) return k.value1;
+  const value = (BigInt(high) << 32n) | BigInt(low);
+  // The older of the two makes room.
+  k.low1 = k.low0;
+  k.high1 = k.high0;
+  k.value1 = k.value0;
+  k.low0 = low;
+  k.high0 = high;
+  k.value0 = value;
+  return value;
 }
+// fixed32() reads unsigned, so -1 matches nothing.
+const kept64 = { low0: -1, high0: -1, value0: 0n, low1: -1, high1: -1, value1: 0n };
 
 /** An AnyValue being read: its oneof member (0 none) and value; array and kvlist values grow in place when merged. */
 interface AnyState {
