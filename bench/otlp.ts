@@ -35,11 +35,19 @@ const concurrency = Number(values.concurrency);
 const DAY = 86_400_000;
 const dayMs = Math.floor(Date.now() / DAY) * DAY - DAY / 2;
 const USERS = 50;
+/** Records of each path sent before the figures. */
+const WARM_UP = 10_000;
 const kv = (o: Record<string, string | number>) => Object.entries(o).map(([key, v]) => ({ key, value: typeof v === 'string' ? { stringValue: v } : { intValue: v } }));
 const ns = (ms: number) => (BigInt(ms) * 1_000_000n).toString();
 
+/**
+ * The bodies of each path take a tag that starts their session ids (and the native events' ids,
+ * the cumulative clients' instances), so that the warm-up's records are others than the measured
+ * ones; the warm-up's delta points also have other times, so that they make other collections.
+ */
+
 /** Claude Code log events of one session: tool results and prompts, each with its own sequence. */
-function logBodies(count: number): Batch[] {
+function logBodies(count: number, tag = ''): Batch[] {
   const out: Batch[] = [];
   for (let b = 0; b * 512 < count; b++) {
     const n = Math.min(512, count - b * 512);
@@ -49,7 +57,7 @@ function logBodies(count: number): Batch[] {
       return {
         timeUnixNano: ns(dayMs + seq),
         body: { stringValue: `claude_code.${name}` },
-        attributes: kv({ 'event.name': name, 'event.sequence': seq, 'event.timestamp': new Date(dayMs + seq).toISOString(), 'session.id': `log-${b % USERS}`, tool_name: ['Read', 'Edit', 'Bash', 'Grep'][seq % 4] as string }),
+        attributes: kv({ 'event.name': name, 'event.sequence': seq, 'event.timestamp': new Date(dayMs + seq).toISOString(), 'session.id': `${tag}log-${b % USERS}`, tool_name: ['Read', 'Edit', 'Bash', 'Grep'][seq % 4] as string }),
       };
     });
     const body = { resourceLogs: [{ resource: { attributes: kv({ 'service.name': 'claude-code' }) }, scopeLogs: [{ scope: { name: 'com.anthropic.claude_code.events' }, logRecords }] }] };
@@ -59,16 +67,16 @@ function logBodies(count: number): Batch[] {
 }
 
 /** Delta token points, one per (session, model, type), as Claude Code's exporter sends them. */
-function metricBodies(count: number): Batch[] {
+function metricBodies(count: number, tag = '', earlierMs = 0): Batch[] {
   const out: Batch[] = [];
   const types = ['input', 'output', 'cacheRead', 'cacheCreation'];
   const models = ['claude-sonnet-4-5', 'claude-opus-4-1', 'claude-haiku-4-5'];
   for (let b = 0; b * 500 < count; b++) {
     const n = Math.min(500, count - b * 500);
     const dataPoints = Array.from({ length: n }, (_, i) => ({
-      attributes: kv({ 'session.id': `m-${b}-${Math.floor(i / 12)}`, model: models[i % 3] as string, type: types[Math.floor(i / 3) % 4] as string }),
-      startTimeUnixNano: ns(dayMs - 60_000),
-      timeUnixNano: ns(dayMs + b),
+      attributes: kv({ 'session.id': `${tag}m-${b}-${Math.floor(i / 12)}`, model: models[i % 3] as string, type: types[Math.floor(i / 3) % 4] as string }),
+      startTimeUnixNano: ns(dayMs - 60_000 - earlierMs),
+      timeUnixNano: ns(dayMs + b - earlierMs),
       asDouble: 100 + (i % 50),
     }));
     const body = { resourceMetrics: [{ resource: { attributes: kv({ 'service.name': 'claude-code' }) }, scopeMetrics: [{ scope: { name: 'com.anthropic.claude_code' }, metrics: [{ name: 'claude_code.token.usage', sum: { aggregationTemporality: 1, isMonotonic: true, dataPoints } }] }] }] };
@@ -83,7 +91,7 @@ function metricBodies(count: number): Batch[] {
  * by minute, client after client, so one client's exports follow each other, as an SDK's do.
  */
 const STEPS = 8;
-function cumulativeBodies(count: number): Batch[] {
+function cumulativeBodies(count: number, tag = ''): Batch[] {
   const out: Batch[] = [];
   const types = ['input', 'output', 'cacheRead', 'cacheCreation'];
   const models = ['claude-sonnet-4-5', 'claude-opus-4-1', 'claude-haiku-4-5'];
@@ -92,12 +100,12 @@ function cumulativeBodies(count: number): Batch[] {
   for (let step = 1; step <= STEPS; step++) {
     for (let c = 0; c < clients; c++) {
       const dataPoints = Array.from({ length: 500 }, (_, i) => ({
-        attributes: kv({ 'session.id': `cumulative-${c}-${Math.floor(i / 12)}`, model: models[i % 3] as string, type: types[Math.floor(i / 3) % 4] as string }),
+        attributes: kv({ 'session.id': `${tag}cumulative-${c}-${Math.floor(i / 12)}`, model: models[i % 3] as string, type: types[Math.floor(i / 3) % 4] as string }),
         startTimeUnixNano: ns(startMs),
         timeUnixNano: ns(startMs + step * 60_000),
         asDouble: step * (100 + (i % 50)),
       }));
-      const body = { resourceMetrics: [{ resource: { attributes: kv({ 'service.name': 'claude-code', 'service.instance.id': `client-${c}` }) }, scopeMetrics: [{ scope: { name: 'com.anthropic.claude_code' }, metrics: [{ name: 'claude_code.token.usage', sum: { aggregationTemporality: 2, isMonotonic: true, dataPoints } }] }] }] };
+      const body = { resourceMetrics: [{ resource: { attributes: kv({ 'service.name': 'claude-code', 'service.instance.id': `${tag}client-${c}` }) }, scopeMetrics: [{ scope: { name: 'com.anthropic.claude_code' }, metrics: [{ name: 'claude_code.token.usage', sum: { aggregationTemporality: 2, isMonotonic: true, dataPoints } }] }] }] };
       out.push({ payload: gzipSync(encode(messages.metricsRequest, body)), headers: { 'content-type': 'application/x-protobuf', 'content-encoding': 'gzip' }, items: 500 });
     }
   }
@@ -105,13 +113,13 @@ function cumulativeBodies(count: number): Batch[] {
 }
 
 /** The same activity as native events: tool calls and messages, 1000 a batch. */
-function nativeBodies(count: number): Batch[] {
+function nativeBodies(count: number, tag = ''): Batch[] {
   const out: Batch[] = [];
   for (let b = 0; b * 1000 < count; b++) {
     const n = Math.min(1000, count - b * 1000);
     const events = Array.from({ length: n }, (_, i) => {
       const seq = b * 1000 + i;
-      const base = { id: `native-${seq}`, timestamp: dayMs + seq, sessionId: `native-${b % USERS}`, client: 'terminal-ui' };
+      const base = { id: `${tag}native-${seq}`, timestamp: dayMs + seq, sessionId: `${tag}native-${b % USERS}`, client: 'terminal-ui' };
       return seq % 4 === 0 ? { ...base, type: 'message', role: 'user' } : { ...base, type: 'tool_call', tool: ['Read', 'Edit', 'Bash', 'Grep'][seq % 4], autonomyLevel: 'manual' };
     });
     out.push({ payload: Buffer.from(JSON.stringify({ events })), headers: { 'content-type': 'application/json' }, items: n });
@@ -131,8 +139,12 @@ try {
   const send = (path: string, batches: Batch[]) => sender.send({ base, path, authorization: `Bearer ${org.apiKey}`, concurrency, batches });
   const [native, logs, points, cumulative] = [nativeBodies(records), logBodies(records), metricBodies(records), cumulativeBodies(records)];
   console.log(`OTLP ingestion on ${engine}: ${records} items each, protobuf+gzip, concurrency ${concurrency}`);
-  // A short warm-up of each path, outside the figures.
-  await send('/api/v1/telemetry/events', nativeBodies(2000).map((b, i) => ({ ...b, payload: Buffer.from(Buffer.from(b.payload).toString().replaceAll('native-', `warm${i}-`)) })));
+  // A short warm-up of each path, outside the figures, so that each is measured compiled as it
+  // runs for long (its first thousands of records run while V8 is still compiling it).
+  await send('/api/v1/telemetry/events', nativeBodies(WARM_UP, 'warm-'));
+  await send('/v1/logs', logBodies(WARM_UP, 'warm-'));
+  await send('/v1/metrics', metricBodies(WARM_UP, 'warm-', 30_000));
+  await send('/v1/metrics', cumulativeBodies(WARM_UP, 'warm-'));
   const n = await send('/api/v1/telemetry/events', native);
   const l = await send('/v1/logs', logs);
   const m = await send('/v1/metrics', points);
