@@ -35,16 +35,15 @@ const concurrency = Number(values.concurrency);
 const DAY = 86_400_000;
 const dayMs = Math.floor(Date.now() / DAY) * DAY - DAY / 2;
 const USERS = 50;
-/** Records of each path sent before the figures. */
+/**
+ * Records of each path sent before the figures. The bodies of each path take a tag that starts
+ * their session ids (and the native events' ids, the cumulative clients' instances), so that the
+ * warm-up's records are others than the measured ones; the warm-up's delta points also have other
+ * times, so that they make other collections.
+ */
 const WARM_UP = 10_000;
 const kv = (o: Record<string, string | number>) => Object.entries(o).map(([key, v]) => ({ key, value: typeof v === 'string' ? { stringValue: v } : { intValue: v } }));
 const ns = (ms: number) => (BigInt(ms) * 1_000_000n).toString();
-
-/**
- * The bodies of each path take a tag that starts their session ids (and the native events' ids,
- * the cumulative clients' instances), so that the warm-up's records are others than the measured
- * ones; the warm-up's delta points also have other times, so that they make other collections.
- */
 
 /** Claude Code log events of one session: tool results and prompts, each with its own sequence. */
 function logBodies(count: number, tag = ''): Batch[] {

@@ -184,6 +184,16 @@ describe('reading protobuf exports from the wire', () => {
     expect(logRecordsFromWire(bytes).map((r) => Object.keys(r.attrs))[4321]).toEqual(['k1321', 'session.id']);
   });
 
+  it('reads every 64-bit time as protobufjs does, also when times come again among more than the reader keeps', () => {
+    // Three nanosecond times (past 2^32, so none is a small bigint) in an order that repeats, reuses and replaces the kept ones.
+    const at = [1_763_650_000_000_000_000n, 1_763_650_060_000_000_000n, 18_446_744_073_709_551_615n];
+    const order = [0, 1, 0, 1, 2, 0, 2, 2, 1, 0, 1, 2];
+    const dataPoints = order.map((t, i) => ({ startTimeUnixNano: String(at[order[(i + 5) % order.length]!]), timeUnixNano: String(at[t]), asDouble: i }));
+    const bytes = encode('ExportMetricsServiceRequest', { resourceMetrics: [{ scopeMetrics: [{ metrics: [{ name: 'm', sum: { aggregationTemporality: 1, dataPoints } }] }] }] });
+    sameMetrics(bytes);
+    expect(metricPointsFromWire(bytes).points.map((p) => [p.startNs, p.timeNs])).toEqual(order.map((t, i) => [at[order[(i + 5) % order.length]!], at[t]]));
+  });
+
   it('refuses what protobufjs refuses: invalid UTF-8, nesting past the limit, a wrong length', () => {
     const badString = embed(1, embed(2, embed(2, concat(protobuf.Writer.create().uint32((12 << 3) | 2).uint32(2).finish(), Uint8Array.of(0xc3, 0x28)))));
     sameLogs(badString);
