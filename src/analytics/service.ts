@@ -58,7 +58,7 @@ export class AnalyticsService implements CreditsUsage {
    */
   recordBatch(orgId: string, events: readonly TelemetryEvent[]): Promise<void> {
     const deltas = rollupDeltas(events);
-    return this.db.transaction((tx) => writeRollups(tx, orgId, deltas));
+    return this.db.transaction(async (tx) => writeRollups(tx, orgId, deltas));
   }
 
   /** Validates the range and returns the envelope's meta and the days that can have rows. */

@@ -112,6 +112,44 @@ describe('transactions and errors', () => {
     expect(await t.db.query('SELECT id FROM join_probe ORDER BY id')).toEqual([{ id: 1 }, { id: 2 }]);
   });
 
+  it('writes are not awaited by the transaction function: they commit with it, COMMIT sent behind them', async () => {
+    await t.db.exec('CREATE TABLE write_probe (id int PRIMARY KEY)');
+    const result = await t.db.transaction(async (tx) => {
+      await tx.query('INSERT INTO write_probe VALUES (1)');
+      for (const id of [2, 3]) tx.write('INSERT INTO write_probe VALUES ($1)', [id]);
+      // A slow write: the transaction's end waits for it.
+      tx.write('INSERT INTO write_probe SELECT 4 FROM pg_sleep(0.05)');
+      return 'done';
+    });
+    expect(result).toBe('done');
+    expect(await t.db.query('SELECT id FROM write_probe ORDER BY id')).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }, { id: 4 }]);
+  });
+
+  it('a write that fails fails the transaction with its own error, even when a later statement fails after it, and nothing commits', async () => {
+    await t.db.exec('CREATE TABLE failed_write_probe (id int CONSTRAINT failed_write_probe_pk PRIMARY KEY)');
+    await t.db.query('INSERT INTO failed_write_probe VALUES (1)');
+    const last = await t.db
+      .transaction(async (tx) => {
+        await tx.query('INSERT INTO failed_write_probe VALUES (2)');
+        tx.write('INSERT INTO failed_write_probe VALUES (1)');
+        tx.write('INSERT INTO failed_write_probe VALUES (3)');
+      })
+      .catch((e: unknown) => e);
+    expect(isUniqueViolation(last, 'failed_write_probe_pk')).toBe(true);
+    // The query after the failed write fails as aborted (25P02); the transaction reports the cause.
+    const followed = await t.db
+      .transaction(async (tx) => {
+        tx.write('INSERT INTO failed_write_probe VALUES (1)');
+        await tx.query('INSERT INTO failed_write_probe VALUES (4)');
+      })
+      .catch((e: unknown) => e);
+    expect(isUniqueViolation(followed, 'failed_write_probe_pk')).toBe(true);
+    expect(await t.db.query('SELECT id FROM failed_write_probe ORDER BY id')).toEqual([{ id: 1 }]);
+    // The connection is out of the failed transactions: the next one commits.
+    await t.db.transaction(async (tx) => tx.write('INSERT INTO failed_write_probe VALUES (5)'));
+    expect(await t.db.query('SELECT id FROM failed_write_probe ORDER BY id')).toEqual([{ id: 1 }, { id: 5 }]);
+  });
+
   it('a unique violation carries its SQLSTATE and constraint', async () => {
     await t.db.exec('CREATE TABLE uniq_probe (id int CONSTRAINT uniq_probe_pk PRIMARY KEY)');
     await t.db.query('INSERT INTO uniq_probe VALUES (1)');

@@ -5,6 +5,17 @@ export interface Queryable {
   exec(sql: string): Promise<void>;
 }
 
+/** The statements of one transaction (Db.transaction). */
+export interface Transaction extends Queryable {
+  /**
+   * Sends a statement whose rows nobody reads, without waiting for it: the transaction sends
+   * COMMIT behind it, and fails if it failed (the server then rolls back, and the transaction's
+   * error is this statement's). Writes at the end of a transaction so share their round trip
+   * with COMMIT. Statements made after a failed write fail too (the transaction is aborted).
+   */
+  write(sql: string, params?: readonly unknown[]): void;
+}
+
 export interface Db extends Queryable {
   readonly engine: 'pglite' | 'postgres';
   /**
@@ -19,11 +30,12 @@ export interface Db extends Queryable {
    * Runs fn in one transaction; commits when it resolves, rolls back when it throws. The
    * transaction is carried in AsyncLocalStorage (transaction-scope.ts): every statement made
    * through this db while fn runs, by fn or any service it calls, belongs to it, and a
-   * transaction begun inside it joins it. fn awaits every statement it makes; one still running
-   * when fn settles fails the transaction. Several statements may be in flight at once (one store
-   * call's, sent together), as on a single connection they run in the order they were sent.
+   * transaction begun inside it joins it. fn awaits every statement it makes (`query`, `exec`);
+   * one still running when fn settles fails the transaction. Only `write`s may still be running:
+   * COMMIT goes out behind them. Several statements may be in flight at once (one store call's,
+   * sent together), as on a single connection they run in the order they were sent.
    */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { DbError, type Db, type Queryable } from './db.js';
+import { DbError, type Db, type Queryable, type Transaction } from './db.js';
 import { Mutex } from './mutex.js';
 import { TransactionScope } from './transaction-scope.js';
 
@@ -116,7 +116,7 @@ export class PgliteDb implements Db {
     return JSON.parse(doc!.rows) as T[];
   }
 
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
     const joined = this.scope.current();
     if (joined) return fn(joined);
     return this.txMutex.run(async () => {
@@ -130,10 +130,10 @@ export class PgliteDb implements Db {
       begun.catch(() => undefined);
       try {
         try {
-          const result = await this.scope.run(this.statements(tx), fn);
-          await begun;
-          await this.send({ type: 'exec', sql: 'COMMIT', tx });
-          return result;
+          return await this.scope.run(this.statements(tx), fn, async () => {
+            await begun;
+            await this.send({ type: 'exec', sql: 'COMMIT', tx });
+          });
         } catch (e) {
           await this.send({ type: 'exec', sql: 'ROLLBACK', tx }).catch(() => undefined);
           throw await begun.then(() => e, (beginError: unknown) => beginError);

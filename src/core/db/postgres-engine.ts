@@ -1,5 +1,7 @@
 import postgres from 'postgres';
-import { DbError, type Db, type Queryable } from './db.js';
+import type { Db, Queryable, Transaction } from './db.js';
+import { timedStatements } from './postgres-statements.js';
+import { reservedTransaction } from './postgres-transaction.js';
 import { TransactionScope } from './transaction-scope.js';
 
 export interface PostgresOptions {
@@ -31,48 +33,7 @@ export class PostgresDb implements Db {
         int8: { to: 20, from: [20], serialize: (v: unknown) => String(v), parse: (v: string) => Number(v) },
       },
     });
-    this.pool = PostgresDb.run(this.sql, options.timeoutMs);
-  }
-
-  /**
-   * Queries answer within `timeoutMs` or fail as unavailable (57014, answered 503): a server
-   * that silently stopped answering must not hold a request for the minutes TCP takes to notice.
-   * The query is cancelled on the server too, where that still reaches it. Scripts (migrations)
-   * have no limit. Every statement is sent the moment it is called (`execute()`): postgres.js
-   * otherwise sends a query when it is first awaited, and statements of one transaction sent
-   * together must reach the server in the order they were made (a lock before the writes it
-   * guards).
-   */
-  private static run(sql: postgres.Sql | postgres.TransactionSql, timeoutMs?: number): Queryable {
-    return {
-      query: async <T>(text: string, params: readonly unknown[] = []) => {
-        const pending = sql.unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare: true }).execute();
-        let timer: NodeJS.Timeout | undefined;
-        try {
-          if (timeoutMs === undefined) return (await pending) as unknown as T[];
-          // After a time-out, the cancelled query's own failure has nobody waiting for it.
-          pending.catch(() => undefined);
-          const timedOut = new Promise<never>((_, reject) => {
-            timer = setTimeout(() => {
-              pending.cancel();
-              reject(new DbError(`the database did not answer within ${timeoutMs} ms`, '57014', undefined));
-            }, timeoutMs);
-          });
-          return (await Promise.race([pending, timedOut])) as unknown as T[];
-        } catch (e) {
-          throw toDbError(e);
-        } finally {
-          clearTimeout(timer);
-        }
-      },
-      exec: async (text: string) => {
-        try {
-          await sql.unsafe(text).execute();
-        } catch (e) {
-          throw toDbError(e);
-        }
-      },
-    };
+    this.pool = timedStatements((text, params = []) => this.sql.unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare: true }), options.timeoutMs);
   }
 
   query<T = Record<string, unknown>>(text: string, params: readonly unknown[] = []): Promise<T[]> {
@@ -88,31 +49,13 @@ export class PostgresDb implements Db {
     return this.query<T>(text, params);
   }
 
-  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  async transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
     const joined = this.scope.current();
     if (joined) return fn(joined);
-    try {
-      return (await this.sql.begin((sql) => this.scope.run(PostgresDb.run(sql, this.timeoutMs), fn))) as T;
-    } catch (e) {
-      throw toDbError(e);
-    }
+    return reservedTransaction(this.sql, this.timeoutMs, (statements, commit) => this.scope.run(statements, fn, commit));
   }
 
   async close(): Promise<void> {
     await this.sql.end({ timeout: 5 });
   }
-}
-
-function toDbError(e: unknown): unknown {
-  if (e instanceof DbError || !(e instanceof Error)) return e;
-  const pg = e as Error & { code?: string; constraint_name?: string };
-  // Only server errors (SQLSTATE codes are five characters) and connection failures are database errors;
-  // anything else (a domain error thrown inside a transaction) passes through untouched.
-  if (e.name === 'PostgresError' || (typeof pg.code === 'string' && /^[0-9A-Z]{5}$/.test(pg.code))) {
-    return new DbError(e.message, pg.code, pg.constraint_name);
-  }
-  if (typeof pg.code === 'string' && /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|CONNECT_TIMEOUT|CONNECTION_)/.test(pg.code)) {
-    return new DbError(e.message, '08006', undefined);
-  }
-  return e;
 }

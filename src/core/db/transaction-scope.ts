@@ -1,11 +1,14 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Queryable } from './db.js';
+import type { Queryable, Transaction } from './db.js';
 
-/** One open transaction: its statements, and how many of them have not answered yet. */
+/** One open transaction: its statements, how many of them have not answered yet, and its writes. */
 interface Frame {
-  statements: Queryable;
+  statements: Transaction;
   running: number;
   open: boolean;
+  writes: Promise<unknown>[];
+  /** The first write that failed. */
+  failed: { error: unknown } | undefined;
 }
 
 /**
@@ -20,19 +23,21 @@ export class TransactionScope {
   private readonly frames = new AsyncLocalStorage<Frame>();
 
   /** The open transaction the caller runs in, if any. */
-  current(): Queryable | undefined {
+  current(): Transaction | undefined {
     const frame = this.frames.getStore();
     return frame?.open ? frame.statements : undefined;
   }
 
   /**
-   * Runs fn as the transaction whose statements `q` sends, and returns what fn returns. Every
-   * statement must have answered when fn settles: one still running could fail after the engine
-   * sent COMMIT, and the server would roll back with nobody told. A transaction that leaves one
-   * running fails instead (so the engine rolls it back).
+   * Runs fn as the transaction whose statements `q` sends, then commits with `commit`, and
+   * returns what fn returns. Every query must have answered when fn settles: one still running
+   * could fail after the engine sent COMMIT, and the server would roll back with nobody told. A
+   * transaction that leaves one running fails instead (so the engine rolls it back). Writes
+   * (db.ts) are the exception: COMMIT is sent at once, behind them, and the transaction fails
+   * with the first of them that failed.
    */
-  async run<T>(q: Queryable, fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    const frame: Frame = { running: 0, open: true, statements: q };
+  async run<T>(q: Queryable, fn: (tx: Transaction) => Promise<T>, commit: () => Promise<void>): Promise<T> {
+    const frame: Frame = { running: 0, open: true, writes: [], failed: undefined, statements: undefined as unknown as Transaction };
     // Each statement is sent at once, in the order it was made; only its answer is counted.
     const counted = <R>(sent: Promise<R>): Promise<R> => {
       frame.running += 1;
@@ -41,11 +46,25 @@ export class TransactionScope {
     frame.statements = {
       query: (sql, params) => counted(q.query(sql, params)),
       exec: (sql) => counted(q.exec(sql)),
+      write: (sql, params) => {
+        const sent = q.query(sql, params);
+        frame.writes.push(sent);
+        sent.catch((error: unknown) => (frame.failed ??= { error }));
+      },
     };
     try {
       const result = await this.frames.run(frame, () => fn(frame.statements));
       if (frame.running > 0) throw new Error(`${frame.running} statement(s) of a transaction were still running when it ended: await every statement`);
+      frame.open = false;
+      const committed = commit();
+      // Awaited below, once the writes answered; should one fail first, this has nobody waiting.
+      committed.catch(() => undefined);
+      await Promise.all(frame.writes);
+      await committed;
       return result;
+    } catch (e) {
+      // A statement made after a failed write fails only because the transaction is aborted.
+      throw frame.failed ? frame.failed.error : e;
     } finally {
       frame.open = false;
     }
