@@ -6,7 +6,7 @@ import type { IdentityService } from '../core/identity/service.js';
 import type { AnalyticsService } from '../analytics/service.js';
 import { dateParse, parseTimestamp, utcDay } from '../events/timestamps.js';
 import type { TelemetryEvent } from '../events/event.js';
-import { ID_PREFIX, idOfParts, idOfPrefix, originId, originPrefix, originTail, text, type Mapped, type NativeEvent } from './mappings/native.js';
+import { ID_PREFIX, idOfParts, idOfPrefix, originId, originPrefix, originTail, textOf, type Mapped, type NativeEvent } from './mappings/native.js';
 import { groupKey, logGroup, logId, mapLog, mapPoint, mapSpan, qualifiedLogName } from './mappings/index.js';
 import { nsToMs, type Attrs, type LogRecordIn, type MetricPoint, type MetricPoints, type SpanIn } from './records.js';
 import { MAX_RECORDS_PER_GROUP, seenGroupsStore } from './seen-groups-store.js';
@@ -70,7 +70,7 @@ export class OtlpService {
     const groupKeys = new Map<string, Map<number, string>>();
     records.forEach((r, i) => {
       const name = qualifiedLogName(r);
-      const when = text(r.attrs, 'event.timestamp');
+      const when = textOf(r.attrs['event.timestamp']);
       const parsed = when ? dateParse(when) : Number.NaN;
       const ms = Number.isNaN(parsed) ? nsToMs(r.timeNs) : parsed;
       const id = logId(r, name);
@@ -160,7 +160,7 @@ export class OtlpService {
         const idBase = `step:${c.key}`;
         this.collect(mapPoint({ point: c.point, value: delta, idBase, ms: nsToMs(c.point.timeNs) }), c.owner, steps, rejections, nowMs);
       }
-      await streamsStore.save(tx, caller.orgId, sets);
+      streamsStore.save(tx, caller.orgId, sets);
       return this.store(caller.orgId, events, { byKey: collections, full: `more than ${MAX_RECORDS_PER_GROUP} data points of one metric with the same start and time`, rejections }, steps);
     });
     return { rejected: rejections.count, errorMessage: rejections.message(), stored };
@@ -262,7 +262,7 @@ export class OtlpService {
   private async owners<R extends { attrs: Attrs; resource: Attrs }>(caller: Principal, records: readonly R[], nameOf: (r: R) => string): Promise<Owner[]> {
     const own: Owner = { userId: caller.id };
     if (!isManagerRole(caller.role)) return records.map(() => own);
-    const named = records.map((r) => ({ email: pick(r, 'user.email') ?? pick(r, 'enduser.id'), account: accountOf(r, nameOf(r)) }));
+    const named = records.map((r) => ({ email: emailOf(r), account: accountOf(r, nameOf(r)) }));
     const emails = [...new Set(named.flatMap((n) => (n.email ? [n.email] : [])))];
     const accounts = [...new Set(named.flatMap((n) => (n.account ? [n.account] : [])))];
     const [byEmail, byAccount] = await Promise.all([
@@ -278,14 +278,16 @@ export class OtlpService {
   }
 }
 
-const pick = (r: { attrs: Attrs; resource: Attrs }, key: string) => text(r.attrs, key) ?? text(r.resource, key);
+// Each attribute is read at a site of its own (textOf in mappings/native.ts).
+type Named = { attrs: Attrs; resource: Attrs };
+const emailOf = (r: Named) => textOf(r.attrs['user.email']) ?? textOf(r.resource['user.email']) ?? textOf(r.attrs['enduser.id']) ?? textOf(r.resource['enduser.id']);
 
 /** The client account a record names; Claude Code's user.id is an anonymous installation id, so only Droid's counts. */
-function accountOf(r: { attrs: Attrs; resource: Attrs }, name: string): string | undefined {
-  const account = pick(r, 'user.account_id') ?? pick(r, 'user.account_uuid');
+function accountOf(r: Named, name: string): string | undefined {
+  const account = textOf(r.attrs['user.account_id']) ?? textOf(r.resource['user.account_id']) ?? textOf(r.attrs['user.account_uuid']) ?? textOf(r.resource['user.account_uuid']);
   if (account) return account;
-  const droid = name.startsWith('droid.') || (text(r.resource, 'service.name') ?? '').includes('droid');
-  return droid ? pick(r, 'user.id') : undefined;
+  const droid = name.startsWith('droid.') || (textOf(r.resource['service.name']) ?? '').includes('droid');
+  return droid ? (textOf(r.attrs['user.id']) ?? textOf(r.resource['user.id'])) : undefined;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Queryable } from '../core/db/db.js';
+import type { Queryable, Transaction } from '../core/db/db.js';
 import { ID_PREFIX } from './mappings/native.js';
 import { StreamSet, type StreamState } from './stream-set.js';
 
@@ -42,11 +42,11 @@ export const streamsStore = {
     return new Map(rows.map((r) => [r.k, new StreamSet(Buffer.from(r.s, 'base64'))]));
   },
 
-  /** Writes back the sets whose states changed. */
-  async save(tx: Queryable, orgId: string, sets: ReadonlyMap<string, StreamSet>): Promise<void> {
+  /** Writes back the sets whose states changed, as a write of the transaction (db.ts): it goes out with what follows it. */
+  save(tx: Transaction, orgId: string, sets: ReadonlyMap<string, StreamSet>): void {
     const changed = [...sets].filter(([, set]) => set.changed);
     if (changed.length === 0) return;
-    await tx.query(SAVE_SQL, [orgId, changed.map(([k]) => k), changed.map(([, set]) => set.packed().toString('base64'))]);
+    tx.write(SAVE_SQL, [orgId, changed.map(([k]) => k), changed.map(([, set]) => set.packed().toString('base64'))]);
   },
 
   /**

@@ -1,25 +1,40 @@
 import type { Client } from '../../events/schemas.js';
 import type { Attrs } from '../records.js';
 import type { LogInput, PointInput } from './context.js';
-import { IGNORE, modelRequest, nativeEvent, repeated, text, tokens, tokensOfKind, type EventBase, type Mapped, type NativeEvent } from './native.js';
+import { IGNORE, modelRequest, nativeEvent, repeated, text, textOf, tokens, tokensOfKind, type EventBase, type Mapped, type NativeEvent, type Tokens } from './native.js';
 
 /** Claude Code (`service.name` claude-code): its metrics and log events, per the mapping table of docs/otlp.md. */
 
 /** `app.entrypoint`: cli is the terminal UI, sdk-* a headless run; anything else counts as the terminal UI. */
 export function claudeClient(attrs: Attrs, resource: Attrs): Client {
-  const entry = text(attrs, 'app.entrypoint') ?? text(resource, 'app.entrypoint');
+  const entry = textOf(attrs['app.entrypoint']) ?? textOf(resource['app.entrypoint']);
   return entry?.startsWith('sdk-') ? 'non-interactive-cli' : 'terminal-ui';
 }
 
-const session = (attrs: Attrs, resource: Attrs) => text(attrs, 'session.id') ?? text(resource, 'session.id') ?? 'claude-code';
+// The attributes every record reads are read as textOf(attrs['key']) (see textOf).
+const session = (attrs: Attrs, resource: Attrs) => textOf(attrs['session.id']) ?? textOf(resource['session.id']) ?? 'claude-code';
 
-const TOKEN_TYPES: Record<string, 'input' | 'output' | 'cacheRead' | 'cacheWrite'> = { input: 'input', output: 'output', cacheRead: 'cacheRead', cacheCreation: 'cacheWrite' };
+/** The kind of tokens a `type` attribute names (a switch: a lookup by a key that varies goes megamorphic). */
+function tokenKind(type: string | undefined): keyof Tokens | undefined {
+  switch (type) {
+    case 'input':
+      return 'input';
+    case 'output':
+      return 'output';
+    case 'cacheRead':
+      return 'cacheRead';
+    case 'cacheCreation':
+      return 'cacheWrite';
+    default:
+      return undefined;
+  }
+}
 
 export function claudeMetric(p: PointInput): Mapped {
   const { attrs, resource } = p.point;
   if (p.point.metric === 'claude_code.token.usage') {
-    const kind = TOKEN_TYPES[text(attrs, 'type') ?? ''];
-    const model = text(attrs, 'model');
+    const kind = tokenKind(textOf(attrs['type']));
+    const model = textOf(attrs['model']);
     const n = tokens(p.value);
     if (!kind || !model) return { reject: 'claude_code.token.usage without a known type or a model' };
     if (n === undefined) return { reject: 'claude_code.token.usage with a value that is not a token count' };
@@ -78,17 +93,17 @@ export function claudeLog(l: LogInput): Mapped {
   switch (l.name) {
     case 'claude_code.user_prompt': {
       const events: NativeEvent[] = [nativeEvent(l.id, 'message', base, { role: 'user' })];
-      const command = text(attrs, 'command_name');
+      const command = textOf(attrs['command_name']);
       if (command) events.push(nativeEvent(`${l.id}#slash`, 'slash_command', base, { name: command }));
       return { events };
     }
     case 'claude_code.assistant_response':
       return { events: [nativeEvent(l.id, 'message', base, { role: 'assistant' })] };
     case 'claude_code.tool_result': {
-      const tool = text(attrs, 'tool_name');
+      const tool = textOf(attrs['tool_name']);
       if (!tool) return { reject: 'claude_code.tool_result without tool_name' };
       const server = mcpServer(attrs, tool);
-      return { events: [nativeEvent(l.id, 'tool_call', base, { tool, autonomyLevel: autonomy(text(attrs, 'decision_source', 'source')), ...(server ? { mcpServer: server } : {}) })] };
+      return { events: [nativeEvent(l.id, 'tool_call', base, { tool, autonomyLevel: autonomy(textOf(attrs['decision_source']) ?? textOf(attrs['source'])), ...(server ? { mcpServer: server } : {}) })] };
     }
     case 'claude_code.skill_activated': {
       const name = text(attrs, 'skill.name', 'skill_name');

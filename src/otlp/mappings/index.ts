@@ -4,7 +4,7 @@ import { codexLog } from './codex.js';
 import type { LogInput, PointInput, SpanInput } from './context.js';
 import { droidLog, droidMetric, droidSpan } from './droid.js';
 import { genericMetric } from './generic.js';
-import { eventId, IGNORE, originId, text, type Mapped } from './native.js';
+import { eventId, IGNORE, originId, text, textOf, type Mapped } from './native.js';
 
 /** Each metric goes to the mapping of the client that owns its name; one designated signal per figure. */
 export function mapPoint(p: PointInput): Mapped {
@@ -18,7 +18,7 @@ export function mapPoint(p: PointInput): Mapped {
 /** A log event's name with its client's prefix: Claude Code names `user_prompt` in `event.name`. */
 export function qualifiedLogName(r: LogRecordIn): string {
   if (r.name.includes('.')) return r.name;
-  const service = text(r.resource, 'service.name') ?? '';
+  const service = textOf(r.resource['service.name']) ?? '';
   if (service === 'claude-code') return `claude_code.${r.name}`;
   if (service.startsWith('codex')) return `codex.${r.name}`;
   return r.name;
@@ -30,8 +30,12 @@ export function qualifiedLogName(r: LogRecordIn): string {
  */
 export function logId(r: LogRecordIn, name: string): string {
   const a = r.attrs;
-  if (name.startsWith('claude_code.') && text(a, 'session.id') && (text(a, 'event.sequence') || text(a, 'event.timestamp'))) {
-    return eventId(['claude_code', text(a, 'session.id'), name, text(a, 'event.sequence') ?? null, text(a, 'event.timestamp') ?? null]);
+  if (name.startsWith('claude_code.')) {
+    // Read each at a site of its own (textOf in native.ts).
+    const session = textOf(a['session.id']);
+    const sequence = textOf(a['event.sequence']);
+    const timestamp = textOf(a['event.timestamp']);
+    if (session && (sequence || timestamp)) return eventId(['claude_code', session, name, sequence ?? null, timestamp ?? null]);
   }
   if (name.startsWith('codex.') && text(a, 'conversation.id')) {
     return eventId(['codex', text(a, 'conversation.id'), name, text(a, 'call_id') ?? text(a, 'event.timestamp') ?? r.timeNs.toString()]);
@@ -49,7 +53,7 @@ export function logId(r: LogRecordIn, name: string): string {
  */
 export function logGroup(r: LogRecordIn, name: string, timestampMs: number): [session: string, minute: number] | undefined {
   if (!name.startsWith('claude_code.') || Number.isNaN(timestampMs)) return undefined;
-  const session = text(r.attrs, 'session.id');
+  const session = textOf(r.attrs['session.id']);
   return session === undefined ? undefined : [session, Math.floor(timestampMs / 60_000)];
 }
 
