@@ -52,6 +52,7 @@ const clean = (s: string, max: number) => (s.length <= max && !s.includes('\0') 
  */
 export class OtlpService {
   private readonly cutoffs = new LRUCache<string, { until: number | null }>({ max: 10_000 });
+  private readonly streamsBefore = new LRUCache<string, { any: boolean }>({ max: 10_000 });
 
   constructor(
     private readonly db: Db,
@@ -110,7 +111,8 @@ export class OtlpService {
     const events: TelemetryEvent[] = [];
     const nowMs = this.clock.now().getTime();
     // Cumulative points with their stream's key and its set's (the stream's metric, resource and scope).
-    const cumulative: { point: MetricPoint; owner: Owner; set: string; key: string }[] = [];
+    // (`states`, `at`: its set's states and where its stream is in them, once they are read.)
+    const cumulative: Cumulative[] = [];
     // Delta points by key: their collection and time.
     const collections = new Map<string, Grouped>();
     // The points of one metric share the start of their keys (originPrefix) and their
@@ -128,7 +130,7 @@ export class OtlpService {
       }
       if (point.temporality === 'cumulative') {
         // streamKey(point), its resource, scope and metric serialized once for the metric.
-        cumulative.push({ point, owner, set: metric.set, key: keyOfId(idOfParts(metric.streamPrefix, point.attrs, '')) });
+        cumulative.push({ point, owner, set: metric.set, key: keyOfId(idOfParts(metric.streamPrefix, point.attrs, '')), states: undefined, at: -1 });
         return;
       }
       if (times?.startNs !== point.startNs || times.timeNs !== point.timeNs) {
@@ -139,19 +141,29 @@ export class OtlpService {
       collections.set(keyOfId(idBase), times.grouped);
       this.collect(mapPoint({ point, value: point.value, idBase, ms: times.grouped.ms }), owner, events, rejections, nowMs);
     });
+    // Once per organization (then kept), so outside the transaction.
+    const streamsBefore = cumulative.length > 0 && (await this.hasStreamsBefore(caller.orgId));
     const stored = await this.db.transaction(async (tx) => {
       // A cumulative point's step counts once by its stream's state alone: it records no key.
       const steps: TelemetryEvent[] = [];
       const sets = await streamsStore.lock(tx, caller.orgId, [...new Set(cumulative.map((c) => c.set))]);
-      const setOf = (c: { set: string }) => sets.get(c.set) as StreamSet;
-      const before = await streamsStore.before(tx, caller.orgId, [...new Set(cumulative.filter((c) => !setOf(c).has(c.key)).map((c) => c.key))]);
-      // Point after point in time order, so that several points of one stream in one export count step by step.
-      cumulative.sort((a, b) => (a.point.timeNs < b.point.timeNs ? -1 : a.point.timeNs > b.point.timeNs ? 1 : 0));
+      const outside = new Set<string>();
       for (const c of cumulative) {
-        const set = setOf(c);
-        const delta = deltaOf(c.point, set.get(c.key) ?? before.get(c.key));
+        c.states = sets.get(c.set) as StreamSet;
+        c.at = c.states.find(c.key);
+        if (c.at === -1) outside.add(c.key);
+      }
+      const before = outside.size > 0 && streamsBefore ? await streamsStore.before(tx, caller.orgId, [...outside]) : NO_STATES;
+      // Point after point in time order, so that several points of one stream in one export count
+      // step by step (an export's points mostly share their time: then they are in order already).
+      if (!inTimeOrder(cumulative)) cumulative.sort((a, b) => (a.point.timeNs < b.point.timeNs ? -1 : a.point.timeNs > b.point.timeNs ? 1 : 0));
+      for (const c of cumulative) {
+        const set = c.states as StreamSet;
+        // A stream new to its set may have joined it with an earlier point of this export.
+        const at = c.at === -1 ? set.find(c.key) : c.at;
+        const delta = deltaOf(c.point, at === -1 ? before.get(c.key) : set.stateAt(at));
         if (delta === undefined) continue;
-        if (!set.set(c.key, { startNs: c.point.startNs, lastNs: c.point.timeNs, lastValue: c.point.value })) {
+        if (!set.set(c.key, { startNs: c.point.startNs, lastNs: c.point.timeNs, lastValue: c.point.value }, at)) {
           rejections.add(`more than ${MAX_STREAMS_PER_SET} cumulative streams of one metric`);
           continue;
         }
@@ -223,6 +235,15 @@ export class OtlpService {
       if (counted.length > 0) await this.analytics.recordBatch(orgId, counted);
       return counted.length;
     });
+  }
+
+  /** Whether the organization has streams counted before migration 0055 (streams-store.ts), read once: nothing writes them since. */
+  private async hasStreamsBefore(orgId: string): Promise<boolean> {
+    const kept = this.streamsBefore.get(orgId);
+    if (kept !== undefined) return kept.any;
+    const any = await streamsStore.anyBefore(this.db, orgId);
+    this.streamsBefore.set(orgId, { any });
+    return any;
   }
 
   /** The organization's upgradeCutoff (seen-groups-store.ts), read once: only migration 0052 writes it. */
@@ -303,6 +324,23 @@ export function deltaOf(p: MetricPoint, state: StreamState | undefined): number 
 }
 
 const EMPTY: ReadonlySet<string> = new Set();
+const NO_STATES: ReadonlyMap<string, StreamState> = new Map();
+
+/** A cumulative point with its stream's key and its set's; its set's states and where its stream is in them, once read. */
+interface Cumulative {
+  point: MetricPoint;
+  owner: Owner;
+  set: string;
+  key: string;
+  states: StreamSet | undefined;
+  /** -1: not in its set when the set was read. */
+  at: number;
+}
+
+function inTimeOrder(points: readonly Cumulative[]): boolean {
+  for (let i = 1; i < points.length; i++) if ((points[i - 1] as Cumulative).point.timeNs > (points[i] as Cumulative).point.timeNs) return false;
+  return true;
+}
 
 /** The key an OTLP event's id carries (eventId/originId in mappings/native.ts). */
 const keyOf = (e: TelemetryEvent): string => keyOfId(e.id);

@@ -16,6 +16,9 @@ export const MAX_STREAMS_PER_SET = 20_000;
 /** The bytes of a stream's key (32 base64url characters) and of its state after it. */
 const KEY_BYTES = 24;
 const ENTRY_BYTES = KEY_BYTES + 8 + 8 + 8;
+/** An entry's bytes, a multiple of 3, are these many base64url characters, its key's the first 32 of them. */
+const ENTRY_CHARS = (ENTRY_BYTES / 3) * 4;
+const KEY_CHARS = (KEY_BYTES / 3) * 4;
 
 /**
  * The states of one set's streams, as its row packs them: for each stream its key, start and
@@ -33,24 +36,28 @@ export class StreamSet {
     if (packed.length % ENTRY_BYTES !== 0) throw new Error(`otlp_stream_sets: ${packed.length} bytes of states, not a whole number of ${ENTRY_BYTES}-byte entries`);
     this.bytes = packed;
     this.used = packed.length;
-    for (let at = 0; at < packed.length; at += ENTRY_BYTES) this.offsets.set(packed.toString('base64url', at, at + KEY_BYTES), at);
+    // The keys' text from one conversion of the whole set, not one per stream.
+    const text = packed.toString('base64url');
+    for (let at = 0, i = 0; at < packed.length; at += ENTRY_BYTES, i += ENTRY_CHARS) this.offsets.set(text.slice(i, i + KEY_CHARS), at);
   }
 
-  has(key: string): boolean {
-    return this.offsets.has(key);
+  /** Where the set keeps a stream's state (for stateAt and set), or -1 when it does not hold the stream. */
+  find(key: string): number {
+    return this.offsets.get(key) ?? -1;
   }
 
-  get(key: string): StreamState | undefined {
-    const at = this.offsets.get(key);
-    if (at === undefined) return undefined;
+  /** The state kept at `at` (found by find). */
+  stateAt(at: number): StreamState {
     const b = this.bytes;
     return { startNs: b.readBigUInt64BE(at + KEY_BYTES), lastNs: b.readBigUInt64BE(at + KEY_BYTES + 8), lastValue: b.readDoubleBE(at + KEY_BYTES + 16) };
   }
 
-  /** Sets a stream's state; false, and nothing set, for a new stream when the set is full. */
-  set(key: string, state: StreamState): boolean {
-    let at = this.offsets.get(key);
-    if (at === undefined) {
+  /**
+   * Sets a stream's state (`at`: where find found it, -1 for a stream the set does not hold);
+   * false, and nothing set, for a new stream when the set is full.
+   */
+  set(key: string, state: StreamState, at = this.find(key)): boolean {
+    if (at === -1) {
       if (this.offsets.size >= MAX_STREAMS_PER_SET) return false;
       at = this.used;
       if (at + ENTRY_BYTES > this.bytes.length) {

@@ -49,6 +49,12 @@ export const streamsStore = {
     tx.write(SAVE_SQL, [orgId, changed.map(([k]) => k), changed.map(([, set]) => set.packed().toString('base64'))]);
   },
 
+  /** Whether the organization has any stream state from before migration 0055 (none, mostly: then `before` has nothing to find). */
+  async anyBefore(q: Queryable, orgId: string): Promise<boolean> {
+    const rows = await q.query<{ any: boolean }>(`SELECT EXISTS (SELECT 1 FROM otlp_streams WHERE org_id = $1) AS any`, [orgId]);
+    return rows[0]?.any === true;
+  },
+
   /**
    * The states that streams not yet in their sets had before migration 0055, by key: kept one row
    * each in otlp_streams under their ids (`otlp:` and the key). Their sets are locked, so no
