@@ -6,7 +6,7 @@ import type { IdentityService } from '../core/identity/service.js';
 import type { AnalyticsService } from '../analytics/service.js';
 import { dateParse, parseTimestamp, utcDay } from '../events/timestamps.js';
 import type { TelemetryEvent } from '../events/event.js';
-import { ID_PREFIX, idOfParts, idOfPrefix, originId, originPrefix, originTail, textOf, type Mapped, type NativeEvent } from './mappings/native.js';
+import { ID_PREFIX, keyOfParts, keyOfPrefix, originId, originPrefix, originTail, textOf, type Mapped, type NativeEvent } from './mappings/native.js';
 import { groupKey, logGroup, logId, mapLog, mapPoint, mapSpan, qualifiedLogName } from './mappings/index.js';
 import { nsToMs, type Attrs, type LogRecordIn, type MetricPoint, type MetricPoints, type SpanIn } from './records.js';
 import { MAX_RECORDS_PER_GROUP, seenGroupsStore } from './seen-groups-store.js';
@@ -125,20 +125,21 @@ export class OtlpService {
       if (metric?.point.resourceJson !== point.resourceJson || metric.point.scope !== point.scope || metric.point.metric !== point.metric) {
         const [prefix, collectionPrefix, streamPrefix] = ['point', 'collection', 'stream'].map((kind) => originPrefix(kind, point, point.scope, point.metric)) as [string, string, string];
         // streamSetKey(point), serialized once for the metric.
-        metric = { point, prefix, collectionPrefix, streamPrefix, set: keyOfId(idOfPrefix(streamPrefix)) };
+        metric = { point, prefix, collectionPrefix, streamPrefix, set: keyOfPrefix(streamPrefix) };
         times = undefined;
       }
       if (point.temporality === 'cumulative') {
         // streamKey(point), its resource, scope and metric serialized once for the metric.
-        cumulative.push({ point, owner, set: metric.set, key: keyOfId(idOfParts(metric.streamPrefix, point.attrs, '')), states: undefined, at: -1 });
+        cumulative.push({ point, owner, set: metric.set, key: keyOfParts(metric.streamPrefix, point.attrs, ''), states: undefined, at: -1 });
         return;
       }
       if (times?.startNs !== point.startNs || times.timeNs !== point.timeNs) {
         const [start, time] = [point.startNs.toString(), point.timeNs.toString()];
-        times = { startNs: point.startNs, timeNs: point.timeNs, tail: originTail(start, time), grouped: { group: keyOfId(idOfPrefix(metric.collectionPrefix, start, time)), ms: nsToMs(point.timeNs) } };
+        times = { startNs: point.startNs, timeNs: point.timeNs, tail: originTail(start, time), grouped: { group: keyOfPrefix(metric.collectionPrefix, start, time), ms: nsToMs(point.timeNs) } };
       }
-      const idBase = idOfParts(metric.prefix, point.attrs, times.tail);
-      collections.set(keyOfId(idBase), times.grouped);
+      const key = keyOfParts(metric.prefix, point.attrs, times.tail);
+      collections.set(key, times.grouped);
+      const idBase = `${ID_PREFIX}${key}`;
       this.collect(mapPoint({ point, value: point.value, idBase, ms: times.grouped.ms }), owner, events, rejections, nowMs);
     });
     // Once per organization (then kept), so outside the transaction.
@@ -163,7 +164,7 @@ export class OtlpService {
         const at = c.at === -1 ? set.find(c.key) : c.at;
         const delta = deltaOf(c.point, at === -1 ? before.get(c.key) : set.stateAt(at));
         if (delta === undefined) continue;
-        if (!set.set(c.key, { startNs: c.point.startNs, lastNs: c.point.timeNs, lastValue: c.point.value }, at)) {
+        if (!set.set(c.key, at, c.point.startNs, c.point.timeNs, c.point.value)) {
           rejections.add(`more than ${MAX_STREAMS_PER_SET} cumulative streams of one metric`);
           continue;
         }
@@ -283,14 +284,26 @@ export class OtlpService {
   private async owners<R extends { attrs: Attrs; resource: Attrs }>(caller: Principal, records: readonly R[], nameOf: (r: R) => string): Promise<Owner[]> {
     const own: Owner = { userId: caller.id };
     if (!isManagerRole(caller.role)) return records.map(() => own);
-    const named = records.map((r) => ({ email: emailOf(r), account: accountOf(r, nameOf(r)) }));
-    const emails = [...new Set(named.flatMap((n) => (n.email ? [n.email] : [])))];
-    const accounts = [...new Set(named.flatMap((n) => (n.account ? [n.account] : [])))];
+    // Each record's email and account, and each of them once (an export mostly names a few).
+    const emailsOf: (string | undefined)[] = [];
+    const accountsOf: (string | undefined)[] = [];
+    const emails = new Set<string>();
+    const accounts = new Set<string>();
+    for (const r of records) {
+      const email = emailOf(r);
+      const account = accountOf(r, nameOf(r));
+      emailsOf.push(email);
+      accountsOf.push(account);
+      if (email) emails.add(email);
+      if (account) accounts.add(account);
+    }
     const [byEmail, byAccount] = await Promise.all([
-      emails.length ? this.identity.usersByEmail(caller.orgId, emails) : new Map<string, string>(),
-      accounts.length ? this.identity.usersByAccount(caller.orgId, accounts) : new Map<string, string>(),
+      emails.size ? this.identity.usersByEmail(caller.orgId, [...emails]) : new Map<string, string>(),
+      accounts.size ? this.identity.usersByAccount(caller.orgId, [...accounts]) : new Map<string, string>(),
     ]);
-    return named.map(({ email, account }) => {
+    return records.map((_, i) => {
+      const email = emailsOf[i];
+      const account = accountsOf[i];
       if (email === undefined && account === undefined) return own;
       const id = (email && byEmail.get(email.trim().toLowerCase())) || (account && byAccount.get(account));
       if (id) return { userId: id };

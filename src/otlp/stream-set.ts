@@ -28,6 +28,8 @@ const KEY_CHARS = (KEY_BYTES / 3) * 4;
 export class StreamSet {
   private readonly offsets = new Map<string, number>();
   private bytes: Buffer;
+  // The same bytes: a DataView reads and writes 64-bit numbers without the intermediate bigints of Buffer's methods.
+  private view: DataView;
   private used: number;
   /** Whether a state was set since the set was read: only then is it written back. */
   changed = false;
@@ -35,6 +37,7 @@ export class StreamSet {
   constructor(packed: Buffer) {
     if (packed.length % ENTRY_BYTES !== 0) throw new Error(`otlp_stream_sets: ${packed.length} bytes of states, not a whole number of ${ENTRY_BYTES}-byte entries`);
     this.bytes = packed;
+    this.view = viewOf(packed);
     this.used = packed.length;
     // The keys' text from one conversion of the whole set, not one per stream.
     const text = packed.toString('base64url');
@@ -48,15 +51,15 @@ export class StreamSet {
 
   /** The state kept at `at` (found by find). */
   stateAt(at: number): StreamState {
-    const b = this.bytes;
-    return { startNs: b.readBigUInt64BE(at + KEY_BYTES), lastNs: b.readBigUInt64BE(at + KEY_BYTES + 8), lastValue: b.readDoubleBE(at + KEY_BYTES + 16) };
+    const v = this.view;
+    return { startNs: v.getBigUint64(at + KEY_BYTES), lastNs: v.getBigUint64(at + KEY_BYTES + 8), lastValue: v.getFloat64(at + KEY_BYTES + 16) };
   }
 
   /**
    * Sets a stream's state (`at`: where find found it, -1 for a stream the set does not hold);
    * false, and nothing set, for a new stream when the set is full.
    */
-  set(key: string, state: StreamState, at = this.find(key)): boolean {
+  set(key: string, at: number, startNs: bigint, lastNs: bigint, lastValue: number): boolean {
     if (at === -1) {
       if (this.offsets.size >= MAX_STREAMS_PER_SET) return false;
       at = this.used;
@@ -64,14 +67,16 @@ export class StreamSet {
         const grown = Buffer.allocUnsafe(Math.max(ENTRY_BYTES * 16, this.bytes.length * 2));
         this.bytes.copy(grown, 0, 0, this.used);
         this.bytes = grown;
+        this.view = viewOf(grown);
       }
       if (this.bytes.write(key, at, KEY_BYTES, 'base64url') !== KEY_BYTES) throw new Error(`a stream key that is not 32 base64url characters: ${key.slice(0, 40)}`);
       this.used += ENTRY_BYTES;
       this.offsets.set(key, at);
     }
-    this.bytes.writeBigUInt64BE(state.startNs, at + KEY_BYTES);
-    this.bytes.writeBigUInt64BE(state.lastNs, at + KEY_BYTES + 8);
-    this.bytes.writeDoubleBE(state.lastValue, at + KEY_BYTES + 16);
+    // setBigUint64 would wrap a number outside 0..2^64-1: records.ts refuses points whose times are.
+    this.view.setBigUint64(at + KEY_BYTES, startNs);
+    this.view.setBigUint64(at + KEY_BYTES + 8, lastNs);
+    this.view.setFloat64(at + KEY_BYTES + 16, lastValue);
     this.changed = true;
     return true;
   }
@@ -81,3 +86,5 @@ export class StreamSet {
     return this.bytes.subarray(0, this.used);
   }
 }
+
+const viewOf = (b: Buffer) => new DataView(b.buffer, b.byteOffset, b.length);

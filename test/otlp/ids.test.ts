@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { logId, streamKey, streamSetKey } from '../../src/otlp/mappings/index.js';
-import { eventId, idOfParts, idOfPrefix, originId, originPrefix, originTail } from '../../src/otlp/mappings/native.js';
+import { eventId, ID_PREFIX, idOfParts, idOfPrefix, keyOfParts, keyOfPrefix, originId, originPrefix, originTail } from '../../src/otlp/mappings/native.js';
 import { decodeMessage, decodeToPlain, messages } from '../../src/otlp/proto.js';
 import { logRecords, metricPoints, spans } from '../../src/otlp/records.js';
 import { histogram, logs, metrics, spans as spanList, sum, YESTERDAY_MS } from './otlp-json.js';
@@ -38,6 +38,10 @@ describe('record ids', () => {
     for (const attrs of [{}, { 'session.id': 's-1', model: 'm' }]) expect(idOfParts(originPrefix('stream', origin, origin.scope, 'm'), attrs, '')).toBe(firstReleaseId(['stream', resource, origin.scope, 'm', attrs]));
     // Its set's key (streamSetKey) from the same start.
     expect(idOfPrefix(originPrefix('stream', origin, origin.scope, 'm'))).toBe(firstReleaseId(['stream', resource, origin.scope, 'm']));
+    // The keys the export works with are those ids without their prefix.
+    expect(ID_PREFIX + keyOfPrefix(originPrefix('stream', origin, origin.scope, 'm'))).toBe(firstReleaseId(['stream', resource, origin.scope, 'm']));
+    expect(ID_PREFIX + keyOfPrefix(prefix, '1', '2')).toBe(firstReleaseId(['point', resource, origin.scope, 'claude_code.token.usage', '1', '2']));
+    expect(ID_PREFIX + keyOfParts(prefix, { model: 'm' }, originTail('1', '2'))).toBe(firstReleaseId(['point', resource, origin.scope, 'claude_code.token.usage', { model: 'm' }, '1', '2']));
   });
 });
 

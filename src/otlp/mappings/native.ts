@@ -42,7 +42,9 @@ export function eventId(key: unknown): string {
 /** What every OTLP id starts with; the key follows it. */
 export const ID_PREFIX = 'otlp:';
 
-const idOfJson = (json: string) => `${ID_PREFIX}${hash('sha256', json, 'base64url').slice(0, 32)}`;
+/** The key of the id of a key's JSON: what follows ID_PREFIX. */
+const keyOfJson = (json: string) => hash('sha256', json, 'base64url').slice(0, 32);
+const idOfJson = (json: string) => `${ID_PREFIX}${keyOfJson(json)}`;
 
 /**
  * eventId([kind, origin.resource, ...rest]), the key of a record by its origin, with the resource
@@ -69,6 +71,11 @@ export function idOfPrefix(prefix: string, ...rest: unknown[]): string {
   return idOfJson(`${prefix}${originTail(...rest)}]`);
 }
 
+/** idOfPrefix's key (the id without ID_PREFIX). */
+export function keyOfPrefix(prefix: string, ...rest: unknown[]): string {
+  return keyOfJson(`${prefix}${originTail(...rest)}]`);
+}
+
 /** The last parts of originId's key, serialized: `idOfParts(prefix, part, originTail(...rest))` is `idOfPrefix(prefix, part, ...rest)`. */
 export function originTail(...rest: unknown[]): string {
   let json = '';
@@ -79,7 +86,12 @@ export function originTail(...rest: unknown[]): string {
 
 /** originId's key from its serialized start and end around one part (a data point's attributes between its metric and its times). */
 export function idOfParts(prefix: string, part: unknown, tail: string): string {
-  return idOfJson(`${prefix},${JSON.stringify(part) ?? 'null'}${tail}]`);
+  return `${ID_PREFIX}${keyOfParts(prefix, part, tail)}`;
+}
+
+/** idOfParts's key (the id without ID_PREFIX). */
+export function keyOfParts(prefix: string, part: unknown, tail: string): string {
+  return keyOfJson(`${prefix},${JSON.stringify(part) ?? 'null'}${tail}]`);
 }
 
 /** The first of these attributes that is a non-empty string or a number, as text. */
