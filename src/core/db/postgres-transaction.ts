@@ -56,9 +56,14 @@ export async function reservedTransaction<T>(pool: postgres.Sql, timeoutMs: numb
     await begun.catch((e: unknown) => Promise.reject(toDbError(e)));
     await committed;
   };
+  // Back to the pool without this transaction's handler, which only marks this transaction's connection lost.
+  const release = () => {
+    if (connection) connection.onclose = null;
+    reserved.release();
+  };
   try {
     const result = await body(statements, commit);
-    reserved.release();
+    release();
     return result;
   } catch (e) {
     await end(e);
@@ -71,7 +76,7 @@ export async function reservedTransaction<T>(pool: postgres.Sql, timeoutMs: numb
     if (!isConnectionFailure(failure)) {
       try {
         await statements.query('ROLLBACK');
-        if (!lost) reserved.release();
+        if (!lost) release();
         return;
       } catch {
         // Not answered: the connection's state is unknown.

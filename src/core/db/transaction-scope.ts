@@ -1,14 +1,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Queryable, Transaction } from './db.js';
 
-/** One open transaction: its statements, how many of them have not answered yet, and its writes. */
+/** One transaction, as the code running in it sees it: its statements, while it is open. */
 interface Frame {
   statements: Transaction;
-  running: number;
   open: boolean;
-  writes: Promise<unknown>[];
-  /** The first write that failed. */
-  failed: { error: unknown } | undefined;
 }
 
 /**
@@ -37,34 +33,40 @@ export class TransactionScope {
    * with the first of them that failed.
    */
   async run<T>(q: Queryable, fn: (tx: Transaction) => Promise<T>, commit: () => Promise<void>): Promise<T> {
-    const frame: Frame = { running: 0, open: true, writes: [], failed: undefined, statements: undefined as unknown as Transaction };
+    // How many statements have not answered yet, the writes, and the first write that failed.
+    let running = 0;
+    const writes: Promise<unknown>[] = [];
+    let failed: { error: unknown } | undefined;
     // Each statement is sent at once, in the order it was made; only its answer is counted.
     const counted = <R>(sent: Promise<R>): Promise<R> => {
-      frame.running += 1;
-      return sent.finally(() => (frame.running -= 1));
+      running += 1;
+      return sent.finally(() => (running -= 1));
     };
-    frame.statements = {
-      query: (sql, params) => counted(q.query(sql, params)),
-      exec: (sql) => counted(q.exec(sql)),
-      write: (sql, params) => {
-        const sent = q.query(sql, params);
-        frame.writes.push(sent);
-        sent.catch((error: unknown) => (frame.failed ??= { error }));
+    const frame: Frame = {
+      open: true,
+      statements: {
+        query: (sql, params) => counted(q.query(sql, params)),
+        exec: (sql) => counted(q.exec(sql)),
+        write: (sql, params) => {
+          const sent = q.query(sql, params);
+          writes.push(sent);
+          sent.catch((error: unknown) => (failed ??= { error }));
+        },
       },
     };
     try {
       const result = await this.frames.run(frame, () => fn(frame.statements));
-      if (frame.running > 0) throw new Error(`${frame.running} statement(s) of a transaction were still running when it ended: await every statement`);
+      if (running > 0) throw new Error(`${running} statement(s) of a transaction were still running when it ended: await every statement`);
       frame.open = false;
       const committed = commit();
       // Awaited below, once the writes answered; should one fail first, this has nobody waiting.
       committed.catch(() => undefined);
-      await Promise.all(frame.writes);
+      await Promise.all(writes);
       await committed;
       return result;
     } catch (e) {
       // A statement made after a failed write fails only because the transaction is aborted.
-      throw frame.failed ? frame.failed.error : e;
+      throw failed ? failed.error : e;
     } finally {
       frame.open = false;
     }
