@@ -57,8 +57,9 @@ export function originId(kind: string, origin: Origin, ...rest: unknown[]): stri
 
 /**
  * The start of originId's key up to `rest`; `originId(kind, origin, ...rest, ...more)` is
- * `idOfPrefix(originPrefix(kind, origin, ...rest), ...more)`, so records sharing their first
- * parts (the data points of one metric) serialize them once.
+ * ID_PREFIX and `keyOfPrefix(originPrefix(kind, origin, ...rest), ...more)`, so records sharing
+ * their first parts (the data points of one metric) serialize them once. The export works with
+ * the keys (an id without ID_PREFIX) that these make.
  */
 export function originPrefix(kind: string, origin: Origin, ...rest: unknown[]): string {
   let json = `[${JSON.stringify(kind)},${origin.resourceJson}`;
@@ -67,16 +68,12 @@ export function originPrefix(kind: string, origin: Origin, ...rest: unknown[]): 
   return json;
 }
 
-export function idOfPrefix(prefix: string, ...rest: unknown[]): string {
-  return idOfJson(`${prefix}${originTail(...rest)}]`);
-}
-
-/** idOfPrefix's key (the id without ID_PREFIX). */
+/** The key of originId from its serialized start (originPrefix) and its last parts. */
 export function keyOfPrefix(prefix: string, ...rest: unknown[]): string {
   return keyOfJson(`${prefix}${originTail(...rest)}]`);
 }
 
-/** The last parts of originId's key, serialized: `idOfParts(prefix, part, originTail(...rest))` is `idOfPrefix(prefix, part, ...rest)`. */
+/** The last parts of originId's key, serialized: `keyOfParts(prefix, part, originTail(...rest))` is `keyOfPrefix(prefix, part, ...rest)`. */
 export function originTail(...rest: unknown[]): string {
   let json = '';
   // JSON.stringify writes undefined in an array as null.
@@ -84,12 +81,7 @@ export function originTail(...rest: unknown[]): string {
   return json;
 }
 
-/** originId's key from its serialized start and end around one part (a data point's attributes between its metric and its times). */
-export function idOfParts(prefix: string, part: unknown, tail: string): string {
-  return `${ID_PREFIX}${keyOfParts(prefix, part, tail)}`;
-}
-
-/** idOfParts's key (the id without ID_PREFIX). */
+/** The key of originId from its serialized start and end around one part (a data point's attributes between its metric and its times). */
 export function keyOfParts(prefix: string, part: unknown, tail: string): string {
   return keyOfJson(`${prefix},${JSON.stringify(part) ?? 'null'}${tail}]`);
 }
