@@ -8,7 +8,10 @@
  * thread (batch-sender.ts), as an exporter is another program. The bodies are built and
  * compressed before the clock starts. Each OTLP record becomes one native event, so the ratio
  * compares like with like.
- * Usage: npm run bench:otlp -- [--engine pglite|postgres] [--postgres URL] [--records 200000] [--concurrency 4]
+ * `--only PHASE` measures one phase (native, logs, delta or cumulative) after every warm-up: to
+ * compare two builds one phase at a time, alternating, without the machine's drift between the
+ * phases of one run (its rows then have no ratio, unless the phase is native).
+ * Usage: npm run bench:otlp -- [--engine pglite|postgres] [--postgres URL] [--records 200000] [--concurrency 4] [--only PHASE]
  */
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
@@ -27,8 +30,16 @@ const { values } = parseArgs({
     postgres: { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/postgres' },
     records: { type: 'string', default: '200000' },
     concurrency: { type: 'string', default: '4' },
+    only: { type: 'string' },
   },
 });
+const PHASES = ['native', 'logs', 'delta', 'cumulative'] as const;
+type Phase = (typeof PHASES)[number];
+if (values.only !== undefined && !PHASES.includes(values.only as Phase)) {
+  console.error(`--only must be one of ${PHASES.join(', ')}`);
+  process.exit(2);
+}
+const measured = values.only === undefined ? PHASES : [values.only as Phase];
 const engine = values.engine === 'postgres' ? 'postgres' : 'pglite';
 const records = Number(values.records);
 const concurrency = Number(values.concurrency);
@@ -136,7 +147,13 @@ try {
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const sender = new BatchSender();
   const send = (path: string, batches: Batch[]) => sender.send({ base, path, authorization: `Bearer ${org.apiKey}`, concurrency, batches });
-  const [native, logs, points, cumulative] = [nativeBodies(records), logBodies(records), metricBodies(records), cumulativeBodies(records)];
+  const phases: Record<Phase, { label: string; path: string; unit: string; bodies: () => Batch[] }> = {
+    native: { label: 'native events (baseline)', path: '/api/v1/telemetry/events', unit: 'events/s', bodies: () => nativeBodies(records) },
+    logs: { label: 'OTLP logs', path: '/v1/logs', unit: 'log records/s', bodies: () => logBodies(records) },
+    delta: { label: 'OTLP metrics, delta', path: '/v1/metrics', unit: 'data points/s', bodies: () => metricBodies(records) },
+    cumulative: { label: 'OTLP metrics, cumulative', path: '/v1/metrics', unit: 'data points/s', bodies: () => cumulativeBodies(records) },
+  };
+  const bodies = new Map(measured.map((phase) => [phase, phases[phase].bodies()]));
   console.log(`OTLP ingestion on ${engine}: ${records} items each, protobuf+gzip, concurrency ${concurrency}`);
   // A short warm-up of each path, outside the figures, so that each is measured compiled as it
   // runs for long (its first thousands of records run while V8 is still compiling it).
@@ -144,16 +161,14 @@ try {
   await send('/v1/logs', logBodies(WARM_UP, 'warm-'));
   await send('/v1/metrics', metricBodies(WARM_UP, 'warm-', 30_000));
   await send('/v1/metrics', cumulativeBodies(WARM_UP, 'warm-'));
-  const n = await send('/api/v1/telemetry/events', native);
-  const l = await send('/v1/logs', logs);
-  const m = await send('/v1/metrics', points);
-  const c = await send('/v1/metrics', cumulative);
-  const row = (name: string, r: Sent, unit: string) =>
-    console.log(`${name.padEnd(34)} ${Math.round(r.perSecond).toLocaleString('en-US').padStart(10)} ${unit.padEnd(18)} ${r.seconds.toFixed(1).padStart(6)} s   ratio to native ${(r.perSecond / n.perSecond).toFixed(2)}`);
-  row('native events (baseline)', n, 'events/s');
-  row('OTLP logs', l, 'log records/s');
-  row('OTLP metrics, delta', m, 'data points/s');
-  row('OTLP metrics, cumulative', c, 'data points/s');
+  const results = new Map<Phase, Sent>();
+  for (const phase of measured) results.set(phase, await send(phases[phase].path, bodies.get(phase) as Batch[]));
+  const native = results.get('native');
+  for (const [phase, r] of results) {
+    const { label, unit } = phases[phase];
+    const ratio = native ? `   ratio to native ${(r.perSecond / native.perSecond).toFixed(2)}` : '';
+    console.log(`${label.padEnd(34)} ${Math.round(r.perSecond).toLocaleString('en-US').padStart(10)} ${unit.padEnd(18)} ${r.seconds.toFixed(1).padStart(6)} s${ratio}`);
+  }
   await sender.close();
   await app.close();
 } finally {
