@@ -51,8 +51,7 @@ const clean = (s: string, max: number) => (s.length <= max && !s.includes('\0') 
  * so every analytics figure shows it exactly as it shows native events. No event row is stored.
  */
 export class OtlpService {
-  private readonly cutoffs = new LRUCache<string, { until: number | null }>({ max: 10_000 });
-  private readonly streamsBefore = new LRUCache<string, { any: boolean }>({ max: 10_000 });
+  private readonly leftovers = new LRUCache<string, Leftovers>({ max: 10_000 });
 
   constructor(
     private readonly db: Db,
@@ -143,7 +142,7 @@ export class OtlpService {
       this.collect(mapPoint({ point, value: point.value, idBase, ms: times.grouped.ms }), owner, events, rejections, nowMs);
     });
     // Once per organization (then kept), so outside the transaction.
-    const streamsBefore = cumulative.length > 0 && (await this.hasStreamsBefore(caller.orgId));
+    const streamsBefore = cumulative.length > 0 && (await this.leftoversOf(caller.orgId)).streamsBefore;
     const stored = await this.db.transaction(async (tx) => {
       // A cumulative point's step counts once by its stream's state alone: it records no key.
       const steps: TelemetryEvent[] = [];
@@ -214,7 +213,7 @@ export class OtlpService {
     }
     if (events.length === 0 && once.length === 0) return 0;
     const unique = repeated ? [...new Map(events.map((e) => [e.id, e])).values()] : events;
-    const cutoff = members.size > 0 ? await this.upgradeCutoff(orgId) : null;
+    const cutoff = members.size > 0 ? (await this.leftoversOf(orgId)).cutoff : null;
     return this.db.transaction(async (tx) => {
       // Sorted: concurrent exports sharing keys or groups wait on each other in one order, never in a cycle.
       const sorted = new Map([...members].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([g, k]) => [g, [...k]]));
@@ -238,22 +237,14 @@ export class OtlpService {
     });
   }
 
-  /** Whether the organization has streams counted before migration 0055 (streams-store.ts), read once: nothing writes them since. */
-  private async hasStreamsBefore(orgId: string): Promise<boolean> {
-    const kept = this.streamsBefore.get(orgId);
-    if (kept !== undefined) return kept.any;
-    const any = await streamsStore.anyBefore(this.db, orgId);
-    this.streamsBefore.set(orgId, { any });
-    return any;
-  }
-
-  /** The organization's upgradeCutoff (seen-groups-store.ts), read once: only migration 0052 writes it. */
-  private async upgradeCutoff(orgId: string): Promise<number | null> {
-    const kept = this.cutoffs.get(orgId);
-    if (kept !== undefined) return kept.until;
-    const until = await seenGroupsStore.upgradeCutoff(this.db, orgId);
-    this.cutoffs.set(orgId, { until });
-    return until;
+  /** What the organization kept from before migrations 0052 and 0055, read once: only those migrations wrote it. */
+  private async leftoversOf(orgId: string): Promise<Leftovers> {
+    const kept = this.leftovers.get(orgId);
+    if (kept !== undefined) return kept;
+    const [cutoff, streamsBefore] = await Promise.all([seenGroupsStore.upgradeCutoff(this.db, orgId), streamsStore.anyBefore(this.db, orgId)]);
+    const read = { cutoff, streamsBefore };
+    this.leftovers.set(orgId, read);
+    return read;
   }
 
   /** A mapped record's events, given their user and checked like native events' times (against the export's now); or its rejection. */
@@ -337,6 +328,15 @@ export function deltaOf(p: MetricPoint, state: StreamState | undefined): number 
 }
 
 const EMPTY: ReadonlySet<string> = new Set();
+
+/**
+ * What an organization kept from before an upgrade: its upgradeCutoff (seen-groups-store.ts,
+ * migration 0052), and whether it has stream states from before migration 0055 (streams-store.ts).
+ */
+interface Leftovers {
+  cutoff: number | null;
+  streamsBefore: boolean;
+}
 const NO_STATES: ReadonlyMap<string, StreamState> = new Map();
 
 /** A cumulative point with its stream's key and its set's; its set's states and where its stream is in them, once read. */
