@@ -11,7 +11,9 @@
  * `--only PHASE` measures one phase (native, logs, delta or cumulative) after every warm-up: to
  * compare two builds one phase at a time, alternating, without the machine's drift between the
  * phases of one run (its rows then have no ratio, unless the phase is native).
- * Usage: npm run bench:otlp -- [--engine pglite|postgres] [--postgres URL] [--records 200000] [--concurrency 4] [--only PHASE]
+ * `--cpu` adds, under each row, the CPU each item took (thread-times.ts): the service's main
+ * thread, with the share of the phase it waited for a core, the whole process and PostgreSQL.
+ * Usage: npm run bench:otlp -- [--engine pglite|postgres] [--postgres URL] [--records 200000] [--concurrency 4] [--only PHASE] [--cpu]
  */
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
@@ -23,6 +25,7 @@ import { IdentityService } from '../src/core/identity/service.js';
 import { encode, messages } from '../src/otlp/proto.js';
 import { openBenchDb } from './analytics-setup.js';
 import { BatchSender, type Batch, type Sent } from './batch-sender.js';
+import { describeThreadTimes, threadTimes } from './thread-times.js';
 
 const { values } = parseArgs({
   options: {
@@ -31,6 +34,7 @@ const { values } = parseArgs({
     records: { type: 'string', default: '200000' },
     concurrency: { type: 'string', default: '4' },
     only: { type: 'string' },
+    cpu: { type: 'boolean', default: false },
   },
 });
 const PHASES = ['native', 'logs', 'delta', 'cumulative'] as const;
@@ -162,12 +166,23 @@ try {
   await send('/v1/metrics', metricBodies(WARM_UP, 'warm-', 30_000));
   await send('/v1/metrics', cumulativeBodies(WARM_UP, 'warm-'));
   const results = new Map<Phase, Sent>();
-  for (const phase of measured) results.set(phase, await send(phases[phase].path, bodies.get(phase) as Batch[]));
+  const cpu = new Map<Phase, string>();
+  for (const phase of measured) {
+    const batches = bodies.get(phase) as Batch[];
+    const before = values.cpu ? threadTimes() : undefined;
+    const sent = await send(phases[phase].path, batches);
+    const after = before && threadTimes();
+    results.set(phase, sent);
+    if (before && after) cpu.set(phase, describeThreadTimes(before, after, batches.reduce((n, b) => n + b.items, 0), sent.seconds));
+  }
+  if (values.cpu && cpu.size === 0) console.log('(--cpu: this system has no /proc scheduler counts)');
   const native = results.get('native');
   for (const [phase, r] of results) {
     const { label, unit } = phases[phase];
     const ratio = native ? `   ratio to native ${(r.perSecond / native.perSecond).toFixed(2)}` : '';
     console.log(`${label.padEnd(34)} ${Math.round(r.perSecond).toLocaleString('en-US').padStart(10)} ${unit.padEnd(18)} ${r.seconds.toFixed(1).padStart(6)} s${ratio}`);
+    const times = cpu.get(phase);
+    if (times) console.log(times);
   }
   await sender.close();
   await app.close();
