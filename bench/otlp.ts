@@ -12,7 +12,8 @@
  * compare two builds one phase at a time, alternating, without the machine's drift between the
  * phases of one run (its rows then have no ratio, unless the phase is native).
  * `--cpu` adds, under each row, the CPU each item took (thread-times.ts): the service's main
- * thread, with the share of the phase it waited for a core, the whole process and PostgreSQL.
+ * thread, with the share of the phase it waited for a core, the whole process and (its server on
+ * this machine) PostgreSQL.
  * Usage: npm run bench:otlp -- [--engine pglite|postgres] [--postgres URL] [--records 200000] [--concurrency 4] [--only PHASE] [--cpu]
  */
 import type { AddressInfo } from 'node:net';
@@ -173,7 +174,7 @@ try {
     const sent = await send(phases[phase].path, batches);
     const after = before && threadTimes();
     results.set(phase, sent);
-    if (before && after) cpu.set(phase, describeThreadTimes(before, after, batches.reduce((n, b) => n + b.items, 0), sent.seconds));
+    if (before && after) cpu.set(phase, describeThreadTimes(before, after, batches.reduce((n, b) => n + b.items, 0), sent.seconds, engine === 'postgres'));
   }
   if (values.cpu && cpu.size === 0) console.log('(--cpu: this system has no /proc scheduler counts)');
   const native = results.get('native');

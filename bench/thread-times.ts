@@ -16,14 +16,14 @@ export interface ThreadTimes {
   postgresOnCpuNs: number;
 }
 
-/** On a core, and waiting for one, in nanoseconds: the first two fields of a schedstat file; zeros when it is gone. */
-function schedstat(file: string): [number, number] {
+/** On a core, and waiting for one, in nanoseconds: the first two fields of a schedstat file; undefined when it is gone. */
+function schedstat(file: string): [number, number] | undefined {
   try {
     const [onCpu, waiting] = readFileSync(file, 'utf8').split(' ');
     return [Number(onCpu), Number(waiting)];
   } catch {
-    // The thread or process ended between the listing and the read.
-    return [0, 0];
+    // The thread or process ended between the listing and the read (or there are no such counts).
+    return undefined;
   }
 }
 
@@ -36,30 +36,28 @@ function isPostgres(pid: string): boolean {
 }
 
 export function threadTimes(): ThreadTimes | undefined {
-  const main = `/proc/self/task/${process.pid}/schedstat`;
-  try {
-    readFileSync(main);
-  } catch {
-    return undefined;
-  }
-  const [mainOnCpuNs, mainWaitingNs] = schedstat(main);
+  const main = schedstat(`/proc/self/task/${process.pid}/schedstat`);
+  if (main === undefined) return undefined;
   let processOnCpuNs = 0;
-  for (const tid of readdirSync('/proc/self/task')) processOnCpuNs += schedstat(`/proc/self/task/${tid}/schedstat`)[0];
+  for (const tid of readdirSync('/proc/self/task')) processOnCpuNs += schedstat(`/proc/self/task/${tid}/schedstat`)?.[0] ?? 0;
   let postgresOnCpuNs = 0;
-  for (const pid of readdirSync('/proc')) if (/^\d+$/.test(pid) && isPostgres(pid)) postgresOnCpuNs += schedstat(`/proc/${pid}/schedstat`)[0];
-  return { mainOnCpuNs, mainWaitingNs, processOnCpuNs, postgresOnCpuNs };
+  // A PostgreSQL process has one thread: its own schedstat is all of it.
+  for (const pid of readdirSync('/proc')) if (/^\d+$/.test(pid) && isPostgres(pid)) postgresOnCpuNs += schedstat(`/proc/${pid}/schedstat`)?.[0] ?? 0;
+  return { mainOnCpuNs: main[0], mainWaitingNs: main[1], processOnCpuNs, postgresOnCpuNs };
 }
 
 /**
  * One line on the CPU between two readings, per item: the main thread's (and the share of the
- * phase it waited for a core), the whole process's and PostgreSQL's. A process's counts of threads that ended
+ * phase it waited for a core), the whole process's, and PostgreSQL's when the server runs here
+ * (`postgres`; PGlite runs in a thread of this process). The counts of a thread that ended
  * within the phase are lost; the bench's threads live through it.
  */
-export function describeThreadTimes(before: ThreadTimes, after: ThreadTimes, items: number, seconds: number): string {
+export function describeThreadTimes(before: ThreadTimes, after: ThreadTimes, items: number, seconds: number, postgres: boolean): string {
   const us = (ns: number) => `${(ns / 1000 / items).toFixed(1)} µs`;
   const waited = Math.round(((after.mainWaitingNs - before.mainWaitingNs) / (seconds * 1e9)) * 100);
   return (
     `  CPU per item: service's main thread ${us(after.mainOnCpuNs - before.mainOnCpuNs)} (ready but waiting for a core ${waited}% of the phase), ` +
-    `whole process ${us(after.processOnCpuNs - before.processOnCpuNs)}, PostgreSQL ${us(after.postgresOnCpuNs - before.postgresOnCpuNs)}`
+    `whole process ${us(after.processOnCpuNs - before.processOnCpuNs)}` +
+    (postgres ? `, PostgreSQL ${us(after.postgresOnCpuNs - before.postgresOnCpuNs)}` : '')
   );
 }
