@@ -328,6 +328,7 @@ export function deltaOf(p: MetricPoint, state: StreamState | undefined): number 
 }
 
 const EMPTY: ReadonlySet<string> = new Set();
+const NO_STATES: ReadonlyMap<string, StreamState> = new Map();
 
 /**
  * What an organization kept from before an upgrade: its upgradeCutoff (seen-groups-store.ts,
@@ -337,7 +338,6 @@ interface Leftovers {
   cutoff: number | null;
   streamsBefore: boolean;
 }
-const NO_STATES: ReadonlyMap<string, StreamState> = new Map();
 
 /** A cumulative point with its stream's key and its set's; its set's states and where its stream is in them, once read. */
 interface Cumulative {

@@ -37,8 +37,9 @@ describe('record ids', () => {
       expect(idOfParts(prefix, attrs, originTail('1', '2'))).toBe(originId('point', origin, origin.scope, 'claude_code.token.usage', attrs, '1', '2'));
     }
     expect(idOfPrefix(originPrefix('stream', origin), undefined)).toBe(firstReleaseId(['stream', resource, undefined]));
-    // A delta point's collection: its metric's start with its start and time.
-    expect(idOfPrefix(prefix, '1', '2')).toBe(firstReleaseId(['point', resource, origin.scope, 'claude_code.token.usage', '1', '2']));
+    // A delta point's collection (its group's key): the collection's start for the metric, with the point's start and time.
+    const collection = originPrefix('collection', origin, origin.scope, 'claude_code.token.usage');
+    expect(idOfPrefix(collection, '1', '2')).toBe(firstReleaseId(['collection', resource, origin.scope, 'claude_code.token.usage', '1', '2']));
     // A cumulative point's stream key (streamKey) from its metric's serialized start.
     for (const attrs of [{}, { 'session.id': 's-1', model: 'm' }]) expect(idOfParts(originPrefix('stream', origin, origin.scope, 'm'), attrs, '')).toBe(firstReleaseId(['stream', resource, origin.scope, 'm', attrs]));
     // Its set's key (streamSetKey) from the same start.
