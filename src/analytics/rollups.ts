@@ -88,7 +88,8 @@ export function rollupDeltas(events: readonly TelemetryEvent[]): RollupDeltas {
   };
 
   let n: number[] = [];
-  const add = (c: keyof typeof U, v = 1) => (n[U[c]]! += v);
+  // By index, each site naming its counter (U.events): a lookup by a name that varies goes megamorphic.
+  const add = (i: number, v = 1) => (n[i]! += v);
 
   // A batch's events are mostly one user's of one day: the last row is checked before the map.
   let ud: UserDayDelta | undefined;
@@ -111,29 +112,29 @@ export function rollupDeltas(events: readonly TelemetryEvent[]): RollupDeltas {
       ud = getOrAdd(userDays, `${e.day}\0${e.userId}`, () => ({ day: e.day, userId: e.userId, counts: new Array<number>(USER_DAY_COUNTS.length).fill(0), creditUnits: 0n, languages: new Set<string>(), lastSession: null }));
     }
     n = ud.counts;
-    add('events');
+    add(U.events);
     n[byClient[e.client]]! += 1;
     const a = e.attrs as Record<string, string | number | undefined>;
     switch (e.type) {
       case 'session_start': {
         const level = a.delegationLevel as string;
-        add('sessions');
+        add(U.sessions);
         n[bySessionLevel[level as keyof typeof bySessionLevel]]! += 1;
         const s = { ms: e.ms, level };
         if (ud.lastSession === null || laterSession(s, ud.lastSession)) ud.lastSession = s;
         break;
       }
       case 'message':
-        add('messages');
-        if (a.role === 'user') add('user_messages');
+        add(U.messages);
+        if (a.role === 'user') add(U.user_messages);
         break;
       case 'model_request': {
         const m = modelOf(ud, a.model as string, a.tier as string);
         const [input, output, cacheRead, cacheWrite] = [a.inputTokens as number, a.outputTokens as number, a.cacheReadTokens as number, a.cacheWriteTokens as number];
-        add('input_tokens', input);
-        add('output_tokens', output);
-        add('cache_read_tokens', cacheRead);
-        add('cache_write_tokens', cacheWrite);
+        add(U.input_tokens, input);
+        add(U.output_tokens, output);
+        add(U.cache_read_tokens, cacheRead);
+        add(U.cache_write_tokens, cacheWrite);
         const mc = m.counts;
         mc[0] += 1;
         mc[1] += input;
@@ -143,28 +144,28 @@ export function rollupDeltas(events: readonly TelemetryEvent[]): RollupDeltas {
         break;
       }
       case 'tool_call':
-        add('tool_calls');
+        add(U.tool_calls);
         n[byToolLevel[a.autonomyLevel as keyof typeof byToolLevel]]! += 1;
         count(e.day, 'tool', a.tool as string);
         if (a.mcpServer !== undefined) {
-          add('mcp_calls');
+          add(U.mcp_calls);
           count(e.day, 'mcp_server', a.mcpServer as string);
         }
         break;
       case 'skill':
-        add('skill_calls');
+        add(U.skill_calls);
         count(e.day, 'skill', a.name as string);
         break;
       case 'slash_command':
-        add('slash_commands');
+        add(U.slash_commands);
         count(e.day, 'slash_command', a.name as string);
         break;
       case 'hook':
-        add('hooks');
+        add(U.hooks);
         count(e.day, 'hook', a.event as string, a.matcher as string, a.command as string);
         break;
       case 'file_change': {
-        add(a.change === 'created' ? 'files_created' : 'files_edited');
+        add(a.change === 'created' ? U.files_created : U.files_edited);
         count(e.day, 'extension', extensionOf(a.path as string));
         const language = languageOf(a.path as string, a.language as string | undefined);
         if (language !== undefined) {
@@ -174,10 +175,10 @@ export function rollupDeltas(events: readonly TelemetryEvent[]): RollupDeltas {
         break;
       }
       case 'git_commit':
-        add('git_commits');
+        add(U.git_commits);
         break;
       case 'pr_created':
-        add('git_prs_created');
+        add(U.git_prs_created);
         break;
     }
   }

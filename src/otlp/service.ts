@@ -62,10 +62,9 @@ export class OtlpService {
 
   async exportLogs(caller: Principal, records: readonly LogRecordIn[]): Promise<ExportOutcome> {
     const rejections = new Rejections();
-    const events: TelemetryEvent[] = [];
+    const collected = new Collected();
     const nowMs = this.clock.now().getTime();
     const owners = await this.owners(caller, records, (r) => r.name);
-    const grouped = new Map<string, Grouped>();
     // The keys of the export's groups by session and minute: mostly one or two.
     const groupKeys = new Map<string, Map<number, string>>();
     records.forEach((r, i) => {
@@ -75,30 +74,31 @@ export class OtlpService {
       const ms = Number.isNaN(parsed) ? nsToMs(r.timeNs) : parsed;
       const id = logId(r, name);
       const group = logGroup(r, name, parsed);
+      let grouped: Grouped | undefined;
       if (group !== undefined) {
         const [session, minute] = group;
         let minutes = groupKeys.get(session);
         if (minutes === undefined) groupKeys.set(session, (minutes = new Map()));
         let key = minutes.get(minute);
         if (key === undefined) minutes.set(minute, (key = keyOfId(groupKey(group))));
-        grouped.set(keyOfId(id), { group: key, ms });
+        grouped = { group: key, ms };
       }
-      this.collect(mapLog({ record: r, name, id, ms }), owners[i] as Owner, events, rejections, nowMs);
+      this.collect(mapLog({ record: r, name, id, ms }), owners[i] as Owner, collected, rejections, nowMs, id, keyOfId(id), grouped);
     });
-    const stored = await this.store(caller.orgId, events, { byKey: grouped, full: `more than ${MAX_RECORDS_PER_GROUP} events of one session in one minute`, rejections });
+    const stored = await this.store(caller.orgId, collected, { full: `more than ${MAX_RECORDS_PER_GROUP} events of one session in one minute`, rejections });
     return { rejected: rejections.count, errorMessage: rejections.message(), stored };
   }
 
   async exportSpans(caller: Principal, list: readonly SpanIn[]): Promise<ExportOutcome> {
     const rejections = new Rejections();
-    const events: TelemetryEvent[] = [];
+    const collected = new Collected();
     const nowMs = this.clock.now().getTime();
     const owners = await this.owners(caller, list, (s) => s.name);
     list.forEach((s, i) => {
       const id = originId('span', s, s.scope, s.name, s.attrs, s.startNs.toString(), s.endNs.toString());
-      this.collect(mapSpan({ span: s, id, ms: nsToMs(s.endNs || s.startNs) }), owners[i] as Owner, events, rejections, nowMs);
+      this.collect(mapSpan({ span: s, id, ms: nsToMs(s.endNs || s.startNs) }), owners[i] as Owner, collected, rejections, nowMs, id, keyOfId(id), undefined);
     });
-    const stored = await this.store(caller.orgId, events);
+    const stored = await this.store(caller.orgId, collected);
     return { rejected: rejections.count, errorMessage: rejections.message(), stored };
   }
 
@@ -107,13 +107,11 @@ export class OtlpService {
     for (const reason of rejected.reasons) rejections.add(reason, 0);
     rejections.count += rejected.count;
     const owners = await this.owners(caller, points, (p) => p.metric);
-    const events: TelemetryEvent[] = [];
+    const collected = new Collected();
     const nowMs = this.clock.now().getTime();
     // Cumulative points with their stream's key and its set's (the stream's metric, resource and scope).
     // (`states`, `at`: its set's states and where its stream is in them, once they are read.)
     const cumulative: Cumulative[] = [];
-    // Delta points by key: their collection and time.
-    const collections = new Map<string, Grouped>();
     // The points of one metric share the start of their keys (originPrefix) and their
     // collection's; the points of one collection (mostly all of them), the times too.
     let metric: { point: MetricPoint; prefix: string; collectionPrefix: string; streamPrefix: string; set: string } | undefined;
@@ -136,16 +134,16 @@ export class OtlpService {
         const [start, time] = [point.startNs.toString(), point.timeNs.toString()];
         times = { startNs: point.startNs, timeNs: point.timeNs, tail: originTail(start, time), grouped: { group: keyOfPrefix(metric.collectionPrefix, start, time), ms: nsToMs(point.timeNs) } };
       }
+      // A delta point is counted through its collection's row.
       const key = keyOfParts(metric.prefix, point.attrs, times.tail);
-      collections.set(key, times.grouped);
       const idBase = `${ID_PREFIX}${key}`;
-      this.collect(mapPoint({ point, value: point.value, idBase, ms: times.grouped.ms }), owner, events, rejections, nowMs);
+      this.collect(mapPoint({ point, value: point.value, idBase, ms: times.grouped.ms }), owner, collected, rejections, nowMs, idBase, key, times.grouped);
     });
     // Once per organization (then kept), so outside the transaction.
     const streamsBefore = cumulative.length > 0 && (await this.leftoversOf(caller.orgId)).streamsBefore;
     const stored = await this.db.transaction(async (tx) => {
       // A cumulative point's step counts once by its stream's state alone: it records no key.
-      const steps: TelemetryEvent[] = [];
+      const steps = new Collected();
       const sets = await streamsStore.lock(tx, caller.orgId, [...new Set(cumulative.map((c) => c.set))]);
       const outside = new Set<string>();
       for (const c of cumulative) {
@@ -170,10 +168,10 @@ export class OtlpService {
         if (delta === 0) continue;
         // A step's events are neither kept nor keyed (they go to the rollups alone): their ids only name their stream.
         const idBase = `step:${c.key}`;
-        this.collect(mapPoint({ point: c.point, value: delta, idBase, ms: nsToMs(c.point.timeNs) }), c.owner, steps, rejections, nowMs);
+        this.collect(mapPoint({ point: c.point, value: delta, idBase, ms: nsToMs(c.point.timeNs) }), c.owner, steps, rejections, nowMs, idBase, undefined, undefined);
       }
       streamsStore.save(tx, caller.orgId, sets);
-      return this.store(caller.orgId, events, { byKey: collections, full: `more than ${MAX_RECORDS_PER_GROUP} data points of one metric with the same start and time`, rejections }, steps);
+      return this.store(caller.orgId, collected, { full: `more than ${MAX_RECORDS_PER_GROUP} data points of one metric with the same start and time`, rejections }, steps.events);
     });
     return { rejected: rejections.count, errorMessage: rejections.message(), stored };
   }
@@ -183,21 +181,21 @@ export class OtlpService {
    * has one): their keys are recorded as seen, their events go to the rollups. An event's key is
    * the record's id hash, the part of its id before `#` (a counter point's events are
    * `<idBase>#<i>`, a prompt's slash command `<id>#slash`); a Droid session's event has its own.
-   * A record of a group (`groups`: a delta point's collection, a Claude Code session's minute)
-   * is recorded in its group's row (otlp_seen_groups), any other in otlp_seen. Of events
-   * sharing an id, the last counts. `once`: events that count without a key (the steps of
-   * cumulative streams, which their streams' state keeps from counting twice). Returns how many
-   * events were counted.
+   * A record of a group (a delta point's collection, a Claude Code session's minute) is recorded
+   * in its group's row (otlp_seen_groups), any other in otlp_seen. Of events sharing an id, the
+   * last counts. `once`: events that count without a key (the steps of cumulative streams, which
+   * their streams' state keeps from counting twice). Returns how many events were counted.
    */
-  private async store(orgId: string, events: readonly TelemetryEvent[], groups?: Groups, once: readonly TelemetryEvent[] = []): Promise<number> {
+  private async store(orgId: string, collected: Collected, groups?: Groups, once: readonly TelemetryEvent[] = []): Promise<number> {
+    const { events, keys: keyOf, groups: groupOf } = collected;
     const keys = new Set<string>();
     const members = new Map<string, Set<string>>();
     let grouped = 0;
     // Events sharing an id share its key: only when some key comes again can ids repeat.
     let repeated = false;
-    for (const e of events) {
-      const key = keyOf(e);
-      const of = groups?.byKey.get(key);
+    for (let i = 0; i < events.length; i++) {
+      const key = keyOf[i] as string;
+      const of = groupOf[i];
       if (of === undefined) {
         if (keys.has(key)) repeated = true;
         else keys.add(key);
@@ -212,26 +210,30 @@ export class OtlpService {
       }
     }
     if (events.length === 0 && once.length === 0) return 0;
-    const unique = repeated ? [...new Map(events.map((e) => [e.id, e])).values()] : events;
+    // The last of each id, where its first was.
+    const unique = repeated ? [...new Map(events.map((e, i) => [e.id, i])).values()] : undefined;
     const cutoff = members.size > 0 ? (await this.leftoversOf(orgId)).cutoff : null;
     return this.db.transaction(async (tx) => {
       // Sorted: concurrent exports sharing keys or groups wait on each other in one order, never in a cycle.
       const sorted = new Map([...members].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([g, k]) => [g, [...k]]));
       const inGroups = await seenGroupsStore.insertNew(tx, orgId, sorted);
       if (inGroups.overflow.length > 0) groups?.rejections.add(groups.full, inGroups.overflow.length);
-      const before = cutoff === null ? EMPTY : await seenGroupsStore.seenBefore(tx, orgId, [...inGroups.fresh].map((key) => ({ key, ms: groups?.byKey.get(key)?.ms ?? 0 })), cutoff);
+      const before = cutoff === null ? EMPTY : await seenGroupsStore.seenBefore(tx, orgId, withTimes(collected, inGroups.fresh), cutoff);
       const fresh = keys.size > 0 ? await seenStore.insertNew(tx, orgId, [...keys].sort()) : null;
       // Usually every record is new: then every event counts.
       const all = fresh === null && before.size === 0 && inGroups.fresh.size === grouped;
-      const counted = (
-        all
-          ? unique
-          : unique.filter((e) => {
-              const key = keyOf(e);
-              if (groups?.byKey.has(key)) return inGroups.fresh.has(key) && !before.has(key);
-              return fresh === null || fresh.has(key);
-            })
-      ).concat(once);
+      const counts = (i: number) => {
+        const key = keyOf[i] as string;
+        if (groupOf[i] !== undefined) return inGroups.fresh.has(key) && !before.has(key);
+        return fresh === null || fresh.has(key);
+      };
+      let counted: TelemetryEvent[];
+      if (all && unique === undefined) counted = events.concat(once);
+      else {
+        counted = [];
+        for (const i of unique ?? events.keys()) if (counts(i)) counted.push(events[i] as TelemetryEvent);
+        for (const e of once) counted.push(e);
+      }
       if (counted.length > 0) await this.analytics.recordBatch(orgId, counted);
       return counted.length;
     });
@@ -247,21 +249,27 @@ export class OtlpService {
     return read;
   }
 
-  /** A mapped record's events, given their user and checked like native events' times (against the export's now); or its rejection. */
-  private collect(mapped: Mapped, owner: Owner, out: TelemetryEvent[], rejections: Rejections, nowMs: number): void {
+  /**
+   * A mapped record's events, given their user and checked like native events' times (against
+   * the export's now), with their keys: `id` and `key` are the record's (undefined for events
+   * counted without a key), and `grouped` its group when it has one; or its rejection.
+   */
+  private collect(mapped: Mapped, owner: Owner, out: Collected, rejections: Rejections, nowMs: number, id: string, key: string | undefined, grouped: Grouped | undefined): void {
     if ('ignore' in mapped) return;
     if ('reject' in mapped) return rejections.add(mapped.reject);
     if (mapped.events.length === 0) return;
     if ('reject' in owner) return rejections.add(owner.reject);
     // A record counts whole or not at all.
-    const before = out.length;
+    const before = out.events.length;
     for (const e of mapped.events) {
       const ts = parseTimestamp(e.ms, nowMs);
       if ('error' in ts) {
-        out.length = before;
+        out.truncate(before);
         return rejections.add(`a record whose time ${ts.error}`);
       }
-      out.push(owned(e, owner.userId, ts.ms));
+      // The record's own id mostly (read from it otherwise: a Droid session's event has a key of its own).
+      const own = key === undefined || e.id === id ? key : keyOfId(e.id);
+      out.add(owned(e, owner.userId, ts.ms), own ?? '', own === key ? grouped : undefined);
     }
   }
 
@@ -356,7 +364,6 @@ function inTimeOrder(points: readonly Cumulative[]): boolean {
 }
 
 /** The key an OTLP event's id carries (eventId/originId in mappings/native.ts). */
-const keyOf = (e: TelemetryEvent): string => keyOfId(e.id);
 function keyOfId(id: string): string {
   if (!id.startsWith(ID_PREFIX) || (id.length !== ID_PREFIX.length + KEY_CHARS && id[ID_PREFIX.length + KEY_CHARS] !== '#')) {
     throw new Error(`an OTLP event id not made by eventId: ${id.slice(0, 60)}`);
@@ -374,11 +381,35 @@ interface Grouped {
   ms: number;
 }
 
-/** The grouped records of an export by key, and the reason to give for those past a full group. */
+/** The reason to give for grouped records past a full group. */
 interface Groups {
-  byKey: ReadonlyMap<string, Grouped>;
   full: string;
   rejections: Rejections;
+}
+
+/**
+ * The events of an export's records, each with its key and, for a grouped record's, its group
+ * (side by side, so that the keys made for the records are not read back from the ids).
+ */
+class Collected {
+  readonly events: TelemetryEvent[] = [];
+  readonly keys: string[] = [];
+  readonly groups: (Grouped | undefined)[] = [];
+  add(event: TelemetryEvent, key: string, grouped: Grouped | undefined): void {
+    this.events.push(event);
+    this.keys.push(key);
+    this.groups.push(grouped);
+  }
+  truncate(length: number): void {
+    this.events.length = this.keys.length = this.groups.length = length;
+  }
+}
+
+/** These grouped records' keys with their times. */
+function withTimes(collected: Collected, keys: ReadonlySet<string>): { key: string; ms: number }[] {
+  const times = new Map<string, number>();
+  collected.groups.forEach((g, i) => g !== undefined && times.set(collected.keys[i] as string, g.ms));
+  return [...keys].map((key) => ({ key, ms: times.get(key) ?? 0 }));
 }
 
 const maxLength = (attr: string) => (attr === 'command' || attr === 'path' ? 4000 : 200);

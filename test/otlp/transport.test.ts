@@ -236,6 +236,38 @@ describe('transport', () => {
     expect(decodeToPlain(messages.metricsResponse, partial.rawPayload)).toEqual({ partialSuccess: { rejectedDataPoints: '1', errorMessage: expect.stringContaining('below 0') } });
   });
 
+  it('refuses a record dated more than 5 minutes ahead whole, with every event it makes, and counts the rest of its export', async () => {
+    const org = await t.createOrg('ahead');
+    const ahead = Date.now() + 3_600_000;
+    // A Droid point makes its session's event beside its own: a point dated ahead loses both. Sent
+    // twice: the retry counts nothing, so what the first recorded as seen was the other point's.
+    const points = metrics({ 'service.name': 'droid' }, [
+      sum('droid.git.commits', [
+        { attrs: { 'session.id': 'ahead' }, value: 3, startMs: ahead - 60_000, timeMs: ahead },
+        { attrs: { 'session.id': 'now' }, value: 2 },
+      ]),
+    ]);
+    for (let i = 0; i < 2; i++) {
+      const res = await json(org, 'metrics', points);
+      expect(res.json()).toEqual({ partialSuccess: { rejectedDataPoints: 1, errorMessage: expect.stringContaining('more than 5 minutes in the future') } });
+    }
+    expect(await day(org, 'productivity')).toMatchObject({ git_commits: 2 });
+    expect(await day(org, 'activity')).toMatchObject({ sessions: 1 });
+    // A prompt and its slash command dated ahead, before one that is not; sent twice too.
+    const body = logs(claude, [
+      { name: 'claude_code.user_prompt', attrs: { 'session.id': 's', command_name: '/plan' }, timeMs: ahead },
+      { name: 'claude_code.user_prompt', attrs: { 'session.id': 's', command_name: '/review' } },
+    ]);
+    for (let i = 0; i < 2; i++) {
+      const res = await json(org, 'logs', body);
+      expect(res.json()).toEqual({ partialSuccess: { rejectedLogRecords: 1, errorMessage: expect.stringContaining('more than 5 minutes in the future') } });
+    }
+    expect(await day(org, 'activity')).toMatchObject({ user_messages: 1 });
+    expect(await day(org, 'tools')).toMatchObject({ slash_commands_invocations: 1 });
+    const slashes = await t.db.query<{ name: string }>(`SELECT name FROM analytics_day_counter WHERE org_id = $1 AND kind = 'slash_command'`, [org.orgId]);
+    expect(slashes.map((r) => r.name)).toEqual(['/review']);
+  });
+
   it('refuses with clear errors and stores nothing: undecodable protobuf, not JSON, another content type, a gzip bomb, a body over the limit, NaN and negative counters', async () => {
     const org = await t.createOrg('refusals');
     const garbage = await send(org, 'logs', Buffer.from([0xff, 0xff, 0xff, 0x0f]), { 'content-type': 'application/x-protobuf' });
