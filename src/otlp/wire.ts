@@ -180,7 +180,7 @@ function readAny(r: Reader, depth: number, s: AnyState): void {
     const tag = r.tag();
     const f = tag >>> 3;
     const w = tag & 7;
-    if (f === F.string && w === LEN) set(s, f, r.stringVerify());
+    if (f === F.string && w === LEN) set(s, f, readText(r));
     else if (f === F.bool && w === VARINT) set(s, f, r.bool());
     else if (f === F.int && w === VARINT) set(s, f, r.int64());
     else if (f === F.double && w === I64) set(s, f, r.double());
@@ -191,6 +191,39 @@ function readAny(r: Reader, depth: number, s: AnyState): void {
   }
   leave(r, outer);
 }
+
+/**
+ * A string, as r.stringVerify() reads it. Short ASCII text (most attribute values) is copied
+ * out of the buffer whole: stringVerify builds it up eight characters at a time, a string
+ * each step, and leaves a longer one in pieces that are joined again when it is first read.
+ */
+function readText(r: Reader): string {
+  const at = r.pos;
+  // The length as stringVerify reads it (size() refuses what it refuses, with the same error).
+  const length = r.size();
+  const start = r.pos;
+  const end = start + length;
+  if (length > MAX_SLICED_TEXT || end > r.len) {
+    r.pos = at;
+    return r.stringVerify();
+  }
+  const buf = r.buf;
+  for (let i = start; i < end; i++) {
+    // Not ASCII: decoded (and checked) by protobufjs.
+    if ((buf[i] as number) > 0x7f) {
+      r.pos = at;
+      return r.stringVerify();
+    }
+  }
+  r.pos = end;
+  // ASCII reads the same as Latin-1. Buffer's own slice method (which toString calls after
+  // working out the encoding; protobufjs's BufferReader calls utf8Slice the same way).
+  return (buf as unknown as Latin1Slice).latin1Slice(start, end);
+}
+interface Latin1Slice {
+  latin1Slice(start: number, end: number): string;
+}
+const MAX_SLICED_TEXT = 256;
 
 const set = (s: AnyState, member: number, value: unknown) => {
   s.member = member;
@@ -387,7 +420,8 @@ interface ResourceOf<T> {
  */
 function readExport<T>(bytes: Uint8Array, layout: Layout, item: (r: Reader, depth: number) => T): ResourceOf<T>[] {
   const out: ResourceOf<T>[] = [];
-  const r = Reader.create(bytes);
+  // Over a Buffer (a view of the same bytes), which readText slices.
+  const r = Reader.create(Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   while (r.pos < r.len) {
     const tag = r.tag();
     if (tag >>> 3 === layout.resources && (tag & 7) === LEN) out.push(readResourceOf(r, 1, layout, item));
@@ -546,7 +580,7 @@ function readLog(r: Reader, depth: number): RawLog {
     if (f === F.logAttrs && w === LEN) readAttribute(r, depth + 1, l.attrs);
     else if (f === F.logTime && w === I64) l.timeNs = fixed64(r);
     else if (f === F.logObserved && w === I64) l.observedNs = fixed64(r);
-    else if (f === F.logEventName && w === LEN) l.eventName = r.stringVerify();
+    else if (f === F.logEventName && w === LEN) l.eventName = readText(r);
     else if (f === F.logBody && w === LEN) readAny(r, depth + 1, (l.body ??= { member: 0, value: undefined }));
     // Read to be refused where protobufjs refuses them (a string must be valid UTF-8).
     else if (f === F.logSeverity && w === VARINT) r.int32();

@@ -53,7 +53,8 @@ const key = fc.oneof(
 const anyValue: fc.Arbitrary<Record<string, unknown>> = fc.letrec<{ value: Record<string, unknown> }>((tie) => ({
   value: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
-    fc.record({ stringValue: fc.oneof(fc.string(), fc.constantFrom('claude_code.user_prompt', '')) }),
+    // Text the reader slices (ASCII, up to 256 bytes) and the rest: not ASCII, and around that limit.
+    fc.record({ stringValue: fc.oneof(fc.string(), fc.string({ unit: 'binary', maxLength: 8 }), fc.string({ minLength: 254, maxLength: 258 }), fc.constantFrom('claude_code.user_prompt', '')) }),
     fc.record({ boolValue: fc.boolean() }),
     fc.record({ intValue: fc.oneof(i64, fc.integer().map(String), safeEdges) }),
     fc.record({ doubleValue: fc.oneof(fc.double(), fc.constantFrom(0, -0, 1.5)) }),
@@ -198,6 +199,10 @@ describe('reading protobuf exports from the wire', () => {
     const badString = embed(1, embed(2, embed(2, concat(protobuf.Writer.create().uint32((12 << 3) | 2).uint32(2).finish(), Uint8Array.of(0xc3, 0x28)))));
     sameLogs(badString);
     expect(() => logRecordsFromWire(badString)).toThrow();
+    // The same in an attribute's string value (the ASCII before it read as any value is).
+    const badValue = embed(1, embed(2, embed(2, embed(6, embed(2, concat(protobuf.Writer.create().uint32((1 << 3) | 2).uint32(4).finish(), Uint8Array.of(0x61, 0x62, 0xc3, 0x28)))))));
+    sameLogs(badValue);
+    expect(() => logRecordsFromWire(badValue)).toThrow();
     // The same in an attribute's key.
     const badKey = embed(1, embed(2, embed(2, embed(6, concat(protobuf.Writer.create().uint32((1 << 3) | 2).uint32(2).finish(), Uint8Array.of(0xc3, 0x28))))));
     sameLogs(badKey);
