@@ -270,9 +270,9 @@ function readKeyValue(r: Reader, depth: number): KeyValue {
 
 /**
  * A KeyValue's key, as r.stringVerify() reads it. Exports repeat the same few keys in every
- * record: a short ASCII key is decoded once and its string kept (in a slot chosen by a hash of
- * its bytes, replaced when another key lands there), so that every record reuses one string,
- * whose hash and whose interning as a property name are then worked out once.
+ * record: a short ASCII key is decoded once and its string kept (in a slot chosen by its length
+ * and three of its bytes, replaced when another key lands there), so that every record reuses
+ * one string, whose hash and whose interning as a property name are then worked out once.
  */
 function readKey(r: Reader): string {
   const at = r.pos;
@@ -285,31 +285,33 @@ function readKey(r: Reader): string {
     return r.stringVerify();
   }
   const buf = r.buf;
-  let hash = length;
-  for (let i = start; i < end; i++) {
-    const c = buf[i] as number;
-    // Not ASCII: decoded (and checked) as any string.
-    if (c > 0x7f) {
-      r.pos = at;
-      return r.stringVerify();
-    }
-    hash = Math.imul(hash ^ c, 0x01000193);
-  }
-  const slot = (hash >>> 0) & (KEPT_KEYS - 1);
+  // The slot, by the length and three of the bytes: the comparison below reads them all anyway.
+  const slot = Math.imul(length ^ ((buf[start] as number) << 7) ^ ((buf[start + (length >> 1)] as number) << 14) ^ ((buf[end - 1] as number) << 21), 0x9e3779b1) >>> (32 - KEPT_KEY_BITS);
   const kept = keptKeys[slot];
-  r.pos = end;
   if (kept !== undefined && kept.length === length) {
     let i = 0;
     while (i < length && kept.charCodeAt(i) === buf[start + i]) i++;
-    if (i === length) return kept;
+    // Equal to a kept key, so ASCII too.
+    if (i === length) {
+      r.pos = end;
+      return kept;
+    }
   }
-  const key = String.fromCharCode.apply(null, buf.subarray(start, end) as unknown as number[]);
+  for (let i = start; i < end; i++) {
+    // Not ASCII: decoded (and checked) as any string.
+    if ((buf[i] as number) > 0x7f) {
+      r.pos = at;
+      return r.stringVerify();
+    }
+  }
+  r.pos = end;
+  const key = (buf as unknown as Latin1Slice).latin1Slice(start, end);
   keptKeys[slot] = key;
   return key;
 }
 const MAX_KEPT_KEY = 64;
-const KEPT_KEYS = 1024;
-const keptKeys: (string | undefined)[] = new Array(KEPT_KEYS).fill(undefined);
+const KEPT_KEY_BITS = 10;
+const keptKeys: (string | undefined)[] = new Array(2 ** KEPT_KEY_BITS).fill(undefined);
 
 /** A KeyValue's key; its value is read into `value` (merged into it when the field comes again). */
 function readKeyValueInto(r: Reader, depth: number, value: AnyState): string {
