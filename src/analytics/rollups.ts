@@ -1,4 +1,4 @@
-import { AUTONOMY_LEVELS, CLIENTS, DELEGATION_LEVELS } from '../events/schemas.js';
+import { AUTONOMY_LEVELS, CLIENTS, DELEGATION_LEVELS, type Client } from '../events/schemas.js';
 import type { TelemetryEvent } from '../events/event.js';
 import { creditUnits } from './credits.js';
 import { boundedName } from './bounds.js';
@@ -73,11 +73,31 @@ function getOrAdd<K, V>(map: Map<K, V>, key: K, make: () => V): V {
 /** A later session wins; at the same millisecond the greater level, so the order of arrival never matters. */
 export const laterSession = (a: { ms: number; level: string }, b: { ms: number; level: string }): boolean => a.ms > b.ms || (a.ms === b.ms && a.level > b.level);
 
+/** The kind of tokens a model request given by its parts counts. */
+export type TokenKind = 'input' | 'output' | 'cacheRead' | 'cacheWrite';
+
 /**
- * What a set of newly stored events adds to each rollup row. Keys are sorted so that concurrent
- * batches lock rollup rows in the same order and never deadlock.
+ * A model request given by its parts rather than as an event: an OTLP token data point (one kind
+ * of tokens), whose event object and attributes would outlive the export's wait for the database,
+ * so that V8 promotes them (docs/otlp.md). It counts in the rollups exactly as a `model_request`
+ * event of its day, user, client and model, of the tier `standard`, with its tokens of its kind
+ * and none of the others.
  */
-export function rollupDeltas(events: readonly TelemetryEvent[]): RollupDeltas {
+export interface ModelRequest {
+  day: string;
+  userId: string;
+  client: Client;
+  model: string;
+  kind: TokenKind;
+  tokens: number;
+}
+
+/**
+ * What a set of newly stored events, and model requests given by their parts, add to each rollup
+ * row. Keys are sorted so that concurrent batches lock rollup rows in the same order and never
+ * deadlock.
+ */
+export function rollupDeltas(events: readonly TelemetryEvent[], requests: readonly ModelRequest[] = []): RollupDeltas {
   const userDays = new Map<string, UserDayDelta>();
   const models = new Map<string, ModelDelta>();
   const counters = new Map<string, CounterDelta>();
@@ -93,6 +113,16 @@ export function rollupDeltas(events: readonly TelemetryEvent[]): RollupDeltas {
 
   // A batch's events are mostly one user's of one day: the last row is checked before the map.
   let ud: UserDayDelta | undefined;
+  /** An event of this day, user and client: its user-day row, counting it (`n` is then its counts). */
+  const enter = (day: string, userId: string, client: Client): UserDayDelta => {
+    if (ud === undefined || ud.day !== day || ud.userId !== userId) {
+      ud = getOrAdd(userDays, `${day}\0${userId}`, () => ({ day, userId, counts: new Array<number>(USER_DAY_COUNTS.length).fill(0), creditUnits: 0n, languages: new Set<string>(), lastSession: null }));
+    }
+    n = ud.counts;
+    add(U.events);
+    n[byClient[client]]! += 1;
+    return ud;
+  };
   // Each user-day's model rows, found by comparing model and tier (a user-day has a few) rather
   // than by a key built per event.
   const modelsOf = new Map<UserDayDelta, ModelDelta[]>();
@@ -107,13 +137,21 @@ export function rollupDeltas(events: readonly TelemetryEvent[]): RollupDeltas {
     if (list.length < 8) list.push(m);
     return m;
   };
+  /** A model request of the entered user-day (`n` its counts). */
+  const request = (of: UserDayDelta, model: string, tier: string, input: number, output: number, cacheRead: number, cacheWrite: number) => {
+    add(U.input_tokens, input);
+    add(U.output_tokens, output);
+    add(U.cache_read_tokens, cacheRead);
+    add(U.cache_write_tokens, cacheWrite);
+    const mc = modelOf(of, model, tier).counts;
+    mc[0] += 1;
+    mc[1] += input;
+    mc[2] += output;
+    mc[3] += cacheRead;
+    mc[4] += cacheWrite;
+  };
   for (const e of events) {
-    if (ud === undefined || ud.day !== e.day || ud.userId !== e.userId) {
-      ud = getOrAdd(userDays, `${e.day}\0${e.userId}`, () => ({ day: e.day, userId: e.userId, counts: new Array<number>(USER_DAY_COUNTS.length).fill(0), creditUnits: 0n, languages: new Set<string>(), lastSession: null }));
-    }
-    n = ud.counts;
-    add(U.events);
-    n[byClient[e.client]]! += 1;
+    const row = enter(e.day, e.userId, e.client);
     const a = e.attrs as Record<string, string | number | undefined>;
     switch (e.type) {
       case 'session_start': {
@@ -121,28 +159,16 @@ export function rollupDeltas(events: readonly TelemetryEvent[]): RollupDeltas {
         add(U.sessions);
         n[bySessionLevel[level as keyof typeof bySessionLevel]]! += 1;
         const s = { ms: e.ms, level };
-        if (ud.lastSession === null || laterSession(s, ud.lastSession)) ud.lastSession = s;
+        if (row.lastSession === null || laterSession(s, row.lastSession)) row.lastSession = s;
         break;
       }
       case 'message':
         add(U.messages);
         if (a.role === 'user') add(U.user_messages);
         break;
-      case 'model_request': {
-        const m = modelOf(ud, a.model as string, a.tier as string);
-        const [input, output, cacheRead, cacheWrite] = [a.inputTokens as number, a.outputTokens as number, a.cacheReadTokens as number, a.cacheWriteTokens as number];
-        add(U.input_tokens, input);
-        add(U.output_tokens, output);
-        add(U.cache_read_tokens, cacheRead);
-        add(U.cache_write_tokens, cacheWrite);
-        const mc = m.counts;
-        mc[0] += 1;
-        mc[1] += input;
-        mc[2] += output;
-        mc[3] += cacheRead;
-        mc[4] += cacheWrite;
+      case 'model_request':
+        request(row, a.model as string, a.tier as string, a.inputTokens as number, a.outputTokens as number, a.cacheReadTokens as number, a.cacheWriteTokens as number);
         break;
-      }
       case 'tool_call':
         add(U.tool_calls);
         n[byToolLevel[a.autonomyLevel as keyof typeof byToolLevel]]! += 1;
@@ -170,7 +196,7 @@ export function rollupDeltas(events: readonly TelemetryEvent[]): RollupDeltas {
         const language = languageOf(a.path as string, a.language as string | undefined);
         if (language !== undefined) {
           count(e.day, 'language', language);
-          ud.languages.add(boundedName(language));
+          row.languages.add(boundedName(language));
         }
         break;
       }
@@ -181,6 +207,10 @@ export function rollupDeltas(events: readonly TelemetryEvent[]): RollupDeltas {
         add(U.git_prs_created);
         break;
     }
+  }
+  for (const r of requests) {
+    const [kind, t] = [r.kind, r.tokens];
+    request(enter(r.day, r.userId, r.client), r.model, 'standard', kind === 'input' ? t : 0, kind === 'output' ? t : 0, kind === 'cacheRead' ? t : 0, kind === 'cacheWrite' ? t : 0);
   }
   // Credits are linear in the tokens: each model row's are worked out once from its sums, which
   // are exact (a sum past 2^53 - 1 is refused by the rollups' bounds, migration 0014).

@@ -11,7 +11,7 @@ import { checkRange, dateOf, dayNumber, eachDay, rowDays } from './dates.js';
 import { activityByClient, activityRows, productivityRows, tokensByModel, tokensRows, toolsByName, toolsRows } from './day-reports.js';
 import { Meta, TokensModelRow, TokensRow, UsersMeta, type ActivityQuery, type ProductivityQuery, type TokensQuery, type ToolsQuery, type UserTotalsQuery, type UsersQuery } from './schemas.js';
 import { writeRollups } from './rollup-store.js';
-import { rollupDeltas } from './rollups.js';
+import { rollupDeltas, type ModelRequest } from './rollups.js';
 import { analyticsStore as store, type Range } from './store.js';
 import { userDay, userDayBytes, userRows, type UserDay } from './user-report.js';
 
@@ -54,10 +54,11 @@ export class AnalyticsService implements CreditsUsage {
   /**
    * Adds newly stored events to the rollups in the caller's transaction (the one that stores the
    * events), so that the rollups stay exact sums of the stored events: native ingestion and OTLP
-   * ingestion (through telemetry) both come here.
+   * ingestion both come here. `requests`: model requests given by their parts rather than as
+   * events (OTLP's token data points), counted as their events would be.
    */
-  recordBatch(orgId: string, events: readonly TelemetryEvent[]): Promise<void> {
-    const deltas = rollupDeltas(events);
+  recordBatch(orgId: string, events: readonly TelemetryEvent[], requests?: readonly ModelRequest[]): Promise<void> {
+    const deltas = rollupDeltas(events, requests);
     return this.db.transaction(async (tx) => writeRollups(tx, orgId, deltas));
   }
 

@@ -3,6 +3,7 @@ import { systemClock, type Clock } from '../core/clock.js';
 import type { Db } from '../core/db/db.js';
 import { isManagerRole, type Principal } from '../core/identity/roles.js';
 import type { IdentityService } from '../core/identity/service.js';
+import type { ModelRequest } from '../analytics/rollups.js';
 import type { AnalyticsService } from '../analytics/service.js';
 import { dateParse, parseTimestamp, utcDay } from '../events/timestamps.js';
 import type { TelemetryEvent } from '../events/event.js';
@@ -171,29 +172,30 @@ export class OtlpService {
         this.collect(mapPoint({ point: c.point, value: delta, idBase, ms: nsToMs(c.point.timeNs) }), c.owner, steps, rejections, nowMs, idBase, undefined, undefined);
       }
       streamsStore.save(tx, caller.orgId, sets);
-      return this.store(caller.orgId, collected, { full: `more than ${MAX_RECORDS_PER_GROUP} data points of one metric with the same start and time`, rejections }, steps.events);
+      return this.store(caller.orgId, collected, { full: `more than ${MAX_RECORDS_PER_GROUP} data points of one metric with the same start and time`, rejections }, steps);
     });
     return { rejected: rejections.count, errorMessage: rejections.message(), stored };
   }
 
   /**
    * Counts the events of the records not seen before, in one transaction (the caller's when it
-   * has one): their keys are recorded as seen, their events go to the rollups. An event's key is
-   * the record's id hash, the part of its id before `#` (a counter point's events are
-   * `<idBase>#<i>`, a prompt's slash command `<id>#slash`); a Droid session's event has its own.
-   * A record of a group (a delta point's collection, a Claude Code session's minute) is recorded
-   * in its group's row (otlp_seen_groups), any other in otlp_seen. Of events sharing an id, the
-   * last counts. `once`: events that count without a key (the steps of cumulative streams, which
-   * their streams' state keeps from counting twice). Returns how many events were counted.
+   * has one): their keys are recorded as seen, their events (and model requests) go to the
+   * rollups. An event's key is the record's id hash, the part of its id before `#` (a counter
+   * point's events are `<idBase>#<i>`, a prompt's slash command `<id>#slash`); a Droid session's
+   * event has its own. A record of a group (a delta point's collection, a Claude Code session's
+   * minute) is recorded in its group's row (otlp_seen_groups), any other in otlp_seen. Of entries
+   * sharing an id, the last counts. `once`: what counts without a key (the steps of cumulative
+   * streams, which their streams' state keeps from counting twice). Returns how many events (and
+   * requests) were counted.
    */
-  private async store(orgId: string, collected: Collected, groups?: Groups, once: readonly TelemetryEvent[] = []): Promise<number> {
-    const { events, keys: keyOf, groups: groupOf } = collected;
+  private async store(orgId: string, collected: Collected, groups?: Groups, once?: Collected): Promise<number> {
+    const { ids, keys: keyOf, groups: groupOf } = collected;
     const keys = new Set<string>();
     const members = new Map<string, Set<string>>();
     let grouped = 0;
-    // Events sharing an id share its key: only when some key comes again can ids repeat.
+    // Entries sharing an id share its key: only when some key comes again can ids repeat.
     let repeated = false;
-    for (let i = 0; i < events.length; i++) {
+    for (let i = 0; i < collected.length; i++) {
       const key = keyOf[i] as string;
       const of = groupOf[i];
       if (of === undefined) {
@@ -209,9 +211,9 @@ export class OtlpService {
         }
       }
     }
-    if (events.length === 0 && once.length === 0) return 0;
+    if (collected.length === 0 && (once?.length ?? 0) === 0) return 0;
     // The last of each id, where its first was.
-    const unique = repeated ? [...new Map(events.map((e, i) => [e.id, i])).values()] : undefined;
+    const unique = repeated ? [...new Map(ids.map((id, i) => [id, i])).values()] : undefined;
     const cutoff = members.size > 0 ? (await this.leftoversOf(orgId)).cutoff : null;
     return this.db.transaction(async (tx) => {
       // Sorted: concurrent exports sharing keys or groups wait on each other in one order, never in a cycle.
@@ -220,22 +222,32 @@ export class OtlpService {
       if (inGroups.overflow.length > 0) groups?.rejections.add(groups.full, inGroups.overflow.length);
       const before = cutoff === null ? EMPTY : await seenGroupsStore.seenBefore(tx, orgId, withTimes(collected, inGroups.fresh), cutoff);
       const fresh = keys.size > 0 ? await seenStore.insertNew(tx, orgId, [...keys].sort()) : null;
-      // Usually every record is new: then every event counts.
+      // Usually every record is new: then every entry counts.
       const all = fresh === null && before.size === 0 && inGroups.fresh.size === grouped;
       const counts = (i: number) => {
         const key = keyOf[i] as string;
         if (groupOf[i] !== undefined) return inGroups.fresh.has(key) && !before.has(key);
         return fresh === null || fresh.has(key);
       };
-      let counted: TelemetryEvent[];
-      if (all && unique === undefined) counted = events.concat(once);
-      else {
-        counted = [];
-        for (const i of unique ?? events.keys()) if (counts(i)) counted.push(events[i] as TelemetryEvent);
-        for (const e of once) counted.push(e);
+      let events = collected.events;
+      let requests = collected.requests;
+      if (!all || unique !== undefined) {
+        events = [];
+        requests = [];
+        for (const i of unique ?? collected.at.keys()) {
+          if (!counts(i)) continue;
+          const at = collected.at[i] as number;
+          if (at >= 0) events.push(collected.events[at] as TelemetryEvent);
+          else requests.push(collected.requests[-1 - at] as ModelRequest);
+        }
       }
-      if (counted.length > 0) await this.analytics.recordBatch(orgId, counted);
-      return counted.length;
+      if (once !== undefined) {
+        events = events.concat(once.events);
+        requests = requests.concat(once.requests);
+      }
+      const counted = events.length + requests.length;
+      if (counted > 0) await this.analytics.recordBatch(orgId, events, requests);
+      return counted;
     });
   }
 
@@ -252,15 +264,24 @@ export class OtlpService {
   /**
    * A mapped record's events, given their user and checked like native events' times (against
    * the export's now), with their keys: `id` and `key` are the record's (undefined for events
-   * counted without a key), and `grouped` its group when it has one; or its rejection.
+   * counted without a key), and `grouped` its group when it has one; or its rejection. A token
+   * count is collected as a model request by its parts, under the record's id and key.
    */
   private collect(mapped: Mapped, owner: Owner, out: Collected, rejections: Rejections, nowMs: number, id: string, key: string | undefined, grouped: Grouped | undefined): void {
     if ('ignore' in mapped) return;
     if ('reject' in mapped) return rejections.add(mapped.reject);
-    if (mapped.events.length === 0) return;
+    if ('events' in mapped && mapped.events.length === 0) return;
     if ('reject' in owner) return rejections.add(owner.reject);
+    if ('tokens' in mapped) {
+      const ts = parseTimestamp(mapped.ms, nowMs);
+      if ('error' in ts) return rejections.add(`a record whose time ${ts.error}`);
+      mapped.day = utcDay(ts.ms);
+      mapped.userId = owner.userId;
+      mapped.model = clean(mapped.model, 200);
+      return out.addRequest(id, key ?? '', grouped, mapped);
+    }
     // A record counts whole or not at all.
-    const before = out.events.length;
+    const before = out.length;
     for (const e of mapped.events) {
       const ts = parseTimestamp(e.ms, nowMs);
       if ('error' in ts) {
@@ -269,7 +290,7 @@ export class OtlpService {
       }
       // The record's own id mostly (read from it otherwise: a Droid session's event has a key of its own).
       const own = key === undefined || e.id === id ? key : keyOfId(e.id);
-      out.add(owned(e, owner.userId, ts.ms), own ?? '', own === key ? grouped : undefined);
+      out.addEvent(owned(e, owner.userId, ts.ms), own ?? '', own === key ? grouped : undefined);
     }
   }
 
@@ -388,20 +409,39 @@ interface Groups {
 }
 
 /**
- * The events of an export's records, each with its key and, for a grouped record's, its group
- * (side by side, so that the keys made for the records are not read back from the ids).
+ * What an export's records make, each entry with its id, its key and, for a grouped record's, its
+ * group (side by side, so that the keys made for the records are not read back from the ids): an
+ * event, or a model request by its parts (a token count); `at` is where the entry's event (at >= 0)
+ * or request (at -1 - i in `requests`) is.
  */
 class Collected {
-  readonly events: TelemetryEvent[] = [];
+  readonly ids: string[] = [];
   readonly keys: string[] = [];
   readonly groups: (Grouped | undefined)[] = [];
-  add(event: TelemetryEvent, key: string, grouped: Grouped | undefined): void {
+  readonly at: number[] = [];
+  readonly events: TelemetryEvent[] = [];
+  readonly requests: ModelRequest[] = [];
+  get length(): number {
+    return this.ids.length;
+  }
+  addEvent(event: TelemetryEvent, key: string, grouped: Grouped | undefined): void {
+    this.entry(event.id, key, grouped, this.events.length);
     this.events.push(event);
+  }
+  addRequest(id: string, key: string, grouped: Grouped | undefined, request: ModelRequest): void {
+    this.entry(id, key, grouped, -1 - this.requests.length);
+    this.requests.push(request);
+  }
+  private entry(id: string, key: string, grouped: Grouped | undefined, at: number): void {
+    this.ids.push(id);
     this.keys.push(key);
     this.groups.push(grouped);
+    this.at.push(at);
   }
+  /** Takes back the entries after the first `length`: only a record's events are ever taken back (it counts whole). */
   truncate(length: number): void {
-    this.events.length = this.keys.length = this.groups.length = length;
+    this.events.length -= this.length - length;
+    this.ids.length = this.keys.length = this.groups.length = this.at.length = length;
   }
 }
 

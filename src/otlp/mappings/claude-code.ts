@@ -1,7 +1,8 @@
 import type { Client } from '../../events/schemas.js';
 import type { Attrs } from '../records.js';
 import type { LogInput, PointInput } from './context.js';
-import { IGNORE, modelRequest, nativeEvent, repeated, text, textOf, tokens, tokensOfKind, type EventBase, type Mapped, type NativeEvent, type Tokens } from './native.js';
+import type { TokenKind } from '../../analytics/rollups.js';
+import { IGNORE, nativeEvent, NOTHING, repeated, text, textOf, tokenCount, tokens, type EventBase, type Mapped, type NativeEvent } from './native.js';
 
 /** Claude Code (`service.name` claude-code): its metrics and log events, per the mapping table of docs/otlp.md. */
 
@@ -15,7 +16,7 @@ export function claudeClient(attrs: Attrs, resource: Attrs): Client {
 const session = (attrs: Attrs, resource: Attrs) => textOf(attrs['session.id']) ?? textOf(resource['session.id']) ?? 'claude-code';
 
 /** The kind of tokens a `type` attribute names (a switch: a lookup by a key that varies goes megamorphic). */
-function tokenKind(type: string | undefined): keyof Tokens | undefined {
+function tokenKind(type: string | undefined): TokenKind | undefined {
   switch (type) {
     case 'input':
       return 'input';
@@ -38,8 +39,8 @@ export function claudeMetric(p: PointInput): Mapped {
     const n = tokens(p.value);
     if (!kind || !model) return { reject: 'claude_code.token.usage without a known type or a model' };
     if (n === undefined) return { reject: 'claude_code.token.usage with a value that is not a token count' };
-    const base: EventBase = { ms: p.ms, sessionId: session(attrs, resource), client: claudeClient(attrs, resource) };
-    return n === 0 ? { events: [] } : { events: [modelRequest(p.idBase, base, model, tokensOfKind(kind, n))] };
+    // Counted by its parts (a model request's rollups read no session).
+    return n === 0 ? NOTHING : tokenCount(p.ms, claudeClient(attrs, resource), model, kind, n);
   }
   const base: EventBase = { ms: p.ms, sessionId: session(attrs, resource), client: claudeClient(attrs, resource) };
   const event = (type: NativeEvent['type'], extra: NativeEvent['attrs'] = {}) => (id: string): NativeEvent => nativeEvent(id, type, base, extra);

@@ -1,5 +1,5 @@
 import type { PointInput } from './context.js';
-import { IGNORE, modelRequest, nativeEvent, repeated, text, tokens, tokensOfKind, type EventBase, type Mapped, type NativeEvent } from './native.js';
+import { IGNORE, nativeEvent, NOTHING, repeated, text, tokenCount, tokens, type EventBase, type Mapped, type NativeEvent } from './native.js';
 
 /**
  * Sources that are not one client's own: the OpenTelemetry GenAI token metric, and Gemini CLI's
@@ -16,7 +16,7 @@ export function genericMetric(p: PointInput): Mapped {
   const tokenEvent = (kind: 'input' | 'output' | 'cacheRead' | undefined, model: string | undefined): Mapped => {
     const n = tokens(p.value);
     if (!kind || !model || n === undefined) return { reject: `${p.point.metric} without a known token type, a model or a token count` };
-    return n === 0 ? { events: [] } : { events: [modelRequest(p.idBase, base, model, tokensOfKind(kind, n))] };
+    return n === 0 ? NOTHING : tokenCount(p.ms, client, model, kind, n);
   };
   switch (p.point.metric) {
     case 'gen_ai.client.token.usage': {

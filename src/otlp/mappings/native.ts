@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import type { ModelRequest, TokenKind } from '../../analytics/rollups.js';
 import type { TelemetryEvent } from '../../events/event.js';
 import type { Client } from '../../events/schemas.js';
 import type { AttrValue, Attrs, Origin } from '../records.js';
@@ -25,9 +26,22 @@ export function nativeEvent(id: string, type: NativeEvent['type'], base: EventBa
   return { id, type, ms: base.ms, day: '', sessionId: base.sessionId, client: base.client, userId: '', attrs };
 }
 
-/** What a mapping makes of a record: events, a reason to reject it, or nothing (a signal no figure uses). */
-export type Mapped = { events: NativeEvent[] } | { reject: string } | { ignore: true };
+/**
+ * A data point's tokens of one kind for one model: a model request counted by its parts
+ * (ModelRequest in analytics/rollups.ts), with no event object (docs/otlp.md, Rollups); its
+ * day and user empty until the service gives it its user, as a native event's.
+ */
+export type TokenCount = ModelRequest & { ms: number };
+
+export function tokenCount(ms: number, client: Client, model: string, kind: TokenKind, tokens: number): TokenCount {
+  return { ms, day: '', userId: '', client, model, kind, tokens };
+}
+
+/** What a mapping makes of a record: events, tokens of a model request, a reason to reject it, or nothing (a signal no figure uses). */
+export type Mapped = { events: NativeEvent[] } | TokenCount | { reject: string } | { ignore: true };
 export const IGNORE: Mapped = { ignore: true };
+/** A record that counts nothing, such as a token count of 0. */
+export const NOTHING: Mapped = { events: [] };
 
 /**
  * Stable ids: the same record (or data point) sent again makes the same events, which the store
@@ -131,11 +145,6 @@ export interface Tokens {
   output: number;
   cacheRead: number;
   cacheWrite: number;
-}
-
-/** The tokens of a data point that counts one kind of them. */
-export function tokensOfKind(kind: keyof Tokens, n: number): Tokens {
-  return { input: kind === 'input' ? n : 0, output: kind === 'output' ? n : 0, cacheRead: kind === 'cacheRead' ? n : 0, cacheWrite: kind === 'cacheWrite' ? n : 0 };
 }
 
 export function modelRequest(id: string, base: EventBase, model: string, t: Tokens): NativeEvent {
