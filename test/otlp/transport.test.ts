@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { streamKey, streamSetKey } from '../../src/otlp/mappings/index.js';
@@ -234,6 +235,26 @@ describe('transport', () => {
     const bad = encode(messages.metricsRequest, metrics(claude, [sum('claude_code.commit.count', [{ attrs: {}, value: -3 }])]) as never);
     const partial = await send(org, 'metrics', bad, { 'content-type': 'application/x-protobuf' });
     expect(decodeToPlain(messages.metricsResponse, partial.rawPayload)).toEqual({ partialSuccess: { rejectedDataPoints: '1', errorMessage: expect.stringContaining('below 0') } });
+  });
+
+  it('gzip of any size: a small body inflating past 1 MiB and a large one are read whole; a body that is not gzip is refused, small or large', async () => {
+    const org = await t.createOrg('gzip-sizes');
+    const gzip = { 'content-type': 'application/json', 'content-encoding': 'gzip' };
+    // Small bodies are inflated at once up to 1 MiB, the rest the other way (docs/otlp.md): JSON
+    // padded with 2 MiB of spaces is a few KB; with random whitespace, tens of KB.
+    const small = gzipSync(JSON.stringify(tokensOf(70)) + ' '.repeat(2 * 1024 * 1024));
+    const noise = Array.from(randomBytes(128 * 1024), (b) => ' \n\t\r'[b % 4]).join('');
+    const large = gzipSync(JSON.stringify(tokensOf(7, { timeMs: YESTERDAY_MS + 1000 })) + noise);
+    expect(small.length).toBeLessThan(16 * 1024);
+    expect(large.length).toBeGreaterThan(16 * 1024);
+    for (const body of [small, large]) expect((await send(org, 'metrics', body, gzip)).statusCode).toBe(200);
+    expect(await day(org, 'tokens')).toMatchObject({ input_tokens: 77 });
+    const truncated = small.subarray(0, small.length - 8);
+    for (const body of [Buffer.from('not gzip'), truncated, randomBytes(64 * 1024)]) {
+      const res = await send(org, 'metrics', body, gzip);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ detail: 'The body is not valid gzip.' });
+    }
   });
 
   it('refuses a record dated more than 5 minutes ahead whole, with every event it makes, and counts the rest of its export', async () => {
