@@ -101,10 +101,25 @@ export function rollupDeltas(events: readonly TelemetryEvent[], requests: readon
   const userDays = new Map<string, UserDayDelta>();
   const models = new Map<string, ModelDelta>();
   const counters = new Map<string, CounterDelta>();
+  // Each counter is found by its parts, day, kind and first name, then the others compared (an
+  // event's are mostly a batch's few): its key, which only sorts, is built once, when it is new.
   // Keys join their parts with NUL, which no stored text can hold (validation refuses it).
-  const count = (day: string, kind: CounterKind, ...names: string[]) => {
-    const [a = '', b = '', c = ''] = names.map(boundedName);
-    getOrAdd(counters, `${day}\0${kind}\0${a}\0${b}\0${c}`, () => ({ day, kind, names: [a, b, c], count: 0 })).count += 1;
+  const counterIndex = new Map<string, Map<CounterKind, Map<string, CounterDelta[]>>>();
+  const count = (day: string, kind: CounterKind, first: string, second = '', third = '') => {
+    const a = boundedName(first);
+    const b = boundedName(second);
+    const c = boundedName(third);
+    const kinds = getOrAdd(counterIndex, day, () => new Map<CounterKind, Map<string, CounterDelta[]>>());
+    const list = getOrAdd(getOrAdd(kinds, kind, () => new Map<string, CounterDelta[]>()), a, () => []);
+    for (const counter of list) {
+      if (counter.names[1] === b && counter.names[2] === c) {
+        counter.count += 1;
+        return;
+      }
+    }
+    const counter: CounterDelta = { day, kind, names: [a, b, c], count: 1 };
+    list.push(counter);
+    counters.set(`${day}\0${kind}\0${a}\0${b}\0${c}`, counter);
   };
 
   let n: number[] = [];
