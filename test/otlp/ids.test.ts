@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { logId, streamKey, streamSetKey } from '../../src/otlp/mappings/index.js';
-import { eventId, ID_PREFIX, keyOfParts, keyOfPrefix, originId, originPrefix, originTail } from '../../src/otlp/mappings/native.js';
+import { eventId, ID_PREFIX, keyOfParts, keyOfPrefix, originId, originPrefix, originTail, textsId } from '../../src/otlp/mappings/native.js';
 import { decodeMessage, decodeToPlain, messages } from '../../src/otlp/proto.js';
 import { logRecords, metricPoints, spans } from '../../src/otlp/records.js';
 import { histogram, logs, metrics, spans as spanList, sum, YESTERDAY_MS } from './otlp-json.js';
@@ -16,6 +17,19 @@ describe('record ids', () => {
     for (const key of [['claude_code', 's-1', 'claude_code.user_prompt', '7', null], ['droid-session', 'ü-"quoted"\n'], ['cumulative', 'otlp:abc', '1700000000000000000']]) {
       expect(eventId(key)).toBe(firstReleaseId(key));
     }
+  });
+
+  it('textsId, written without JSON.stringify of the array, is eventId of the same texts and nulls', () => {
+    // Any UTF-16 (lone surrogates, controls, quotes, backslashes) and the plain texts clients send.
+    const text = fc.oneof(fc.string({ unit: 'binary', maxLength: 12 }), fc.string({ unit: fc.constantFrom('a', '"', '\\', '\n', '\u001f', '\u007f', '\ud800', '\udc00', '\u2028', 'é'), maxLength: 8 }), fc.uuid());
+    const orNull = fc.option(text, { nil: null });
+    fc.assert(
+      fc.property(text, text, text, orNull, orNull, (a, b, c, d, e) => {
+        expect(textsId(a, b, c, d, e)).toBe(firstReleaseId([a, b, c, d, e]));
+      }),
+      { numRuns: 500 },
+    );
+    expect(textsId('claude_code', 's-1', 'claude_code.user_prompt', '7', null)).toBe(firstReleaseId(['claude_code', 's-1', 'claude_code.user_prompt', '7', null]));
   });
 
   it('originId equals eventId of the same key with the resource in second place', () => {

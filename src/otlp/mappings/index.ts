@@ -4,7 +4,7 @@ import { codexLog } from './codex.js';
 import type { LogInput, PointInput, SpanInput } from './context.js';
 import { droidLog, droidMetric, droidSpan } from './droid.js';
 import { genericMetric } from './generic.js';
-import { eventId, IGNORE, originId, text, textOf, type Mapped } from './native.js';
+import { eventId, IGNORE, originId, text, textOf, textsId, type Mapped } from './native.js';
 
 /** Each metric goes to the mapping of the client that owns its name; one designated signal per figure. */
 export function mapPoint(p: PointInput): Mapped {
@@ -35,7 +35,7 @@ export function logId(r: LogRecordIn, name: string): string {
     const session = textOf(a['session.id']);
     const sequence = textOf(a['event.sequence']);
     const timestamp = textOf(a['event.timestamp']);
-    if (session && (sequence || timestamp)) return eventId(['claude_code', session, name, sequence ?? null, timestamp ?? null]);
+    if (session && (sequence || timestamp)) return textsId('claude_code', session, name, sequence ?? null, timestamp ?? null);
   }
   if (name.startsWith('codex.') && text(a, 'conversation.id')) {
     return eventId(['codex', text(a, 'conversation.id'), name, text(a, 'call_id') ?? text(a, 'event.timestamp') ?? r.timeNs.toString()]);
