@@ -11,10 +11,14 @@
  * `--only PHASE` measures one phase (native, logs, delta or cumulative) after every warm-up: to
  * compare two builds one phase at a time, alternating, without the machine's drift between the
  * phases of one run (its rows then have no ratio, unless the phase is native).
+ * `--warm-up N` (default 600,000) is how many records of each path are sent before the figures:
+ * V8 compiles the code that runs once per export (the HTTP server's, the transaction's, an
+ * export's own) only after some thousands of exports, and with 10,000 records a path (20 exports)
+ * a phase spent about a tenth of the machine's CPU compiling (docs/otlp.md).
  * `--cpu` adds, under each row, the CPU each item took (thread-times.ts): the service's main
  * thread, with the share of the phase it waited for a core, the whole process and (its server on
  * this machine) PostgreSQL.
- * Usage: npm run bench:otlp -- [--engine pglite|postgres] [--postgres URL] [--records 200000] [--concurrency 4] [--only PHASE] [--cpu]
+ * Usage: npm run bench:otlp -- [--engine pglite|postgres] [--postgres URL] [--records 200000] [--concurrency 4] [--warm-up 600000] [--only PHASE] [--cpu]
  */
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
@@ -34,6 +38,7 @@ const { values } = parseArgs({
     postgres: { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/postgres' },
     records: { type: 'string', default: '200000' },
     concurrency: { type: 'string', default: '4' },
+    'warm-up': { type: 'string', default: '600000' },
     only: { type: 'string' },
     cpu: { type: 'boolean', default: false },
   },
@@ -52,12 +57,15 @@ const DAY = 86_400_000;
 const dayMs = Math.floor(Date.now() / DAY) * DAY - DAY / 2;
 const USERS = 50;
 /**
- * Records of each path sent before the figures. The bodies of each path take a tag that starts
- * their session ids (and the native events' ids, the cumulative clients' instances), so that the
- * warm-up's records are others than the measured ones; the warm-up's delta points also have other
- * times, so that they make other collections.
+ * Records of each path sent before the figures, so that each path is measured compiled, as in a
+ * service that has run for a while. The bodies of each path take a tag that starts their session
+ * ids (and the native events' ids, the cumulative clients' instances), so that the warm-up's
+ * records are others than the measured ones; the warm-up's delta points also have other times
+ * (WARM_UP_EARLIER_MS before, more than a warm-up's exports span), so that they make other
+ * collections.
  */
-const WARM_UP = 10_000;
+const WARM_UP = Number(values['warm-up']);
+const WARM_UP_EARLIER_MS = 600_000;
 const kv = (o: Record<string, string | number>) => Object.entries(o).map(([key, v]) => ({ key, value: typeof v === 'string' ? { stringValue: v } : { intValue: v } }));
 const ns = (ms: number) => (BigInt(ms) * 1_000_000n).toString();
 
@@ -159,12 +167,11 @@ try {
     cumulative: { label: 'OTLP metrics, cumulative', path: '/v1/metrics', unit: 'data points/s', bodies: () => cumulativeBodies(records) },
   };
   const bodies = new Map(measured.map((phase) => [phase, phases[phase].bodies()]));
-  console.log(`OTLP ingestion on ${engine}: ${records} items each, protobuf+gzip, concurrency ${concurrency}`);
-  // A short warm-up of each path, outside the figures, so that each is measured compiled as it
-  // runs for long (its first thousands of records run while V8 is still compiling it).
+  console.log(`OTLP ingestion on ${engine}: ${records} items each, protobuf+gzip, concurrency ${concurrency}, warm-up ${WARM_UP} a path`);
+  // A warm-up of each path, outside the figures (WARM_UP).
   await send('/api/v1/telemetry/events', nativeBodies(WARM_UP, 'warm-'));
   await send('/v1/logs', logBodies(WARM_UP, 'warm-'));
-  await send('/v1/metrics', metricBodies(WARM_UP, 'warm-', 30_000));
+  await send('/v1/metrics', metricBodies(WARM_UP, 'warm-', WARM_UP_EARLIER_MS));
   await send('/v1/metrics', cumulativeBodies(WARM_UP, 'warm-'));
   const results = new Map<Phase, Sent>();
   const cpu = new Map<Phase, string>();
