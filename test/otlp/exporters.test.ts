@@ -11,7 +11,7 @@ import { MeterProvider, PeriodicExportingMetricReader, type PushMetricExporter }
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startServer, type Server } from '../helpers/cli.js';
 import { fileInstallation } from '../helpers/installation.js';
-import { YESTERDAY, YESTERDAY_MS } from './otlp-json.js';
+import { logs, YESTERDAY, YESTERDAY_MS } from './otlp-json.js';
 
 /**
  * The OpenTelemetry JS SDK and exporters (the Node 20 line, pinned) sending to a real `orgctl
@@ -43,7 +43,8 @@ beforeAll(async () => {
     expect((await runCli(['users', 'add', '--email', email, '--role', 'member'], env)).code).toBe(0);
     keys.set(email, (JSON.parse((await runCli(['keys', 'create', '--local', '--email', email, '--json'], env)).stdout) as { apiKey: string }).apiKey);
   }
-  server = await startServer(env);
+  // At the most verbose level, so that the test of what is never logged sees everything that is.
+  server = await startServer({ ...env, LOG_LEVEL: 'trace' });
   cleanups.push(() => server.stop());
 }, 120_000);
 afterAll(async () => {
@@ -69,11 +70,11 @@ async function recordMetrics(exporter: PushMetricExporter, record: (p: MeterProv
   await provider.shutdown();
 }
 
-async function emitLogs(exporter: JsonLogExporter | ProtoLogExporter, names: string[], session: string): Promise<void> {
+async function emitLogs(exporter: JsonLogExporter | ProtoLogExporter, names: string[], session: string, content: Record<string, string> = {}): Promise<void> {
   const provider = new LoggerProvider({ resource: resourceFromAttributes({ 'service.name': 'claude-code' }), processors: [new SimpleLogRecordProcessor({ exporter })] });
   const logger = provider.getLogger('com.anthropic.claude_code.events');
   names.forEach((name, i) =>
-    logger.emit({ body: `claude_code.${name}`, timestamp: new Date(YESTERDAY_MS), attributes: { 'event.name': name, 'event.sequence': i, 'event.timestamp': new Date(YESTERDAY_MS + i).toISOString(), 'session.id': session, ...(name === 'tool_result' ? { tool_name: 'Grep' } : {}) } }),
+    logger.emit({ body: `claude_code.${name}`, timestamp: new Date(YESTERDAY_MS), attributes: { 'event.name': name, 'event.sequence': i, 'event.timestamp': new Date(YESTERDAY_MS + i).toISOString(), 'session.id': session, ...(name === 'tool_result' ? { tool_name: 'Grep' } : {}), ...content } }),
   );
   await provider.forceFlush();
   await provider.shutdown();
@@ -118,5 +119,28 @@ describe('real OpenTelemetry exporters to orgctl serve', () => {
     await emitLogs(new ProtoLogExporter({ url: `${server.url}/v1/logs`, headers: headers(keyOf(users[4]!)) }), ['user_prompt', 'tool_result', 'tool_result'], 'l2');
     expect(await usersRow(users[3]!)).toMatchObject({ messages: 2, user_messages: 1, tool_calls: 1 });
     expect(await usersRow(users[4]!)).toMatchObject({ messages: 1, user_messages: 1, tool_calls: 2 });
+  });
+
+  it('never logs content, even at LOG_LEVEL=trace: not from stored records, refused ones or bodies it cannot read', async () => {
+    const secret = 'SECRET-CONTENT-7f3a';
+    const before = server.output().length;
+    await emitLogs(new ProtoLogExporter({ url: `${server.url}/v1/logs`, headers: headers(keyOf(users[4]!)) }), ['user_prompt', 'tool_result'], 'l3', {
+      prompt: secret,
+      tool_parameters: JSON.stringify({ mcp_server_name: 'github', body: secret }),
+    });
+    // A record attributed to an unknown email (refused into partialSuccess) and a body that is not JSON, both carrying content.
+    const refused = await fetch(`${server.url}/v1/logs`, {
+      method: 'POST',
+      headers: { ...headers(ownerKey), 'content-type': 'application/json' },
+      body: JSON.stringify(logs({ 'service.name': 'claude-code' }, [{ name: 'claude_code.user_prompt', attrs: { 'user.email': 'nobody@acme.test', 'session.id': 'l4', prompt: secret } }])),
+    });
+    expect(refused.status).toBe(200);
+    expect(JSON.stringify(await refused.json())).toMatch(/nobody@acme\.test/);
+    const broken = await fetch(`${server.url}/v1/logs`, { method: 'POST', headers: { ...headers(ownerKey), 'content-type': 'application/json' }, body: `{"resourceLogs": [${secret}` });
+    expect(broken.status).toBe(400);
+    const logged = server.output().slice(before);
+    // The requests were logged (so the level let everything through), their content was not.
+    expect(logged.match(/\/v1\/logs/g)?.length ?? 0).toBeGreaterThanOrEqual(3);
+    expect(logged).not.toContain(secret);
   });
 });
