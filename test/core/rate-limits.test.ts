@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PER_MINUTE } from '../../src/core/http/rate-limit-plans.js';
+import { decodeToPlain, encode, messages } from '../../src/otlp/proto.js';
 import { expectErrorObject, TestApp, type Org } from '../helpers/test-app.js';
 import { onPostgres } from '../helpers/test-db.js';
+import { logs } from '../otlp/otlp-json.js';
 
 let t: TestApp;
 
@@ -66,21 +68,26 @@ describe('rate limits by plan', () => {
 });
 
 describe('overload', () => {
-  it('while the event loop lags past OVERLOAD_MAX_EVENT_LOOP_DELAY_MS, API requests get 503 with Retry-After; /healthz still answers', async () => {
+  it('while the event loop lags past OVERLOAD_MAX_EVENT_LOOP_DELAY_MS, API requests and OTLP exports get 503 with Retry-After; /healthz still answers', async () => {
     const own = await TestApp.start({ overloadMaxEventLoopDelayMs: 40 });
     try {
       const org = await own.createOrg('busy-org');
+      const exportBody = encode(messages.logsRequest, logs({ 'service.name': 'claude-code' }, [{ name: 'claude_code.user_prompt', attrs: { 'session.id': 's' } }]) as never);
       // Block the loop again and again, as a stalled process would, then ask while it is measured as lagging.
       const stall = setInterval(() => {
         const until = Date.now() + 150;
         while (Date.now() < until);
       }, 10);
       let shed: Awaited<ReturnType<typeof own.request>> | undefined;
+      let shedExport: Awaited<ReturnType<typeof own.app.inject>> | undefined;
       try {
-        for (let i = 0; i < 50 && !shed; i++) {
+        for (let i = 0; i < 100 && !(shed && shedExport); i++) {
           const res = await own.request('GET', '/api/v0/me', { key: org.ownerKey });
-          if (res.status === 503) shed = res;
-          else await new Promise((r) => setTimeout(r, 20));
+          if (res.status === 503) shed ??= res;
+          // An agent's OTLP export is shed alike, answered in its own encoding.
+          const exported = await own.app.inject({ method: 'POST', url: '/v1/logs', headers: { authorization: `Bearer ${org.ownerKey}`, 'content-type': 'application/x-protobuf' }, payload: exportBody });
+          if (exported.statusCode === 503) shedExport ??= exported;
+          await new Promise((r) => setTimeout(r, 20));
         }
         expect((await own.request('GET', '/healthz')).status).toBe(200);
       } finally {
@@ -89,6 +96,10 @@ describe('overload', () => {
       expect(shed, 'a request shed while the loop lagged').toBeDefined();
       expectErrorObject(shed!, 503);
       expect(shed!.headers['retry-after']).toBe('2');
+      expect(shedExport, 'an export shed while the loop lagged').toBeDefined();
+      expect(shedExport!.headers['retry-after']).toBe('2');
+      expect(shedExport!.headers['content-type']).toBe('application/x-protobuf');
+      expect(decodeToPlain(messages.status, shedExport!.rawPayload)).toMatchObject({ code: 14, message: expect.stringMatching(/overloaded/) });
       let status = 0;
       for (let i = 0; i < 50 && status !== 200; i++) {
         await new Promise((r) => setTimeout(r, 50));

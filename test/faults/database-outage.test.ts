@@ -6,6 +6,8 @@ import { loadConfig } from '../../src/config.js';
 import { migrate } from '../../src/core/db/migrate.js';
 import { PostgresDb } from '../../src/core/db/postgres-engine.js';
 import { IdentityService } from '../../src/core/identity/service.js';
+import { decodeToPlain, encode, messages } from '../../src/otlp/proto.js';
+import { metrics, sum, YESTERDAY } from '../otlp/otlp-json.js';
 import { createPostgresDatabase, onPostgres } from '../helpers/test-db.js';
 
 /**
@@ -104,6 +106,37 @@ describe.skipIf(!onPostgres)('a PostgreSQL server that stops answering or refuse
     } finally {
       await other.close();
       await missing.close();
+    }
+  });
+
+  it('answers an OTLP export 503 with Retry-After (a google.rpc.Status in protobuf) while the server is silent; its retry counts once', async () => {
+    // Credentials cached, as in a running service: the failure is the export's own write.
+    const cached = await buildApp(loadConfig({}, { logLevel: 'silent', authCacheTtlMs: 1000, overloadMaxEventLoopDelayMs: 0 }), { db });
+    try {
+      const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/x-protobuf' };
+      const body = encode(messages.metricsRequest, metrics({ 'service.name': 'claude-code' }, [sum('claude_code.token.usage', [{ attrs: { 'session.id': 's', type: 'input', model: 'claude-sonnet-4-5' }, value: 4321 }])]) as never);
+      const send = () => cached.inject({ method: 'POST', url: '/v1/metrics', headers, payload: body });
+      expect((await cached.inject({ method: 'GET', url: '/api/v0/me', headers: { authorization: `Bearer ${key}` } })).statusCode).toBe(200);
+      proxy.current!.silence();
+      const refused = await send();
+      expect(refused.statusCode).toBe(503);
+      expect(refused.headers['retry-after']).toBe('5');
+      expect(refused.headers['content-type']).toBe('application/x-protobuf');
+      expect(decodeToPlain(messages.status, refused.rawPayload)).toMatchObject({ code: 14, message: expect.stringMatching(/try again/i) });
+      proxy.current!.resume();
+      // The exporter retries the same bytes once told to; until the pool has reconnected, 503 again.
+      let status = 0;
+      for (let i = 0; i < 50 && status !== 200; i++) {
+        status = (await send()).statusCode;
+        if (status !== 200) await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(status).toBe(200);
+      expect((await send()).statusCode).toBe(200);
+      const tokens = await cached.inject({ method: 'GET', url: `/api/v1/analytics/tokens?startDate=${YESTERDAY}&endDate=${YESTERDAY}`, headers: { authorization: `Bearer ${key}` } });
+      expect(JSON.parse(tokens.body).data[0]).toMatchObject({ input_tokens: 4321 });
+    } finally {
+      proxy.current!.resume();
+      await cached.close();
     }
   });
 });
