@@ -7,8 +7,8 @@ import { migrate } from '../../src/core/db/migrate.js';
 import { PostgresDb } from '../../src/core/db/postgres-engine.js';
 import { IdentityService } from '../../src/core/identity/service.js';
 import { decodeToPlain, encode, messages } from '../../src/otlp/proto.js';
-import { metrics, sum, YESTERDAY } from '../otlp/otlp-json.js';
 import { createPostgresDatabase, onPostgres } from '../helpers/test-db.js';
+import { metrics, sum, YESTERDAY } from '../otlp/otlp-json.js';
 
 /**
  * A TCP relay in front of the PostgreSQL server, which can go silent (bytes are held, as when a
@@ -74,6 +74,15 @@ describe.skipIf(!onPostgres)('a PostgreSQL server that stops answering or refuse
     await created?.drop();
   });
 
+  /** The request asked again every 200 ms, up to 10 s, until it is answered 200: the last status. */
+  const statusOnceAnswered = async (request: () => Promise<{ statusCode: number }>) => {
+    let status = 0;
+    for (let i = 0; i < 50 && status !== 200; i++) {
+      status = (await request()).statusCode;
+      if (status !== 200) await new Promise((r) => setTimeout(r, 200));
+    }
+    return status;
+  };
   const call = () => app.inject({ method: 'GET', url: '/api/v0/organization/usage/limits/global', headers: { authorization: `Bearer ${key}` } });
 
   it('answers 503 with Retry-After within DATABASE_TIMEOUT_MS while the server is silent, and 200 once it answers again', async () => {
@@ -86,12 +95,7 @@ describe.skipIf(!onPostgres)('a PostgreSQL server that stops answering or refuse
     expect(JSON.parse(res.body)).toMatchObject({ status: 503, title: 'Service Unavailable' });
     expect(Date.now() - t0).toBeLessThan(5000);
     proxy.current!.resume();
-    let status = 0;
-    for (let i = 0; i < 50 && status !== 200; i++) {
-      status = (await call()).statusCode;
-      if (status !== 200) await new Promise((r) => setTimeout(r, 200));
-    }
-    expect(status).toBe(200);
+    expect(await statusOnceAnswered(call)).toBe(200);
   });
 
   it('answers 503 with Retry-After while connections are refused (a database that does not exist)', async () => {
@@ -125,12 +129,7 @@ describe.skipIf(!onPostgres)('a PostgreSQL server that stops answering or refuse
       expect(decodeToPlain(messages.status, refused.rawPayload)).toMatchObject({ code: 14, message: expect.stringMatching(/try again/i) });
       proxy.current!.resume();
       // The exporter retries the same bytes once told to; until the pool has reconnected, 503 again.
-      let status = 0;
-      for (let i = 0; i < 50 && status !== 200; i++) {
-        status = (await send()).statusCode;
-        if (status !== 200) await new Promise((r) => setTimeout(r, 200));
-      }
-      expect(status).toBe(200);
+      expect(await statusOnceAnswered(send)).toBe(200);
       expect((await send()).statusCode).toBe(200);
       const tokens = await cached.inject({ method: 'GET', url: `/api/v1/analytics/tokens?startDate=${YESTERDAY}&endDate=${YESTERDAY}`, headers: { authorization: `Bearer ${key}` } });
       expect(JSON.parse(tokens.body).data[0]).toMatchObject({ input_tokens: 4321 });
