@@ -14,7 +14,7 @@
  * `--warm-up N` (default 600,000) is how many records of each path are sent before the figures:
  * V8 compiles the code that runs once per export (the HTTP server's, the transaction's, an
  * export's own) only after some thousands of exports, and with 10,000 records a path (20 exports)
- * a phase spent about a tenth of the machine's CPU compiling (docs/otlp.md).
+ * a phase spent about a tenth of the machine's CPU compiling (bench/RESULTS.md, otlp).
  * `--cpu` adds, under each row, the CPU each item took (thread-times.ts): the service's main
  * thread, with the share of the phase it waited for a core, the whole process and (its server on
  * this machine) PostgreSQL.
