@@ -1,14 +1,10 @@
+import { daysBetween } from '../core/days.js';
 import type { ErrorItem } from '../core/http/errors.js';
 import { EARLIEST_DAY } from '../events/timestamps.js';
 
 /** The first day that can hold data; day rows start here. */
 export const FIRST_DAY = EARLIEST_DAY;
 export const MAX_SPAN_DAYS = 366;
-
-const DAY_MS = 86_400_000;
-
-export const dayNumber = (date: string): number => Date.parse(`${date}T00:00:00Z`) / DAY_MS;
-export const dateOf = (dayNo: number): string => new Date(dayNo * DAY_MS).toISOString().slice(0, 10);
 
 /**
  * The analytics date rules past the form (the query's DateString checks that each is a real
@@ -21,7 +17,7 @@ export function checkRange(startDate: string, endDate: string, today: string): E
   }
   if (items.length > 0) return items;
   if (startDate > endDate) return [{ path: '/startDate', message: 'must not be after endDate' }];
-  const span = dayNumber(endDate) - dayNumber(startDate) + 1;
+  const span = daysBetween(startDate, endDate) + 1;
   if (span > MAX_SPAN_DAYS) return [{ path: '/endDate', message: `gives a span of ${span} days; at most ${MAX_SPAN_DAYS} days may be asked at once` }];
   return [];
 }
@@ -30,11 +26,4 @@ export function checkRange(startDate: string, endDate: string, today: string): E
 export function rowDays(startDate: string, endDate: string): { from: string; to: string } | null {
   const from = startDate < FIRST_DAY ? FIRST_DAY : startDate;
   return from > endDate ? null : { from, to: endDate };
-}
-
-/** Every date from..to, in order. */
-export function eachDay(from: string, to: string): string[] {
-  const out: string[] = [];
-  for (let d = dayNumber(from); d <= dayNumber(to); d++) out.push(dateOf(d));
-  return out;
 }

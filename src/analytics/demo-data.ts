@@ -1,6 +1,6 @@
+import { addDays, dayStartMs, eachDay, weekday } from '../core/days.js';
 import { AUTONOMY_LEVELS, DELEGATION_LEVELS } from '../events/schemas.js';
 import { catalogueModels } from './credits.js';
-import { dateOf, dayNumber } from './dates.js';
 
 /** A small, fast, seedable generator (mulberry32): the same seed gives the same telemetry. */
 function random(seed: number) {
@@ -54,18 +54,17 @@ export function demoEvents(o: DemoOptions): Record<string, unknown>[] {
   const rng = random(o.seed);
   const models = [...catalogueModels().map((m) => ({ id: m.id, tier: m.tier })), { id: 'local-llama-3.1-70b', tier: 'standard' as const }];
   const events: Record<string, unknown>[] = [];
-  const last = dayNumber(o.lastDay);
+  const days = eachDay(addDays(o.lastDay, 1 - o.days), o.lastDay);
   o.userIds.forEach((userId, u) => {
     // Each person has habits: a main client, a favourite model and a usual delegation level.
     const client = CLIENTS[u % CLIENTS.length]!;
     const model = models[(u * 3) % models.length]!;
     const delegation = DELEGATION_LEVELS[u % DELEGATION_LEVELS.length]!;
-    for (let d = last - o.days + 1; d <= last; d++) {
-      const day = dateOf(d);
-      const weekend = [0, 6].includes(new Date(d * 86_400_000).getUTCDay());
+    for (const day of days) {
+      const weekend = [0, 6].includes(weekday(day));
       if (!rng.chance(weekend ? 0.2 : 0.85)) continue;
       let n = 0;
-      let clock = Date.parse(`${day}T00:00:00Z`) + rng.int(7, 10) * 3_600_000;
+      let clock = dayStartMs(day) + rng.int(7, 10) * 3_600_000;
       const push = (type: string, sessionId: string, at: string, fields: Record<string, unknown> = {}) => {
         clock += rng.int(5, 240) * 1000;
         events.push({ id: `demo-${o.seed}-${u}-${day}-${++n}`, type, timestamp: new Date(Math.min(clock, Date.parse(`${day}T23:59:59Z`))).toISOString(), sessionId, client: at, userId, ...fields });

@@ -1,5 +1,6 @@
 import { systemClock, type Clock } from '../core/clock.js';
 import type { Db } from '../core/db/db.js';
+import { addDays, eachDay, utcDay } from '../core/days.js';
 import { errors } from '../core/http/errors.js';
 import { compileJson, SerializedJson } from '../core/http/serialized-json.js';
 import type { TelemetryEvent } from '../events/event.js';
@@ -7,16 +8,13 @@ import type { CreditsUsage } from '../limits/service.js';
 import { activeUserWindows } from './active-windows.js';
 import { roundCredits } from './credits.js';
 import { DayBudget, type DayCache } from './day-cache.js';
-import { checkRange, dateOf, dayNumber, eachDay, rowDays } from './dates.js';
+import { checkRange, rowDays } from './dates.js';
 import { activityByClient, activityRows, productivityRows, tokensByModel, tokensRows, toolsByName, toolsRows } from './day-reports.js';
 import { Meta, TokensModelRow, TokensRow, UsersMeta, type ActivityQuery, type ProductivityQuery, type TokensQuery, type ToolsQuery, type UserTotalsQuery, type UsersQuery } from './schemas.js';
 import { writeRollups } from './rollup-store.js';
 import { rollupDeltas, type ModelRequest } from './rollups.js';
 import { analyticsStore as store, type Range } from './store.js';
 import { userDay, userDayBytes, userRows, type UserDay } from './user-report.js';
-
-
-const todayUtc = (now: Date) => now.toISOString().slice(0, 10);
 
 /** The /users rows of one day kept so far, by user id; null for a user without a row that day. */
 type UserDaySlice = Map<string, UserDay | null>;
@@ -64,7 +62,7 @@ export class AnalyticsService implements CreditsUsage {
 
   /** Validates the range and returns the envelope's meta and the days that can have rows. */
   private range(orgId: string, q: { startDate: string; endDate: string }) {
-    const problems = checkRange(q.startDate, q.endDate, todayUtc(this.clock.now()));
+    const problems = checkRange(q.startDate, q.endDate, utcDay(this.clock.now().getTime()));
     if (problems.length > 0) throw errors.invalid(problems, 'querystring');
     const days = rowDays(q.startDate, q.endDate);
     return {
@@ -207,8 +205,8 @@ export class AnalyticsService implements CreditsUsage {
 
   /** Credits a principal used in [from, to) (whole UTC days), for the allowance of usage limits. */
   async creditsUsed(orgId: string, principalId: string, from: Date, to: Date): Promise<number> {
-    const first = from.toISOString().slice(0, 10);
-    const last = dateOf(dayNumber(to.toISOString().slice(0, 10)) - 1);
+    const first = utcDay(from.getTime());
+    const last = addDays(utcDay(to.getTime()), -1);
     return roundCredits(await store.creditUnits(this.db, orgId, principalId, first, last));
   }
 }

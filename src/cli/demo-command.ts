@@ -1,7 +1,7 @@
 import type { Config } from '../config.js';
 import { output, parseFlags, UsageError } from '../core/cli/args.js';
+import { addDays, utcDay } from '../core/days.js';
 import { withServices, type Services } from '../services.js';
-import { dateOf, dayNumber } from '../analytics/dates.js';
 import { demoEvents } from '../analytics/demo-data.js';
 
 const intFlag = (value: string | undefined, flag: string, min: number, max: number, fallback?: number): number => {
@@ -29,7 +29,7 @@ export interface DemoSeedResult {
  * validation, transaction and rollups as POST /api/v1/telemetry/events.
  */
 export async function seedDemo({ identity, telemetry }: Pick<Services, 'identity' | 'telemetry'>, orgId: string, o: { users: number; days: number; seed: number }): Promise<DemoSeedResult> {
-  const lastDay = dateOf(dayNumber(new Date().toISOString().slice(0, 10)) - 1);
+  const lastDay = addDays(utcDay(Date.now()), -1);
   const emails = Array.from({ length: o.users }, (_, i) => demoEmail(i));
   const existing = new Map((await identity.findUsersByEmail(orgId, emails)).map((u) => [u.email, u.id]));
   const userIds: string[] = [];
@@ -42,7 +42,7 @@ export async function seedDemo({ identity, telemetry }: Pick<Services, 'identity
     accepted += r.accepted;
     duplicates += r.duplicates;
   }
-  return { orgId, users: o.users, firstDay: dateOf(dayNumber(lastDay) - o.days + 1), lastDay, events: events.length, accepted, duplicates };
+  return { orgId, users: o.users, firstDay: addDays(lastDay, 1 - o.days), lastDay, events: events.length, accepted, duplicates };
 }
 
 /** orgctl demo seed --users N --days D [--seed S] [--org-id ID] [--json] (see seedDemo). */

@@ -1,3 +1,5 @@
+import { DAY_MS, daysFromCivil, daysInMonth } from '../core/days.js';
+
 /** The earliest moment an event (and so analytics) can hold; every other spelling of it derives from this one. */
 export const EARLIEST_MS = Date.UTC(2026, 0, 14);
 /** EARLIEST_MS as ISO 8601 (2026-01-14T00:00:00Z). */
@@ -7,11 +9,6 @@ export const EARLIEST_DAY = EARLIEST_ISO.slice(0, 10);
 export const MAX_FUTURE_MS = 5 * 60 * 1000;
 
 const ISO = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|([+-])(\d{2}):(\d{2}))$/;
-const DAY_MS = 86_400_000;
-
-const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-const isLeap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-export const daysInMonth = (year: number, month: number): number => (month === 2 && isLeap(year) ? 29 : MONTH_DAYS[month - 1]!);
 
 /**
  * An event timestamp as epoch milliseconds, or an error message: ISO 8601 with an explicit
@@ -37,15 +34,6 @@ export function parseTimestamp(value: string | number, nowMs: number): { ms: num
   if (ms < EARLIEST_MS) return { error: `must not be before ${EARLIEST_ISO}` };
   if (ms > nowMs + MAX_FUTURE_MS) return { error: 'must not be more than 5 minutes in the future' };
   return { ms };
-}
-
-const dayNames = new Map<number, string>();
-/** The UTC day of an instant, YYYY-MM-DD (each day's name is built once). */
-export function utcDay(ms: number): string {
-  const n = Math.floor(ms / DAY_MS);
-  let name = dayNames.get(n);
-  if (name === undefined) dayNames.set(n, (name = new Date(n * DAY_MS).toISOString().slice(0, 10)));
-  return name;
 }
 
 /**
@@ -76,13 +64,4 @@ function digits(text: string, at: number, count: number): number {
     n = n * 10 + c;
   }
   return n;
-}
-
-/** Days from 1970-01-01 to a date of the proleptic Gregorian calendar (Howard Hinnant's days_from_civil). */
-function daysFromCivil(year: number, month: number, day: number): number {
-  const y = month <= 2 ? year - 1 : year;
-  const era = Math.floor(y / 400);
-  const yoe = y - era * 400;
-  const doy = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
-  return era * 146_097 + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - 719_468;
 }

@@ -1,5 +1,6 @@
 import { systemClock, type Clock } from '../core/clock.js';
 import type { Db } from '../core/db/db.js';
+import { dayStartMs, monthStart, nextMonthStart, utcDay } from '../core/days.js';
 import { isManagerRole, type Principal } from '../core/identity/roles.js';
 import { errors } from '../core/http/errors.js';
 import { normalizeEmail, type IdentityService } from '../core/identity/service.js';
@@ -21,10 +22,8 @@ export interface Allowance {
 
 /** The calendar month (UTC) holding `at`: [start, end). */
 export function monthOf(at: Date): { start: Date; end: Date } {
-  return {
-    start: new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1)),
-    end: new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1)),
-  };
+  const day = utcDay(at.getTime());
+  return { start: new Date(dayStartMs(monthStart(day))), end: new Date(dayStartMs(nextMonthStart(day))) };
 }
 
 export class LimitsService {

@@ -1,11 +1,12 @@
 import { LRUCache } from 'lru-cache';
 import { systemClock, type Clock } from '../core/clock.js';
 import type { Db } from '../core/db/db.js';
+import { utcDay } from '../core/days.js';
 import { isManagerRole, type Principal } from '../core/identity/roles.js';
 import type { IdentityService } from '../core/identity/service.js';
 import type { ModelRequest } from '../analytics/rollups.js';
 import type { AnalyticsService } from '../analytics/service.js';
-import { dateParse, parseTimestamp, utcDay } from '../events/timestamps.js';
+import { dateParse, parseTimestamp } from '../events/timestamps.js';
 import type { TelemetryEvent } from '../events/event.js';
 import { ID_PREFIX, keyOfParts, keyOfPrefix, originId, originPrefix, originTail, textOf, type Mapped, type NativeEvent } from './mappings/native.js';
 import { groupKey, logGroup, logId, mapLog, mapPoint, mapSpan, qualifiedLogName } from './mappings/index.js';

@@ -1,9 +1,10 @@
 import type { TObject } from '@sinclair/typebox';
+import { utcDay } from '../core/days.js';
 import type { ErrorItem } from '../core/http/errors.js';
 import { jsonAjv, toErrorItems } from '../core/validation/ajv.js';
 import type { TelemetryEvent } from '../events/event.js';
 import { Event, EventFields, type Client, type EventType } from '../events/schemas.js';
-import { parseTimestamp, utcDay } from '../events/timestamps.js';
+import { parseTimestamp } from '../events/timestamps.js';
 import type { IngestBody } from './schemas.js';
 
 const validateEvent = jsonAjv.compile(Event);

@@ -1,22 +1,19 @@
 import { UsageError } from '../../core/cli/args.js';
+import { addDays, utcDay } from '../../core/days.js';
 import { isDate } from '../../core/validation/date.js';
 import { unwrap } from '../../client/api-client.js';
 import { flag, type ApiCommand, type CommandContext, type FlagSpec } from './command.js';
 import { printList } from './print.js';
 
-const DAY_MS = 86_400_000;
-const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-
 /** --from and --to, each defaulting so that the range is the last 30 closed (UTC) days. */
 export function dateRange(ctx: CommandContext, now = Date.now()): { startDate: string; endDate: string } {
-  const yesterday = Math.floor(now / DAY_MS) * DAY_MS - DAY_MS;
   const to = flag(ctx, 'to');
   const from = flag(ctx, 'from');
   for (const [name, v] of [['to', to], ['from', from]] as const) {
     if (v !== undefined && !isDate(v)) throw new UsageError(`--${name} must be a date YYYY-MM-DD, got ${v}.`);
   }
-  const endDate = to ?? isoDay(yesterday);
-  const startDate = from ?? isoDay(Date.parse(`${endDate}T00:00:00Z`) - 29 * DAY_MS);
+  const endDate = to ?? addDays(utcDay(now), -1);
+  const startDate = from ?? addDays(endDate, -29);
   return { startDate, endDate };
 }
 

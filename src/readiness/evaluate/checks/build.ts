@@ -1,3 +1,4 @@
+import { DAY_MS } from '../../../core/days.js';
 import { git } from '../git.js';
 import { apiFailure, type Forge } from '../forge.js';
 import { ci, CI_FILE, dep, doc, DOC_FILE, evidenceOutcome, file, firstEvidence, type Rule } from '../evidence.js';
@@ -100,7 +101,7 @@ export const buildChecks: Check[] = [
   forgeCheck('deployment_frequency', async (forge) => {
     const dates = (await forge.releaseDates()).map(Date.parse).filter(Number.isFinite);
     if (!dates.length) return skip(`no releases on ${forge.name}`);
-    const since = Date.now() - 28 * 86_400_000;
+    const since = Date.now() - 28 * DAY_MS;
     const recent = dates.filter((d) => d >= since).length;
     const text = `${recent} releases of ${forge.name} in the last 4 weeks`;
     return recent >= 8 ? pass(`${text} (2 or more a week)`) : fail(`${text} (fewer than 2 a week)`);

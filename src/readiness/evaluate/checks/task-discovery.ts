@@ -1,3 +1,4 @@
+import { DAY_MS } from '../../../core/days.js';
 import { apiFailure } from '../forge.js';
 import { repoCheck } from '../define.js';
 import { forgeCheck } from './build.js';
@@ -36,7 +37,7 @@ export const taskDiscoveryChecks: Check[] = [
   forgeCheck('backlog_health', async (forge) => {
     const issues = await forge.openIssues();
     if (!issues.length) return skip(`no open issues on ${forge.name}`);
-    const yearAgo = Date.now() - 365 * 86_400_000;
+    const yearAgo = Date.now() - 365 * DAY_MS;
     const good = issues.filter((i) => i.title.trim().split(/\s+/).length >= 3 && i.labels > 0).length;
     const stale = issues.filter((i) => Date.parse(i.updatedAt) < yearAgo).length;
     const text = `${good} of ${issues.length} open issues on ${forge.name} have a descriptive title and a label; ${stale} untouched for a year`;
