@@ -43,11 +43,12 @@ export default tseslint.config(
       'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read settings through loadConfig (src/config.ts).' }],
     },
   },
-  // The web app runs in the browser: its globals, and no server module but the generated client.
+  // The web app runs in the browser: its globals, and no server module but the generated client
+  // and the day arithmetic (src/core/days.ts, pure), which must agree with the server's to the day.
   {
     files: ['web/**/*.{ts,tsx}'],
     languageOptions: { globals: { window: 'readonly', document: 'readonly', navigator: 'readonly', fetch: 'readonly', Response: 'readonly' } },
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/src/*', '!**/src/client', '**/src/*/**', '!**/src/client/**'], message: 'The web app reaches the server only through the API client (src/client).' }] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/src/*', '!**/src/client', '!**/src/core', '**/src/*/**', '!**/src/client/**', '!**/src/core/days.js'], message: 'The web app reaches the server only through the API client (src/client); it shares only the day arithmetic (src/core/days.ts).' }] }] },
   },
   // One way to start a process (docs/architecture.md): src/core/process.
   {

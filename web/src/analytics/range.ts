@@ -1,4 +1,5 @@
-import { utcDay } from '../ui/format.js';
+import { daysBetween } from '../../../src/core/days.js';
+import { dayFromToday } from '../ui/format.js';
 
 /** The range of an analytics view, as it stands in the URL: a preset (`days`) or a custom `from`/`to`. */
 export interface RangeSearch {
@@ -10,7 +11,6 @@ export interface RangeSearch {
 export const PRESETS = [7, 30, 90, 365] as const;
 export const DEFAULT_DAYS = 30;
 export const MAX_SPAN = 366;
-const DAY_MS = 86_400_000;
 const isDate = (v: unknown): v is string => typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v);
 
 /** Keeps what the URL says of the range and nothing else: the route's validateSearch. */
@@ -20,29 +20,20 @@ export function rangeSearch(s: Record<string, unknown>): RangeSearch {
   return (PRESETS as readonly number[]).includes(days) ? { days } : {};
 }
 
-export const spanDays = (from: string, to: string): number => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
-
 /** The days the view asks the API for: the last N closed (UTC) days, or the custom range. */
 export function resolveRange(s: RangeSearch): { startDate: string; endDate: string; label: string } {
   if (s.from && s.to) return { startDate: s.from, endDate: s.to, label: `${s.from} to ${s.to}` };
   const days = s.days ?? DEFAULT_DAYS;
-  return { startDate: utcDay(-days), endDate: utcDay(-1), label: `last ${days} days` };
+  return { startDate: dayFromToday(-days), endDate: dayFromToday(-1), label: `last ${days} days` };
 }
 
 /** Why a custom range cannot be asked for, in the API's terms; undefined when it can. */
 export function customRangeProblem(from: string, to: string): string | undefined {
   if (!isDate(from) || !isDate(to)) return 'Both days are needed.';
   if (from > to) return 'The first day is after the last.';
-  if (to >= utcDay(0)) return 'Data is available through yesterday (UTC).';
-  if (spanDays(from, to) > MAX_SPAN) return `A range spans at most ${MAX_SPAN} days.`;
+  if (to >= dayFromToday(0)) return 'Data is available through yesterday (UTC).';
+  if (daysBetween(from, to) + 1 > MAX_SPAN) return `A range spans at most ${MAX_SPAN} days.`;
   return undefined;
-}
-
-/** Every day of [from, to] (YYYY-MM-DD), for charts whose API rows skip days. */
-export function eachDay(from: string, to: string): string[] {
-  const out: string[] = [];
-  for (let t = Date.parse(`${from}T00:00:00Z`), end = Date.parse(`${to}T00:00:00Z`); t <= end; t += DAY_MS) out.push(new Date(t).toISOString().slice(0, 10));
-  return out;
 }
 
 /** The range of the current view alone, for links to another analytics page. */

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { dayStartMs, utcDay } from '../../../src/core/days.js';
 import { number } from '../ui/format.js';
 
 export interface ChartSeries {
@@ -24,7 +25,7 @@ export function TimeChart({ title, days, series, stacked = false, testId }: { ti
   useEffect(() => {
     const el = box.current;
     if (!el) return;
-    const xs = days.map((d) => Date.parse(`${d}T00:00:00Z`) / 1000);
+    const xs = days.map((d) => dayStartMs(d) / 1000);
     // Stacked: the running sums, drawn from the top of the stack down, each filled to zero and
     // painted over by the next lower one; the legend still shows each series' own value.
     let order = series.map((_, i) => i);
@@ -42,7 +43,7 @@ export function TimeChart({ title, days, series, stacked = false, testId }: { ti
       scales: { x: { time: true } },
       axes: [{}, { size: 56, values: (_u, ticks) => ticks.map(axisNumber) }],
       series: [
-        { label: 'Day', value: (_u, v) => (v === null ? '—' : new Date(v * 1000).toISOString().slice(0, 10)) },
+        { label: 'Day', value: (_u, v) => (v === null ? '—' : utcDay(v * 1000)) },
         ...order.map((i) => ({
           label: series[i]!.label,
           stroke: COLORS[i % COLORS.length],

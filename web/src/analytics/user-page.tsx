@@ -1,6 +1,6 @@
 import { Link, useParams } from '@tanstack/react-router';
 import { useMemo } from 'react';
-import { number } from '../ui/format.js';
+import { number, periodDays } from '../ui/format.js';
 import { Page } from '../ui/parts.js';
 import { CsvDownload } from './csv-download.js';
 import { useAllowanceOf, useUserRows, useUserTotals } from './queries.js';
@@ -29,7 +29,7 @@ function Allowance({ userId }: { userId: string }) {
       <div>
         <dt>Period (UTC)</dt>
         <dd>
-          {a.data.periodStart.slice(0, 10)} to {new Date(Date.parse(a.data.periodEnd) - 1).toISOString().slice(0, 10)}
+          {periodDays(a.data.periodStart, a.data.periodEnd)}
         </dd>
       </div>
     </dl>

@@ -1,16 +1,17 @@
 import { useSearch } from '@tanstack/react-router';
 import { useMemo, type ReactNode } from 'react';
+import { eachDay } from '../../../src/core/days.js';
 import { number } from '../ui/format.js';
 import { ErrorNote, Loading } from '../ui/parts.js';
 import type { Metric } from './definitions.js';
-import { eachDay, resolveRange, type RangeSearch } from './range.js';
+import { resolveRange, type RangeSearch } from './range.js';
 import { Term } from './term.js';
 
 /** The range the page shows (from the URL) and every day of it, for the charts' x axis. */
 export function useRange() {
   const search = useSearch({ strict: false }) as RangeSearch;
   const range = resolveRange(search);
-  // One array per range: the charts redraw when their days change, not on every render.
+  // Every day of the range, for charts whose API rows skip days; one array per range: the charts redraw when their days change, not on every render.
   const days = useMemo(() => eachDay(range.startDate, range.endDate), [range.startDate, range.endDate]);
   return { ...range, days };
 }

@@ -2,13 +2,14 @@ import { useQuery } from '@tanstack/react-query';
 import { api, call, isManager, useSession } from '../api.js';
 import { AllowanceCard } from '../usage/allowance-card.js';
 import { ComputersCard, ReadinessCard } from './area-cards.js';
-import { number, utcDay } from '../ui/format.js';
+import { monthStart } from '../../../src/core/days.js';
+import { dayFromToday, number } from '../ui/format.js';
 import { ErrorNote, Loading, Page } from '../ui/parts.js';
 
 /** This month so far, as analytics can report it: from the 1st (UTC) to yesterday. */
 function monthSoFar(): { startDate: string; endDate: string } | undefined {
-  const yesterday = utcDay(-1);
-  const first = `${utcDay(0).slice(0, 7)}-01`;
+  const yesterday = dayFromToday(-1);
+  const first = monthStart(dayFromToday(0));
   return yesterday >= first ? { startDate: first, endDate: yesterday } : undefined;
 }
 

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, call, type Body } from '../api.js';
+import { DAY_MS } from '../../../src/core/days.js';
 import { dateTime } from '../ui/format.js';
 import { CopyButton, ErrorNote, Field } from '../ui/parts.js';
 
@@ -28,7 +29,7 @@ export function CreateKeyForm({ principalId, nameLabel = 'Name' }: { principalId
   const [name, setName] = useState('');
   const [days, setDays] = useState(90);
   const create = useMutation({
-    mutationFn: () => call(api.POST('/api/v0/api-keys', { body: { name, ...(principalId ? { principalId } : {}), ...(days > 0 ? { expiresAt: Date.now() + days * 86_400_000 } : {}) } })),
+    mutationFn: () => call(api.POST('/api/v0/api-keys', { body: { name, ...(principalId ? { principalId } : {}), ...(days > 0 ? { expiresAt: Date.now() + days * DAY_MS } : {}) } })),
     onSuccess: () => {
       setName('');
       void queryClient.invalidateQueries({ queryKey: [KEYS_QUERY] });

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, call } from '../api.js';
-import { number } from '../ui/format.js';
+import { number, periodDays } from '../ui/format.js';
 import { ErrorNote, Loading } from '../ui/parts.js';
 
 /** The caller's own credits this period: limit, used, remaining, and where the limit comes from. */
@@ -29,7 +29,7 @@ export function AllowanceCard() {
         <div>
           <dt>Period</dt>
           <dd>
-            {a.periodStart.slice(0, 10)} to {new Date(Date.parse(a.periodEnd) - 1).toISOString().slice(0, 10)}
+            {periodDays(a.periodStart, a.periodEnd)}
           </dd>
         </div>
       </dl>

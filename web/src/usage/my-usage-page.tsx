@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { api, call } from '../api.js';
-import { number, utcDay } from '../ui/format.js';
+import { dayFromToday, number } from '../ui/format.js';
 import { ErrorNote, Field, Loading, Page } from '../ui/parts.js';
 import { AllowanceCard } from './allowance-card.js';
 
@@ -10,8 +10,8 @@ import { AllowanceCard } from './allowance-card.js';
 export function MyUsagePage() {
   const search = useSearch({ from: '/shell/usage' });
   const navigate = useNavigate({ from: '/usage' });
-  const from = search.from ?? utcDay(-30);
-  const to = search.to ?? utcDay(-1);
+  const from = search.from ?? dayFromToday(-30);
+  const to = search.to ?? dayFromToday(-1);
   const [draft, setDraft] = useState({ from, to });
   const daily = useQuery({ queryKey: ['usage', 'daily', from, to], queryFn: () => call(api.GET('/api/v0/usage/daily', { params: { query: { startDate: from, endDate: to } } })) });
   const submit = (e: FormEvent) => {
