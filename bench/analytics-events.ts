@@ -7,6 +7,8 @@
  * stored cost the reads. A batch holds 1000 events of one user, as each agent sends its own;
  * the users take turns, so all of them move through time together.
  */
+import { DAY_MS } from '../src/core/days.js';
+
 const MODELS = [
   { model: 'claude-sonnet-4-5', tier: 'standard' },
   { model: 'claude-opus-4-1-thinking', tier: 'thinking' },
@@ -67,8 +69,7 @@ export interface SyntheticOptions {
 }
 
 export function* syntheticBatches(o: SyntheticOptions) {
-  const DAY = 86_400_000;
-  const firstMs = o.lastDayMs - (o.days - 1) * DAY;
+  const firstMs = o.lastDayMs - (o.days - 1) * DAY_MS;
   const userCount = o.users.length;
   const slots = userCount * o.days;
   // Events of user u on day d: the total spread over the user-days, exactly.
@@ -78,7 +79,7 @@ export function* syntheticBatches(o: SyntheticOptions) {
     for (let d = 0; d < o.days; d++) {
       const n = eventsOf(u, d);
       for (let k = 0; k < n; k++) {
-        const ms = firstMs + d * DAY + Math.floor(((k + 0.5) / n) * (DAY - 1000));
+        const ms = firstMs + d * DAY_MS + Math.floor(((k + 0.5) / n) * (DAY_MS - 1000));
         yield eventOf(`${o.runId}-${u}-${d}-${k}`, o.users[u]!, ms, u, d, Math.floor(k / 20), k, o.runId);
       }
     }

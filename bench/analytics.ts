@@ -26,6 +26,8 @@
  * only the reads: after a change to a read path, the 10M-event figures take minutes, not a reload.
  */
 import { parseArgs } from 'node:util';
+import { addDays, dayStartMs, daysBetween, utcDay } from '../src/core/days.js';
+import { EARLIEST_DAY } from '../src/events/timestamps.js';
 import { setUp, type Setup } from './analytics-setup.js';
 
 const { values } = parseArgs({
@@ -44,7 +46,6 @@ const counts = (values.events as string).split(',').map(Number);
 const iterations = Number(values.iterations);
 const minMs = Number(values.seconds) * 1000;
 const engine = values.engine === 'postgres' ? 'postgres' : 'pglite';
-const DAY = 86_400_000;
 /** Calls to one database before the next one's turn. */
 const TURN = 10;
 
@@ -100,10 +101,10 @@ const RAW_SCANS = [
 const ENDPOINTS = ['tokens', 'tools', 'activity', 'productivity', 'users', 'tokens?group_by=model', 'tools?group_by=tool_name', 'activity?group_by=client'];
 
 async function main() {
-  const today = Date.parse(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`);
-  const lastDayMs = today - DAY;
+  const lastDay = addDays(utcDay(Date.now()), -1);
+  const lastDayMs = dayStartMs(lastDay);
   // Telemetry starts on 2026-01-14: the data covers the days from then to yesterday (at most 366).
-  const days = Math.min(366, Math.round((lastDayMs - Date.UTC(2026, 0, 14)) / DAY) + 1);
+  const days = Math.min(366, daysBetween(EARLIEST_DAY, lastDay) + 1);
   console.log(`engine ${engine}, ${counts.join(' and ')} events`);
   const setups: Setup[] = [];
   try {
@@ -113,19 +114,18 @@ async function main() {
         await setUp({ engine, postgres: values.postgres as string, events, users: Number(values.users), days, lastDayMs, concurrency: Number(values.concurrency), keep }),
       );
     }
-    const end = new Date(lastDayMs).toISOString().slice(0, 10);
     const rows: string[][] = [];
     for (const span of [30, 366]) {
-      const start = new Date(lastDayMs - (span - 1) * DAY).toISOString().slice(0, 10);
+      const start = addDays(lastDay, 1 - span);
       for (const endpoint of ENDPOINTS) {
         const [p, extra] = endpoint.split('?');
-        const m = await measure(setups, `/api/v1/analytics/${p}?startDate=${start}&endDate=${end}${extra ? `&${extra}` : ''}`);
+        const m = await measure(setups, `/api/v1/analytics/${p}?startDate=${start}&endDate=${lastDay}${extra ? `&${extra}` : ''}`);
         rows.push([`${span} days`, endpoint, each(m.first, (f) => `${(f.bytes / 1e6).toFixed(2)} MB`), each(m.first, (f) => ms(f.ms)), each(m.p50, ms), each(m.p99, ms), ratio(m.p50), ratio(m.p99)]);
       }
       // The same answers from the raw events, for comparison.
       for (const [name, sql] of RAW_SCANS) {
         const times: number[][] = [];
-        for (const s of setups) times.push(await rawScan(s, sql, start, end));
+        for (const s of setups) times.push(await rawScan(s, sql, start, lastDay));
         const p50 = times.map((t) => percentile(t, 0.5));
         const p99 = times.map((t) => percentile(t, 0.99));
         rows.push([`${span} days`, name, '', '', each(p50, ms), each(p99, ms), ratio(p50), ratio(p99)]);

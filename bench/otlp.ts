@@ -25,6 +25,7 @@ import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { DAY_MS } from '../src/core/days.js';
 import { migrate } from '../src/core/db/migrate.js';
 import { IdentityService } from '../src/core/identity/service.js';
 import { encode, messages } from '../src/otlp/proto.js';
@@ -53,8 +54,7 @@ const measured = values.only === undefined ? PHASES : [values.only as Phase];
 const engine = values.engine === 'postgres' ? 'postgres' : 'pglite';
 const records = Number(values.records);
 const concurrency = Number(values.concurrency);
-const DAY = 86_400_000;
-const dayMs = Math.floor(Date.now() / DAY) * DAY - DAY / 2;
+const dayMs = Math.floor(Date.now() / DAY_MS) * DAY_MS - DAY_MS / 2;
 const USERS = 50;
 /**
  * Records of each path sent before the figures, so that each path is measured compiled, as in a

@@ -14,6 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { addDays } from '../src/core/days.js';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '15' } } });
 const SECONDS = Number(values.seconds);
@@ -77,7 +78,7 @@ async function main() {
         batches++;
       }
     };
-    const start = new Date(day - 365 * 86_400_000).toISOString().slice(0, 10);
+    const start = addDays(service.lastDay, -365);
     const read = async () => {
       while (!stop) {
         let cursor: string | null = null;

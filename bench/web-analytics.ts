@@ -20,15 +20,17 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { Page } from 'playwright-core';
+import { addDays, daysBetween, utcDay } from '../src/core/days.js';
+import { EARLIEST_DAY } from '../src/events/timestamps.js';
 import { cli, freshPage, acceptInvitation, invite, launchChromium, median, serviceStorage, startService, timed } from './web-harness.js';
 
 // Telemetry starts on 2026-01-14: a demo organization has at most the days from then to yesterday.
-const DAYS_OF_DATA = Math.floor((Date.now() - Date.parse('2026-01-14T00:00:00Z')) / 86_400_000);
+const DAYS_OF_DATA = daysBetween(EARLIEST_DAY, utcDay(Date.now()));
 const { values } = parseArgs({ options: { users: { type: 'string', default: '200' }, days: { type: 'string', default: String(Math.min(366, DAYS_OF_DATA)) }, rounds: { type: 'string', default: '7' }, data: { type: 'string' } } });
 const ROUNDS = Number(values.rounds);
 const OWNER = 'owner@bench.test';
 
-const utcDay = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+const dayFromToday = (days: number) => addDays(utcDay(Date.now()), days);
 
 /** The credits page of the range starting on `startDate`, drawn: its range, its total and the chart's canvas. */
 const creditsReady = (page: Page, startDate: string) => async () => {
@@ -57,10 +59,10 @@ async function main() {
     for (let i = 0; i < ROUNDS + 1; i++) {
       const page = await freshPage(browser, cookies);
       // The service's first answers build what it keeps; the credits page goes first in the first round so that it is measured cold.
-      const credits = await timed(() => page.goto(`${service.url}/analytics/credits?days=365`), creditsReady(page, utcDay(-365)));
+      const credits = await timed(() => page.goto(`${service.url}/analytics/credits?days=365`), creditsReady(page, dayFromToday(-365)));
       // A person reads the year before switching: the page has settled (it fetches the presets' rows once drawn).
       await page.waitForLoadState('networkidle');
-      const switched = await timed(() => page.getByRole('link', { name: 'Last 30 days' }).click(), creditsReady(page, utcDay(-30)));
+      const switched = await timed(() => page.getByRole('link', { name: 'Last 30 days' }).click(), creditsReady(page, dayFromToday(-30)));
       const overviewPage = await freshPage(browser, cookies);
       const overview = await timed(() => overviewPage.goto(`${service.url}/`), overviewReady(overviewPage));
       rounds.push({ overview, credits, switch: switched });
