@@ -13,8 +13,9 @@ export const DAY_MS = 86_400_000;
 const dayOfNumber = (n: number): string => new Date(n * DAY_MS).toISOString().slice(0, 10);
 
 // Ingestion names the day of every event, so each day's name is built once. Only utcDay fills
-// this map, and its callers pass instants of a bounded span (event times, now), never a day of
-// a request: the map holds a few thousand names at most.
+// this map, and its callers pass instants of a bounded span (event times, which ingestion keeps
+// between EARLIEST_MS and now; now; the days of a chart), never a day a request names: the map
+// holds a few thousand names at most. addDays and eachDay, which take such days, build theirs.
 const dayNames = new Map<number, string>();
 
 /** The UTC day of an instant in epoch milliseconds (each day's name is built once). */

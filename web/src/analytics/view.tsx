@@ -11,7 +11,8 @@ import { Term } from './term.js';
 export function useRange() {
   const search = useSearch({ strict: false }) as RangeSearch;
   const range = resolveRange(search);
-  // Every day of the range, for charts whose API rows skip days; one array per range: the charts redraw when their days change, not on every render.
+  // Every day of the range, for charts whose API rows skip days. One array per range: the charts
+  // redraw when their days change, not on every render.
   const days = useMemo(() => eachDay(range.startDate, range.endDate), [range.startDate, range.endDate]);
   return { ...range, days };
 }
