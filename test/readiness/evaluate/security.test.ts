@@ -3,6 +3,11 @@ import { criterionCases, deps, evaluate, makeRepo, NODE_APP, workflow } from './
 import { ForgeDouble, healthyForge, neglectedForge } from './forge-double.js';
 
 const goodIgnore = { '.gitignore': '.env\nnode_modules/\ndist/\n.idea/\n.DS_Store\n' };
+/**
+ * A key id in the AWS format, put together at run time: written out whole, it would make this
+ * repository's own evaluation find a tracked secret in this file.
+ */
+const AWS_KEY_ID = ['AKIA', 'ABCDEFGHIJKLMNOP'].join('');
 
 criterionCases('Security (offline)', [
   { id: 'codeowners', pass: { ...NODE_APP, '.github/CODEOWNERS': '* @acme/core\n' }, passNames: /\.github\/CODEOWNERS assigns owners \(1 rules, e\.g\. "\* @acme\/core"\)/, fail: { ...NODE_APP, CODEOWNERS: '# nobody\n' }, failNames: /CODEOWNERS has no rule with a valid owner/ },
@@ -39,7 +44,7 @@ criterionCases('Security (offline)', [
     id: 'secrets_management',
     pass: { ...NODE_APP, ...goodIgnore, '.env.example': 'TOKEN=\n' },
     passNames: /\.env\.example \(environment template/,
-    fail: { ...NODE_APP, 'config/aws.ini': 'key = AKIAABCDEFGHIJKLMNOP\n' },
+    fail: { ...NODE_APP, 'config/aws.ini': `key = ${AWS_KEY_ID}\n` },
     failNames: /hardcoded or tracked secrets: config\/aws\.ini \(key in text\)/,
   },
   { id: 'log_scrubbing', pass: { ...deps('pino'), 'src/log.ts': "pino({ redact: ['req.headers.authorization'] });" }, passNames: /src\/log\.ts \(log redaction: "redact:?"/, fail: deps('pino'), failNames: /log redaction/ },
