@@ -16,6 +16,8 @@ export interface Criterion {
   checks: string;
 }
 
+// One criterion a line, as a table: Prettier would spread each over seven lines (690 in all).
+// prettier-ignore
 export const CRITERIA: readonly Criterion[] = [
   { id: 'lint_config', pillar: 'Style & Validation', level: 1, scope: 'application', skippable: false, checks: 'A linter/static analyser is configured for the app (ESLint, Ruff/flake8, golangci-lint, clang ruleset, SonarQube ...).' },
   { id: 'type_check', pillar: 'Style & Validation', level: 1, scope: 'application', skippable: false, checks: 'A static type checker is configured (tsconfig strict, mypy config). Statically typed languages (Go, Swift) are credited by default.' },
