@@ -13,6 +13,8 @@ const DAY = 24 * HOUR;
 export const SESSION_ABSOLUTE_MS = 14 * DAY;
 export const SESSION_IDLE_MS = 12 * HOUR;
 export const INVITATION_MS = 7 * DAY;
+/** How long a setup token printed by `orgctl serve` works (each start prints a new one). */
+export const SETUP_TOKEN_MS = DAY;
 /** last_seen_at moves at most once a minute: idle expiry needs no finer grain than that. */
 const TOUCH_INTERVAL_MS = 60_000;
 
@@ -54,14 +56,21 @@ export class AccountsService {
 
   /**
    * One setup token per organization none of whose owners has a password yet (for its first
-   * owner), for `orgctl serve` to print. `fixed` (ORGCTL_SETUP_TOKEN) is used for the first.
+   * owner), for `orgctl serve` to print at each start. `fixed` (ORGCTL_SETUP_TOKEN) is used for
+   * the first. A token printed at an earlier start may sit in a log or a terminal's scrollback,
+   * so each start's token replaces the organization's earlier ones, and lasts 24 hours.
    */
   async issueSetupTokens(fixed?: string): Promise<{ email: string; orgName: string; token: string }[]> {
     const owners = await store.ownersAwaitingSetup(this.db);
+    const now = this.clock.now();
+    const expiresAt = new Date(now.getTime() + SETUP_TOKEN_MS);
     const issued = [];
     for (const [i, owner] of owners.entries()) {
       const token = i === 0 && fixed ? fixed : randomToken();
-      await store.insertSetupToken(this.db, hashToken(token), owner.id);
+      await this.db.transaction(async (tx) => {
+        await store.deleteSetupTokens(tx, owner.org_id);
+        await store.insertSetupToken(tx, { tokenHash: hashToken(token), principalId: owner.id, now, expiresAt });
+      });
       issued.push({ email: owner.email, orgName: owner.org_name, token });
     }
     return issued;
@@ -74,6 +83,7 @@ export class AccountsService {
     const principalId = await this.db.transaction(async (tx) => {
       const owner = await store.setupTokenOwner(tx, hashToken(token));
       if (!owner) throw errors.forbidden('This setup link is not valid, or setup is already done. Sign in instead.');
+      if (owner.expires_at <= this.clock.now()) throw errors.forbidden('This setup link has expired (they last 24 hours). Restart orgctl serve for a new one.');
       if (await store.ownerHasPassword(tx, owner.org_id)) throw errors.conflict('setup_done', 'Setup is already done for this organization. Sign in instead.');
       await store.setPassword(tx, owner.principal_id, passwordHash);
       await store.deleteSetupTokens(tx, owner.org_id);

@@ -99,22 +99,26 @@ export const accountsStore = {
   },
 
   /** Owners of organizations none of whose owners has a password yet: who first-run setup is for. */
-  async ownersAwaitingSetup(db: Queryable): Promise<{ id: string; email: string; org_name: string }[]> {
+  async ownersAwaitingSetup(db: Queryable): Promise<{ id: string; org_id: string; email: string; org_name: string }[]> {
     return db.query(
-      `SELECT DISTINCT ON (p.org_id) p.id, p.email, o.name AS org_name FROM principals p JOIN organizations o ON o.id = p.org_id
+      `SELECT DISTINCT ON (p.org_id) p.id, p.org_id, p.email, o.name AS org_name FROM principals p JOIN organizations o ON o.id = p.org_id
        WHERE p.kind = 'user' AND p.role = 'owner'
          AND NOT EXISTS (SELECT 1 FROM principals q WHERE q.org_id = p.org_id AND q.role = 'owner' AND q.password_hash IS NOT NULL)
        ORDER BY p.org_id, p.created_at, p.id`,
     );
   },
 
-  async insertSetupToken(db: Queryable, tokenHash: string, principalId: string): Promise<void> {
-    await db.query(`INSERT INTO setup_tokens (token_hash, principal_id) VALUES ($1, $2) ON CONFLICT (token_hash) DO UPDATE SET principal_id = EXCLUDED.principal_id`, [tokenHash, principalId]);
+  async insertSetupToken(db: Queryable, t: { tokenHash: string; principalId: string; now: Date; expiresAt: Date }): Promise<void> {
+    await db.query(
+      `INSERT INTO setup_tokens (token_hash, principal_id, created_at, expires_at) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (token_hash) DO UPDATE SET principal_id = EXCLUDED.principal_id, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at`,
+      [t.tokenHash, t.principalId, t.now, t.expiresAt],
+    );
   },
 
-  async setupTokenOwner(db: Queryable, tokenHash: string): Promise<{ principal_id: string; org_id: string } | undefined> {
-    const [row] = await db.query<{ principal_id: string; org_id: string }>(
-      `SELECT t.principal_id, p.org_id FROM setup_tokens t JOIN principals p ON p.id = t.principal_id WHERE t.token_hash = $1 FOR UPDATE OF t`,
+  async setupTokenOwner(db: Queryable, tokenHash: string): Promise<{ principal_id: string; org_id: string; expires_at: Date } | undefined> {
+    const [row] = await db.query<{ principal_id: string; org_id: string; expires_at: Date }>(
+      `SELECT t.principal_id, p.org_id, t.expires_at FROM setup_tokens t JOIN principals p ON p.id = t.principal_id WHERE t.token_hash = $1 FOR UPDATE OF t`,
       [tokenHash],
     );
     return row;
