@@ -65,12 +65,12 @@ export function buildServices(config: Config, deps: ServiceDeps): Services {
   const authenticator = new Authenticator(db, new JwtVerifier(config, clock), {
     clock,
     cacheTtlMs: config.authCacheTtlMs,
-    // The embedded database belongs to this process, so every revocation passes through the
-    // identity service below, which tells the authenticator at once.
+    // The embedded database belongs to this process, so every revocation, role change and
+    // removal passes through the identity service below, which tells the authenticator at once.
     soleWriter: db.engine === 'pglite',
     onBackgroundError: (err) => log.warn({ err }, 'background credential work failed'),
   });
-  const identity = new IdentityService(db, clock, (keyId) => authenticator.forgetKey(keyId));
+  const identity = new IdentityService(db, clock, authenticator);
   const analytics = new AnalyticsService(db, { cacheBytes: config.analyticsCacheMb * 1024 * 1024 }, clock);
   const telemetry = new TelemetryService(db, identity, analytics, clock);
   const signal = new WorkSignal();

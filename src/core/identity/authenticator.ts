@@ -17,9 +17,10 @@ export interface AuthenticatorOptions {
   cacheTtlMs: number;
   /**
    * True when no other process writes to the database (the embedded engine, whose data
-   * directory is locked to this process): every revocation then passes through `forgetKey`,
-   * so a stale entry may answer while it is re-read in the background, and a long query on
-   * the single embedded connection never holds up authentication.
+   * directory is locked to this process): every revocation, role change and removal then passes
+   * through `forgetKey` or `forgetPrincipal`, so a stale entry may answer while it is re-read in
+   * the background, and a long query on the single embedded connection never holds up
+   * authentication.
    */
   soleWriter: boolean;
   onBackgroundError: (e: unknown) => void;
@@ -36,6 +37,8 @@ export class Authenticator {
   private readonly cache: LRUCache<string, { verified: Verified; freshUntil: number }>;
   private readonly lastUsedWritten = new Map<string, number>();
   private readonly refreshing = new Set<string>();
+  /** Moves on at every eviction: a verification that began in an earlier generation is not cached. */
+  private generation = 0;
   private readonly now: () => number;
 
   constructor(
@@ -49,8 +52,20 @@ export class Authenticator {
   }
 
   forgetKey(keyId: string): void {
+    this.forget(({ credential }) => credential.type === 'api_key' && credential.keyId === keyId);
+  }
+
+  /** A principal's role changed or it was removed: its keys and tokens are read again on their next use. */
+  forgetPrincipal(principalId: string): void {
+    this.forget((principal) => principal.id === principalId);
+  }
+
+  private forget(matches: (principal: Principal) => boolean): void {
+    // A verification already under way read the database before the change; it must not put
+    // what it read back into the cache after this eviction.
+    this.generation++;
     for (const [token, { verified }] of this.cache.entries()) {
-      if (verified.principal.credential.type === 'api_key' && verified.principal.credential.keyId === keyId) this.cache.delete(token);
+      if (matches(verified.principal)) this.cache.delete(token);
     }
   }
 
@@ -83,8 +98,9 @@ export class Authenticator {
   }
 
   private async verify(token: string): Promise<Verified | null> {
+    const generation = this.generation;
     const found = isWellFormedApiKey(token) ? await this.fromApiKey(hashApiKey(token)) : await this.fromJwt(token);
-    const ttl = found ? Math.min(this.options.cacheTtlMs, found.validUntil - this.now()) : 0;
+    const ttl = found && generation === this.generation ? Math.min(this.options.cacheTtlMs, found.validUntil - this.now()) : 0;
     if (found && ttl > 0) {
       const staleWindow = this.options.soleWriter ? SOLE_WRITER_MAX_STALE_MS : 0;
       this.cache.set(token, { verified: found, freshUntil: this.now() + ttl }, { ttl: ttl + staleWindow });

@@ -15,13 +15,21 @@ export interface CreatedKey {
 
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
 
+/** The credential cache of the process (the Authenticator), told of every change that must apply to the next request. */
+export interface CredentialCache {
+  forgetKey(keyId: string): void;
+  forgetPrincipal(principalId: string): void;
+}
+
+const noCache: CredentialCache = { forgetKey: () => undefined, forgetPrincipal: () => undefined };
+
 /** Organizations, principals and API keys: creation, listing and revocation, with the rules of docs/identity-and-access.md. */
 export class IdentityService {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock = systemClock,
-    /** Called with a key id when it is revoked, so cached credentials drop it at once. */
-    private readonly onRevoke: (keyId: string) => void = () => undefined,
+    /** Told of revocations, role changes and removals, so cached credentials drop them at once. */
+    private readonly cache: CredentialCache = noCache,
   ) {}
 
   async createOrganization(input: { name: string; ownerEmail: string; ownerName?: string }) {
@@ -90,25 +98,30 @@ export class IdentityService {
 
   /**
    * An operator's change of a user's role. An organization always keeps an owner: the last one
-   * cannot be demoted (409). Keys act with the new role at once.
+   * cannot be demoted (409). Keys and tokens act with the new role from the next request on.
    */
   async setUserRole(orgId: string, email: string, role: Role): Promise<{ id: string; email: string; role: Role; previous: Role }> {
-    return this.db.transaction(async (tx) => {
+    const changed = await this.db.transaction(async (tx) => {
       const user = await this.userForChange(tx, orgId, email);
       if (user.role === 'owner' && role !== 'owner') await this.keepAnOwner(tx, orgId, `demote ${user.email}`);
       await store.setRole(tx, user.id, role);
       return { id: user.id, email: user.email as string, role, previous: user.role };
     });
+    // After the commit: evicted earlier, a request in between could cache the old role again.
+    this.cache.forgetPrincipal(changed.id);
+    return changed;
   }
 
-  /** An operator's removal of a user with their keys; the last owner stays (409). */
+  /** An operator's removal of a user with their keys, which stop working at once; the last owner stays (409). */
   async removeUser(orgId: string, email: string): Promise<{ id: string; email: string }> {
-    return this.db.transaction(async (tx) => {
+    const removed = await this.db.transaction(async (tx) => {
       const user = await this.userForChange(tx, orgId, email);
       if (user.role === 'owner') await this.keepAnOwner(tx, orgId, `remove ${user.email}`);
       await store.deletePrincipal(tx, user.id);
       return { id: user.id, email: user.email as string };
     });
+    this.cache.forgetPrincipal(removed.id);
+    return removed;
   }
 
   private async userForChange(tx: Parameters<typeof store.findPrincipal>[0], orgId: string, email: string): Promise<PrincipalRow> {
@@ -180,9 +193,8 @@ export class IdentityService {
     const target = await store.findPrincipal(this.db, actor.orgId, { id });
     if (!target || target.kind !== 'service_account') throw errors.notFound('Service account', 'service_account_not_found');
     if (!outranksOrEquals(actor.role, target.role)) throw errors.forbidden(`A ${actor.role} cannot remove a ${target.role} service account.`);
-    const keys = await store.listApiKeys(this.db, actor.orgId, id);
     await store.deletePrincipal(this.db, id);
-    for (const k of keys) this.onRevoke(k.id);
+    this.cache.forgetPrincipal(id);
   }
 
   /** The principal of an id, in whichever organization (ids are unique across them). */
@@ -239,7 +251,7 @@ export class IdentityService {
     if (!key) throw errors.notFound('API key', 'api_key_not_found');
     if (key.revoked_at) return { already: true };
     await store.revokeApiKey(this.db, orgId, keyId, this.clock.now());
-    this.onRevoke(keyId);
+    this.cache.forgetKey(keyId);
     return { already: false };
   }
 
@@ -257,7 +269,7 @@ export class IdentityService {
     // A key the caller may not touch is reported as absent, so key ids of others are not confirmed.
     if (!key || !mayRevoke) throw errors.notFound('API key', 'api_key_not_found');
     await store.revokeApiKey(this.db, actor.orgId, keyId, this.clock.now());
-    this.onRevoke(keyId);
+    this.cache.forgetKey(keyId);
   }
 
   private async insertUser(tx: Parameters<typeof store.insertPrincipal>[0], orgId: string, email: string, role: Role, name?: string) {
