@@ -77,6 +77,8 @@ async function assemble(config: Config, built: Services | undefined, deps: Liste
     // Fastify's two lines per request are replaced by our single one (core/http/request-log.ts).
     logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
+    // Which X-Forwarded-* headers are believed: request.ip, request.protocol and request.host follow them.
+    trustProxy: config.trustProxy,
     // Requests arriving on open connections while shutting down are still served, in our error format if they fail.
     return503OnClosing: false,
     forceCloseConnections: 'idle',

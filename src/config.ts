@@ -38,6 +38,11 @@ export const settings = {
   CI_GIT_AUTHOR_EMAIL: { key: 'ciGitAuthorEmail', schema: Type.String({ minLength: 3, default: 'orgctl@localhost' }), doc: 'CI automation: author and committer email of plain-Git commits.' },
   CI_GIT_TIMEOUT_MS: { key: 'ciGitTimeoutMs', schema: Type.Integer({ minimum: 1000, default: 120000 }), doc: 'CI automation: how long one git command or GitHub request may take before it is abandoned (502).' },
   PUBLIC_URL: { key: 'publicUrl', schema: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$' })), doc: 'The URL clients reach the service at (behind a proxy); links the service returns (computers\' relayClientUrl/relayAgentUrl, recorded pull requests) are built from it. Default: the URL each request came in on.' },
+  TRUST_PROXY: {
+    key: 'trustProxy',
+    schema: Type.Union([Type.Boolean(), Type.String({ pattern: '^\\s*(loopback|linklocal|uniquelocal|[0-9A-Fa-f]*[.:][0-9A-Fa-f.:]*(/[0-9]{1,3})?)\\s*(,\\s*(loopback|linklocal|uniquelocal|[0-9A-Fa-f]*[.:][0-9A-Fa-f.:]*(/[0-9]{1,3})?)\\s*)*$' })], { default: false }),
+    doc: 'Behind a reverse proxy: which X-Forwarded-For/-Proto/-Host headers to believe (Fastify\'s trustProxy): the proxies\' addresses and CIDR ranges (or `loopback`, `linklocal`, `uniquelocal`), comma-separated; or `true`, every hop (a client can then write the address it is counted under). The client address (per-address sign-in limits, logs) and the scheme (Secure cookies) come from them. Off: the headers are ignored.',
+  },
   ORGCTL_SETUP_TOKEN: { key: 'setupToken', schema: Type.Optional(Type.String({ minLength: 16, maxLength: 200, pattern: '^[A-Za-z0-9_-]+$' })), doc: 'Web app first run: the token of the one-time setup URL `orgctl serve` prints while no owner has a password (default: a random one per start). At least 16 URL-safe characters. Each start\'s token replaces the earlier ones and expires after 24 hours.' },
   E2B_API_KEY: { key: 'e2bApiKey', schema: Type.Optional(Type.String({ minLength: 1 })), doc: 'Computers: enables the e2b provider (E2B sandboxes through the official SDK). Without it, an e2b computer\'s create-sandbox step fails at once.' },
   E2B_TEMPLATE: { key: 'e2bTemplate', schema: Type.String({ minLength: 1, default: 'base' }), doc: 'Computers: the E2B sandbox template of new e2b computers.' },

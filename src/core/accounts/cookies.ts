@@ -10,10 +10,12 @@ export const CSRF_HEADER = 'x-csrf-token';
  * Browsers take a `__Host-` cookie only with Secure, which they accept from HTTPS and from
  * loopback addresses (trustworthy origins). Plain HTTP on another address (a LAN IP) would get
  * no cookie at all, so there the names lose the prefix and the Secure flag; those names are
- * never read on a secure origin, where another site could otherwise plant them.
+ * never read on a secure origin, where another site could otherwise plant them. Behind a proxy
+ * that ends TLS the request itself is plain HTTP: an https PUBLIC_URL (`request.publicUrl`), or
+ * X-Forwarded-Proto from a trusted proxy (`request.protocol`, TRUST_PROXY), says the browser is on HTTPS.
  */
 function secureOrigin(request: FastifyRequest): boolean {
-  if (request.protocol === 'https') return true;
+  if (request.protocol === 'https' || request.publicUrl.startsWith('https://')) return true;
   const host = request.hostname.replace(/:\d+$/, '').replace(/^\[|\]$/g, '');
   return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
