@@ -6,6 +6,7 @@ import { isManagerRole, outranksOrEquals, type Principal, type Role } from '../i
 import { normalizeEmail, type IdentityService } from '../identity/service.js';
 import type { PrincipalRow } from '../identity/store.js';
 import { csrfTokenOf, hashPassword, hashToken, randomToken, verifyPassword } from './secrets.js';
+import { SIGN_IN_THROTTLE, SignInThrottle } from './sign-in-throttle.js';
 import { accountsStore as store, type InvitationRow } from './store.js';
 
 const HOUR = 3_600_000;
@@ -18,7 +19,10 @@ export const SETUP_TOKEN_MS = DAY;
 /** last_seen_at moves at most once a minute: idle expiry needs no finer grain than that. */
 const TOUCH_INTERVAL_MS = 60_000;
 
-/** Attempts per 15-minute window: guessing one account's password, and anything from one address. */
+/**
+ * Attempts per 15-minute window of setup, invitation acceptance (per address) and password
+ * changes (per account). Sign-in has its own throttle (sign-in-throttle.ts).
+ */
 const ATTEMPT_WINDOW_MS = 15 * 60_000;
 export const ATTEMPTS_PER_ACCOUNT = 10;
 export const ATTEMPTS_PER_ADDRESS = 50;
@@ -48,11 +52,15 @@ export interface ClientInfo {
  * settings. Sessions authenticate as the same principal an API key of the user would.
  */
 export class AccountsService {
+  private readonly throttle: SignInThrottle;
+
   constructor(
     private readonly db: Db,
     private readonly identity: IdentityService,
     private readonly clock: Clock = systemClock,
-  ) {}
+  ) {
+    this.throttle = new SignInThrottle(db, clock);
+  }
 
   /**
    * One setup token per organization none of whose owners has a password yet (for its first
@@ -94,18 +102,23 @@ export class AccountsService {
 
   async login(email: string, password: string, client: ClientInfo): Promise<SignedIn> {
     const normalized = normalizeEmail(email);
-    // An address counts every attempt; an account counts only its failures, so that its owner
-    // signing in from several browsers never locks it, while guessing its password does.
+    // Every attempt counts as a failure of its address and of its account before the password is
+    // checked (a guess that waited for the answer first would let any number of concurrent
+    // guesses through), and a correct password takes it back. Unknown emails count alike, so a
+    // 429 says nothing about which accounts exist.
+    const address = `login:address:${client.ip}`;
     const account = `login:account:${normalized}`;
-    await this.limit([`login:address:${client.ip}`, ATTEMPTS_PER_ADDRESS]);
-    await this.refuseAtLimit(account, ATTEMPTS_PER_ACCOUNT);
+    await this.throttle.count(address, SIGN_IN_THROTTLE.address);
+    await this.throttle.count(account, SIGN_IN_THROTTLE.account);
     // An email may have a password in more than one organization: the password picks which.
     const candidates = await store.passwordUsers(this.db, normalized);
     for (const user of candidates.slice(0, 5)) {
-      if (await verifyPassword(user.password_hash, password)) return this.startSession(user.id, client);
+      if (await verifyPassword(user.password_hash, password)) {
+        await Promise.all([this.throttle.reset(account), this.throttle.takeBack(address)]);
+        return this.startSession(user.id, client);
+      }
     }
     if (candidates.length === 0) await verifyPassword(null, password);
-    await store.countAttempt(this.db, account, this.attemptWindow().start);
     throw errors.signInFailed();
   }
 
@@ -258,11 +271,5 @@ export class AccountsService {
     const counts = await Promise.all(keys.map(([key]) => store.countAttempt(this.db, key, window.start)));
     if (Math.random() < 0.01) await store.sweepAttempts(this.db, window.start - ATTEMPT_WINDOW_MS);
     if (counts.some((n, i) => n > keys[i]![1])) throw this.tooMany(window.retryS);
-  }
-
-  /** 429 once `key` has counted `max` attempts in this window; counts nothing itself. */
-  private async refuseAtLimit(key: string, max: number): Promise<void> {
-    const window = this.attemptWindow();
-    if ((await store.attemptCount(this.db, key, window.start)) >= max) throw this.tooMany(window.retryS);
   }
 }

@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/db.js';
 import type { Role } from '../identity/roles.js';
 import type { PrincipalRow } from '../identity/store.js';
+import type { ThrottlePolicy } from './sign-in-throttle.js';
 
 export interface SessionPrincipalRow extends PrincipalRow {
   session_id: string;
@@ -36,7 +37,13 @@ export interface MemberRow {
 
 const principalColumns = `p.id, p.org_id, o.name AS org_name, p.kind, p.email, p.name, p.role`;
 
-/** SQL of web sign-in: passwords, sessions, the setup token, invitations and attempt counters. */
+/**
+ * The wait after `f.failures` failures, in milliseconds ($3 free failures, $4 the first wait, $5
+ * the longest): none within the allowance, then doubling. The shift is capped so it cannot overflow.
+ */
+const WAIT_MS = `(CASE WHEN f.failures < $3::int THEN 0 ELSE LEAST($4::bigint << LEAST(f.failures - $3::int, 30), $5::bigint) END)`;
+
+/** SQL of web sign-in: passwords, sessions, the setup token, invitations, attempt counters and failed sign-ins. */
 export const accountsStore = {
   async passwordUsers(db: Queryable, email: string): Promise<(PrincipalRow & { password_hash: string })[]> {
     return db.query(
@@ -174,12 +181,46 @@ export const accountsStore = {
     return row!.count;
   },
 
-  async attemptCount(db: Queryable, key: string, windowStart: number): Promise<number> {
-    const [row] = await db.query<{ count: number }>(`SELECT count FROM attempt_windows WHERE key = $1 AND window_start = $2`, [key, windowStart]);
-    return row?.count ?? 0;
-  },
-
   async sweepAttempts(db: Queryable, before: number): Promise<void> {
     await db.query(`DELETE FROM attempt_windows WHERE window_start < $1`, [before]);
+  },
+
+  /**
+   * Counts a failure under `key` unless the wait after its earlier failures has not passed; the new
+   * count, or undefined when the attempt must wait. One statement: concurrent attempts queue on
+   * the row and each sees the count the one before it left.
+   */
+  async reserveFailure(db: Queryable, key: string, now: number, p: ThrottlePolicy): Promise<number | undefined> {
+    const [row] = await db.query<{ failures: number }>(
+      `INSERT INTO sign_in_failures AS f (key, failures, last_failure_at) VALUES ($1, 1, $2::bigint)
+       ON CONFLICT (key) DO UPDATE SET
+         failures = CASE WHEN f.last_failure_at <= $2::bigint - $6::bigint THEN 1 ELSE f.failures + 1 END,
+         last_failure_at = $2::bigint
+       WHERE f.last_failure_at + ${WAIT_MS} <= $2::bigint
+       RETURNING failures`,
+      [key, now, p.free, p.baseMs, p.maxMs, p.forgetAfterMs],
+    );
+    return row?.failures;
+  },
+
+  /** How long an attempt under `key` must still wait, in milliseconds (0 when it need not). */
+  async failureWaitMs(db: Queryable, key: string, now: number, p: ThrottlePolicy): Promise<number> {
+    const [row] = await db.query<{ wait: number }>(
+      `SELECT GREATEST(f.last_failure_at + ${WAIT_MS} - $2::bigint, 0)::int AS wait FROM sign_in_failures f WHERE f.key = $1`,
+      [key, now, p.free, p.baseMs, p.maxMs],
+    );
+    return row?.wait ?? 0;
+  },
+
+  async clearFailures(db: Queryable, key: string): Promise<void> {
+    await db.query(`DELETE FROM sign_in_failures WHERE key = $1`, [key]);
+  },
+
+  async takeBackFailure(db: Queryable, key: string): Promise<void> {
+    await db.query(`UPDATE sign_in_failures SET failures = failures - 1 WHERE key = $1 AND failures > 0`, [key]);
+  },
+
+  async sweepFailures(db: Queryable, before: number): Promise<void> {
+    await db.query(`DELETE FROM sign_in_failures WHERE last_failure_at < $1::bigint`, [before]);
   },
 };
