@@ -20,7 +20,10 @@ export function forwardApiRequests(app: FastifyInstance, api: FastifyInstance): 
       headers: headers as Record<string, string>,
       // The body was parsed (JSON is the only body type) and limited here already; sent on as JSON.
       ...(request.body === undefined ? {} : { payload: JSON.stringify(request.body) }),
-      remoteAddress: request.ip,
+      // The peer this listener saw, not request.ip: with the X-Forwarded-* headers passed on
+      // unchanged, the API applies TRUST_PROXY to what this listener was given, and so reaches
+      // the same client address and scheme (a client address it would not trust would lose them).
+      remoteAddress: request.socket.remoteAddress ?? request.ip,
     });
     reply.code(res.statusCode);
     for (const [name, value] of Object.entries(res.headers)) {

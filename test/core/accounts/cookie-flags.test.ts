@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../../src/core/accounts/secrets.js';
+import { buildApp } from '../../../src/app.js';
 import { loadConfig, type Config } from '../../../src/config.js';
+import { buildServices } from '../../../src/services.js';
 import { TestApp, type Org } from '../../helpers/test-app.js';
 
 // Behind a TLS-terminating proxy the service sees plain HTTP on a non-loopback Host: only
@@ -104,6 +106,22 @@ describe('session cookies behind an HTTPS proxy', () => {
   it('a PUBLIC_URL of plain http and no trusted proxy keep the plain names', async () => {
     const app = await serviceWith({ publicUrl: `http://${HOST}` });
     expectPlainCookies((await browse(app, {})).cookies);
+  });
+});
+
+describe('with APP_PORT', () => {
+  it('the application listener hands sign-ins to the API with what the proxy told it: Secure __Host- cookies, the client\'s address', async () => {
+    const config = loadConfig({}, { logLevel: 'silent', overloadMaxEventLoopDelayMs: 0, trustProxy: 'loopback', appPort: 0 });
+    const services = buildServices(config, { db: t.db });
+    const api = await buildApp(config, { services }, ['api']);
+    const web = await buildApp(config, { services, api }, ['app']);
+    apps.push(web, api);
+    const b = await browse(web, { 'x-forwarded-proto': 'https', 'x-forwarded-for': '203.0.113.9' });
+    expectSecureCookies(b.cookies);
+    expect([b.me, b.write]).toEqual([200, 201]);
+    // The sign-in was counted (and taken back) under the client's address, not the proxy's.
+    const counted = await t.db.query<{ key: string }>(`SELECT key FROM sign_in_failures WHERE key LIKE 'login:address:%'`);
+    expect(counted.map((r) => r.key)).toContain('login:address:203.0.113.9');
   });
 });
 
