@@ -42,6 +42,23 @@ describe('web sign-in from the command line', { timeout: 120_000 }, () => {
     }
   });
 
+  it('only the setup URL of the latest start works: a restart replaces the token printed before', async () => {
+    const env = await installation();
+    const tokenOf = (server: { url: string; output(): string }) => new RegExp(`  ${server.url}/setup#token=([A-Za-z0-9_-]{43})\\n`).exec(server.output())![1]!;
+    const first = await startServer(env);
+    const earlier = tokenOf(first);
+    expect(await first.stop()).toBe(0);
+    const second = await startServer(env);
+    try {
+      const latest = tokenOf(second);
+      expect(latest).not.toBe(earlier);
+      expect((await post(`${second.url}/api/v0/session/setup`, { token: earlier, password: 'owner password 1' })).status).toBe(403);
+      expect((await post(`${second.url}/api/v0/session/setup`, { token: latest, password: 'owner password 1' })).status).toBe(200);
+    } finally {
+      expect(await second.stop()).toBe(0);
+    }
+  });
+
   it('with APP_PORT the pages and their API calls share the application address, which hands the calls to the API', async () => {
     const env = await installation();
     const server = await startServer({ ...env, APP_PORT: '0', ORGCTL_SETUP_TOKEN: 'split-listeners-setup-token' });
