@@ -86,7 +86,23 @@ function toNumber(v: unknown): number | undefined {
   return undefined;
 }
 
-function anyValue(v: unknown): AttrValue {
+/**
+ * How deep arrayValue and kvlistValue may nest in one value (docs/otlp.md, "Transport"). A walk
+ * without a bound overflows the stack on a hostile export (thousands of levels), which answered
+ * 503 and so was retried forever; protobuf stops at protobufjs's 100 message levels, about 31 of
+ * kvlistValue, so no real client sends anything near this.
+ */
+export const MAX_VALUE_DEPTH = 32;
+
+/** An export holding a value nested past MAX_VALUE_DEPTH: the whole request is malformed (400), as in protobuf. */
+export class ValueTooDeepError extends Error {
+  constructor() {
+    super(`An attribute or body value is nested more than ${MAX_VALUE_DEPTH} levels deep (arrayValue, kvlistValue).`);
+  }
+}
+
+/** `depth`: the arrays and key-value lists `v` lies within. */
+function anyValue(v: unknown, depth = 0): AttrValue {
   const o = asObject(v);
   if (has(o, 'stringValue')) return String(o.stringValue);
   if (has(o, 'boolValue')) return o.boolValue === true;
@@ -95,16 +111,19 @@ function anyValue(v: unknown): AttrValue {
     return n === undefined ? null : n >= BigInt(Number.MIN_SAFE_INTEGER) && n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n.toString();
   }
   if (has(o, 'doubleValue')) return toNumber(o.doubleValue) ?? null;
-  if (has(o, 'arrayValue')) return asList(asObject(o.arrayValue).values).map(anyValue);
-  if (has(o, 'kvlistValue')) return attributes(asObject(o.kvlistValue).values);
+  const nested = has(o, 'arrayValue') || has(o, 'kvlistValue');
+  if (nested && depth >= MAX_VALUE_DEPTH) throw new ValueTooDeepError();
+  if (has(o, 'arrayValue')) return asList(asObject(o.arrayValue).values).map((x) => anyValue(x, depth + 1));
+  if (has(o, 'kvlistValue')) return attributes(asObject(o.kvlistValue).values, depth + 1);
   // Base64, as the JSON mapping writes bytes.
   if (has(o, 'bytesValue')) return o.bytesValue instanceof Uint8Array ? Buffer.from(o.bytesValue.buffer, o.bytesValue.byteOffset, o.bytesValue.byteLength).toString('base64') : String(o.bytesValue);
   return null;
 }
 
-export function attributes(list: unknown): Attrs {
+/** Key-value pairs as an object; `depth` as for anyValue. Throws ValueTooDeepError past MAX_VALUE_DEPTH. */
+export function attributes(list: unknown, depth = 0): Attrs {
   const out: Attrs = {};
-  for (const kv of asList(list)) if (typeof kv.key === 'string') out[kv.key] = anyValue(kv.value);
+  for (const kv of asList(list)) if (typeof kv.key === 'string') out[kv.key] = anyValue(kv.value, depth);
   return out;
 }
 

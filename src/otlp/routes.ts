@@ -8,7 +8,7 @@ import { AppError, errors, titleOf } from '../core/http/errors.js';
 import { ErrorObject, errorResponses } from '../core/http/error-schema.js';
 import { access } from '../core/identity/roles.js';
 import { decodeMessage, encode, messages } from './proto.js';
-import { logRecords, metricPoints, spans, type LogRecordIn, type MetricPoints, type SpanIn } from './records.js';
+import { logRecords, metricPoints, spans, ValueTooDeepError, type LogRecordIn, type MetricPoints, type SpanIn } from './records.js';
 import { logRecordsFromWire, metricPointsFromWire } from './wire.js';
 import type { OtlpService, Signal } from './service.js';
 
@@ -92,7 +92,13 @@ function read<S extends Signal>(signal: S, request: FastifyRequest, body: Buffer
     throw errors.badRequest('The body is not JSON.');
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw errors.badRequest('The body must be a JSON object (an OTLP export request).');
-  return FROM_JSON[signal](parsed as Record<string, unknown>);
+  try {
+    return FROM_JSON[signal](parsed as Record<string, unknown>);
+  } catch (e) {
+    // Malformed like protobuf nested past its limit: 400, which exporters drop rather than retry.
+    if (e instanceof ValueTooDeepError) throw errors.badRequest(e.message);
+    throw e;
+  }
 }
 
 /**
