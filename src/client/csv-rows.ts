@@ -64,11 +64,32 @@ export function columnsOf(rows: FlatRow[]): string[] {
   return [...seen];
 }
 
-/** RFC 4180: a header row, then one line per row, quoted where needed, CRLF line ends. */
-export const csvOptions = (columns: string[]) => ({ header: true, columns, record_delimiter: 'windows' as const, cast: { boolean: (b: boolean) => String(b) } });
+/** What a spreadsheet reads as the start of a formula (OWASP, CSV Injection): =, +, -, @, tab, carriage return. */
+const FORMULA_START = /^[=+\-@\t\r]/;
 
-/** The records (one array of cells per row, in column order) that `stringify` turns into CSV. */
-export const csvRecords = (rows: FlatRow[], columns: string[]): Cell[][] => rows.map((r) => columns.map((c) => r[c] ?? ''));
+/**
+ * A text cell a spreadsheet would run as a formula, prefixed with `'` so that it shows as the text
+ * it is (OWASP's CSV Injection advice). Members and guests choose such text: model, tool and
+ * language names, display names, pull request titles. Only text: a figure such as -3 is a JS
+ * number here and stays a number.
+ */
+export const neutralise = (cell: Cell): Cell => (typeof cell === 'string' && FORMULA_START.test(cell) ? `'${cell}` : cell);
+
+/**
+ * RFC 4180: a header row, then one line per row, quoted where needed, CRLF line ends. A neutralised
+ * cell is always quoted (OWASP), as is one holding a lone CR or LF, which csv-stringify would
+ * otherwise leave bare with CRLF record ends.
+ */
+export const csvOptions = (columns: string[]) => ({
+  header: true,
+  columns,
+  record_delimiter: 'windows' as const,
+  quoted_match: [/^'[=+\-@\t\r]/, /[\r\n]/],
+  cast: { boolean: (b: boolean) => String(b) },
+});
+
+/** The records (one array of cells per row, in column order, formulas neutralised) that `stringify` turns into CSV. */
+export const csvRecords = (rows: FlatRow[], columns: string[]): Cell[][] => rows.map((r) => columns.map((c) => neutralise(r[c] ?? '')));
 
 /** The CSV of API rows as `orgctl analytics … --output csv` writes it, with the stringifier of the caller's platform. */
 export function rowsToCsv(
