@@ -1,5 +1,5 @@
 import { internalAddressesOf, type Resolver, systemResolver } from '../core/net/network-guard.js';
-import { canonicalRepoId, splitRepoUrl } from '../core/net/repo-id.js';
+import { canonicalRepoId, notARepoUrl, splitRepoUrl, withoutCredentials } from '../core/net/repo-id.js';
 import type { ErrorItem } from '../core/http/errors.js';
 
 const RESOLVE_TIMEOUT_MS = 2000;
@@ -27,10 +27,9 @@ async function problemOf(repo: string, allowPrivateNetwork: boolean, resolve: Re
   if (/^[a-z0-9+.-]+::/i.test(repo)) return 'a git transport helper (such as ext:: or fd::) is not a repository URL';
   if (/^file:\/\//i.test(repo)) return allowPrivateNetwork ? undefined : 'file:// repositories are not allowed on this server (CI_ALLOW_PRIVATE_NETWORK)';
   const hasScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(repo);
-  if (!hasScheme && !/^(?:[^@/:]+@)?[^@/:]+:(?!\/\/)/.test(repo)) {
-    return 'must be a remote repository URL (https://host/owner/repo, ssh://host/owner/repo or git@host:owner/repo)';
-  }
-  if (canonicalRepoId(repo) === undefined) return 'must be a remote repository URL (https://host/owner/repo, ssh://host/owner/repo or git@host:owner/repo)';
+  // Not the bare host/path form that canonicalRepoId also reads: git would take it for a local path.
+  if (!hasScheme && !/^(?:[^@/:]+@)?[^@/:]+:(?!\/\/)/.test(repo)) return notARepoUrl(repo);
+  if (canonicalRepoId(repo) === undefined) return notARepoUrl(repo);
   if (allowPrivateNetwork) return undefined;
   const host = splitRepoUrl(repo)!.host;
   let internal: string[];
@@ -42,3 +41,10 @@ async function problemOf(repo: string, allowPrivateNetwork: boolean, resolve: Re
   }
   return internal.length > 0 ? `host ${host} is an internal address (${internal[0]}); allowed only with CI_ALLOW_PRIVATE_NETWORK` : undefined;
 }
+
+/**
+ * The repository URLs a computer keeps: without credentials (withoutCredentials). They show in
+ * the computer, its clone log and to whoever may list it; a clone authenticates with the
+ * machine's own git credentials (credential helper, ssh key) instead. Call after repoProblems.
+ */
+export const storedRepos = (repos: readonly string[]): string[] => repos.map((r) => withoutCredentials(r) ?? r);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../core/clock.js';
 import type { Db, Queryable } from '../core/db/db.js';
 import { errors } from '../core/http/errors.js';
-import { repoProblems } from './repo-policy.js';
+import { repoProblems, storedRepos } from './repo-policy.js';
 import { isManagerRole, type Principal } from '../core/identity/roles.js';
 import type { IdentityService } from '../core/identity/service.js';
 import { jobsStore } from './jobs-store.js';
@@ -42,9 +42,9 @@ export class ComputersService {
       if (sa?.kind !== 'service_account') throw invalidField('/serviceAccountId', 'must name a service account of the organization');
       owner = { kind: 'service_account', id: sa.id };
     }
-    const repos = input.repos ?? [];
-    const problems = await repoProblems(repos, this.settings.allowPrivateNetwork ?? false);
+    const problems = await repoProblems(input.repos ?? [], this.settings.allowPrivateNetwork ?? false);
     if (problems.length > 0) throw errors.invalid(problems);
+    const repos = storedRepos(input.repos ?? []);
     const autoInstallDeps = input.autoInstallDeps ?? true;
     const id = randomUUID();
     const steps = planSteps(provider, { repos: repos.length, autoInstallDeps, e2bMissing: this.settings.e2bConfigured ? undefined : E2B_MISSING });

@@ -3,7 +3,7 @@ import type { Db } from '../core/db/db.js';
 import { errors, type ErrorItem } from '../core/http/errors.js';
 import type { Principal } from '../core/identity/roles.js';
 import { startPosition } from '../core/db/keyset.js';
-import { canonicalRepoId } from '../core/net/repo-id.js';
+import { canonicalRepoId, notARepoUrl, withoutCredentials } from '../core/net/repo-id.js';
 import { CRITERIA, PILLARS } from './criteria.js';
 import { LEVEL_UP, scoreReport, organizationLevel, type Evaluation } from './levels.js';
 import { DEFAULT_PAGE, HISTORY_PER_REPOSITORY, MAX_PAGE, PAGE_MAX_BYTES, type ReadinessCriteria, type ReadinessSummary, type ListQuery, type Report, type ReportUpload } from './schemas.js';
@@ -28,9 +28,11 @@ export class ReadinessService {
     const add = (p: ErrorItem) => {
       if (!flagged.has(p.path)) problems.push(p);
     };
-    const repoId = typeof body?.repoUrl === 'string' ? canonicalRepoId(body.repoUrl) : undefined;
+    // Stored and shown to every role: a token in the URL (CI checkouts have them) is left out here.
+    const repoUrl = typeof body?.repoUrl === 'string' ? withoutCredentials(body.repoUrl) : undefined;
+    const repoId = repoUrl === undefined ? undefined : canonicalRepoId(repoUrl);
     if (typeof body?.repoUrl === 'string' && repoId === undefined) {
-      add({ path: '/repoUrl', message: 'must be a remote repository URL (https://host/owner/repo, ssh://host/owner/repo or git@host:owner/repo)' });
+      add({ path: '/repoUrl', message: notARepoUrl(body.repoUrl) });
     }
     const report: unknown = body?.report;
     if (report !== null && typeof report === 'object') {
@@ -41,7 +43,7 @@ export class ReadinessService {
       }
     }
     if (problems.length > 0) throw errors.invalid(problems);
-    const row = await store.insert(this.db, { reportId: randomUUID(), orgId: actor.orgId, repoId: repoId as string, uploadedBy: actor.id, body });
+    const row = await store.insert(this.db, { reportId: randomUUID(), orgId: actor.orgId, repoId: repoId as string, uploadedBy: actor.id, body: { ...body, repoUrl: repoUrl as string } });
     return toReport(row);
   }
 

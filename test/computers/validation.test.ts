@@ -86,6 +86,27 @@ describe('create body limits, each side of each boundary', () => {
     expect((await create({ name: unique(), repos })).status).toBe(201);
   });
 
+  it.each([['javascript:alert(1)'], [' JavaScript:alert(document.cookie)'], ['data:text/html,<script>alert(1)</script>'], ['mailto:a@example.com'], ['ftp://example.com/acme/x']])(
+    'repos: %j, of a scheme that is no git transport, is 400 saying so',
+    async (repo) => {
+      const err = await rejects({ name: unique(), repos: ['https://github.com/a/b.git', repo] }, '/repos/1');
+      expect(err.detail).toMatch(/\/repos\/1 must be a remote repository URL .*; [a-z]+: is not a scheme of a repository/);
+    },
+  );
+
+  it('repos: the computer keeps (and its agent clones) a URL without its credentials; the token shows nowhere', async () => {
+    const repos = ['https://user:TOKEN-c1@github.com/acme/x.git', 'https://TOKEN-c2@github.com/acme/y', 'ssh://git:TOKEN-c3@github.com/acme/z', 'git@github.com:acme/w.git'];
+    const res = await t.app.inject({ method: 'POST', url: C, headers: { authorization: `Bearer ${org.ownerKey}` }, payload: { name: unique(), repos } });
+    expect(res.statusCode).toBe(201);
+    expect(res.body).not.toContain('TOKEN');
+    const listed = await t.app.inject({ method: 'GET', url: C, headers: { authorization: `Bearer ${org.ownerKey}` } });
+    expect(listed.body).toContain(res.json<{ id: string }>().id);
+    expect(listed.body).not.toContain('TOKEN');
+    // What the host agent is handed to clone, and writes into the step's log.
+    const [stored] = await t.db.query<{ repos: string[] }>(`SELECT repos FROM computers WHERE id = $1`, [res.json<{ id: string }>().id]);
+    expect(stored!.repos).toEqual(['https://github.com/acme/x.git', 'https://github.com/acme/y', 'ssh://git@github.com/acme/z', 'git@github.com:acme/w.git']);
+  });
+
   it.each([
     ['a transport helper that runs a command', 'ext::sh -c touch% /tmp/pwned'],
     ['a file-descriptor transport', 'fd::17'],

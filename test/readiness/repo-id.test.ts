@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalRepoId, splitRepoUrl } from '../../src/core/net/repo-id.js';
+import { canonicalRepoId, splitRepoUrl, withoutCredentials } from '../../src/core/net/repo-id.js';
 import { githubRepoOf } from '../../src/readiness/evaluate/forge.js';
 
 describe('canonical repoId', () => {
@@ -29,7 +29,7 @@ describe('canonical repoId', () => {
     expect(canonicalRepoId(input)).toBe(id);
   });
 
-  it.each([[''], ['not a url'], ['https://github.com'], ['https://github.com/'], ['ftp://github.com/a/b'], ['file:///srv/repo.git'], ['/srv/repo.git'], ['https://github.com/../x'], ['acme/api'], ['https://exa mple.com/a']])(
+  it.each([[''], ['not a url'], ['https://github.com'], ['https://github.com/'], ['ftp://github.com/a/b'], ['file:///srv/repo.git'], ['/srv/repo.git'], ['https://github.com/../x'], ['acme/api'], ['https://exa mple.com/a'], ['javascript:alert(1)'], ['data:text/html,x'], ['mailto:a@b.example'], ['https://u:pa/ss@github.com/a/b']])(
     'names no repository: %j',
     (input) => {
       expect(canonicalRepoId(input)).toBeUndefined();
@@ -70,5 +70,40 @@ describe('one parser of repository URLs', () => {
     expect(githubRepoOf('https://token@github.com/acme/api/', 'GitHub.com')).toBe('acme/api');
     expect(githubRepoOf('https://github.com/acme/api/tree/main', 'github.com')).toBeUndefined();
     expect(githubRepoOf('https://gitlab.com/acme/api', 'github.com')).toBeUndefined();
+  });
+});
+
+describe('repository URLs without credentials', () => {
+  it.each([
+    ['https://user:s3cret@github.com/acme/api.git', 'https://github.com/acme/api.git'],
+    ['https://ghp_token@GitHub.com:443/Acme/API', 'https://GitHub.com:443/Acme/API'],
+    ['http://a:b@c@git.acme.io/x/y', 'http://git.acme.io/x/y'],
+    ['git://anon@git.acme.io/x/y', 'git://git.acme.io/x/y'],
+    ['https://github.com/acme/api?private_token=t#readme', 'https://github.com/acme/api'],
+    ['  https://github.com/acme/api  ', 'https://github.com/acme/api'],
+    ['ssh://git:pw@github.com:22/acme/api', 'ssh://git@github.com:22/acme/api'],
+    ['ssh://git@github.com/acme/api', 'ssh://git@github.com/acme/api'],
+    ['git+ssh://deploy@[::1]/acme/api', 'git+ssh://deploy@[::1]/acme/api'],
+    ['git@github.com:acme/api.git', 'git@github.com:acme/api.git'],
+    ['github.com:acme/api', 'github.com:acme/api'],
+    ['github.com/acme/api', 'github.com/acme/api'],
+    ['file:///srv/git/app.git', 'file:///srv/git/app.git'],
+    ['file://me:pw@localhost/srv/git/app.git', 'file://localhost/srv/git/app.git'],
+  ])('%s -> %s', (input, clean) => {
+    expect(withoutCredentials(input)).toBe(clean);
+    if (canonicalRepoId(input) !== undefined) expect(canonicalRepoId(clean)).toBe(canonicalRepoId(input));
+  });
+
+  it.each([['javascript:alert(1)'], ['JAVASCRIPT:alert(1)'], ['vbscript:x'], ['data:text/html,x'], ['ext::sh -c id'], ['ftp://host.example/a'], ['not a url']])('names no repository: %j', (input) => {
+    expect(withoutCredentials(input)).toBeUndefined();
+  });
+
+  it('never keeps what stood between the scheme and the @ of an http(s) URL (property)', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[A-Za-z0-9._~%!$&'()*+,;=:-]{1,30}$/), fc.constantFrom('https', 'http', 'git'), (secret, scheme) => {
+        const clean = withoutCredentials(`${scheme}://${secret}@git.acme.io/team/repo.git`);
+        expect(clean).toBe(`${scheme}://git.acme.io/team/repo.git`);
+      }),
+    );
   });
 });
