@@ -3,7 +3,7 @@ import { scoreReport, type Scores } from '../levels.js';
 import { discoverApps, type App } from './apps.js';
 import { CHECKS } from './checks/index.js';
 import { githubForge } from './forge.js';
-import { gitFacts } from './git.js';
+import { gitFacts, shownRepoUrl } from './git.js';
 import { systemProbe, type MachineProbe } from './probe.js';
 import { buildReport, type EvaluatedReport, type CriterionResult } from './report.js';
 import { scanRepository } from './scan.js';
@@ -64,7 +64,7 @@ async function runApplications(check: Extract<Check, { scope: 'application' }>, 
 export async function evaluateRepository(o: EvaluateOptions): Promise<Evaluation> {
   const scan = await scanRepository(o.dir);
   const [facts, discovery] = await Promise.all([gitFacts(scan.root), discoverApps(scan)]);
-  const repoUrl = o.repoUrl ?? facts.originUrl;
+  const repoUrl = o.repoUrl === undefined ? facts.originUrl : shownRepoUrl(o.repoUrl);
   if (!repoUrl) throw new NoRepositoryUrlError(`${scan.root} has no origin remote: pass --repo-url URL`);
   const ctx: CheckContext = {
     scan,

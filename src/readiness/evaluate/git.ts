@@ -1,4 +1,5 @@
 import { runProcess } from '../../core/process/run-process.js';
+import { withoutCredentials } from '../../core/net/repo-id.js';
 
 /** The largest output read from one git command: a 10,000-file listing is about 0.5 MiB. */
 const MAX_BUFFER = 256 * 1024 * 1024;
@@ -26,6 +27,7 @@ export interface GitFacts {
   branch: string | undefined;
   hasLocalChanges: boolean;
   hasNonRemoteCommits: boolean;
+  /** The origin remote without credentials: a CI checkout's origin often holds an access token. */
   originUrl: string | undefined;
   /** Unix seconds of the HEAD commit: the reference time of every age check, so a commit always gives the same report. */
   headTime: number | undefined;
@@ -48,7 +50,14 @@ export async function gitFacts(dir: string): Promise<GitFacts> {
     branch: branch.trim() || undefined,
     hasLocalChanges: status.trim() !== '',
     hasNonRemoteCommits: unpushed.trim() !== '',
-    originUrl: origin.trim() || undefined,
+    originUrl: shownRepoUrl(origin.trim()) || undefined,
     headTime: Number.isFinite(seconds) && seconds > 0 ? seconds : undefined,
   };
 }
+
+/**
+ * A repository URL as the report may carry it (printed, uploaded, shown to every role of the
+ * organization): without credentials. Text core's parser cannot read (a local path, a mistyped
+ * URL, which the service refuses anyway) loses everything between its scheme and its last `@`.
+ */
+export const shownRepoUrl = (url: string): string => withoutCredentials(url) ?? url.replace(/^([a-z][a-z0-9+.-]*:\/\/).*@/i, '$1');

@@ -86,6 +86,23 @@ describe('orgctl readiness evaluate', () => {
     expect(body.repositories.find((r) => r.repoId === 'github.com/orgctl/orgctl')?.latest.passRate).toBeGreaterThan(0.3);
   });
 
+  it('a CI checkout whose origin holds an access token: the report, the summary and the upload leave the token out', async () => {
+    const token = 'ghs_TOKEN1234567890abcdef';
+    const ci = makeRepo({ 'README.md': '# CI\n' }, { origin: `https://x-access-token:${token}@github.com/Acme/Ci.git` });
+    const res = await runCli(['readiness', 'evaluate', ci, '--json', '--upload', '--url', appUrl, '--key', key], { GITHUB_TOKEN: '' });
+    expect(res.code).toBe(0);
+    expect(res.stderr).toMatch(/^Report [0-9a-f-]{36} stored for github\.com\/acme\/ci\.$/m);
+    expect(res.stdout + res.stderr).not.toContain(token);
+    expect((JSON.parse(res.stdout) as { repoUrl: string }).repoUrl).toBe('https://github.com/Acme/Ci.git');
+    const human = await runCli(['readiness', 'evaluate', ci], { GITHUB_TOKEN: '' });
+    expect(human.stdout).toMatch(/^Repository: https:\/\/github\.com\/Acme\/Ci\.git @/m);
+    expect(human.stdout).not.toContain(token);
+    const listed = await fetch(`${appUrl}/api/organization/maturity-level-reports?repoId=github.com/acme/ci`, { headers: { authorization: `Bearer ${key}` } });
+    const text = await listed.text();
+    expect(text).toContain('https://github.com/Acme/Ci.git');
+    expect(text).not.toContain(token);
+  });
+
   it('exits 2 when the checkout has no origin and no --repo-url is given', async () => {
     const bare = makeRepo({ 'a.txt': 'x' });
     execFileSync('git', ['remote', 'remove', 'origin'], { cwd: bare });
