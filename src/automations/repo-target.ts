@@ -1,6 +1,6 @@
 import { errors } from '../core/http/errors.js';
 import { pinnedUrl, type AddressPin } from './address-pin.js';
-import { canonicalRepoId, isHostName, splitRepoUrl } from '../core/net/repo-id.js';
+import { canonicalRepoId, isHostName, splitRepoUrl, withoutCredentials } from '../core/net/repo-id.js';
 import { addressesOf, isInternalAddress, type Resolver } from '../core/net/network-guard.js';
 
 export type HostKind = 'github' | 'git';
@@ -125,7 +125,8 @@ function parse(text: string): ParsedUrl {
   if (url.search || url.hash) throw bad('must not have a query or fragment');
   if (url.pathname === '/' || url.pathname === '') throw bad('must name a repository path');
   const host = checkHost(url.hostname);
-  const display = `${scheme}://${url.host}${url.pathname}`;
+  // Stored with the pull request and shown: core's parser leaves the credentials out (pushUrl keeps them to push).
+  const display = withoutCredentials(text) ?? `${scheme}://${url.host}${url.pathname}`;
   let path: string;
   try {
     path = decodeURIComponent(url.pathname);
