@@ -1061,7 +1061,7 @@ export interface operations {
                             };
                             /** @description Canonical repository id derived from repoUrl (host/path, lower case) */
                             repoId: string;
-                            /** @description Repository evaluated (https, ssh, scp-like git@host:owner/repo) */
+                            /** @description Repository evaluated (https, http, ssh, git, scp-like git@host:owner/repo); kept without credentials (user information, an ssh password), query or fragment */
                             repoUrl: string;
                             /** @description Map from criterion id to its evaluation */
                             report: {
@@ -1137,7 +1137,7 @@ export interface operations {
                         id: string;
                         reasoningEffort: "low" | "medium" | "high" | "off";
                     };
-                    /** @description Repository evaluated (https, ssh, scp-like git@host:owner/repo) */
+                    /** @description Repository evaluated (https, http, ssh, git, scp-like git@host:owner/repo); kept without credentials (user information, an ssh password), query or fragment */
                     repoUrl: string;
                     /** @description Map from criterion id to its evaluation */
                     report: {
@@ -1183,7 +1183,7 @@ export interface operations {
                         };
                         /** @description Canonical repository id derived from repoUrl (host/path, lower case) */
                         repoId: string;
-                        /** @description Repository evaluated (https, ssh, scp-like git@host:owner/repo) */
+                        /** @description Repository evaluated (https, http, ssh, git, scp-like git@host:owner/repo); kept without credentials (user information, an ssh password), query or fragment */
                         repoUrl: string;
                         /** @description Map from criterion id to its evaluation */
                         report: {
@@ -1384,7 +1384,7 @@ export interface operations {
                             };
                             /** @description Canonical repository id derived from repoUrl (host/path, lower case) */
                             repoId: string;
-                            /** @description Repository evaluated (https, ssh, scp-like git@host:owner/repo) */
+                            /** @description Repository evaluated (https, http, ssh, git, scp-like git@host:owner/repo); kept without credentials (user information, an ssh password), query or fragment */
                             repoUrl: string;
                             /** @description Map from criterion id to its evaluation */
                             report: {
@@ -1460,7 +1460,7 @@ export interface operations {
                         id: string;
                         reasoningEffort: "low" | "medium" | "high" | "off";
                     };
-                    /** @description Repository evaluated (https, ssh, scp-like git@host:owner/repo) */
+                    /** @description Repository evaluated (https, http, ssh, git, scp-like git@host:owner/repo); kept without credentials (user information, an ssh password), query or fragment */
                     repoUrl: string;
                     /** @description Map from criterion id to its evaluation */
                     report: {
@@ -1506,7 +1506,7 @@ export interface operations {
                         };
                         /** @description Canonical repository id derived from repoUrl (host/path, lower case) */
                         repoId: string;
-                        /** @description Repository evaluated (https, ssh, scp-like git@host:owner/repo) */
+                        /** @description Repository evaluated (https, http, ssh, git, scp-like git@host:owner/repo); kept without credentials (user information, an ssh password), query or fragment */
                         repoUrl: string;
                         /** @description Map from criterion id to its evaluation */
                         report: {
@@ -2178,7 +2178,7 @@ export interface operations {
                     provider?: "byom" | "e2b";
                     /** @description The OS user a client works as on the computer */
                     remoteUser?: string;
-                    /** @description Git repositories to clone, at most 20 of at most 2048 characters: https://, ssh://, git:// or git@host:owner/repo (file:// and internal hosts only where the server allows private networks) */
+                    /** @description Git repositories to clone, at most 20 of at most 2048 characters: https://, ssh://, git:// or git@host:owner/repo (file:// and internal hosts only where the server allows private networks); kept without credentials, so the machine clones with its own */
                     repos?: string[];
                     /**
                      * Format: uuid

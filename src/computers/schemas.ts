@@ -22,7 +22,7 @@ export const CreateComputerBody = Type.Object(
     provider: Type.Optional(Provider),
     hostId: Type.Optional(HostId),
     remoteUser: Type.Optional(RemoteUser),
-    repos: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 2048 }), { maxItems: 20, description: 'Git repositories to clone, at most 20 of at most 2048 characters: https://, ssh://, git:// or git@host:owner/repo (file:// and internal hosts only where the server allows private networks)' })),
+    repos: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 2048 }), { maxItems: 20, description: 'Git repositories to clone, at most 20 of at most 2048 characters: https://, ssh://, git:// or git@host:owner/repo (file:// and internal hosts only where the server allows private networks); kept without credentials, so the machine clones with its own' })),
     autoInstallDeps: Type.Optional(Type.Boolean({ description: 'Install dependencies after cloning (default true)' })),
     serviceAccountId: Type.Optional(Type.String({ format: 'uuid', description: 'A service account of the organization that becomes the owner' })),
     source: Type.Optional(Source),

@@ -27,7 +27,7 @@ export const ModelUsed = Type.Object({ id: Text(200), reasoningEffort: Reasoning
 
 /** The fields a client sends; reportId and createdAt are assigned by the service. */
 const uploadFields = {
-  repoUrl: Text(2048, 'Repository evaluated (https, ssh, scp-like git@host:owner/repo)'),
+  repoUrl: Text(2048, 'Repository evaluated (https, http, ssh, git, scp-like git@host:owner/repo); kept without credentials (user information, an ssh password), query or fragment'),
   apps: Type.Record(Type.String(), AppDescription, {
     propertyNames: MapKey,
     maxProperties: 1000,
