@@ -10,7 +10,7 @@ import { IdentityService } from '../../src/core/identity/service.js';
 import { withoutCredentials } from '../../src/core/net/repo-id.js';
 import { createPostgresDatabase, onPostgres } from '../helpers/test-db.js';
 
-// Migration 0056 takes the credentials out of the repository URLs stored before core's parser did.
+// Migration 0058 takes the credentials out of the repository URLs stored before core's parser did.
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {
   for (const c of cleanups.reverse()) await c();
@@ -42,10 +42,10 @@ const URLS = [
   'https://github.com/acme/api',
 ];
 
-describe('migration 0056', () => {
+describe('migration 0058', () => {
   it('strips user information from the repository URLs of readiness reports, computers (and their clone logs) and CI pull requests, as the parser does', async () => {
     const db = await emptyDb();
-    await migrate(db, loadMigrations().filter((m) => m.version < 56));
+    await migrate(db, loadMigrations().filter((m) => m.version < 58));
     const identity = new IdentityService(db);
     const org = await identity.createOrganization({ name: 'old-urls', ownerEmail: 'owner@old.test' });
     for (const [i, url] of URLS.entries()) {
@@ -66,7 +66,7 @@ describe('migration 0056', () => {
       [computer, `$ git clone ${URLS[0]} /home/me/api\nCloning into 'api'...\n$ git clone ${URLS[4]} /home/me/api-2\n`, `git clone ${URLS[1]} failed (exit 128)`],
     );
 
-    expect(await migrate(db)).toContain('0056_repo_urls_without_credentials');
+    expect(await migrate(db)).toContain('0058_repo_urls_without_credentials');
 
     const clean = URLS.map((u) => withoutCredentials(u));
     expect(clean).not.toContain(undefined);

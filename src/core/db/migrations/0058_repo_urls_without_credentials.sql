@@ -4,7 +4,7 @@
 -- stored before: no user information in http(s), git and file URLs, no password in ssh ones
 -- (the user name stays: a clone needs it), no query or fragment, no surrounding spaces.
 -- Plain regexp_replace, the same on PGlite and PostgreSQL; a temporary function, dropped below.
-CREATE FUNCTION orgctl_0056_clean_url(url text) RETURNS text LANGUAGE sql IMMUTABLE AS $$
+CREATE FUNCTION orgctl_0058_clean_url(url text) RETURNS text LANGUAGE sql IMMUTABLE AS $$
   SELECT regexp_replace(
            regexp_replace(
              regexp_replace(btrim(url), '^((https?|git|file)://)[^/?#]*@', '\1', 'i'),
@@ -12,14 +12,14 @@ CREATE FUNCTION orgctl_0056_clean_url(url text) RETURNS text LANGUAGE sql IMMUTA
            '^([a-z][a-z0-9+.-]*://[^?#]*)[?#].*$', '\1', 'i')
 $$;
 
-UPDATE readiness_reports SET repo_url = orgctl_0056_clean_url(repo_url)
-WHERE repo_url <> orgctl_0056_clean_url(repo_url);
+UPDATE readiness_reports SET repo_url = orgctl_0058_clean_url(repo_url)
+WHERE repo_url <> orgctl_0058_clean_url(repo_url);
 
-UPDATE ci_pull_requests SET repo_url = orgctl_0056_clean_url(repo_url)
-WHERE repo_url <> orgctl_0056_clean_url(repo_url);
+UPDATE ci_pull_requests SET repo_url = orgctl_0058_clean_url(repo_url)
+WHERE repo_url <> orgctl_0058_clean_url(repo_url);
 
 UPDATE computers SET repos = (
-  SELECT coalesce(jsonb_agg(orgctl_0056_clean_url(e.url) ORDER BY e.n), '[]'::jsonb)
+  SELECT coalesce(jsonb_agg(orgctl_0058_clean_url(e.url) ORDER BY e.n), '[]'::jsonb)
   FROM jsonb_array_elements_text(computers.repos) WITH ORDINALITY AS e(url, n)
 )
 WHERE repos::text ~ '[@?#]|" | "';
@@ -30,4 +30,4 @@ SET log = regexp_replace(log, '((https?|git|file|ssh|git\+ssh|ssh\+git)://)[^/?#
     error = regexp_replace(error, '((https?|git|file|ssh|git\+ssh|ssh\+git)://)[^/?#\s''"]*@', '\1', 'gi')
 WHERE step_id = 'clone-repos' AND (log ~* '://[^/?#\s]*@' OR error ~* '://[^/?#\s]*@');
 
-DROP FUNCTION orgctl_0056_clean_url(text);
+DROP FUNCTION orgctl_0058_clean_url(text);
