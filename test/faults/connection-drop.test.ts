@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { migrate } from '../../src/core/db/migrate.js';
+import { PostgresDb } from '../../src/core/db/postgres-engine.js';
+import { IdentityService } from '../../src/core/identity/service.js';
+import { encode, messages } from '../../src/otlp/proto.js';
+import { tcpRelay, type TcpRelay } from '../helpers/tcp-relay.js';
+import { createPostgresDatabase, onPostgres } from '../helpers/test-db.js';
+import { metrics, sum, YESTERDAY } from '../otlp/otlp-json.js';
+
+/** Rounds of: writes in flight, every connection to the server cut for up to a second, restored. */
+const ROUNDS = 12;
+/** How soon after the server answers again a new write must be acknowledged. */
+const RECOVERY_MS = 5000;
+const WRITERS = 6;
+const NATIVE_EVENTS = 20;
+const NATIVE_DAY = '2026-10-01';
+const UNANSWERED_MS = 10_000;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const between = (lo: number, hi: number) => lo + Math.floor(Math.random() * (hi - lo));
+
+/**
+ * Issue 38: a connection lost in the middle of a transaction must not leave the pool unable to
+ * serve. Writes (native event batches and OTLP exports, each retried like an exporter until
+ * acknowledged) run while the relay cuts every connection, at a different moment each round;
+ * once it lets them through again, a new write must be acknowledged within RECOVERY_MS, and at
+ * the end every batch is counted exactly once.
+ */
+describe.skipIf(!onPostgres)('a PostgreSQL connection dropped while writes are in flight', () => {
+  let created: Awaited<ReturnType<typeof createPostgresDatabase>>;
+  let relay: TcpRelay;
+  let db: PostgresDb;
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  let key: string;
+  let orgId: string;
+
+  beforeAll(async () => {
+    created = await createPostgresDatabase();
+    const direct = new PostgresDb({ url: created.url, poolSize: 1 });
+    await migrate(direct);
+    ({ apiKey: key, orgId } = await new IdentityService(direct).createOrganization({ name: 'drop', ownerEmail: 'o@drop.test' }));
+    await direct.close();
+    relay = tcpRelay(new URL(created.url));
+    db = new PostgresDb({ url: (await relay.listen()).toString(), poolSize: 3, timeoutMs: 2000 });
+    app = await buildApp(loadConfig({}, { logLevel: 'silent', overloadMaxEventLoopDelayMs: 0 }), { db });
+    await app.ready();
+  });
+  afterAll(async () => {
+    relay?.restore();
+    await app?.close();
+    await db?.close().catch(() => undefined);
+    await relay?.close();
+    await created?.drop();
+  });
+
+  let sent = 0;
+  let tokensSent = 0;
+  const auth = () => ({ authorization: `Bearer ${key}` });
+  /** One write, native or OTLP by turns: a function that sends it (the same bytes each time). */
+  const nextWrite = (): (() => Promise<number>) => {
+    const n = ++sent;
+    if (n % 2 === 0) {
+      const events = Array.from({ length: NATIVE_EVENTS }, (_, i) => ({ id: `drop-${n}-${i}`, type: 'git_commit', timestamp: `${NATIVE_DAY}T10:00:00Z`, sessionId: `s${n}`, client: 'terminal-ui' }));
+      const payload = JSON.stringify({ events });
+      return async () => (await app.inject({ method: 'POST', url: '/api/v1/telemetry/events', headers: { ...auth(), 'content-type': 'application/json' }, payload })).statusCode;
+    }
+    tokensSent += n;
+    const body = encode(messages.metricsRequest, metrics({ 'service.name': 'claude-code' }, [sum('claude_code.token.usage', [{ attrs: { 'session.id': `s${n}`, type: 'input', model: 'claude-sonnet-4-5' }, value: n }])]) as never);
+    return async () => (await app.inject({ method: 'POST', url: '/v1/metrics', headers: { ...auth(), 'content-type': 'application/x-protobuf' }, payload: body })).statusCode;
+  };
+  const unanswered: string[] = [];
+  /**
+   * Sends `write` until it is acknowledged (2xx) or `deadline` passes; true once acknowledged. A
+   * request must be answered within UNANSWERED_MS (DATABASE_TIMEOUT_MS is 2000), 503 at worst.
+   */
+  const deliver = async (write: () => Promise<number>, deadline: number): Promise<boolean> => {
+    while (Date.now() < deadline) {
+      const status = await Promise.race([write().catch(() => 0), sleep(UNANSWERED_MS).then(() => -1)]);
+      if (status === -1) {
+        unanswered.push(`a request unanswered after ${UNANSWERED_MS} ms`);
+        return false;
+      }
+      if (status >= 200 && status < 300) return true;
+      await sleep(100);
+    }
+    return false;
+  };
+
+  it('acknowledges writes again within seconds of every restore, and counts every batch exactly once', async () => {
+    const failures: string[] = [];
+    for (let round = 0; round < ROUNDS && failures.length === 0 && unanswered.length === 0; round++) {
+      let writing = true;
+      const undelivered: string[] = [];
+      const writers = Array.from({ length: WRITERS }, async () => {
+        while (writing) {
+          if (!(await deliver(nextWrite(), Date.now() + 30_000))) undelivered.push(`round ${round}`);
+        }
+      });
+      // A different moment each round: between statements, in one, at COMMIT, while connecting.
+      await sleep(between(20, 400));
+      relay.drop({ reset: round % 2 === 0 });
+      await sleep(between(200, 1000));
+      relay.restore();
+      const restored = Date.now();
+      const recovered = await deliver(nextWrite(), restored + RECOVERY_MS);
+      writing = false;
+      if (!recovered) failures.push(`round ${round}: no write acknowledged within ${RECOVERY_MS} ms of the restore`);
+      // Every writer's last batch still goes through, retried as an exporter would.
+      await Promise.all(writers);
+      if (undelivered.length > 0) failures.push(`${undelivered.length} batch(es) never acknowledged (${undelivered[0]})`);
+    }
+    expect([...failures, ...new Set(unanswered)]).toEqual([]);
+    const [native] = await db.query<{ events: number; commits: number }>(
+      `SELECT (SELECT count(*)::int FROM telemetry_events WHERE org_id = $1) AS events,
+              (SELECT coalesce(sum(git_commits), 0)::int FROM analytics_user_day WHERE org_id = $1 AND day = $2) AS commits`,
+      [orgId, NATIVE_DAY],
+    );
+    const [otlp] = await db.query<{ tokens: number }>(`SELECT coalesce(sum(input_tokens), 0)::bigint AS tokens FROM analytics_user_day WHERE org_id = $1 AND day = $2`, [orgId, YESTERDAY]);
+    const nativeSent = Math.floor(sent / 2) * NATIVE_EVENTS;
+    expect({ events: native!.events, commits: native!.commits, tokens: otlp!.tokens }).toEqual({ events: nativeSent, commits: nativeSent, tokens: tokensSent });
+  }, 300_000);
+});
