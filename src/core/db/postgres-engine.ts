@@ -1,7 +1,8 @@
 import postgres from 'postgres';
 import type { Db, Queryable, Transaction } from './db.js';
-import { timedStatements } from './postgres-statements.js';
-import { reservedTransaction } from './postgres-transaction.js';
+import { ConnectionPool } from './postgres-pool.js';
+import { timedStatements, type StatementMaker } from './postgres-statements.js';
+import { heldTransaction } from './postgres-transaction.js';
 import { TransactionScope } from './transaction-scope.js';
 
 export interface PostgresOptions {
@@ -11,10 +12,10 @@ export interface PostgresOptions {
   timeoutMs?: number;
 }
 
-/** A PostgreSQL server through postgres.js: a pool of connections and prepared statements. */
+/** A PostgreSQL server through postgres.js: a pool of connections (postgres-pool.ts) and prepared statements. */
 export class PostgresDb implements Db {
   readonly engine = 'postgres' as const;
-  private readonly sql: postgres.Sql;
+  private readonly connections: ConnectionPool;
   private readonly pool: Queryable;
   private readonly timeoutMs: number | undefined;
   /** The transaction the calling code runs in. */
@@ -22,18 +23,27 @@ export class PostgresDb implements Db {
 
   constructor(options: PostgresOptions) {
     this.timeoutMs = options.timeoutMs;
-    this.sql = postgres(options.url, {
-      max: options.poolSize,
-      ...(options.timeoutMs !== undefined ? { connect_timeout: Math.max(1, Math.ceil(options.timeoutMs / 1000)) } : {}),
-      prepare: true,
-      onnotice: () => undefined,
-      connection: { application_name: 'orgctl' },
-      // int8 as a JS number, as PGlite does: every count and credit sum we keep stays below 2^53.
-      types: {
-        int8: { to: 20, from: [20], serialize: (v: unknown) => String(v), parse: (v: string) => Number(v) },
-      },
-    });
-    this.pool = timedStatements((text, params = []) => this.sql.unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare: true }), options.timeoutMs);
+    const open = (onclose: () => void) =>
+      postgres(options.url, {
+        max: 1,
+        ...(options.timeoutMs !== undefined ? { connect_timeout: Math.max(1, Math.ceil(options.timeoutMs / 1000)) } : {}),
+        prepare: true,
+        onnotice: () => undefined,
+        onclose,
+        // Connecting again after a failure waits at most a second (postgres.js waits up to 20 s after
+        // a few failures in a row): the service answers again within about a second of the server.
+        backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 1),
+        connection: { application_name: 'orgctl' },
+        // int8 as a JS number, as PGlite does: every count and credit sum we keep stays below 2^53.
+        types: {
+          int8: { to: 20, from: [20], serialize: (v: unknown) => String(v), parse: (v: string) => Number(v) },
+        },
+      });
+    this.connections = new ConnectionPool(open, options.poolSize, options.timeoutMs);
+    this.pool = {
+      query: (text, params) => this.connections.run((sql) => timedStatements(onConnection(sql), options.timeoutMs).query(text, params)),
+      exec: (text) => this.connections.run((sql) => timedStatements(onConnection(sql), options.timeoutMs).exec(text)),
+    };
   }
 
   query<T = Record<string, unknown>>(text: string, params: readonly unknown[] = []): Promise<T[]> {
@@ -52,10 +62,16 @@ export class PostgresDb implements Db {
   async transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
     const joined = this.scope.current();
     if (joined) return fn(joined);
-    return reservedTransaction(this.sql, this.timeoutMs, (statements, commit) => this.scope.run(statements, fn, commit));
+    return heldTransaction(this.connections, this.timeoutMs, (statements, commit) => this.scope.run(statements, fn, commit));
   }
 
   async close(): Promise<void> {
-    await this.sql.end({ timeout: 5 });
+    await this.connections.close();
   }
 }
+
+/** Statements on one client of the pool, prepared. */
+const onConnection =
+  (sql: postgres.Sql): StatementMaker =>
+  (text, params = []) =>
+    sql.unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare: true });

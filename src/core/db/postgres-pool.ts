@@ -1,0 +1,179 @@
+import type postgres from 'postgres';
+import { DbError } from './db.js';
+
+/** One connection of the pool, held by a transaction until it calls `release`. */
+export interface Lease {
+  /** Makes statements on this connection alone. */
+  readonly sql: postgres.Sql;
+  /**
+   * Called once if the connection is lost while held, before postgres.js sends what it still
+   * queues for it on a new connection (which would run outside the transaction).
+   */
+  onLost: (() => void) | undefined;
+  /**
+   * Gives the connection back. `committed`: its statements were answered; `reusable`: it is out
+   * of the transaction (rolled back, or lost); `broken`: its state is unknown, so it is closed
+   * and replaced.
+   */
+  release(outcome: 'committed' | 'reusable' | 'broken'): void;
+}
+
+interface Slot {
+  sql: postgres.Sql;
+  /** Statements outside transactions in flight on it. */
+  running: number;
+  lease: Lease | undefined;
+}
+
+interface Waiter {
+  forLease: boolean;
+  take: (slot: Slot) => void;
+}
+
+/**
+ * A pool of `size` connections, each a postgres.js client of its own limited to one connection
+ * (made by `open`, which calls `onclose` whenever that connection closes).
+ *
+ * Not postgres.js's `reserve()`: in 3.4.9 a reserve that waits for a connection is lost when a
+ * connection closes meanwhile (porsager/postgres#1195: it never settles), and one whose connection
+ * attempt fails stays queued after it was rejected, so the next connection to open is handed to
+ * nobody and sits idle on the server for good (a pool connection lost per drop, until every
+ * statement waits out DATABASE_TIMEOUT_MS: issue 38). Here a transaction holds a whole client: it
+ * runs ordinary statements (postgres.js allows BEGIN with max 1), which postgres.js fails or sends
+ * after reconnecting like any other, and our own queue hands connections out.
+ *
+ * Statements outside transactions go to a connection no transaction holds, the least busy one
+ * (postgres.js pipelines them); when every connection is held they wait, as transactions do, at
+ * most `timeoutMs`, then fail as unavailable (57014, answered 503).
+ */
+export class ConnectionPool {
+  private readonly slots: Slot[] = [];
+  private readonly waiting: Waiter[] = [];
+
+  constructor(
+    private readonly open: (onclose: () => void) => postgres.Sql,
+    size: number,
+    private readonly timeoutMs: number | undefined,
+  ) {
+    for (let i = 0; i < size; i++) this.slots.push(this.newSlot());
+  }
+
+  /** Runs `fn` with a connection no transaction holds. */
+  run<T>(fn: (sql: postgres.Sql) => Promise<T>): Promise<T> {
+    const slot = this.free();
+    if (slot) return this.use(slot, fn);
+    return this.wait(false).then((s) => this.use(s, fn));
+  }
+
+  /** A connection for a transaction alone, until it is released. */
+  async lease(): Promise<Lease> {
+    const slot = this.free() ?? (await this.wait(true));
+    const lease: Lease = {
+      sql: slot.sql,
+      onLost: undefined,
+      release: (outcome) => {
+        if (slot.lease !== lease) return;
+        slot.lease = undefined;
+        if (outcome === 'broken') this.replace(slot);
+        else if (outcome === 'committed') typesKnown(slot.sql);
+        this.serve();
+      },
+    };
+    slot.lease = lease;
+    return lease;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.slots.map((s) => s.sql.end({ timeout: 5 })));
+  }
+
+  private newSlot(): Slot {
+    const slot: Slot = { sql: undefined as unknown as postgres.Sql, running: 0, lease: undefined };
+    slot.sql = this.client(slot);
+    return slot;
+  }
+
+  private client(slot: Slot): postgres.Sql {
+    const sql = this.open(() => {
+      // A replaced client's connection closing concerns nobody any more.
+      if (slot.sql === sql) slot.lease?.onLost?.();
+    });
+    return sql;
+  }
+
+  /** Closes a connection whose state is unknown; the slot gets a new client. */
+  private replace(slot: Slot): void {
+    const old = slot.sql;
+    slot.sql = this.client(slot);
+    // Statements of others still on it fail as on a lost connection.
+    old.end({ timeout: 0 }).catch(() => undefined);
+  }
+
+  private async use<T>(slot: Slot, fn: (sql: postgres.Sql) => Promise<T>): Promise<T> {
+    slot.running++;
+    try {
+      const result = await fn(slot.sql);
+      typesKnown(slot.sql);
+      return result;
+    } finally {
+      slot.running--;
+    }
+  }
+
+  /** A connection no transaction holds, the least busy (there is none while some wait: they are served first). */
+  private free(): Slot | undefined {
+    let best: Slot | undefined;
+    for (const s of this.slots) {
+      if (s.lease) continue;
+      if (!best || s.running < best.running) best = s;
+      if (s.running === 0) break;
+    }
+    return best;
+  }
+
+  private wait(forLease: boolean): Promise<Slot> {
+    return new Promise<Slot>((resolve, reject) => {
+      const waiter: Waiter = {
+        forLease,
+        take: (slot) => {
+          clearTimeout(timer);
+          resolve(slot);
+        },
+      };
+      this.waiting.push(waiter);
+      const limit = this.timeoutMs;
+      const timer =
+        limit === undefined
+          ? undefined
+          : setTimeout(() => {
+              this.waiting.splice(this.waiting.indexOf(waiter), 1);
+              reject(new DbError(`no database connection was free within ${limit} ms`, '57014', undefined));
+            }, limit);
+    });
+  }
+
+  /** Hands free connections to the waiting, in the order they came. */
+  private serve(): void {
+    while (this.waiting.length > 0) {
+      const waiter = this.waiting[0] as Waiter;
+      const slot = this.free();
+      if (!slot) return;
+      this.waiting.shift();
+      if (waiter.forLease) slot.lease = PENDING;
+      waiter.take(slot);
+    }
+  }
+}
+
+/**
+ * Once a statement of a client has answered, its connection has fetched the array types (before
+ * anything else), and postgres.js keeps them in the client's options: the connections it makes
+ * again skip the fetch. A fetch cut by a lost connection is a rejection postgres.js leaves
+ * unhandled; this way only a client's first connection can leave one.
+ */
+function typesKnown(sql: postgres.Sql): void {
+  (sql.options as { fetch_types: boolean }).fetch_types = false;
+}
+
+/** Marks a slot taken by a waiting transaction until its lease is made (in a later microtask). */
+const PENDING: Lease = { sql: undefined as unknown as postgres.Sql, onLost: undefined, release: () => undefined };
