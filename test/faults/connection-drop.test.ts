@@ -18,6 +18,8 @@ const NATIVE_EVENTS = 20;
 const NATIVE_DAY = '2026-10-01';
 const UNANSWERED_MS = 10_000;
 
+type Answer = Awaited<ReturnType<Awaited<ReturnType<typeof buildApp>>['inject']>>;
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const between = (lo: number, hi: number) => lo + Math.floor(Math.random() * (hi - lo));
 
@@ -59,33 +61,35 @@ describe.skipIf(!onPostgres)('a PostgreSQL connection dropped while writes are i
   let tokensSent = 0;
   const auth = () => ({ authorization: `Bearer ${key}` });
   /** One write, native or OTLP by turns: a function that sends it (the same bytes each time). */
-  const nextWrite = (): (() => Promise<number>) => {
+  const nextWrite = (): (() => Promise<Answer>) => {
     const n = ++sent;
     if (n % 2 === 0) {
       const events = Array.from({ length: NATIVE_EVENTS }, (_, i) => ({ id: `drop-${n}-${i}`, type: 'git_commit', timestamp: `${NATIVE_DAY}T10:00:00Z`, sessionId: `s${n}`, client: 'terminal-ui' }));
       const payload = JSON.stringify({ events });
-      return async () => (await app.inject({ method: 'POST', url: '/api/v1/telemetry/events', headers: { ...auth(), 'content-type': 'application/json' }, payload })).statusCode;
+      return () => app.inject({ method: 'POST', url: '/api/v1/telemetry/events', headers: { ...auth(), 'content-type': 'application/json' }, payload });
     }
     tokensSent += n;
     const body = encode(messages.metricsRequest, metrics({ 'service.name': 'claude-code' }, [sum('claude_code.token.usage', [{ attrs: { 'session.id': `s${n}`, type: 'input', model: 'claude-sonnet-4-5' }, value: n }])]) as never);
-    return async () => (await app.inject({ method: 'POST', url: '/v1/metrics', headers: { ...auth(), 'content-type': 'application/x-protobuf' }, payload: body })).statusCode;
+    return () => app.inject({ method: 'POST', url: '/v1/metrics', headers: { ...auth(), 'content-type': 'application/x-protobuf' }, payload: body });
   };
   const unanswered: string[] = [];
   /**
    * Sends `write` until it is acknowledged (2xx) or `deadline` passes; true once acknowledged. A
    * request must be answered within UNANSWERED_MS (DATABASE_TIMEOUT_MS is 2000), 503 at worst.
    */
-  const deliver = async (write: () => Promise<number>, deadline: number): Promise<boolean> => {
+  const deliver = async (write: () => Promise<Answer>, deadline: number): Promise<true | string> => {
+    let last = '';
     while (Date.now() < deadline) {
-      const status = await Promise.race([write().catch(() => 0), sleep(UNANSWERED_MS).then(() => -1)]);
-      if (status === -1) {
+      const answer = await Promise.race([write().catch((e: unknown) => String(e)), sleep(UNANSWERED_MS).then(() => undefined)]);
+      if (answer === undefined) {
         unanswered.push(`a request unanswered after ${UNANSWERED_MS} ms`);
-        return false;
+        return 'unanswered';
       }
-      if (status >= 200 && status < 300) return true;
+      if (typeof answer !== 'string' && answer.statusCode >= 200 && answer.statusCode < 300) return true;
+      last = typeof answer === 'string' ? answer : `${answer.statusCode} ${answer.body.slice(0, 300)}`;
       await sleep(100);
     }
-    return false;
+    return last;
   };
 
   it('acknowledges writes again within seconds of every restore, and counts every batch exactly once', async () => {
@@ -95,7 +99,8 @@ describe.skipIf(!onPostgres)('a PostgreSQL connection dropped while writes are i
       const undelivered: string[] = [];
       const writers = Array.from({ length: WRITERS }, async () => {
         while (writing) {
-          if (!(await deliver(nextWrite(), Date.now() + 30_000))) undelivered.push(`round ${round}`);
+          const delivered = await deliver(nextWrite(), Date.now() + 30_000);
+          if (delivered !== true) undelivered.push(`round ${round}, last answered ${delivered}`);
         }
       });
       // A different moment each round: between statements, in one, at COMMIT, while connecting.
@@ -106,7 +111,7 @@ describe.skipIf(!onPostgres)('a PostgreSQL connection dropped while writes are i
       const restored = Date.now();
       const recovered = await deliver(nextWrite(), restored + RECOVERY_MS);
       writing = false;
-      if (!recovered) failures.push(`round ${round}: no write acknowledged within ${RECOVERY_MS} ms of the restore`);
+      if (recovered !== true) failures.push(`round ${round}: no write acknowledged within ${RECOVERY_MS} ms of the restore (last answered ${recovered})`);
       // Every writer's last batch still goes through, retried as an exporter would.
       await Promise.all(writers);
       if (undelivered.length > 0) failures.push(`${undelivered.length} batch(es) never acknowledged (${undelivered[0]})`);
@@ -121,4 +126,25 @@ describe.skipIf(!onPostgres)('a PostgreSQL connection dropped while writes are i
     const nativeSent = Math.floor(sent / 2) * NATIVE_EVENTS;
     expect({ events: native!.events, commits: native!.commits, tokens: otlp!.tokens }).toEqual({ events: nativeSent, commits: nativeSent, tokens: tokensSent });
   }, 300_000);
+
+  it('keeps a connection in the pool when a statement times out while that connection is being made', async () => {
+    // Its own relay and one connection: the connection is made for the statement, and the server's
+    // answers are held past DATABASE_TIMEOUT_MS (300 ms) but not past the connect time-out (1 s).
+    const slow = tcpRelay(new URL(created.url));
+    const one = new PostgresDb({ url: (await slow.listen()).toString(), poolSize: 1, timeoutMs: 300 });
+    try {
+      slow.silence();
+      const first = await one.query('SELECT 1 AS one').catch((e: unknown) => e);
+      expect(first).toMatchObject({ code: '57014' });
+      await sleep(200);
+      slow.resume();
+      // Once connected, the pool serves again (postgres.js 3.4.9 left such a connection out of it for good).
+      let answered: unknown;
+      for (let i = 0; i < 20 && answered === undefined; i++) answered = await one.query('SELECT 1 AS one').catch(() => undefined);
+      expect(answered).toEqual([{ one: 1 }]);
+    } finally {
+      await one.close().catch(() => undefined);
+      await slow.close();
+    }
+  });
 });
