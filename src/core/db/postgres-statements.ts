@@ -7,7 +7,7 @@ export type StatementMaker = (text: string, params?: readonly unknown[]) => post
 /**
  * Statements made by `make`, answering within `timeoutMs` or failing as unavailable (57014,
  * answered 503): a server that silently stopped answering must not hold a request for the
- * minutes TCP takes to notice. The query is cancelled on the server too, where that still
+ * minutes TCP takes to notice. A query the server has is cancelled there too, where that still
  * reaches it. Without `timeoutMs` (scripts: migrations) there is no limit. Every statement is
  * sent the moment it is called (`execute()`): postgres.js otherwise sends a query when it is
  * first awaited, and statements of one transaction sent together must reach the server in the
@@ -24,7 +24,11 @@ export function timedStatements(make: StatementMaker, timeoutMs: number | undefi
         pending.catch(() => undefined);
         const timedOut = new Promise<never>((_, reject) => {
           timer = setTimeout(() => {
-            pending.cancel();
+            // Only a statement the server has (postgres.js sets `state` once it is written) is
+            // cancelled. One still waiting for a connection is left to go out once there is one:
+            // postgres.js 3.4.9 skips a cancelled statement a connection was being made for, and
+            // then never hands that connection back to the pool (it stays idle on the server).
+            if ((pending as unknown as { state: unknown }).state !== null) void pending.cancel();
             reject(new DbError(`the database did not answer within ${timeoutMs} ms`, '57014', undefined));
           }, timeoutMs);
         });
