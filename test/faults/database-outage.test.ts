@@ -1,5 +1,3 @@
-import net from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
@@ -7,49 +5,16 @@ import { migrate } from '../../src/core/db/migrate.js';
 import { PostgresDb } from '../../src/core/db/postgres-engine.js';
 import { IdentityService } from '../../src/core/identity/service.js';
 import { decodeToPlain, encode, messages } from '../../src/otlp/proto.js';
+import { tcpRelay, type TcpRelay } from '../helpers/tcp-relay.js';
 import { createPostgresDatabase, onPostgres } from '../helpers/test-db.js';
 import { metrics, sum, YESTERDAY } from '../otlp/otlp-json.js';
-
-/**
- * A TCP relay in front of the PostgreSQL server, which can go silent (bytes are held, as when a
- * network drops packets without a reset) or refuse new connections, and come back.
- */
-function relay(target: URL) {
-  let silent = false;
-  const held: (() => void)[] = [];
-  const server = net.createServer((client) => {
-    const upstream = net.connect(Number(target.port || 5432), target.hostname);
-    const pipe = (from: net.Socket, to: net.Socket) =>
-      from.on('data', (d) => {
-        if (silent) held.push(() => to.write(d));
-        else to.write(d);
-      });
-    pipe(client, upstream);
-    pipe(upstream, client);
-    const end = () => {
-      client.destroy();
-      upstream.destroy();
-    };
-    client.on('error', end).on('close', end);
-    upstream.on('error', end).on('close', end);
-  });
-  return {
-    listen: () => new Promise<number>((r) => server.listen(0, '127.0.0.1', () => r((server.address() as AddressInfo).port))),
-    silence: () => (silent = true),
-    resume: () => {
-      silent = false;
-      for (const h of held.splice(0)) h();
-    },
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
-}
 
 describe.skipIf(!onPostgres)('a PostgreSQL server that stops answering or refuses connections', () => {
   let created: Awaited<ReturnType<typeof createPostgresDatabase>>;
   let db: PostgresDb;
   let app: Awaited<ReturnType<typeof buildApp>>;
   let key: string;
-  const proxy = { current: undefined as ReturnType<typeof relay> | undefined };
+  const proxy = { current: undefined as TcpRelay | undefined };
 
   beforeAll(async () => {
     created = await createPostgresDatabase();
@@ -57,12 +22,8 @@ describe.skipIf(!onPostgres)('a PostgreSQL server that stops answering or refuse
     await migrate(direct);
     key = (await new IdentityService(direct).createOrganization({ name: 'outage', ownerEmail: 'o@outage.test' })).apiKey;
     await direct.close();
-    proxy.current = relay(new URL(created.url));
-    const port = await proxy.current.listen();
-    const via = new URL(created.url);
-    via.hostname = '127.0.0.1';
-    via.port = String(port);
-    db = new PostgresDb({ url: via.toString(), poolSize: 2, timeoutMs: 1000 });
+    proxy.current = tcpRelay(new URL(created.url));
+    db = new PostgresDb({ url: (await proxy.current.listen()).toString(), poolSize: 2, timeoutMs: 1000 });
     app = await buildApp(loadConfig({}, { logLevel: 'silent', authCacheTtlMs: 0, overloadMaxEventLoopDelayMs: 0 }), { db });
     await app.ready();
   });
