@@ -23,22 +23,23 @@ export class PostgresDb implements Db {
 
   constructor(options: PostgresOptions) {
     this.timeoutMs = options.timeoutMs;
-    const open = (onclose: () => void) =>
-      postgres(options.url, {
-        max: 1,
-        ...(options.timeoutMs !== undefined ? { connect_timeout: Math.max(1, Math.ceil(options.timeoutMs / 1000)) } : {}),
-        prepare: true,
-        onnotice: () => undefined,
-        onclose,
-        // Connecting again after a failure waits at most a second (postgres.js waits up to 20 s after
-        // a few failures in a row): the service answers again within about a second of the server.
-        backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 1),
-        connection: { application_name: 'orgctl' },
-        // int8 as a JS number, as PGlite does: every count and credit sum we keep stays below 2^53.
-        types: {
-          int8: { to: 20, from: [20], serialize: (v: unknown) => String(v), parse: (v: string) => Number(v) },
-        },
-      });
+    // One set of options for every client of the pool (postgres.js takes options it parsed as they
+    // are), so the array types one connection fetched serve all of them (postgres-pool.ts).
+    const shared = postgres(options.url, {
+      max: 1,
+      ...(options.timeoutMs !== undefined ? { connect_timeout: Math.max(1, Math.ceil(options.timeoutMs / 1000)) } : {}),
+      prepare: true,
+      onnotice: () => undefined,
+      // Connecting again after a failure waits at most a second (postgres.js waits up to 20 s after
+      // a few failures in a row): the service answers again within about a second of the server.
+      backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 1),
+      connection: { application_name: 'orgctl' },
+      // int8 as a JS number, as PGlite does: every count and credit sum we keep stays below 2^53.
+      types: {
+        int8: { to: 20, from: [20], serialize: (v: unknown) => String(v), parse: (v: string) => Number(v) },
+      },
+    }).options;
+    const open = (onclose: () => void) => postgres({ ...shared, onclose } as unknown as postgres.Options<Record<string, never>>);
     this.connections = new ConnectionPool(open, options.poolSize, options.timeoutMs);
     this.pool = {
       query: (text, params) => this.connections.run((sql) => timedStatements(onConnection(sql), options.timeoutMs).query(text, params)),

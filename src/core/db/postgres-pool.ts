@@ -49,6 +49,7 @@ interface Waiter {
 export class ConnectionPool {
   private readonly slots: Slot[] = [];
   private readonly waiting: Waiter[] = [];
+  private typesKnown = false;
 
   constructor(
     private readonly open: (onclose: () => void) => postgres.Sql,
@@ -75,7 +76,7 @@ export class ConnectionPool {
         if (slot.lease !== lease) return;
         slot.lease = undefined;
         if (outcome === 'broken') this.replace(slot);
-        else if (outcome === 'committed') typesKnown(slot.sql);
+        else if (outcome === 'committed') this.typesFetched();
         this.serve();
       },
     };
@@ -98,7 +99,21 @@ export class ConnectionPool {
       // A replaced client's connection closing concerns nobody any more.
       if (slot.sql === sql) slot.lease?.onLost?.();
     });
+    if (this.typesKnown) skipTypes(sql);
     return sql;
+  }
+
+  /**
+   * A statement answered, so its connection fetched the array types first (postgres.js does
+   * before anything else on a new connection), into the options every client shares: from now
+   * on no connection fetches them. A fetch cut by a lost connection is a rejection postgres.js
+   * leaves unhandled (logged by `orgctl serve`); this way only connections made before the
+   * first answer can leave one.
+   */
+  private typesFetched(): void {
+    if (this.typesKnown) return;
+    this.typesKnown = true;
+    for (const s of this.slots) skipTypes(s.sql);
   }
 
   /** Closes a connection whose state is unknown; the slot gets a new client. */
@@ -113,7 +128,7 @@ export class ConnectionPool {
     slot.running++;
     try {
       const result = await fn(slot.sql);
-      typesKnown(slot.sql);
+      this.typesFetched();
       return result;
     } finally {
       slot.running--;
@@ -165,13 +180,7 @@ export class ConnectionPool {
   }
 }
 
-/**
- * Once a statement of a client has answered, its connection has fetched the array types (before
- * anything else), and postgres.js keeps them in the client's options: the connections it makes
- * again skip the fetch. A fetch cut by a lost connection is a rejection postgres.js leaves
- * unhandled; this way only a client's first connection can leave one.
- */
-function typesKnown(sql: postgres.Sql): void {
+function skipTypes(sql: postgres.Sql): void {
   (sql.options as { fetch_types: boolean }).fetch_types = false;
 }
 
