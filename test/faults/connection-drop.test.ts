@@ -94,6 +94,10 @@ describe.skipIf(!onPostgres)('a PostgreSQL connection dropped while writes are i
 
   it('acknowledges writes again within seconds of every restore, and counts every batch exactly once', async () => {
     const failures: string[] = [];
+    // A service that has been answering: its first connections fetched the array types before
+    // the first cut (a fetch cut on a new connection is a rejection postgres.js 3.4.9 leaves
+    // unhandled, which `orgctl serve` logs; see postgres-pool.ts).
+    expect(await deliver(nextWrite(), Date.now() + RECOVERY_MS)).toBe(true);
     for (let round = 0; round < ROUNDS && failures.length === 0 && unanswered.length === 0; round++) {
       let writing = true;
       const undelivered: string[] = [];
