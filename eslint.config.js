@@ -87,6 +87,7 @@ export default tseslint.config(
       'src/computers/engine.ts',
       'src/computers/repo-policy.ts',
       'src/computers/work-signal.ts',
+      'src/core/db/postgres-pool.ts',
       'src/core/db/postgres-statements.ts',
       'src/core/http/health.ts',
       'src/core/process/run-process.ts',
