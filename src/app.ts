@@ -10,6 +10,7 @@ import { ErrorObject } from './core/http/error-schema.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './core/http/error-handler.js';
 import { errors } from './core/http/errors.js';
 import { registerOverloadShedding } from './core/http/overload.js';
+import { serverOptions } from './core/http/connections.js';
 import { registerRateLimits } from './core/http/rate-limits.js';
 import { registerSecurityHeaders } from './core/http/security-headers.js';
 import { bodyNulErrors, registerNulGuard } from './core/http/nul-guard.js';
@@ -79,6 +80,8 @@ async function assemble(config: Config, built: Services | undefined, deps: Liste
     bodyLimit: BODY_LIMIT,
     // Which X-Forwarded-* headers are believed: request.ip, request.protocol and request.host follow them.
     trustProxy: config.trustProxy,
+    // Header, request, keep-alive and idle timeouts: a client that never finishes cannot hold a connection.
+    ...serverOptions(config),
     // Requests arriving on open connections while shutting down are still served, in our error format if they fail.
     return503OnClosing: false,
     forceCloseConnections: 'idle',
@@ -113,6 +116,7 @@ async function assemble(config: Config, built: Services | undefined, deps: Liste
   registerAccessControl(app, authenticator, accounts, { publicUrl: config.publicUrl });
   registerNulGuard(app);
   if (built) {
+    built.connections.attach(app.server);
     await registerOverloadShedding(app, { maxEventLoopDelayMs: config.overloadMaxEventLoopDelayMs });
     await registerRateLimits(app, built.db, { enabled: config.rateLimits });
   }

@@ -28,6 +28,12 @@ export const settings = {
   LOG_LEVEL: { key: 'logLevel', schema: Type.Union([Type.Literal('fatal'), Type.Literal('error'), Type.Literal('warn'), Type.Literal('info'), Type.Literal('debug'), Type.Literal('trace'), Type.Literal('silent')], { default: 'info' }), doc: 'pino log level.' },
   RATE_LIMITS: { key: 'rateLimits', schema: Type.Boolean({ default: true }), doc: 'Per-principal request rates by plan (docs/rate-limits.md); false turns them off (benchmarks).' },
   OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: { key: 'overloadMaxEventLoopDelayMs', schema: Type.Integer({ minimum: 0, default: 1000 }), doc: 'Past this event-loop delay, requests are answered 503 with Retry-After instead of queueing; 0 never sheds.' },
+  HTTP_HEADERS_TIMEOUT_MS: { key: 'httpHeadersTimeoutMs', schema: Type.Integer({ minimum: 100, maximum: 600_000, default: 15_000 }), doc: 'How long a client may take to send a request\'s headers (from connecting, or from the start of its next request) before it gets 408 and the connection is closed. At most HTTP_REQUEST_TIMEOUT_MS.' },
+  HTTP_REQUEST_TIMEOUT_MS: { key: 'httpRequestTimeoutMs', schema: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 120_000 }), doc: 'How long a client may take to send a whole request, headers and body (a 20 MiB OTLP export at 175 KB/s), before it gets 408 and the connection is closed. Answering is not counted.' },
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: { key: 'httpKeepAliveTimeoutMs', schema: Type.Integer({ minimum: 100, maximum: 600_000, default: 72_000 }), doc: 'How long an idle connection is kept open for a next request. Behind a load balancer, keep it above the balancer\'s own idle timeout (60 s on AWS ALB).' },
+  HTTP_IDLE_TIMEOUT_MS: { key: 'httpIdleTimeoutMs', schema: Type.Integer({ minimum: 0, maximum: 3_600_000, default: 90_000 }), doc: 'A connection on which no byte moves either way for this long is closed: a body that stalls, an answer nobody reads. Above the longest long poll (60 s); 0 never.' },
+  HTTP_MAX_CONNECTIONS: { key: 'httpMaxConnections', schema: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 4096 }), doc: 'Open connections per process, over all its listeners; connections past it are closed at once. Lowered to leave room under the open-file limit (`ulimit -n`) when that is smaller.' },
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: { key: 'httpMaxConnectionsPerAddress', schema: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 256 }), doc: 'Open connections per client address; connections past it are closed at once. Behind a proxy or load balancer every connection comes from its address: raise it, or 0 (no bound).' },
   SHUTDOWN_TIMEOUT_MS: { key: 'shutdownTimeoutMs', schema: Type.Integer({ minimum: 0, default: 10000 }), doc: 'On SIGTERM/SIGINT, how long in-flight requests may take before the process exits anyway.' },
   CI_GIT_HOSTS: { key: 'ciGitHosts', schema: Type.String({ pattern: '^\\s*[^=,\\s]+=(github|git)\\s*(,\\s*[^=,\\s]+=(github|git)\\s*)*$', default: 'github.com=github' }), doc: 'CI automation: the allow-list of Git hosts, `host=github` (REST API) or `host=git` (plain git push), comma-separated. Repository URLs on any other host are refused.' },
   GITHUB_TOKEN: { key: 'githubToken', schema: Type.Optional(Type.String({ minLength: 1 })), doc: 'CI automation: token for the GitHub REST API (contents and pull requests write on the repositories).' },
@@ -78,6 +84,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     const byKey = new Map(Object.entries(settings).map(([name, s]) => [s.key as string, name]));
     const lines = problems.map((p) => `${byKey.get(p.path.slice(1)) ?? p.path}: ${p.message}`);
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  // Node refuses to start a server whose headers may take longer than the whole request.
+  if ((config.httpHeadersTimeoutMs as number) > (config.httpRequestTimeoutMs as number)) {
+    throw new ConfigError('Invalid configuration:\n  HTTP_HEADERS_TIMEOUT_MS: must be at most HTTP_REQUEST_TIMEOUT_MS');
   }
   return config as Config;
 }

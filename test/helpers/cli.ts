@@ -40,16 +40,24 @@ export interface Server {
   stop(): Promise<number | null>;
 }
 
-/** Starts `orgctl serve` on a free port and resolves once it prints where it listens. */
-export function startServer(env: Record<string, string | undefined>, args: string[] = []): Promise<Server> {
+/**
+ * Starts `orgctl serve` on a free port and resolves once it prints where it listens. With
+ * `openFiles`, the process may hold at most that many file descriptors (its hard limit, which
+ * Node cannot raise), as on a machine with a low `ulimit -n`. `startMs` bounds the wait for it to listen.
+ */
+export function startServer(env: Record<string, string | undefined>, args: string[] = [], opts: { openFiles?: number; startMs?: number } = {}): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, 'serve', ...args], { env: { ...process.env, LOG_LEVEL: 'warn', PORT: '0', ...env }, stdio: 'pipe' });
+    const options = { env: { ...process.env, LOG_LEVEL: 'warn', PORT: '0', ...env }, stdio: 'pipe' } as const;
+    const child =
+      opts.openFiles === undefined
+        ? spawn(process.execPath, [MAIN, 'serve', ...args], options)
+        : spawn('/bin/sh', ['-c', `ulimit -n ${opts.openFiles} && exec "$0" "$@"`, process.execPath, MAIN, 'serve', ...args], options);
     let out = '';
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`server did not start:\n${out}`));
-    }, 30_000);
+    }, opts.startMs ?? 30_000);
     const onData = (d: Buffer) => {
       out += d;
       const m = /listening on (http:\/\/[^\s]+)/.exec(out);

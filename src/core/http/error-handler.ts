@@ -97,10 +97,15 @@ export function frameworkErrors(err: FastifyError, request: FastifyRequest, repl
   void sendError(request, reply, new AppError(frameworkCode(status), detail, { status }));
 }
 
+/** How long a connection answered by clientErrorHandler may stay before it is destroyed. */
+const CLIENT_ERROR_LINGER_MS = 1000;
+
 /**
  * Requests Node's HTTP parser refuses before Fastify sees them (headers or URL too large: 431;
- * an unknown method or a malformed request line: 400). They get the error object too, with a
- * request id of their own, and the connection is closed, since the parser cannot go on with it.
+ * an unknown method or a malformed request line: 400; headers or a request that took longer than
+ * their timeout: 408). They get the error object too, with a request id of their own, and the
+ * connection is closed, since the parser cannot go on with it: ended at once, and destroyed a
+ * moment later, long enough for the answer to be read, whether or not the client ever closes its side.
  */
 export function clientErrorHandler(err: Error & { code?: string }, socket: Duplex): void {
   if (!socket.writable) return void socket.destroy();
@@ -113,4 +118,5 @@ export function clientErrorHandler(err: Error & { code?: string }, socket: Duple
     `HTTP/1.1 ${status} ${titleOf(status)}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
       `X-Request-Id: ${requestId}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
   );
+  setTimeout(() => socket.destroy(), CLIENT_ERROR_LINGER_MS).unref();
 }

@@ -1,0 +1,127 @@
+import { readFileSync } from 'node:fs';
+import type { Server, ServerOptions } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config.js';
+
+/**
+ * The timeouts of every listener (docs/deployment.md, "Connections"), as Fastify's options. Node
+ * looks for expired headers and requests every `connectionsCheckingInterval` (30 s by default, so a
+ * 15 s header timeout took up to 45 s): a tenth of the shorter timeout, between 100 ms and 2 s.
+ */
+export function serverOptions(config: Config): { requestTimeout: number; keepAliveTimeout: number; connectionTimeout: number; http: ServerOptions } {
+  const check = Math.min(2000, Math.max(100, Math.floor(Math.min(config.httpHeadersTimeoutMs, config.httpRequestTimeoutMs) / 10)));
+  return {
+    requestTimeout: config.httpRequestTimeoutMs,
+    keepAliveTimeout: config.httpKeepAliveTimeoutMs,
+    // Node's socket inactivity timeout: a stalled body, or an answer the client does not read.
+    connectionTimeout: config.httpIdleTimeoutMs,
+    http: { headersTimeout: config.httpHeadersTimeoutMs, requestTimeout: config.httpRequestTimeoutMs, connectionsCheckingInterval: check },
+  };
+}
+
+/** How often the refusals are logged at most: a flood would otherwise write a line per connection. */
+const REPORT_EVERY_MS = 10_000;
+
+/**
+ * Bounds the connections of one process, over all its listeners, and per client address. A
+ * connection past a bound is closed as it arrives, before anything is read from it: each open
+ * connection costs a file descriptor, and a process out of descriptors can neither accept its
+ * health checks nor open a file (Node's own memory reading included).
+ */
+export class ConnectionGuard {
+  private max: number;
+  private readonly maxPerAddress: number;
+  private limited = false;
+  private open = 0;
+  private readonly perAddress = new Map<string, number>();
+  private refused = 0;
+  private lastReport = 0;
+
+  private readonly firstByteMs: number;
+
+  /**
+   * `firstByteMs`: how long a connection may stay silent before its first request starts. Node's
+   * header timeout counts only from the first byte, so a connection that never sends one was held
+   * until the idle timeout.
+   */
+  constructor(
+    options: { maxConnections: number; maxPerAddress: number; firstByteMs: number },
+    private readonly log: FastifyBaseLogger,
+    private readonly openFiles: () => number | undefined = openFileLimit,
+  ) {
+    this.max = options.maxConnections;
+    this.maxPerAddress = options.maxPerAddress;
+    this.firstByteMs = options.firstByteMs;
+  }
+
+  /** Counts and bounds the connections of `server` (the service's, and the application address's listener). */
+  attach(server: Server): void {
+    if (!this.limited) this.fitOpenFiles();
+    // Before Node's own listener, which would start reading the request of a connection refused here.
+    server.prependListener('connection', (socket: Socket) => this.admit(socket));
+    // A failed accept (EMFILE when the descriptors run out anyway) is an 'error' of the server,
+    // which would end the process with nobody listening; Fastify listens for it only while starting.
+    server.once('listening', () => server.on('error', (err) => this.log.error({ err }, 'accepting a connection failed')));
+  }
+
+  /** Read when the first listener is attached, not when built: commands that never listen neither read nor log it. */
+  private fitOpenFiles(): void {
+    this.limited = true;
+    const files = this.openFiles();
+    // A quarter of the descriptors (at least 64) stays for the database, files, git and npm.
+    const room = files === undefined ? undefined : Math.max(1, files - Math.max(64, Math.floor(files / 4)));
+    if (room === undefined || room >= this.max) return;
+    this.max = room;
+    this.log.warn({ openFiles: files, maxConnections: room }, `HTTP_MAX_CONNECTIONS lowered to ${room}: this process may open only ${files} files (ulimit -n)`);
+  }
+
+  /** The connections open now, for tests and logs. */
+  get size(): number {
+    return this.open;
+  }
+
+  private admit(socket: Socket): void {
+    const address = socket.remoteAddress;
+    const fromAddress = address === undefined ? 0 : (this.perAddress.get(address) ?? 0);
+    if (address === undefined || this.open >= this.max || (this.maxPerAddress > 0 && fromAddress >= this.maxPerAddress)) {
+      socket.destroy();
+      this.report(address);
+      return;
+    }
+    this.open++;
+    this.perAddress.set(address, fromAddress + 1);
+    // bytesRead counts what Node's parser read straight from the handle, which emits no 'data'.
+    const silent = setTimeout(() => socket.bytesRead === 0 && socket.destroy(), this.firstByteMs);
+    silent.unref();
+    socket.once('close', () => {
+      clearTimeout(silent);
+      this.open--;
+      const left = (this.perAddress.get(address) ?? 1) - 1;
+      if (left > 0) this.perAddress.set(address, left);
+      else this.perAddress.delete(address);
+    });
+  }
+
+  private report(address: string | undefined): void {
+    this.refused++;
+    const now = Date.now();
+    if (now - this.lastReport < REPORT_EVERY_MS) return;
+    this.log.warn({ refused: this.refused, open: this.open, maxConnections: this.max, maxPerAddress: this.maxPerAddress, lastAddress: address }, 'connections refused past the connection bounds');
+    this.refused = 0;
+    this.lastReport = now;
+  }
+}
+
+/**
+ * The open-file limit of this process (Node raises the soft limit to the hard one as it starts),
+ * from /proc on Linux; undefined elsewhere. Node has no API for it.
+ */
+export function openFileLimit(): number | undefined {
+  try {
+    const line = /^Max open files\s+(\d+|unlimited)/m.exec(readFileSync('/proc/self/limits', 'utf8'));
+    return line && line[1] !== 'unlimited' ? Number(line[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
