@@ -10,6 +10,7 @@ import { ErrorObject } from './core/http/error-schema.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './core/http/error-handler.js';
 import { errors } from './core/http/errors.js';
 import { registerOverloadShedding } from './core/http/overload.js';
+import { registerBodyBudget } from './core/http/body-budget.js';
 import { serverOptions } from './core/http/connections.js';
 import { registerRateLimits } from './core/http/rate-limits.js';
 import { registerSecurityHeaders } from './core/http/security-headers.js';
@@ -117,6 +118,7 @@ async function assemble(config: Config, built: Services | undefined, deps: Liste
   registerNulGuard(app);
   if (built) {
     built.connections.attach(app.server);
+    registerBodyBudget(app, built.bodies);
     await registerOverloadShedding(app, { maxEventLoopDelayMs: config.overloadMaxEventLoopDelayMs });
     await registerRateLimits(app, built.db, { enabled: config.rateLimits });
   }

@@ -3,6 +3,7 @@ import { pino } from 'pino';
 import type { Config } from './config.js';
 import { systemClock, type Clock } from './core/clock.js';
 import type { Db } from './core/db/db.js';
+import { BodyBudget } from './core/http/body-budget.js';
 import { ConnectionGuard } from './core/http/connections.js';
 import { withDb } from './core/db/with-db.js';
 import { AccountsService } from './core/accounts/service.js';
@@ -52,7 +53,8 @@ export interface Services {
   agentChannel: AgentChannel;
   /** Provisioning in the background: built here, started by `orgctl serve` once it listens. */
   engine: ProvisioningEngine;
-  /** The process's bound on connections, shared by its listeners. */
+  /** The process's bounds on request bodies held and on connections, shared by its listeners. */
+  bodies: BodyBudget;
   connections: ConnectionGuard;
 }
 
@@ -94,6 +96,7 @@ export function buildServices(config: Config, deps: ServiceDeps): Services {
     computers,
     agentChannel: new AgentChannel(db, computers, { leaseMs: config.computersLeaseMs, pollMs: config.computersAgentPollMs, logMaxChars: config.installLogMaxChars }, signal, clock),
     engine: createEngine(config, db, log, e2b, clock),
+    bodies: new BodyBudget(config.httpBodyMemoryMb * 1024 * 1024),
     connections: new ConnectionGuard({ maxConnections: config.httpMaxConnections, maxPerAddress: config.httpMaxConnectionsPerAddress, firstByteMs: config.httpHeadersTimeoutMs }, log),
   };
 }

@@ -1,8 +1,8 @@
-import { promisify } from 'node:util';
-import { gunzip, gunzipSync } from 'node:zlib';
+import { createGunzip, gunzipSync } from 'node:zlib';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { principalOf } from '../core/http/access.js';
+import { holdBodyBytes, type BodyBudget } from '../core/http/body-budget.js';
 import { toAppError } from '../core/http/error-handler.js';
 import { AppError, errors, titleOf } from '../core/http/errors.js';
 import { ErrorObject, errorResponses } from '../core/http/error-schema.js';
@@ -16,7 +16,6 @@ import type { OtlpService, Signal } from './service.js';
 export const OTLP_MAX_BYTES = 20 * 1024 * 1024;
 
 const PROTOBUF = 'application/x-protobuf';
-const inflate = promisify(gunzip);
 const INFLATE_CHUNK = 64 * 1024;
 /**
  * A gzip body this small (an exporter's usual batch is a few KB) is inflated at once on the event
@@ -35,27 +34,60 @@ const GRPC_CODE: Record<number, number> = { 400: 3, 401: 16, 403: 7, 404: 5, 413
 
 const isProtobuf = (request: FastifyRequest) => (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() === PROTOBUF;
 
-/** The body as sent, inflated when gzip; refused while inflating once it passes the limit. */
-async function rawBody(request: FastifyRequest): Promise<Buffer> {
+/**
+ * The body as sent, inflated when gzip; refused while inflating once it passes the limit. What
+ * inflating produces is held against the process's body budget as it comes out (`hold` throws
+ * the 503 of a full budget), so many exports inflating at once cannot take the process's memory.
+ */
+async function rawBody(request: FastifyRequest, hold: (bytes: number) => void): Promise<Buffer> {
   const body = request.body;
   if (!Buffer.isBuffer(body) || body.length === 0) throw errors.badRequest('The export has no body.');
   const encoding = String(request.headers['content-encoding'] ?? 'identity').toLowerCase();
   if (encoding === 'identity') return body;
   if (encoding !== 'gzip') throw new AppError('unsupported_media_type', `Content-Encoding ${encoding} is not supported; send gzip or none.`);
   if (body.length <= INFLATE_AT_ONCE_BODY) {
+    let small: Buffer | undefined;
     try {
-      return gunzipSync(body, { maxOutputLength: INFLATE_AT_ONCE_MAX });
+      small = gunzipSync(body, { maxOutputLength: INFLATE_AT_ONCE_MAX });
     } catch (e) {
       if (!tooLarge(e)) throw notGzip();
     }
+    if (small) {
+      hold(small.length);
+      return small;
+    }
   }
-  try {
-    // Inflated in chunks of 64 KiB rather than zlib's 16: fewer round trips to the thread pool per export.
-    return await inflate(body, { maxOutputLength: OTLP_MAX_BYTES, chunkSize: INFLATE_CHUNK });
-  } catch (e) {
-    if (tooLarge(e)) throw new AppError('body_too_large', `The export inflates past ${OTLP_MAX_BYTES} bytes; send smaller batches.`);
-    throw notGzip();
-  }
+  return inflate(body, hold);
+}
+
+/** Inflated in chunks of 64 KiB rather than zlib's 16 (fewer round trips to the thread pool per export), each held as it comes. */
+function inflate(body: Buffer, hold: (bytes: number) => void): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const gunzip = createGunzip({ chunkSize: INFLATE_CHUNK });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let failed = false;
+    const fail = (e: unknown) => {
+      if (failed) return;
+      failed = true;
+      gunzip.destroy();
+      reject(e);
+    };
+    gunzip.on('data', (chunk: Buffer) => {
+      if (failed) return;
+      size += chunk.length;
+      if (size > OTLP_MAX_BYTES) return fail(new AppError('body_too_large', `The export inflates past ${OTLP_MAX_BYTES} bytes; send smaller batches.`));
+      try {
+        hold(chunk.length);
+      } catch (e) {
+        return fail(e);
+      }
+      chunks.push(chunk);
+    });
+    gunzip.on('error', () => fail(notGzip()));
+    gunzip.on('end', () => resolve(Buffer.concat(chunks, size)));
+    gunzip.end(body);
+  });
 }
 
 /** zlib's refusal to inflate past maxOutputLength. */
@@ -137,7 +169,7 @@ const otlpErrors = Object.fromEntries(
 );
 
 /** POST /v1/metrics, /v1/logs and /v1/traces at the root of {base_url}: OTLP/HTTP, protobuf or JSON. */
-export const otlpRoutes: FastifyPluginAsync<{ otlp: OtlpService }> = async (app, { otlp }) => {
+export const otlpRoutes: FastifyPluginAsync<{ otlp: OtlpService; bodies: BodyBudget }> = async (app, { otlp, bodies }) => {
   // Bodies are read as bytes here (the rest of the API takes only JSON): decoded by content type below.
   app.removeAllContentTypeParsers();
   for (const type of [PROTOBUF, 'application/json']) app.addContentTypeParser(type, { parseAs: 'buffer', bodyLimit: OTLP_MAX_BYTES }, (_req, body, done) => done(null, body));
@@ -171,7 +203,7 @@ export const otlpRoutes: FastifyPluginAsync<{ otlp: OtlpService }> = async (app,
         },
       },
       async (request, reply) => {
-        const body = await rawBody(request);
+        const body = await rawBody(request, (bytes) => holdBodyBytes(request, reply, bodies, bytes));
         const caller = principalOf(request);
         const outcome =
           signal === 'metrics' ? await otlp.exportMetrics(caller, read(signal, request, body)) : signal === 'logs' ? await otlp.exportLogs(caller, read(signal, request, body)) : await otlp.exportSpans(caller, read(signal, request, body));
