@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { percentile, probeHealthUntil } from '../test/helpers/slow-clients.js';
 
 const require = createRequire(import.meta.url);
 const AUTOCANNON = require.resolve('autocannon/autocannon.js');
@@ -31,3 +32,23 @@ export function load(url: string, options: { seconds: number; connections: numbe
 }
 
 export const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+export interface HealthLatency {
+  probes: number;
+  failed: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+/**
+ * `/healthz` latency while `work` runs: a probe on a new connection every `everyMs` from `from` (a
+ * loopback address of its own, as a load balancer's health check comes from its own address).
+ */
+export async function healthDuring(port: number, work: Promise<unknown>, options: { everyMs?: number; from?: string } = {}): Promise<HealthLatency> {
+  const { ms, failed } = await probeHealthUntil(port, work, options.everyMs ?? 20, options.from ?? '127.0.0.2');
+  return { probes: ms.length + failed, failed, p50: percentile(ms, 50), p99: percentile(ms, 99), max: ms.length ? Math.max(...ms) : NaN };
+}
+
+export const fmtHealth = (h: HealthLatency) =>
+  `/healthz p50 ${fmt(h.p50, 1).padStart(6)} ms  p99 ${fmt(h.p99, 1).padStart(6)} ms  max ${fmt(h.max, 1).padStart(6)} ms  (${h.probes} probes${h.failed ? `, ${h.failed} unanswered` : ''})`;

@@ -1,11 +1,10 @@
-import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeToPlain, messages } from '../../src/otlp/proto.js';
 import { startServer } from '../helpers/cli.js';
 import { installation } from '../helpers/installation.js';
-import { holdConnections, percentile, probeHealth, probeHealthUntil } from '../helpers/slow-clients.js';
+import { holdConnections, percentile, probeHealth, probeHealthUntil, rawRequest } from '../helpers/slow-clients.js';
 import { expectErrorObject, TestApp, type Org } from '../helpers/test-app.js';
 
 /**
@@ -13,36 +12,6 @@ import { expectErrorObject, TestApp, type Org } from '../helpers/test-app.js';
  * on a real port on loopback, with bodies of a few MiB (the issue's were 120 × 19 MiB).
  */
 const MiB = 1024 * 1024;
-
-interface RawResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: Buffer;
-}
-
-/** Sends `head` (and `body`, when given) on a new connection and reads one response, however much of the body the server took. */
-function rawRequest(port: number, head: string, body?: Buffer): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect({ port, host: '127.0.0.1' });
-    let data = Buffer.alloc(0);
-    socket.on('error', reject);
-    socket.on('connect', () => {
-      socket.write(head);
-      if (body) socket.write(body);
-    });
-    socket.on('data', (d: Buffer) => {
-      data = Buffer.concat([data, d]);
-      const end = data.indexOf('\r\n\r\n');
-      if (end < 0) return;
-      const [statusLine, ...lines] = data.subarray(0, end).toString('latin1').split('\r\n');
-      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
-      const length = Number(headers['content-length'] ?? 0);
-      if (data.length < end + 4 + length) return;
-      socket.destroy();
-      resolve({ status: Number(statusLine!.split(' ')[1]), headers, body: data.subarray(end + 4, end + 4 + length) });
-    });
-  });
-}
 
 const head = (path: string, key: string, type: string, length: number, extra = '') =>
   `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nContent-Type: ${type}\r\nContent-Length: ${length}\r\n${extra}\r\n`;

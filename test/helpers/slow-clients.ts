@@ -140,3 +140,33 @@ export async function probeHealthUntil(port: number, stop: Promise<unknown>, eve
   }
   return { ms, failed };
 }
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** Sends `head` (and `body`, when given) on a new connection and reads one response, however much of the body the server took. */
+export function rawRequest(port: number, head: string, body?: Buffer): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ port, host: '127.0.0.1' });
+    let data = Buffer.alloc(0);
+    socket.on('error', reject);
+    socket.on('connect', () => {
+      socket.write(head);
+      if (body) socket.write(body);
+    });
+    socket.on('data', (d: Buffer) => {
+      data = Buffer.concat([data, d]);
+      const end = data.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      const [statusLine, ...lines] = data.subarray(0, end).toString('latin1').split('\r\n');
+      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      const length = Number(headers['content-length'] ?? 0);
+      if (data.length < end + 4 + length) return;
+      socket.destroy();
+      resolve({ status: Number(statusLine!.split(' ')[1]), headers, body: data.subarray(end + 4, end + 4 + length) });
+    });
+  });
+}

@@ -1,0 +1,114 @@
+/**
+ * `/healthz` latency of a running `orgctl serve` (PGlite, default settings but the ones given)
+ * while clients try to hold it (issue 38), on loopback only, in bounded phases:
+ *   (a) nothing else going on
+ *   (b) a slow-client flood: silent connections, headers that never end and bodies that trickle,
+ *       from several loopback addresses, each asking for more than HTTP_MAX_CONNECTIONS_PER_ADDRESS (256)
+ *   (c) big bodies: `--bodies` OTLP exports of `--body-mib` MiB at once, as many members would send
+ * with the server's largest resident memory during each phase. The probes come from 127.0.0.2, as a load
+ * balancer's health checks come from an address of their own.
+ * Usage: npm run bench:flood [-- --seconds 10 --per-address 300 --addresses 8 --bodies 120 --body-mib 19]
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { holdConnections, rawRequest } from '../test/helpers/slow-clients.js';
+import { fmtHealth, healthDuring } from './load.js';
+
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '10' },
+    'per-address': { type: 'string', default: '300' },
+    addresses: { type: 'string', default: '8' },
+    bodies: { type: 'string', default: '120' },
+    'body-mib': { type: 'string', default: '19' },
+  },
+});
+const seconds = Number(values.seconds);
+const perAddress = Number(values['per-address']);
+const addresses = Number(values.addresses);
+const bodies = Number(values.bodies);
+const bodyMiB = Number(values['body-mib']);
+
+const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** `orgctl serve` on a new data directory: its port, owner key, pid and a way to stop it. */
+async function serve(dir: string) {
+  const child = spawn(process.execPath, [MAIN, 'serve'], { env: { ...process.env, DATA_DIR: dir, DATABASE_URL: '', PORT: '0', LOG_LEVEL: 'warn', RATE_LIMITS: 'false' }, stdio: 'pipe' });
+  let out = '';
+  await new Promise<void>((resolve, reject) => {
+    const onData = (d: Buffer) => {
+      out += d;
+      if (out.includes('API description')) resolve();
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`orgctl serve exited with ${code}:\n${out}`)));
+  });
+  return {
+    port: Number(/listening on http:\/\/[^:]+:(\d+)/.exec(out)![1]),
+    key: /Owner API key[^:]*: (ock_\w+)/.exec(out)![1]!,
+    alive: () => child.exitCode === null && child.signalCode === null,
+    rssMiB: () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024,
+    stop: () => new Promise<void>((r) => (child.once('exit', () => r()), child.kill('SIGTERM'))),
+  };
+}
+
+async function main() {
+  const dir = mkdtempSync(path.join(tmpdir(), 'orgctl-bench-flood-'));
+  const svc = await serve(dir);
+  // The server's resident memory, sampled every 100 ms; each line reports the largest since the last.
+  let rssMax = 0;
+  const sampler = setInterval(() => (rssMax = Math.max(rssMax, svc.rssMiB())), 100);
+  const line = (name: string, text: string) => {
+    console.log(`${name.padEnd(56)} ${text}  RSS up to ${rssMax.toFixed(0)} MiB`);
+    rssMax = 0;
+  };
+  try {
+    console.log(`bench/flood: orgctl serve on 127.0.0.1:${svc.port} (PGlite), ${seconds} s per phase\n`);
+    rssMax = 0;
+    line('(a) idle', fmtHealth(await healthDuring(svc.port, sleep(seconds * 1000))));
+
+    // A third of each address's connections of each kind; every address asks for `perAddress`.
+    const kinds = ['idle', 'slow-headers', 'slow-body'] as const;
+    const froms = Array.from({ length: addresses }, (_, i) => `127.0.1.${i + 1}`);
+    const flood = await Promise.all(
+      froms.flatMap((from) =>
+        kinds.map((behaviour) => holdConnections({ port: svc.port, count: Math.ceil(perAddress / kinds.length), behaviour, from, headers: { authorization: `Bearer ${svc.key}` } })),
+      ),
+    );
+    const asked = flood.reduce((n, f) => n + f.held.length, 0);
+    const health = await healthDuring(svc.port, sleep(seconds * 1000));
+    const open = flood.reduce((n, f) => n + f.open(), 0);
+    flood.forEach((f) => f.release());
+    line(`(b) slow-client flood (${asked} asked, ${open} held at end)`, fmtHealth(health));
+
+    const body = Buffer.from(`{"resourceLogs":[]}${' '.repeat(bodyMiB * 1024 * 1024 - 19)}`);
+    const head = `POST /v1/logs HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${svc.key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
+    const sent = Promise.all(Array.from({ length: bodies }, () => rawRequest(svc.port, head, body).then((r) => r.status, () => 0)));
+    const during = await healthDuring(svc.port, sent);
+    const statuses = await sent;
+    const count = (s: number) => statuses.filter((x) => x === s).length;
+    line(`(c) ${bodies} × ${bodyMiB} MiB exports (${count(200)} 200, ${count(503)} 503, ${count(0)} failed)`, fmtHealth(during));
+    console.log(`\nThe process ${svc.alive() ? 'is still running' : 'EXITED'}.`);
+    console.log('Targets:');
+    console.log(`  ${health.p99 < 100 && health.failed === 0 ? 'PASS' : 'MISS'}  (b) /healthz p99 < 100 ms, every probe answered`);
+    console.log(`  ${during.p99 < 100 && during.failed === 0 ? 'PASS' : 'MISS'}  (c) /healthz p99 < 100 ms, every probe answered`);
+  } finally {
+    clearInterval(sampler);
+    await svc.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);
