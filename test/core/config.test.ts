@@ -24,4 +24,18 @@ describe('configuration', () => {
       expect((e as Error).message).toMatch(/AUTH_CACHE_TTL_MS/);
     }
   });
+
+  it('has connection and body bounds by default, and refuses a header timeout longer than the request timeout', () => {
+    expect(loadConfig({})).toMatchObject({
+      httpHeadersTimeoutMs: 15_000,
+      httpRequestTimeoutMs: 120_000,
+      httpKeepAliveTimeoutMs: 72_000,
+      httpIdleTimeoutMs: 90_000,
+      httpMaxConnections: 4096,
+      httpMaxConnectionsPerAddress: 256,
+      httpBodyMemoryMb: 256,
+    });
+    expect(loadConfig({ HTTP_MAX_CONNECTIONS_PER_ADDRESS: '0' }).httpMaxConnectionsPerAddress).toBe(0);
+    expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '30000', HTTP_REQUEST_TIMEOUT_MS: '20000' })).toThrow(/HTTP_HEADERS_TIMEOUT_MS: must be at most HTTP_REQUEST_TIMEOUT_MS/);
+  });
 });
