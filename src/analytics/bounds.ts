@@ -1,18 +1,23 @@
 import type { CounterKind } from './rollups.js';
 
 /**
- * What analytics keeps per organization and day, so that no caller can make an answer
- * arbitrarily large by sending ever new names: past these, a day's new names are counted under
- * OTHER (the counts stay exact, only the names are merged). Documented in docs/analytics.md.
+ * What analytics keeps of each kind of name per organization and day, so that no caller (a guest
+ * may send telemetry) can make a report large by sending ever new names: past either bound, a
+ * day's new names are counted under OTHER (the counts stay exact, only the names are merged).
+ * `names`: distinct names; `bytes`: what they take in a response, as JSON strings without their
+ * quotes (a hook's event, matcher and command together). A real organization's day has a few
+ * dozen tools, skills or commands of a few dozen characters each (model APIs cap a tool's name
+ * at 64), far from either bound; the bounds make a day row of /tools at most about 41 KB
+ * (docs/analytics.md).
  */
-export const DISTINCT_PER_DAY: Record<CounterKind, number> = {
-  tool: 1000,
-  mcp_server: 250,
-  skill: 250,
-  slash_command: 250,
-  hook: 250,
-  extension: 250,
-  language: 250,
+export const NAMES_PER_DAY: Record<CounterKind, { names: number; bytes: number }> = {
+  tool: { names: 200, bytes: 8000 },
+  mcp_server: { names: 50, bytes: 2000 },
+  skill: { names: 100, bytes: 4000 },
+  slash_command: { names: 100, bytes: 4000 },
+  hook: { names: 50, bytes: 6000 },
+  extension: { names: 100, bytes: 1000 },
+  language: { names: 50, bytes: 1000 },
 };
 
 /** Distinct models (with their tiers) kept on one user's day; /tokens and /users show them. */

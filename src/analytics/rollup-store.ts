@@ -1,9 +1,9 @@
 import type { Transaction } from '../core/db/db.js';
-import { DISTINCT_PER_DAY, LANGUAGES_PER_USER_DAY, MODELS_PER_USER_DAY, OTHER } from './bounds.js';
+import { LANGUAGES_PER_USER_DAY, MODELS_PER_USER_DAY, NAMES_PER_DAY, OTHER } from './bounds.js';
 import { PRIMARY_MODEL_OF } from './primary-model.js';
 import { MODEL_COUNTS, USER_DAY_COUNTS, type RollupDeltas } from './rollups.js';
 
-const DISTINCT_JSON = JSON.stringify(DISTINCT_PER_DAY);
+const NAMES_JSON = JSON.stringify(NAMES_PER_DAY);
 
 /**
  * Each table's new rows arrive as one JSON document of arrays, one array per row in the column
@@ -23,17 +23,20 @@ const modelColumns = [['day', 'date'], ['user_id', 'uuid'], ['model', 'text'], [
 const counterColumns = [['day', 'date'], ['kind', 'text'], ['name', 'text'], ['name2', 'text'], ['name3', 'text'], ['count', 'bigint']] as const;
 
 const userDaySums = ['credit_units', ...USER_DAY_COUNTS];
-/** The key space of the user-day advisory locks (migrations use the one-number form). */
+/** The key spaces of the user-day and the (day, kind) advisory locks (migrations use the one-number form). */
 const USER_DAY_LOCKS = 727140002;
+const DAY_NAME_LOCKS = 727140003;
 const modelSums = ['credit_units', ...MODEL_COUNTS];
 
-// Four statements, sent together (one round trip). The first locks the batch's user-days (an
+// Five statements, sent together (one round trip). The first locks the batch's user-days (an
 // advisory lock each, held to the end of the transaction), so that a concurrent batch of the same
 // user-day has committed before the next statements begin: a statement sees what committed before
 // it began, and the user-day upsert ranks all the day's model rows for its primary model. Then
 // the model rows, the user-day rows, and last the rows every batch of those days shares (named
 // counters, day versions), so that concurrent batches wait on each other only for the end of a
-// transaction. Locks and rows go in sorted order, so concurrent batches never wait in a cycle.
+// transaction; the named counters after a lock of each (day, kind) they name, for the same reason
+// as the user-days' (the day's names are counted against their bound). Locks and rows go in sorted
+// order, so concurrent batches never wait in a cycle.
 const lockUserDaysSql = `
   SELECT count(pg_advisory_xact_lock(${USER_DAY_LOCKS}, hashtext($1 || k.day::text || k.user_id::text)))
   FROM unnest($2::date[], $3::uuid[]) AS k(day, user_id)`;
@@ -83,29 +86,45 @@ const userDayRowsSql = `
     primary_model = EXCLUDED.primary_model,
     primary_model_tier = EXCLUDED.primary_model_tier`;
 
-// A day keeps at most its bound of names per kind ($4, bounds.ts): a name it has already is
-// counted as itself; a new one while the day has room, the most counted first; the rest under
-// $5 (OTHER). Concurrent batches of one day may each take the last free places, so a day can
-// pass its bound by what they add at once; it cannot grow without end. Each day changed gets a
-// new version (see day-cache.ts).
+// The (day, kind) locks, ordered by their key so that two pairs sharing a key cannot be taken in
+// opposite orders. Batches of one day wait here, but they waited anyway, from the statement after
+// it to the end of their transaction, for the day's version row.
+const lockDayNamesSql = `
+  SELECT count(pg_advisory_xact_lock(${DAY_NAME_LOCKS}, s.h)) FROM (
+    SELECT DISTINCT hashtext($1 || k.day || k.kind) AS h FROM unnest($2::text[], $3::text[]) AS k(day, kind) ORDER BY 1
+  ) AS s`;
+
+/** What a counter's names take in a response: each as a JSON string, without its quotes. */
+const nameBytes = (t: string) => ['name', 'name2', 'name3'].map((c) => `octet_length(to_json(${t}.${c})::text) - 2`).join(' + ');
+
+// A day keeps at most its bound of names, and of their bytes, per kind ($4, bounds.ts): a name it
+// has already is counted as itself; a new one while the day has room, the most counted first (then
+// the shortest, so that one long name does not keep out the batch's others); the rest under $5 (OTHER), which is not counted against the bound. The lock of the day and kind,
+// taken by the statement before, makes this exact: no other batch adds names to them until this
+// one has committed. Each day changed gets a new version (see day-cache.ts).
 const sharedRowsSql = `
   WITH incoming AS (SELECT * FROM ${jsonRows(2, counterColumns)} AS c),
   present AS (
-    SELECT i.*, EXISTS (
+    SELECT i.*, ${nameBytes('i')} AS bytes, EXISTS (
       SELECT 1 FROM analytics_day_counter t
       WHERE t.org_id = $1 AND t.day = i.day AND t.kind = i.kind AND t.name = i.name AND t.name2 = i.name2 AND t.name3 = i.name3
     ) AS known
     FROM incoming i
   ),
-  stored AS (
-    SELECT d.day, d.kind, (SELECT count(*) FROM analytics_day_counter t WHERE t.org_id = $1 AND t.day = d.day AND t.kind = d.kind) AS n
+  -- Materialized: inlined, the planner counted the day's names again for every incoming row.
+  stored AS MATERIALIZED (
+    SELECT d.day, d.kind, s.n, s.bytes, ($4::text::jsonb -> d.kind ->> 'names')::int AS max_names, ($4::text::jsonb -> d.kind ->> 'bytes')::int AS max_bytes
     FROM (SELECT DISTINCT day, kind FROM incoming) AS d
+    CROSS JOIN LATERAL (
+      SELECT count(*) AS n, coalesce(sum(${nameBytes('t')}), 0) AS bytes FROM analytics_day_counter t
+      WHERE t.org_id = $1 AND t.day = d.day AND t.kind = d.kind AND NOT (t.name = $5 AND t.name2 = '' AND t.name3 = '')
+    ) AS s
   ),
   placed AS (
-    SELECT p.day, p.kind, p.count,
-           p.known OR s.n + row_number() OVER (PARTITION BY p.day, p.kind, p.known ORDER BY p.count DESC, p.name, p.name2, p.name3) <= ($4::text::jsonb ->> p.kind)::int AS fits,
-           p.name, p.name2, p.name3
+    SELECT p.day, p.kind, p.count, p.name, p.name2, p.name3,
+           p.known OR (s.n + row_number() OVER w <= s.max_names AND s.bytes + sum(p.bytes) OVER w <= s.max_bytes) AS fits
     FROM present p JOIN stored s ON s.day = p.day AND s.kind = p.kind
+    WINDOW w AS (PARTITION BY p.day, p.kind, p.known ORDER BY p.count DESC, p.bytes, p.name, p.name2, p.name3)
   ),
   counted AS (
     SELECT day, kind, CASE WHEN fits THEN name ELSE $5::text END AS name, CASE WHEN fits THEN name2 ELSE '' END AS name2,
@@ -129,7 +148,7 @@ function laterThanStored(x: string): string {
 
 /**
  * Adds the deltas of newly stored events to the rollup tables, inside the ingestion transaction:
- * four statements sent together (see above) as the transaction's writes, so that COMMIT goes
+ * five statements sent together (see above) as the transaction's writes, so that COMMIT goes
  * out with them rather than a round trip later (db.ts).
  */
 export function writeRollups(tx: Transaction, orgId: string, d: RollupDeltas): void {
@@ -143,11 +162,14 @@ export function writeRollups(tx: Transaction, orgId: string, d: RollupDeltas): v
     JSON.stringify(d.counters.map((c) => [c.day, c.kind, c.names[0], c.names[1], c.names[2], c.count])),
     // Every event adds to its user-day row, so these are all the days the batch changes (sorted).
     [...new Set(d.userDays.map((u) => u.day))].sort(),
-    DISTINCT_JSON,
+    NAMES_JSON,
     OTHER,
   ];
+  // The (day, kind) pairs of the batch's counters, each once (the counters are sorted by them).
+  const dayNames = d.counters.filter((c, i) => i === 0 || c.day !== d.counters[i - 1]!.day || c.kind !== d.counters[i - 1]!.kind);
   tx.write(lockUserDaysSql, [orgId, d.userDays.map((u) => u.day), d.userDays.map((u) => u.userId)]);
   if (models) tx.write(modelRowsSql, models);
   tx.write(userDayRowsSql, userDays);
+  if (dayNames.length > 0) tx.write(lockDayNamesSql, [orgId, dayNames.map((c) => c.day), dayNames.map((c) => c.kind)]);
   tx.write(sharedRowsSql, shared);
 }
