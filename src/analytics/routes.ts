@@ -43,7 +43,7 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<{ analytics: AnalyticsSe
     app.get(
       `${base}/tools`,
       { config, schema: { operationId: 'analytics.tools', tags, summary: 'Tool, MCP, skill, slash command and hook use and autonomy per day', querystring: ToolsQuery, response: { 200: ToolsResponse, ...failures } } },
-      async (request) => analytics.tools(principalOf(request).orgId, request.query),
+      async (request, reply) => send(reply, await analytics.tools(principalOf(request).orgId, request.query)),
     );
     app.get(
       `${base}/activity`,
@@ -53,7 +53,7 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<{ analytics: AnalyticsSe
     app.get(
       `${base}/productivity`,
       { config, schema: { operationId: 'analytics.productivity', tags, summary: 'Files created and edited, languages, commits and pull requests per day', querystring: ProductivityQuery, response: { 200: ProductivityResponse, ...failures } } },
-      async (request) => analytics.productivity(principalOf(request).orgId, request.query),
+      async (request, reply) => send(reply, await analytics.productivity(principalOf(request).orgId, request.query)),
     );
     app.get(
       `${base}/users`,

@@ -69,7 +69,9 @@ export const ToolsRow = Type.Object({
   user_turns_per_session_avg: N,
   tool_autonomy_level_ratio: Type.Object({ auto_high: N, auto_medium: N, auto_low: N, manual: N }),
 });
-export const ToolsResponse = Type.Union([envelope(ToolsRow), envelope(GroupRow('tool_calls'))]);
+/** A /tools?group_by=tool_name row: one tool's calls of a day. */
+export const ToolsNameRow = GroupRow('tool_calls');
+export const ToolsResponse = Type.Union([envelope(ToolsRow), envelope(ToolsNameRow)]);
 
 export const ActivityRow = Type.Object({
   date: DateOut,

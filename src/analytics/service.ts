@@ -10,11 +10,22 @@ import { roundCredits } from './credits.js';
 import { DayBudget, type DayCache } from './day-cache.js';
 import { checkRange, rowDays } from './dates.js';
 import { activityByClient, activityRows, productivityRows, tokensByModel, tokensRows, toolsByName, toolsRows } from './day-reports.js';
-import { Meta, TokensModelRow, TokensRow, UsersMeta, type ActivityQuery, type ProductivityQuery, type TokensQuery, type ToolsQuery, type UserTotalsQuery, type UsersQuery } from './schemas.js';
+import { Meta, ProductivityRow, TokensModelRow, TokensRow, ToolsNameRow, ToolsRow, UsersMeta, type ActivityQuery, type ProductivityQuery, type TokensQuery, type ToolsQuery, type UserTotalsQuery, type UsersQuery } from './schemas.js';
 import { writeRollups } from './rollup-store.js';
 import { rollupDeltas, type ModelRequest } from './rollups.js';
 import { analyticsStore as store, type Range } from './store.js';
 import { userDay, userDayBytes, userRows, type UserDay } from './user-report.js';
+
+
+/**
+ * Days of a report read, built and serialized at a time: a year of /tools at its bounds is 14 MB
+ * (docs/analytics.md), which read, parsed and serialized in one go held the event loop for
+ * seconds; a month at a time holds it for a few milliseconds between reads.
+ */
+const DAYS_PER_READ = 31;
+/** The range from the first to the last of these days (ascending). */
+const spanOf = (orgId: string, days: string[]): Range => ({ orgId, from: days[0]!, to: days[days.length - 1]! });
+const TOOLS_KINDS = ['tool', 'mcp_server', 'skill', 'slash_command', 'hook'];
 
 /** The /users rows of one day kept so far, by user id; null for a user without a row that day. */
 type UserDaySlice = Map<string, UserDay | null>;
@@ -22,6 +33,9 @@ type UserDaySlice = Map<string, UserDay | null>;
 // The kept rows and their envelopes' meta, serialized by their schemas.
 const tokensRowJson = compileJson(TokensRow);
 const tokensModelRowJson = compileJson(TokensModelRow);
+const toolsRowJson = compileJson(ToolsRow);
+const toolsNameRowJson = compileJson(ToolsNameRow);
+const productivityRowJson = compileJson(ProductivityRow);
 const metaJson = compileJson(Meta);
 const usersMetaJson = compileJson(UsersMeta);
 
@@ -32,10 +46,14 @@ const usersMetaJson = compileJson(UsersMeta);
 export class AnalyticsService implements CreditsUsage {
   /**
    * What is kept between requests, one cache per kind of value, in one memory budget: the /tokens
-   * row of a day, its /tokens?group_by=model rows (each serialized), and its /users rows by user.
+   * row of a day, its /tokens?group_by=model rows, its /tools row and group_by=tool_name rows, its
+   * /productivity row (each serialized), and its /users rows by user.
    */
   private readonly tokensDays: DayCache<Buffer[]>;
   private readonly modelDays: DayCache<Buffer[]>;
+  private readonly toolsDays: DayCache<Buffer[]>;
+  private readonly toolNameDays: DayCache<Buffer[]>;
+  private readonly productivityDays: DayCache<Buffer[]>;
   private readonly userDays: DayCache<UserDaySlice>;
 
   constructor(
@@ -46,6 +64,9 @@ export class AnalyticsService implements CreditsUsage {
     const budget = new DayBudget(options.cacheBytes);
     this.tokensDays = budget.cache('tokens');
     this.modelDays = budget.cache('tokens-by-model');
+    this.toolsDays = budget.cache('tools');
+    this.toolNameDays = budget.cache('tools-by-name');
+    this.productivityDays = budget.cache('productivity');
     this.userDays = budget.cache('users');
   }
 
@@ -88,7 +109,8 @@ export class AnalyticsService implements CreditsUsage {
   /**
    * The serialized rows of each day of the range, in order: kept ones, and for the days whose
    * kept rows are missing or older than the day's version, the rows `build` makes of those days
-   * (by date, in the order of the response), serialized by `json` and then kept.
+   * (by date, in the order of the response; rows of other days are left out), serialized by
+   * `json` and then kept. The missing days are built DAYS_PER_READ at a time.
    */
   private async keptDayRows<Row extends { date: string }>(kept: DayCache<Buffer[]>, json: (row: Row) => Buffer, r: Range, days: string[], build: (missing: string[]) => Promise<Row[]>) {
     const versions = await store.dayVersions(this.db, r);
@@ -99,7 +121,9 @@ export class AnalyticsService implements CreditsUsage {
     const missing = days.filter((_, i) => perDay[i] === undefined);
     if (missing.length > 0) {
       const built = new Map(missing.map((date) => [date, [] as Buffer[]]));
-      for (const row of await build(missing)) built.get(row.date)!.push(json(row));
+      for (let i = 0; i < missing.length; i += DAYS_PER_READ) {
+        for (const row of await build(missing.slice(i, i + DAYS_PER_READ))) built.get(row.date)?.push(json(row));
+      }
       days.forEach((date, i) => {
         const rows = built.get(date);
         if (rows === undefined) return;
@@ -111,12 +135,19 @@ export class AnalyticsService implements CreditsUsage {
     return (perDay as Buffer[][]).flat();
   }
 
+  /** /tools: its rows kept per day as /tokens' are, since a day's names can make them large (bounds.ts). */
   async tools(orgId: string, q: ToolsQuery) {
     const { meta, r, days } = this.range(orgId, q);
     if (!r) return { data: [], meta };
-    if (q.group_by === 'tool_name') return { data: toolsByName(await store.counters(this.db, r, ['tool'])), meta };
-    const [totals, counters] = await Promise.all([store.toolsDays(this.db, r), store.counters(this.db, r, ['tool', 'mcp_server', 'skill', 'slash_command', 'hook'])]);
-    return { data: toolsRows(days, totals, counters), meta };
+    const rows =
+      q.group_by === 'tool_name'
+        ? await this.keptDayRows(this.toolNameDays, toolsNameRowJson, r, days, async (missing) => toolsByName(await store.counters(this.db, spanOf(orgId, missing), ['tool'])))
+        : await this.keptDayRows(this.toolsDays, toolsRowJson, r, days, async (missing) => {
+            const span = spanOf(orgId, missing);
+            const [totals, counters] = await Promise.all([store.toolsDays(this.db, span), store.counters(this.db, span, TOOLS_KINDS)]);
+            return toolsRows(missing, totals, counters);
+          });
+    return SerializedJson.envelope(rows, metaJson(meta));
   }
 
   async activity(orgId: string, q: ActivityQuery) {
@@ -131,8 +162,12 @@ export class AnalyticsService implements CreditsUsage {
   async productivity(orgId: string, q: ProductivityQuery) {
     const { meta, r, days } = this.range(orgId, q);
     if (!r) return { data: [], meta };
-    const [totals, counters] = await Promise.all([store.productivityDays(this.db, r), store.counters(this.db, r, ['extension', 'language'])]);
-    return { data: productivityRows(days, totals, counters), meta };
+    const rows = await this.keptDayRows(this.productivityDays, productivityRowJson, r, days, async (missing) => {
+      const span = spanOf(orgId, missing);
+      const [totals, counters] = await Promise.all([store.productivityDays(this.db, span), store.counters(this.db, span, ['extension', 'language'])]);
+      return productivityRows(missing, totals, counters);
+    });
+    return SerializedJson.envelope(rows, metaJson(meta));
   }
 
   /**
