@@ -34,7 +34,7 @@ const modelSums = ['credit_units', ...MODEL_COUNTS];
 // it began, and the user-day upsert ranks all the day's model rows for its primary model. Then
 // the model rows, the user-day rows, and last the rows every batch of those days shares (named
 // counters, day versions), so that concurrent batches wait on each other only for the end of a
-// transaction; the named counters after a lock of each (day, kind) they name, for the same reason
+// transaction; the named counters after a lock of each (day, kind) they bring new names to, for the same reason
 // as the user-days' (the day's names are counted against their bound). Locks and rows go in sorted
 // order, so concurrent batches never wait in a cycle.
 const lockUserDaysSql = `
@@ -86,12 +86,18 @@ const userDayRowsSql = `
     primary_model = EXCLUDED.primary_model,
     primary_model_tier = EXCLUDED.primary_model_tier`;
 
-// The (day, kind) locks, ordered by their key so that two pairs sharing a key cannot be taken in
-// opposite orders. Batches of one day wait here, but they waited anyway, from the statement after
-// it to the end of their transaction, for the day's version row.
+// The (day, kind) locks, of the pairs where the batch brings a name the day does not have yet (a
+// batch of known names only counts them as themselves, and a name once stored stays), ordered by
+// their key so that two pairs sharing a key cannot be taken in opposite orders. So in the steady
+// state, where every name is known, a batch takes none.
 const lockDayNamesSql = `
   SELECT count(pg_advisory_xact_lock(${DAY_NAME_LOCKS}, s.h)) FROM (
-    SELECT DISTINCT hashtext($1 || k.day || k.kind) AS h FROM unnest($2::text[], $3::text[]) AS k(day, kind) ORDER BY 1
+    SELECT DISTINCT hashtext($1::uuid::text || i.day::text || i.kind) AS h FROM ${jsonRows(2, counterColumns)} AS i
+    WHERE NOT EXISTS (
+      SELECT 1 FROM analytics_day_counter t
+      WHERE t.org_id = $1::uuid AND t.day = i.day AND t.kind = i.kind AND t.name = i.name AND t.name2 = i.name2 AND t.name3 = i.name3
+    )
+    ORDER BY 1
   ) AS s`;
 
 /** What a counter's names take in a response: each as a JSON string, without its quotes. */
@@ -165,11 +171,9 @@ export function writeRollups(tx: Transaction, orgId: string, d: RollupDeltas): v
     NAMES_JSON,
     OTHER,
   ];
-  // The (day, kind) pairs of the batch's counters, each once (the counters are sorted by them).
-  const dayNames = d.counters.filter((c, i) => i === 0 || c.day !== d.counters[i - 1]!.day || c.kind !== d.counters[i - 1]!.kind);
   tx.write(lockUserDaysSql, [orgId, d.userDays.map((u) => u.day), d.userDays.map((u) => u.userId)]);
   if (models) tx.write(modelRowsSql, models);
   tx.write(userDayRowsSql, userDays);
-  if (dayNames.length > 0) tx.write(lockDayNamesSql, [orgId, dayNames.map((c) => c.day), dayNames.map((c) => c.kind)]);
+  if (d.counters.length > 0) tx.write(lockDayNamesSql, shared.slice(0, 2));
   tx.write(sharedRowsSql, shared);
 }
