@@ -2,7 +2,18 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 const AREAS = ['events', 'analytics', 'telemetry', 'computers', 'automations', 'readiness', 'limits', 'hooks', 'otlp', 'cli'];
-const SERVER = ['**/core/db/**', '**/core/http/**', '**/core/identity/**', '**/app.js', '**/config.js', '**/service.js', '**/*-service.js', '**/store.js', '**/*-store.js', '**/routes.js'];
+const SERVER = [
+  '**/core/db/**',
+  '**/core/http/**',
+  '**/core/identity/**',
+  '**/app.js',
+  '**/config.js',
+  '**/service.js',
+  '**/*-service.js',
+  '**/store.js',
+  '**/*-store.js',
+  '**/routes.js',
+];
 
 /** Everywhere in src: an area may call another area's service, never its store. */
 const CROSS_STORE = {
@@ -19,7 +30,12 @@ const CROSS_STORE = {
 function importRules(rules) {
   return rules.map(([files, ...restrictions]) => ({
     files: [files],
-    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [CROSS_STORE, ...restrictions.map(([group, message]) => ({ group, message, allowTypeImports: true }))] }] },
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [CROSS_STORE, ...restrictions.map(([group, message]) => ({ group, message, allowTypeImports: true }))] },
+      ],
+    },
   }));
 }
 
@@ -37,7 +53,18 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', Buffer: 'readonly' } },
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        URL: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        Buffer: 'readonly',
+      },
+    },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read settings through loadConfig (src/config.ts).' }],
@@ -48,7 +75,19 @@ export default tseslint.config(
   {
     files: ['web/**/*.{ts,tsx}'],
     languageOptions: { globals: { window: 'readonly', document: 'readonly', navigator: 'readonly', fetch: 'readonly', Response: 'readonly' } },
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/src/*', '!**/src/client', '!**/src/core', '**/src/*/**', '!**/src/client/**', '!**/src/core/days.js'], message: 'The web app reaches the server only through the API client (src/client); it shares only the day arithmetic (src/core/days.ts).' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/src/*', '!**/src/client', '!**/src/core', '**/src/*/**', '!**/src/client/**', '!**/src/core/days.js'],
+              message: 'The web app reaches the server only through the API client (src/client); it shares only the day arithmetic (src/core/days.ts).',
+            },
+          ],
+        },
+      ],
+    },
   },
   // One way to start a process (docs/architecture.md): src/core/process.
   {
@@ -57,8 +96,11 @@ export default tseslint.config(
     rules: {
       'no-restricted-syntax': [
         'error',
-        { selector: "ImportDeclaration[source.value=/^(node:)?child_process$/]", message: 'Start processes with runProcess (src/core/process/run-process.ts).' },
-        { selector: "ImportExpression[source.value=/^(node:)?child_process$/]", message: 'Start processes with runProcess (src/core/process/run-process.ts).' },
+        {
+          selector: 'ImportDeclaration[source.value=/^(node:)?child_process$/]',
+          message: 'Start processes with runProcess (src/core/process/run-process.ts).',
+        },
+        { selector: 'ImportExpression[source.value=/^(node:)?child_process$/]', message: 'Start processes with runProcess (src/core/process/run-process.ts).' },
       ],
     },
   },
@@ -97,8 +139,19 @@ export default tseslint.config(
       'src/hooks/telemetry.ts',
     ],
     rules: {
-      'no-restricted-globals': ['error', ...['setTimeout', 'setInterval'].map((name) => ({ name, message: 'Wait through the clock (src/core/clock.ts), not a raw timer.' }))],
-      'no-restricted-imports': ['error', { paths: ['timers', 'timers/promises', 'node:timers', 'node:timers/promises'].map((name) => ({ name, message: 'Wait through the clock (src/core/clock.ts), not a raw timer.' })) }],
+      'no-restricted-globals': [
+        'error',
+        ...['setTimeout', 'setInterval'].map((name) => ({ name, message: 'Wait through the clock (src/core/clock.ts), not a raw timer.' })),
+      ],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['timers', 'timers/promises', 'node:timers', 'node:timers/promises'].map((name) => ({
+            name,
+            message: 'Wait through the clock (src/core/clock.ts), not a raw timer.',
+          })),
+        },
+      ],
     },
   },
   // Names as the code writes them: camelCase values and functions, PascalCase types and classes

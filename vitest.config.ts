@@ -32,7 +32,13 @@ export default defineConfig({
     reporters: ['default'],
     // Processes the tests start (orgctl serve) do not shed by event-loop delay either; see test-app.ts.
     // The CLI under test must not find the developer's own login (orgctl login) or ORGCTL_* settings.
-    env: { OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0', XDG_CONFIG_HOME: mkdtempSync(path.join(tmpdir(), 'orgctl-test-config-')), ORGCTL_URL: '', ORGCTL_API_KEY: '', ORGCTL_APP_URL: '' },
+    env: {
+      OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
+      XDG_CONFIG_HOME: mkdtempSync(path.join(tmpdir(), 'orgctl-test-config-')),
+      ORGCTL_URL: '',
+      ORGCTL_API_KEY: '',
+      ORGCTL_APP_URL: '',
+    },
     projects: [
       { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: PROCESSES } },
       { extends: true, test: { name: 'processes', include: PROCESSES } },

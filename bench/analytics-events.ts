@@ -26,8 +26,26 @@ const FILES = ['src/a.ts', 'lib/b.py', 'cmd/c.go', 'README.md', 'Makefile', 'web
  * that a user's day holds them all even with one short session.
  */
 const SESSION = [
-  'session_start', 'message', 'model_request', 'tool_call', 'model_request', 'file_change', 'message', 'model_request', 'tool_call', 'model_request',
-  'skill', 'slash_command', 'hook', 'git', 'message', 'tool_call', 'tool_call', 'message', 'tool_call', 'file_change',
+  'session_start',
+  'message',
+  'model_request',
+  'tool_call',
+  'model_request',
+  'file_change',
+  'message',
+  'model_request',
+  'tool_call',
+  'model_request',
+  'skill',
+  'slash_command',
+  'hook',
+  'git',
+  'message',
+  'tool_call',
+  'tool_call',
+  'message',
+  'tool_call',
+  'file_change',
 ] as const;
 
 /** Event k of session `s` of user `u` on day `d`. */
@@ -42,10 +60,24 @@ function eventOf(id: string, userId: string, ms: number, u: number, d: number, s
       return { ...base, type, role: k % 3 === 1 ? 'user' : 'assistant' };
     case 'model_request': {
       const m = MODELS[[2, 4, 7, 9].indexOf(k % 20)]!;
-      return { ...base, type, ...m, inputTokens: 1000 + ((v * 31 + k) % 5000), outputTokens: 200 + ((v * 7 + k) % 900), cacheReadTokens: ((v + k) % 7) * 9000, cacheWriteTokens: ((v + k) % 3) * 400 };
+      return {
+        ...base,
+        type,
+        ...m,
+        inputTokens: 1000 + ((v * 31 + k) % 5000),
+        outputTokens: 200 + ((v * 7 + k) % 900),
+        cacheReadTokens: ((v + k) % 7) * 9000,
+        cacheWriteTokens: ((v + k) % 3) * 400,
+      };
     }
     case 'tool_call':
-      return { ...base, type, tool: TOOLS[(v + k) % TOOLS.length], autonomyLevel: LEVELS[(v + k) % LEVELS.length], ...(k % 20 === 16 ? { mcpServer: v % 2 ? 'GitHub' : 'github' } : {}) };
+      return {
+        ...base,
+        type,
+        tool: TOOLS[(v + k) % TOOLS.length],
+        autonomyLevel: LEVELS[(v + k) % LEVELS.length],
+        ...(k % 20 === 16 ? { mcpServer: v % 2 ? 'GitHub' : 'github' } : {}),
+      };
     case 'skill':
       return { ...base, type, name: 'pdf' };
     case 'slash_command':
@@ -85,7 +117,7 @@ export function* syntheticBatches(o: SyntheticOptions) {
     }
   }
   const streams = Array.from({ length: userCount }, (_, u) => userEvents(u));
-  for (let live = userCount; live > 0; ) {
+  for (let live = userCount; live > 0;) {
     live = 0;
     for (const stream of streams) {
       const batch: Record<string, unknown>[] = [];

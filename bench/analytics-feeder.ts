@@ -12,7 +12,7 @@ if (parentPort && workerData?.feeder) {
   const port = parentPort;
   port.on('message', ({ batches: most, events: atLeast }: { batches: number; events: number }) => {
     const round: string[] = [];
-    for (let events = 0; round.length < most && events < atLeast; ) {
+    for (let events = 0; round.length < most && events < atLeast;) {
       const next = batches.next();
       if (next.done) break;
       round.push(JSON.stringify({ events: next.value }));

@@ -119,7 +119,9 @@ async function ingest(app: FastifyInstance, apiKey: string, users: string[], o: 
       await Promise.all(Array.from({ length: lanes }, () => lane(round)));
       seconds += (performance.now() - t0) / 1000;
     }
-    console.log(`  ingestion, ${label}: ${Math.round((stored - from) / seconds)} events/s (${stored - from} events in ${seconds.toFixed(1)} s, batches of 1000)`);
+    console.log(
+      `  ingestion, ${label}: ${Math.round((stored - from) / seconds)} events/s (${stored - from} events in ${seconds.toFixed(1)} s, batches of 1000)`,
+    );
   }
   await feeder.close();
   if (stored !== o.events) throw new Error(`stored ${stored} of ${o.events} events`);

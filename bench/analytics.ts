@@ -95,8 +95,14 @@ async function rawScan(s: Setup, sql: string, start: string, end: string) {
 }
 
 const RAW_SCANS = [
-  ['raw scan: daily active users', `SELECT (occurred_at AT TIME ZONE 'UTC')::date AS day, count(DISTINCT user_id) FROM telemetry_events WHERE org_id = $1 AND occurred_at >= $2::date AND occurred_at < $3::date + 1 GROUP BY 1`],
-  ['raw scan: tokens per day', `SELECT (occurred_at AT TIME ZONE 'UTC')::date AS day, sum((attrs->>'inputTokens')::bigint), sum((attrs->>'cacheReadTokens')::bigint) FROM telemetry_events WHERE org_id = $1 AND type = 'model_request' AND occurred_at >= $2::date AND occurred_at < $3::date + 1 GROUP BY 1`],
+  [
+    'raw scan: daily active users',
+    `SELECT (occurred_at AT TIME ZONE 'UTC')::date AS day, count(DISTINCT user_id) FROM telemetry_events WHERE org_id = $1 AND occurred_at >= $2::date AND occurred_at < $3::date + 1 GROUP BY 1`,
+  ],
+  [
+    'raw scan: tokens per day',
+    `SELECT (occurred_at AT TIME ZONE 'UTC')::date AS day, sum((attrs->>'inputTokens')::bigint), sum((attrs->>'cacheReadTokens')::bigint) FROM telemetry_events WHERE org_id = $1 AND type = 'model_request' AND occurred_at >= $2::date AND occurred_at < $3::date + 1 GROUP BY 1`,
+  ],
 ] as const;
 const ENDPOINTS = ['tokens', 'tools', 'activity', 'productivity', 'users', 'tokens?group_by=model', 'tools?group_by=tool_name', 'activity?group_by=client'];
 
@@ -111,7 +117,16 @@ async function main() {
     for (const events of counts) {
       const keep = values.keep === undefined ? undefined : engine === 'postgres' ? `${values.keep}_${events}` : `${values.keep}-${events}`;
       setups.push(
-        await setUp({ engine, postgres: values.postgres as string, events, users: Number(values.users), days, lastDayMs, concurrency: Number(values.concurrency), keep }),
+        await setUp({
+          engine,
+          postgres: values.postgres as string,
+          events,
+          users: Number(values.users),
+          days,
+          lastDayMs,
+          concurrency: Number(values.concurrency),
+          keep,
+        }),
       );
     }
     const rows: string[][] = [];
@@ -120,7 +135,16 @@ async function main() {
       for (const endpoint of ENDPOINTS) {
         const [p, extra] = endpoint.split('?');
         const m = await measure(setups, `/api/v1/analytics/${p}?startDate=${start}&endDate=${lastDay}${extra ? `&${extra}` : ''}`);
-        rows.push([`${span} days`, endpoint, each(m.first, (f) => `${(f.bytes / 1e6).toFixed(2)} MB`), each(m.first, (f) => ms(f.ms)), each(m.p50, ms), each(m.p99, ms), ratio(m.p50), ratio(m.p99)]);
+        rows.push([
+          `${span} days`,
+          endpoint,
+          each(m.first, (f) => `${(f.bytes / 1e6).toFixed(2)} MB`),
+          each(m.first, (f) => ms(f.ms)),
+          each(m.p50, ms),
+          each(m.p99, ms),
+          ratio(m.p50),
+          ratio(m.p99),
+        ]);
       }
       // The same answers from the raw events, for comparison.
       for (const [name, sql] of RAW_SCANS) {

@@ -53,7 +53,11 @@ async function main() {
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const headers = { authorization: `Bearer ${apiKey}` };
   const call = async (method: string, p: string, body?: unknown) => {
-    const res = await fetch(`${url}${p}`, { method, headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+    const res = await fetch(`${url}${p}`, {
+      method,
+      headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
     return { status: res.status, body: (await res.json().catch(() => undefined)) as Record<string, unknown> };
   };
   console.log(`bench/computers on ${db.engine}\n`);
@@ -63,7 +67,9 @@ async function main() {
   const statuses = await Promise.all(Array.from({ length: 100 }, () => call('POST', `/api/v0/computers/${race.id}/install-deps`).then((r) => r.status)));
   const sessions = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM install_sessions WHERE computer_id = $1`, [race.id]))[0]!.n;
   const ok = statuses.filter((s) => s === 202).length;
-  console.log(`(1) 100 concurrent install-deps: ${ok} × 202, ${statuses.filter((s) => s === 409).length} × 409, ${sessions} session row(s)  ${ok === 1 && sessions === 1 ? 'OK' : 'FAILED'}`);
+  console.log(
+    `(1) 100 concurrent install-deps: ${ok} × 202, ${statuses.filter((s) => s === 409).length} × 409, ${sessions} session row(s)  ${ok === 1 && sessions === 1 ? 'OK' : 'FAILED'}`,
+  );
 
   // (2) latency to the agent, with a real agent process
   const c = (await call('POST', '/api/v0/computers', { name: 'bench-box', autoInstallDeps: false })).body as { id: string };
@@ -106,7 +112,9 @@ async function main() {
   const base = await load(rawUrl, opts);
   await load(`${url}/api/v0/computers/${c.id}`, { ...opts, seconds: 2, headers });
   const ours = await load(`${url}/api/v0/computers/${c.id}`, { ...opts, headers });
-  console.log(`(3) raw node:http (same ${sample.length}-byte JSON)      ${fmt(base.requestsPerSec).padStart(8)} req/s  p50 ${fmt(base.p50, 1)} ms  p99 ${fmt(base.p99, 1)} ms`);
+  console.log(
+    `(3) raw node:http (same ${sample.length}-byte JSON)      ${fmt(base.requestsPerSec).padStart(8)} req/s  p50 ${fmt(base.p50, 1)} ms  p99 ${fmt(base.p99, 1)} ms`,
+  );
   console.log(
     `    GET /api/v0/computers/{id} [${db.engine}]   ${fmt(ours.requestsPerSec).padStart(8)} req/s  p50 ${fmt(ours.p50, 1)} ms  p99 ${fmt(ours.p99, 1)} ms  ${fmt(ours.requestsPerSec / base.requestsPerSec, 2)}× raw` +
       (ours.non2xx + ours.errors > 0 ? `  (!) ${ours.non2xx} non-2xx, ${ours.errors} errors` : ''),

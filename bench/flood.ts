@@ -38,7 +38,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** `orgctl serve` on a new data directory: its port, owner key, pid and a way to stop it. */
 async function serve(dir: string) {
-  const child = spawn(process.execPath, [MAIN, 'serve'], { env: { ...process.env, DATA_DIR: dir, DATABASE_URL: '', PORT: '0', LOG_LEVEL: 'warn', RATE_LIMITS: 'false' }, stdio: 'pipe' });
+  const child = spawn(process.execPath, [MAIN, 'serve'], {
+    env: { ...process.env, DATA_DIR: dir, DATABASE_URL: '', PORT: '0', LOG_LEVEL: 'warn', RATE_LIMITS: 'false' },
+    stdio: 'pipe',
+  });
   let out = '';
   await new Promise<void>((resolve, reject) => {
     const onData = (d: Buffer) => {
@@ -78,7 +81,9 @@ async function main() {
     const froms = Array.from({ length: addresses }, (_, i) => `127.0.1.${i + 1}`);
     const flood = await Promise.all(
       froms.flatMap((from) =>
-        kinds.map((behaviour) => holdConnections({ port: svc.port, count: Math.ceil(perAddress / kinds.length), behaviour, from, headers: { authorization: `Bearer ${svc.key}` } })),
+        kinds.map((behaviour) =>
+          holdConnections({ port: svc.port, count: Math.ceil(perAddress / kinds.length), behaviour, from, headers: { authorization: `Bearer ${svc.key}` } }),
+        ),
       ),
     );
     const asked = flood.reduce((n, f) => n + f.held.length, 0);
@@ -89,7 +94,14 @@ async function main() {
 
     const body = Buffer.from(`{"resourceLogs":[]}${' '.repeat(bodyMiB * 1024 * 1024 - 19)}`);
     const head = `POST /v1/logs HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${svc.key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
-    const sent = Promise.all(Array.from({ length: bodies }, () => rawRequest(svc.port, head, body).then((r) => r.status, () => 0)));
+    const sent = Promise.all(
+      Array.from({ length: bodies }, () =>
+        rawRequest(svc.port, head, body).then(
+          (r) => r.status,
+          () => 0,
+        ),
+      ),
+    );
     const during = await healthDuring(svc.port, sent);
     const statuses = await sent;
     const count = (s: number) => statuses.filter((x) => x === s).length;

@@ -29,7 +29,9 @@ if (parentPort && workerData?.httpClient) {
         bytes += c.length;
         if (res.statusCode !== 200) kept.push(c);
       });
-      res.on('end', () => port.postMessage({ id, answer: { status: res.statusCode ?? 0, bytes, ms: performance.now() - t0, text: Buffer.concat(kept).toString() } }));
+      res.on('end', () =>
+        port.postMessage({ id, answer: { status: res.statusCode ?? 0, bytes, ms: performance.now() - t0, text: Buffer.concat(kept).toString() } }),
+      );
       res.on('error', fail);
     });
     req.on('error', fail);

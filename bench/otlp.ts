@@ -66,7 +66,8 @@ const USERS = 50;
  */
 const WARM_UP = Number(values['warm-up']);
 const WARM_UP_EARLIER_MS = 600_000;
-const kv = (o: Record<string, string | number>) => Object.entries(o).map(([key, v]) => ({ key, value: typeof v === 'string' ? { stringValue: v } : { intValue: v } }));
+const kv = (o: Record<string, string | number>) =>
+  Object.entries(o).map(([key, v]) => ({ key, value: typeof v === 'string' ? { stringValue: v } : { intValue: v } }));
 const ns = (ms: number) => (BigInt(ms) * 1_000_000n).toString();
 
 /** Claude Code log events of one session: tool results and prompts, each with its own sequence. */
@@ -80,11 +81,25 @@ function logBodies(count: number, tag = ''): Batch[] {
       return {
         timeUnixNano: ns(dayMs + seq),
         body: { stringValue: `claude_code.${name}` },
-        attributes: kv({ 'event.name': name, 'event.sequence': seq, 'event.timestamp': new Date(dayMs + seq).toISOString(), 'session.id': `${tag}log-${b % USERS}`, tool_name: ['Read', 'Edit', 'Bash', 'Grep'][seq % 4] as string }),
+        attributes: kv({
+          'event.name': name,
+          'event.sequence': seq,
+          'event.timestamp': new Date(dayMs + seq).toISOString(),
+          'session.id': `${tag}log-${b % USERS}`,
+          tool_name: ['Read', 'Edit', 'Bash', 'Grep'][seq % 4] as string,
+        }),
       };
     });
-    const body = { resourceLogs: [{ resource: { attributes: kv({ 'service.name': 'claude-code' }) }, scopeLogs: [{ scope: { name: 'com.anthropic.claude_code.events' }, logRecords }] }] };
-    out.push({ payload: gzipSync(encode(messages.logsRequest, body)), headers: { 'content-type': 'application/x-protobuf', 'content-encoding': 'gzip' }, items: n });
+    const body = {
+      resourceLogs: [
+        { resource: { attributes: kv({ 'service.name': 'claude-code' }) }, scopeLogs: [{ scope: { name: 'com.anthropic.claude_code.events' }, logRecords }] },
+      ],
+    };
+    out.push({
+      payload: gzipSync(encode(messages.logsRequest, body)),
+      headers: { 'content-type': 'application/x-protobuf', 'content-encoding': 'gzip' },
+      items: n,
+    });
   }
   return out;
 }
@@ -102,8 +117,24 @@ function metricBodies(count: number, tag = '', earlierMs = 0): Batch[] {
       timeUnixNano: ns(dayMs + b - earlierMs),
       asDouble: 100 + (i % 50),
     }));
-    const body = { resourceMetrics: [{ resource: { attributes: kv({ 'service.name': 'claude-code' }) }, scopeMetrics: [{ scope: { name: 'com.anthropic.claude_code' }, metrics: [{ name: 'claude_code.token.usage', sum: { aggregationTemporality: 1, isMonotonic: true, dataPoints } }] }] }] };
-    out.push({ payload: gzipSync(encode(messages.metricsRequest, body)), headers: { 'content-type': 'application/x-protobuf', 'content-encoding': 'gzip' }, items: n });
+    const body = {
+      resourceMetrics: [
+        {
+          resource: { attributes: kv({ 'service.name': 'claude-code' }) },
+          scopeMetrics: [
+            {
+              scope: { name: 'com.anthropic.claude_code' },
+              metrics: [{ name: 'claude_code.token.usage', sum: { aggregationTemporality: 1, isMonotonic: true, dataPoints } }],
+            },
+          ],
+        },
+      ],
+    };
+    out.push({
+      payload: gzipSync(encode(messages.metricsRequest, body)),
+      headers: { 'content-type': 'application/x-protobuf', 'content-encoding': 'gzip' },
+      items: n,
+    });
   }
   return out;
 }
@@ -123,13 +154,33 @@ function cumulativeBodies(count: number, tag = ''): Batch[] {
   for (let step = 1; step <= STEPS; step++) {
     for (let c = 0; c < clients; c++) {
       const dataPoints = Array.from({ length: 500 }, (_, i) => ({
-        attributes: kv({ 'session.id': `${tag}cumulative-${c}-${Math.floor(i / 12)}`, model: models[i % 3] as string, type: types[Math.floor(i / 3) % 4] as string }),
+        attributes: kv({
+          'session.id': `${tag}cumulative-${c}-${Math.floor(i / 12)}`,
+          model: models[i % 3] as string,
+          type: types[Math.floor(i / 3) % 4] as string,
+        }),
         startTimeUnixNano: ns(startMs),
         timeUnixNano: ns(startMs + step * 60_000),
         asDouble: step * (100 + (i % 50)),
       }));
-      const body = { resourceMetrics: [{ resource: { attributes: kv({ 'service.name': 'claude-code', 'service.instance.id': `${tag}client-${c}` }) }, scopeMetrics: [{ scope: { name: 'com.anthropic.claude_code' }, metrics: [{ name: 'claude_code.token.usage', sum: { aggregationTemporality: 2, isMonotonic: true, dataPoints } }] }] }] };
-      out.push({ payload: gzipSync(encode(messages.metricsRequest, body)), headers: { 'content-type': 'application/x-protobuf', 'content-encoding': 'gzip' }, items: 500 });
+      const body = {
+        resourceMetrics: [
+          {
+            resource: { attributes: kv({ 'service.name': 'claude-code', 'service.instance.id': `${tag}client-${c}` }) },
+            scopeMetrics: [
+              {
+                scope: { name: 'com.anthropic.claude_code' },
+                metrics: [{ name: 'claude_code.token.usage', sum: { aggregationTemporality: 2, isMonotonic: true, dataPoints } }],
+              },
+            ],
+          },
+        ],
+      };
+      out.push({
+        payload: gzipSync(encode(messages.metricsRequest, body)),
+        headers: { 'content-type': 'application/x-protobuf', 'content-encoding': 'gzip' },
+        items: 500,
+      });
     }
   }
   return out;
@@ -143,7 +194,9 @@ function nativeBodies(count: number, tag = ''): Batch[] {
     const events = Array.from({ length: n }, (_, i) => {
       const seq = b * 1000 + i;
       const base = { id: `${tag}native-${seq}`, timestamp: dayMs + seq, sessionId: `${tag}native-${b % USERS}`, client: 'terminal-ui' };
-      return seq % 4 === 0 ? { ...base, type: 'message', role: 'user' } : { ...base, type: 'tool_call', tool: ['Read', 'Edit', 'Bash', 'Grep'][seq % 4], autonomyLevel: 'manual' };
+      return seq % 4 === 0
+        ? { ...base, type: 'message', role: 'user' }
+        : { ...base, type: 'tool_call', tool: ['Read', 'Edit', 'Bash', 'Grep'][seq % 4], autonomyLevel: 'manual' };
     });
     out.push({ payload: Buffer.from(JSON.stringify({ events })), headers: { 'content-type': 'application/json' }, items: n });
   }
@@ -181,14 +234,26 @@ try {
     const sent = await send(phases[phase].path, batches);
     const after = before && threadTimes();
     results.set(phase, sent);
-    if (before && after) cpu.set(phase, describeThreadTimes(before, after, batches.reduce((n, b) => n + b.items, 0), sent.seconds, engine === 'postgres'));
+    if (before && after)
+      cpu.set(
+        phase,
+        describeThreadTimes(
+          before,
+          after,
+          batches.reduce((n, b) => n + b.items, 0),
+          sent.seconds,
+          engine === 'postgres',
+        ),
+      );
   }
   if (values.cpu && cpu.size === 0) console.log('(--cpu: this system has no /proc scheduler counts)');
   const native = results.get('native');
   for (const [phase, r] of results) {
     const { label, unit } = phases[phase];
     const ratio = native ? `   ratio to native ${(r.perSecond / native.perSecond).toFixed(2)}` : '';
-    console.log(`${label.padEnd(34)} ${Math.round(r.perSecond).toLocaleString('en-US').padStart(10)} ${unit.padEnd(18)} ${r.seconds.toFixed(1).padStart(6)} s${ratio}`);
+    console.log(
+      `${label.padEnd(34)} ${Math.round(r.perSecond).toLocaleString('en-US').padStart(10)} ${unit.padEnd(18)} ${r.seconds.toFixed(1).padStart(6)} s${ratio}`,
+    );
     const times = cpu.get(phase);
     if (times) console.log(times);
   }

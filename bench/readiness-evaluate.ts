@@ -15,7 +15,9 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { evaluateRepository } from '../src/readiness/evaluate/evaluate.js';
 
-const { values } = parseArgs({ options: { files: { type: 'string', default: '10000' }, packages: { type: 'string', default: '50' }, runs: { type: 'string', default: '5' } } });
+const { values } = parseArgs({
+  options: { files: { type: 'string', default: '10000' }, packages: { type: 'string', default: '50' }, runs: { type: 'string', default: '5' } },
+});
 const N = Number(values.files);
 const RUNS = Number(values.runs);
 const PACKAGES = Number(values.packages);
@@ -34,19 +36,26 @@ try {
   let written = 3;
   for (let p = 0; written < N; p = (p + 1) % PACKAGES) {
     const pkg = `packages/p${p}`;
-    if (written < PACKAGES + 3) put(`${pkg}/package.json`, JSON.stringify({ name: `p${p}`, scripts: { start: 'node .', test: 'vitest run' }, dependencies: { pino: '9.0.0' } }));
+    if (written < PACKAGES + 3)
+      put(`${pkg}/package.json`, JSON.stringify({ name: `p${p}`, scripts: { start: 'node .', test: 'vitest run' }, dependencies: { pino: '9.0.0' } }));
     else {
       const i = written;
-      put(i % 5 === 0 ? `${pkg}/test/m${i}.test.ts` : i % 17 === 0 ? `${pkg}/docs/n${i}.md` : `${pkg}/src/dir${i % 30}/m${i}.ts`, i % 17 === 0 ? `# Note ${i}\n` : body);
+      put(
+        i % 5 === 0 ? `${pkg}/test/m${i}.test.ts` : i % 17 === 0 ? `${pkg}/docs/n${i}.md` : `${pkg}/src/dir${i % 30}/m${i}.ts`,
+        i % 17 === 0 ? `# Note ${i}\n` : body,
+      );
     }
     written++;
   }
-  const git = (...a: string[]) => execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.com', '-c', 'init.defaultBranch=main', ...a], { cwd: dir, stdio: 'pipe' });
+  const git = (...a: string[]) =>
+    execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.com', '-c', 'init.defaultBranch=main', ...a], { cwd: dir, stdio: 'pipe' });
   git('init', '-q');
   git('remote', 'add', 'origin', 'https://github.com/acme/bench.git');
   git('add', '-A');
   git('commit', '-q', '-m', 'bench');
-  const files = execFileSync('git', ['ls-files'], { cwd: dir, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).split('\n').filter(Boolean).length;
+  const files = execFileSync('git', ['ls-files'], { cwd: dir, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
+    .split('\n')
+    .filter(Boolean).length;
   console.log(`${files} files in ${PACKAGES} packages; ${RUNS} evaluations`);
   const ms: number[] = [];
   for (let r = 0; r < RUNS; r++) {

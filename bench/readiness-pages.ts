@@ -14,7 +14,9 @@ import { PgliteDb } from '../src/core/db/pglite-engine.js';
 import { PostgresDb } from '../src/core/db/postgres-engine.js';
 import { IdentityService } from '../src/core/identity/service.js';
 
-const { values } = parseArgs({ options: { reports: { type: 'string', default: '50000' }, requests: { type: 'string', default: '300' }, postgres: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { reports: { type: 'string', default: '50000' }, requests: { type: 'string', default: '300' }, postgres: { type: 'string' } },
+});
 const N = Number(values.reports);
 const REQUESTS = Number(values.requests);
 
@@ -60,7 +62,10 @@ async function run(name: string, db: Db) {
   await time('first page, limit 100', 'limit=100');
   await time(`page after report ${N - 200}, limit 100`, `limit=100&startAfter=${await cursorAt(N - 200, '')}`);
   await time('one repository, first page, limit 100', 'limit=100&repoId=github.com/acme/repo3');
-  await time(`one repository, after report ${N / 10 - 200}, limit 100`, `limit=100&repoId=github.com/acme/repo3&startAfter=${await cursorAt(N / 10 - 200, 'github.com/acme/repo3')}`);
+  await time(
+    `one repository, after report ${N / 10 - 200}, limit 100`,
+    `limit=100&repoId=github.com/acme/repo3&startAfter=${await cursorAt(N / 10 - 200, 'github.com/acme/repo3')}`,
+  );
   await app.close();
 }
 

@@ -26,7 +26,10 @@ const percentile = (xs: number[], p: number) => {
 };
 
 async function startService(env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, [MAIN, 'serve', '--demo'], { env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', RATE_LIMITS: 'false', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [MAIN, 'serve', '--demo'], {
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', RATE_LIMITS: 'false', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
@@ -41,7 +44,10 @@ async function startService(env: NodeJS.ProcessEnv) {
 async function probe(base: string, key: string, until: () => boolean) {
   const times: Record<'healthz' | 'me', number[]> = { healthz: [], me: [] };
   while (!until()) {
-    for (const [name, pathname] of [['healthz', '/healthz'], ['me', '/api/v0/me']] as const) {
+    for (const [name, pathname] of [
+      ['healthz', '/healthz'],
+      ['me', '/api/v0/me'],
+    ] as const) {
       const t0 = performance.now();
       const res = await fetch(`${base}${pathname}`, { headers: { authorization: `Bearer ${key}` } });
       await res.arrayBuffer();
@@ -71,8 +77,20 @@ async function main() {
     const day = new Date(`${service.lastDay}T12:00:00Z`).getTime();
     const ingest = async (client: number) => {
       for (let n = 0; !stop; n++) {
-        const events = Array.from({ length: 1000 }, (_, i) => ({ id: `load-${client}-${n}-${i}`, type: 'tool_call', timestamp: day - i * 1000, sessionId: `s${client}`, client: 'terminal-ui', tool: `Tool${i % 20}`, autonomyLevel: 'auto-low' }));
-        const res = await fetch(`${url}/api/v1/telemetry/events`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ events }) });
+        const events = Array.from({ length: 1000 }, (_, i) => ({
+          id: `load-${client}-${n}-${i}`,
+          type: 'tool_call',
+          timestamp: day - i * 1000,
+          sessionId: `s${client}`,
+          client: 'terminal-ui',
+          tool: `Tool${i % 20}`,
+          autonomyLevel: 'auto-low',
+        }));
+        const res = await fetch(`${url}/api/v1/telemetry/events`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ events }),
+        });
         await res.arrayBuffer();
         if (res.status !== 202) throw new Error(`ingestion answered ${res.status}`);
         batches++;
@@ -83,7 +101,9 @@ async function main() {
       while (!stop) {
         let cursor: string | null = null;
         do {
-          const res = await fetch(`${url}/api/v1/analytics/users?startDate=${start}&endDate=${service.lastDay}&limit=100${cursor ? `&cursor=${cursor}` : ''}`, { headers: { authorization: `Bearer ${key}` } });
+          const res = await fetch(`${url}/api/v1/analytics/users?startDate=${start}&endDate=${service.lastDay}&limit=100${cursor ? `&cursor=${cursor}` : ''}`, {
+            headers: { authorization: `Bearer ${key}` },
+          });
           const body = (await res.json()) as { meta: { next_cursor: string | null } };
           cursor = body.meta.next_cursor;
           reads++;
@@ -98,14 +118,18 @@ async function main() {
     await work;
 
     const engine = process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite';
-    console.log(`bench:responsiveness on ${engine}: ${SECONDS / 2} s unloaded, then ${SECONDS / 2} s with 4 ingesting clients (${batches} batches of 1000 events, ${Math.round((batches * 1000) / (SECONDS / 2))} events/s) and 1 reader of a year of /users (${reads} pages)`);
+    console.log(
+      `bench:responsiveness on ${engine}: ${SECONDS / 2} s unloaded, then ${SECONDS / 2} s with 4 ingesting clients (${batches} batches of 1000 events, ${Math.round((batches * 1000) / (SECONDS / 2))} events/s) and 1 reader of a year of /users (${reads} pages)`,
+    );
     console.log('endpoint | unloaded p50 | unloaded p99 | loaded p50 | loaded p99 | p99 ratio | target');
     for (const name of ['healthz', 'me'] as const) {
       const u50 = percentile(unloaded[name], 0.5);
       const u99 = percentile(unloaded[name], 0.99);
       const l50 = percentile(loaded[name], 0.5);
       const l99 = percentile(loaded[name], 0.99);
-      console.log(`${name} | ${u50.toFixed(1)} ms | ${u99.toFixed(1)} ms | ${l50.toFixed(1)} ms | ${l99.toFixed(1)} ms | ${(l99 / u99).toFixed(2)} | ${l99 < 100 ? 'met' : 'MISSED'} (p99 < 100 ms)`);
+      console.log(
+        `${name} | ${u50.toFixed(1)} ms | ${u99.toFixed(1)} ms | ${l50.toFixed(1)} ms | ${l99.toFixed(1)} ms | ${(l99 / u99).toFixed(2)} | ${l99 < 100 ? 'met' : 'MISSED'} (p99 < 100 ms)`,
+      );
     }
   } finally {
     service.child.kill('SIGTERM');

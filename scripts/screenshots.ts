@@ -41,7 +41,11 @@ const PAGES: { name: string; path: string; signedOut?: boolean }[] = [
 ];
 
 async function api<T>(service: Service, key: string, method: string, url: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${service.url}${url}`, { method, headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+  const res = await fetch(`${service.url}${url}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
   if (!res.ok) throw new Error(`${method} ${url} answered ${res.status}: ${await res.text()}`);
   return (await res.json()) as T;
 }
@@ -55,11 +59,17 @@ function git(cwd: string, ...args: string[]) {
 function sampleRepository(root: string): string {
   const dir = path.join(root, 'shop');
   mkdirSync(path.join(dir, 'test'), { recursive: true });
-  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'shop', scripts: { test: 'node --test', lint: 'eslint .' }, devDependencies: { eslint: '9.0.0' } }, null, 2));
+  writeFileSync(
+    path.join(dir, 'package.json'),
+    JSON.stringify({ name: 'shop', scripts: { test: 'node --test', lint: 'eslint .' }, devDependencies: { eslint: '9.0.0' } }, null, 2),
+  );
   writeFileSync(path.join(dir, 'eslint.config.js'), 'export default [];\n');
   writeFileSync(path.join(dir, 'README.md'), '# shop\n\nRun `npm test`.\n');
   writeFileSync(path.join(dir, 'index.js'), 'export const total = (items) => items.reduce((s, i) => s + i.price, 0);\n');
-  writeFileSync(path.join(dir, 'test', 'total.test.js'), "import test from 'node:test';\nimport { total } from '../index.js';\ntest('total', () => { if (total([{ price: 2 }]) !== 2) throw new Error(); });\n");
+  writeFileSync(
+    path.join(dir, 'test', 'total.test.js'),
+    "import test from 'node:test';\nimport { total } from '../index.js';\ntest('total', () => { if (total([{ price: 2 }]) !== 2) throw new Error(); });\n",
+  );
   git(dir, 'init', '-q', '-b', 'main');
   git(dir, 'remote', 'add', 'origin', 'https://github.com/acme/shop.git');
   git(dir, 'add', '.');
@@ -71,7 +81,11 @@ function sampleRepository(root: string): string {
 async function drawn(page: Page) {
   await page.locator('h1').first().waitFor({ timeout: 30_000 });
   await page.waitForLoadState('networkidle', { timeout: 10_000 }).catch(() => undefined);
-  await page.getByText('Loading…').first().waitFor({ state: 'detached', timeout: 30_000 }).catch(() => undefined);
+  await page
+    .getByText('Loading…')
+    .first()
+    .waitFor({ state: 'detached', timeout: 30_000 })
+    .catch(() => undefined);
   // Charts draw on the next frame after their data arrives.
   await page.waitForTimeout(300);
 }
@@ -94,7 +108,9 @@ async function main() {
     const account = await api<{ id: string }>(service, key, 'POST', '/api/v0/organization/service-accounts', { name: 'ci-bot', role: 'member' });
     await api(service, key, 'POST', '/api/v0/api-keys', { name: 'GitHub Actions', principalId: account.id });
     const computer = await api<{ id: string }>(service, key, 'POST', '/api/v0/computers', { name: 'laptop', repos: [], autoInstallDeps: false });
-    const child = spawn(process.execPath, [MAIN, 'agent', '--url', service.url, '--key', key, '--computer', 'laptop', '--workdir', path.join(work, 'agent')], { stdio: 'ignore' });
+    const child = spawn(process.execPath, [MAIN, 'agent', '--url', service.url, '--key', key, '--computer', 'laptop', '--workdir', path.join(work, 'agent')], {
+      stdio: 'ignore',
+    });
     agent.stop = () => void child.kill('SIGTERM');
 
     const cookies = await acceptInvitation(browser, service, token, 'Dana Owner');

@@ -84,9 +84,18 @@ const commands: Record<string, { run: ClientCommand; help: string }> = {
     help: 'agent --url URL --key KEY --computer NAME [--workdir DIR]: run the host agent of a byom computer on this machine (ORGCTL_URL, ORGCTL_API_KEY)',
   },
   // The hooks client is loaded on demand and gets the environment here: it reads no process.env itself.
-  'hooks run': { run: async (argv) => (await import('./hooks/commands.js')).hooksRun(argv, process.env), help: 'hooks run EVENT [--config F]... [--cwd D] [--session-id S] [--message M] [--reason R] [--tool-name T] [--stop-hook-active]: run the hooks, print the result; exit 0 continue, 2 blocked, 1 error' },
-  'hooks validate': { run: async (argv) => (await import('./hooks/commands.js')).hooksValidate(argv, process.env), help: 'hooks validate [--config F]... [--cwd D] [--json]: check the hook configuration files' },
-  'hooks list': { run: async (argv) => (await import('./hooks/commands.js')).hooksList(argv, process.env), help: 'hooks list [--config F]... [--cwd D] [--tool-name T] [--json]: show what would run for each event' },
+  'hooks run': {
+    run: async (argv) => (await import('./hooks/commands.js')).hooksRun(argv, process.env),
+    help: 'hooks run EVENT [--config F]... [--cwd D] [--session-id S] [--message M] [--reason R] [--tool-name T] [--stop-hook-active]: run the hooks, print the result; exit 0 continue, 2 blocked, 1 error',
+  },
+  'hooks validate': {
+    run: async (argv) => (await import('./hooks/commands.js')).hooksValidate(argv, process.env),
+    help: 'hooks validate [--config F]... [--cwd D] [--json]: check the hook configuration files',
+  },
+  'hooks list': {
+    run: async (argv) => (await import('./hooks/commands.js')).hooksList(argv, process.env),
+    help: 'hooks list [--config F]... [--cwd D] [--tool-name T] [--json]: show what would run for each event',
+  },
 };
 
 type ApiRegistry = readonly import('./cli/api/command.js').ApiCommand[];
@@ -126,10 +135,16 @@ async function completion(argv: string[]): Promise<number> {
   const { allFlags } = await import('./cli/api/command.js');
   const api = await loadApiCommands();
   const byName = new Map<string, string[]>();
-  for (const [name, c] of Object.entries(commands)) byName.set(name, [...new Set([...c.help.matchAll(/--([a-z][a-z-]*)/g)].map((m) => m[1] as string)), 'help']);
+  for (const [name, c] of Object.entries(commands))
+    byName.set(name, [...new Set([...c.help.matchAll(/--([a-z][a-z-]*)/g)].map((m) => m[1] as string)), 'help']);
   for (const c of api) byName.set(c.name, [...new Set([...(byName.get(c.name) ?? []), ...Object.keys(allFlags(c)), ...(DUAL.has(c.name) ? ['local'] : [])])]);
   byName.set('completion', []);
-  process.stdout.write(completionScript(argv[0], [...byName].map(([name, flags]) => ({ name, flags }))));
+  process.stdout.write(
+    completionScript(
+      argv[0],
+      [...byName].map(([name, flags]) => ({ name, flags })),
+    ),
+  );
   return 0;
 }
 
@@ -165,7 +180,9 @@ async function dispatch(argv: string[]): Promise<number> {
     return runApiCommand(found, argv.slice(found.name.split(' ').length), process.env);
   }
   const group = api.filter((c) => c.name.startsWith(`${first} `)).map((c) => `  orgctl ${c.name.padEnd(24)} ${c.summary}`);
-  const local = Object.entries(commands).filter(([n]) => n.startsWith(`${first} `)).map(([, c]) => `  orgctl ${c.help}`);
+  const local = Object.entries(commands)
+    .filter(([n]) => n.startsWith(`${first} `))
+    .map(([, c]) => `  orgctl ${c.help}`);
   if (group.length || local.length) {
     process.stderr.write(`${second ? `Unknown command: orgctl ${first} ${second}\n\n` : ''}orgctl ${first} commands:\n${[...group, ...local].join('\n')}\n`);
     return 2;
@@ -199,7 +216,11 @@ async function reportFailure(e: unknown): Promise<number> {
   const { ApiError, ServiceUnreachableError } = await import('./client/api-client.js');
   if (e instanceof ApiError) {
     const problems = (e.metadata?.errors as { path?: string; message?: string }[] | undefined) ?? [];
-    const lines = [`Error: ${e.detail}`, ...problems.map((p) => `  ${p.path || '/'} ${p.message ?? ''}`), `(HTTP ${e.status}${e.requestId ? `, request id ${e.requestId}` : ''}${typeof e.metadata?.code === 'string' ? `, code ${e.metadata.code}` : ''})`];
+    const lines = [
+      `Error: ${e.detail}`,
+      ...problems.map((p) => `  ${p.path || '/'} ${p.message ?? ''}`),
+      `(HTTP ${e.status}${e.requestId ? `, request id ${e.requestId}` : ''}${typeof e.metadata?.code === 'string' ? `, code ${e.metadata.code}` : ''})`,
+    ];
     process.stderr.write(`${lines.join('\n')}\n`);
     return 1;
   }

@@ -79,7 +79,14 @@ export function buildServices(config: Config, deps: ServiceDeps): Services {
   const analytics = new AnalyticsService(db, { cacheBytes: config.analyticsCacheMb * 1024 * 1024 }, clock);
   const telemetry = new TelemetryService(db, identity, analytics, clock);
   const signal = new WorkSignal();
-  const computers = new ComputersService(db, identity, { e2bConfigured: e2b !== undefined, allowPrivateNetwork: config.ciAllowPrivateNetwork }, signal, clock, e2b);
+  const computers = new ComputersService(
+    db,
+    identity,
+    { e2bConfigured: e2b !== undefined, allowPrivateNetwork: config.ciAllowPrivateNetwork },
+    signal,
+    clock,
+    e2b,
+  );
   return {
     db,
     clock,
@@ -94,10 +101,19 @@ export function buildServices(config: Config, deps: ServiceDeps): Services {
     readiness: new ReadinessService(db),
     automations: AutomationsService.fromConfig(db, config),
     computers,
-    agentChannel: new AgentChannel(db, computers, { leaseMs: config.computersLeaseMs, pollMs: config.computersAgentPollMs, logMaxChars: config.installLogMaxChars }, signal, clock),
+    agentChannel: new AgentChannel(
+      db,
+      computers,
+      { leaseMs: config.computersLeaseMs, pollMs: config.computersAgentPollMs, logMaxChars: config.installLogMaxChars },
+      signal,
+      clock,
+    ),
     engine: createEngine(config, db, log, e2b, clock),
     bodies: new BodyBudget(config.httpBodyMemoryMb * 1024 * 1024),
-    connections: new ConnectionGuard({ maxConnections: config.httpMaxConnections, maxPerAddress: config.httpMaxConnectionsPerAddress, firstByteMs: config.httpHeadersTimeoutMs }, log),
+    connections: new ConnectionGuard(
+      { maxConnections: config.httpMaxConnections, maxPerAddress: config.httpMaxConnectionsPerAddress, firstByteMs: config.httpHeadersTimeoutMs },
+      log,
+    ),
   };
 }
 

@@ -12,7 +12,10 @@ export const MAX_SPAN_DAYS = 366;
  */
 export function checkRange(startDate: string, endDate: string, today: string): ErrorItem[] {
   const items: ErrorItem[] = [];
-  for (const [path, value] of [['/startDate', startDate], ['/endDate', endDate]] as const) {
+  for (const [path, value] of [
+    ['/startDate', startDate],
+    ['/endDate', endDate],
+  ] as const) {
     if (value >= today) items.push({ path, message: `must be before today (${today}, UTC): data is available through yesterday` });
   }
   if (items.length > 0) return items;

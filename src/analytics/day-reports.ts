@@ -5,10 +5,13 @@ import type { ActivityDay, CounterRow, ModelDayRow, ModelRow, ToolsDay } from '.
 /** Code-unit order, the same on every database collation. */
 export const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 /** Breakdown order: count descending, then name. */
-const byCountThenName = <T>(count: (x: T) => bigint | number, name: (x: T) => string) => (a: T, b: T) => {
-  const ca = count(a), cb = count(b);
-  return ca > cb ? -1 : ca < cb ? 1 : byText(name(a), name(b));
-};
+const byCountThenName =
+  <T>(count: (x: T) => bigint | number, name: (x: T) => string) =>
+  (a: T, b: T) => {
+    const ca = count(a),
+      cb = count(b);
+    return ca > cb ? -1 : ca < cb ? 1 : byText(name(a), name(b));
+  };
 
 const indexBy = <T extends { date: string }>(rows: T[]) => new Map(rows.map((r) => [r.date, r]));
 const groupByDate = <T extends { date: string }>(rows: T[]) => {
@@ -19,7 +22,8 @@ const groupByDate = <T extends { date: string }>(rows: T[]) => {
 const ratio = (n: number, d: number) => (d === 0 ? 0 : n / d);
 
 export function activityRows(days: string[], totals: ActivityDay[], windows: { date: string; wau: number; mau: number }[]): ActivityRow[] {
-  const t = indexBy(totals), w = indexBy(windows);
+  const t = indexBy(totals),
+    w = indexBy(windows);
   return days.map((date) => {
     const a = t.get(date);
     return {
@@ -38,7 +42,11 @@ export function activityRows(days: string[], totals: ActivityDay[], windows: { d
 export function activityByClient(totals: ActivityDay[]) {
   const rows: { date: string; group_key: string; daily_active_users: number }[] = [];
   for (const a of totals) {
-    for (const [key, n] of [['non-interactive-cli', a.non_interactive_cli], ['terminal-ui', a.terminal_ui], ['web', a.web]] as const) {
+    for (const [key, n] of [
+      ['non-interactive-cli', a.non_interactive_cli],
+      ['terminal-ui', a.terminal_ui],
+      ['web', a.web],
+    ] as const) {
       if (n > 0) rows.push({ date: a.date, group_key: key, daily_active_users: n });
     }
   }
@@ -71,7 +79,12 @@ function byModel(rows: ModelRow[]): ModelUsage[] {
     addTo(e.s, r);
   }
   return [...m.values()]
-    .sort(byCountThenName((e) => e.s.units, (e) => `${e.model}\u0000${e.tier}`))
+    .sort(
+      byCountThenName(
+        (e) => e.s.units,
+        (e) => `${e.model}\u0000${e.tier}`,
+      ),
+    )
     .map((e) => ({ model_id: e.model, model_tier: e.tier, ...tokenFields(e.s) }));
 }
 
@@ -88,7 +101,12 @@ export function tokensRows(days: string[], models: ModelRow[]): TokensRow[] {
       u.rows.push(r);
     }
     const byUser = [...users.entries()]
-      .sort(byCountThenName(([, u]) => u.s.units, ([id]) => id))
+      .sort(
+        byCountThenName(
+          ([, u]) => u.s.units,
+          ([id]) => id,
+        ),
+      )
       .map(([id, u]) => ({ user_id: id, user_email: u.email, billable_tokens: roundCredits(u.s.units), by_model: byModel(u.rows) }));
     return { date, ...tokenFields(total), by_model: byModel(rows), by_user: byUser };
   });
@@ -105,15 +123,24 @@ export function tokensByModel(rows: ModelDayRow[]): TokensModelRow[] {
 }
 
 function named(rows: CounterRow[] | undefined, kind: string) {
-  return (rows ?? []).filter((r) => r.kind === kind).sort(byCountThenName((r) => Number(r.count), (r) => `${r.name}\u0000${r.name2}\u0000${r.name3}`));
+  return (rows ?? [])
+    .filter((r) => r.kind === kind)
+    .sort(
+      byCountThenName(
+        (r) => Number(r.count),
+        (r) => `${r.name}\u0000${r.name2}\u0000${r.name3}`,
+      ),
+    );
 }
 
 export function toolsRows(days: string[], totals: ToolsDay[], counters: CounterRow[]): ToolsRow[] {
-  const t = indexBy(totals), c = groupByDate(counters);
+  const t = indexBy(totals),
+    c = groupByDate(counters);
   return days.map((date) => {
     const d = t.get(date);
     const n = (v: number | undefined) => Number(v ?? 0);
-    const calls = n(d?.tool_calls), sessions = n(d?.sessions);
+    const calls = n(d?.tool_calls),
+      sessions = n(d?.sessions);
     const cs = c.get(date);
     return {
       date,
@@ -155,7 +182,8 @@ export function productivityRows(
   totals: { date: string; files_created: number; files_edited: number; git_commits: number; git_prs_created: number }[],
   counters: CounterRow[],
 ): ProductivityRow[] {
-  const t = indexBy(totals), c = groupByDate(counters);
+  const t = indexBy(totals),
+    c = groupByDate(counters);
   return days.map((date) => {
     const d = t.get(date);
     return {

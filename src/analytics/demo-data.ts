@@ -33,7 +33,21 @@ const HOOKS = [
   { event: 'PreToolUse', matcher: 'Bash', command: './scripts/guard.sh' },
   { event: 'SessionEnd', matcher: '', command: 'scripts/upload-log.sh' },
 ];
-const FILES = ['src/app.ts', 'src/routes/users.tsx', 'lib/util.js', 'api/server.go', 'tools/report.py', 'crates/core/src/lib.rs', 'README.md', 'docs/Guide.MD', 'config/app.yaml', 'Dockerfile', 'Makefile', 'db/schema.sql', 'web/styles.css'];
+const FILES = [
+  'src/app.ts',
+  'src/routes/users.tsx',
+  'lib/util.js',
+  'api/server.go',
+  'tools/report.py',
+  'crates/core/src/lib.rs',
+  'README.md',
+  'docs/Guide.MD',
+  'config/app.yaml',
+  'Dockerfile',
+  'Makefile',
+  'db/schema.sql',
+  'web/styles.css',
+];
 
 export interface DemoOptions {
   userIds: readonly string[];
@@ -67,7 +81,15 @@ export function demoEvents(o: DemoOptions): Record<string, unknown>[] {
       let clock = dayStartMs(day) + rng.int(7, 10) * 3_600_000;
       const push = (type: string, sessionId: string, at: string, fields: Record<string, unknown> = {}) => {
         clock += rng.int(5, 240) * 1000;
-        events.push({ id: `demo-${o.seed}-${u}-${day}-${++n}`, type, timestamp: new Date(Math.min(clock, Date.parse(`${day}T23:59:59Z`))).toISOString(), sessionId, client: at, userId, ...fields });
+        events.push({
+          id: `demo-${o.seed}-${u}-${day}-${++n}`,
+          type,
+          timestamp: new Date(Math.min(clock, Date.parse(`${day}T23:59:59Z`))).toISOString(),
+          sessionId,
+          client: at,
+          userId,
+          ...fields,
+        });
       };
       for (let s = 0, sessions = rng.int(1, 3); s < sessions; s++) {
         const sessionId = `demo-${o.seed}-${u}-${day}-s${s}`;
@@ -77,8 +99,12 @@ export function demoEvents(o: DemoOptions): Record<string, unknown>[] {
           push('message', sessionId, on, { role: 'user' });
           const m = rng.chance(0.75) ? model : rng.pick(models);
           push('model_request', sessionId, on, {
-            model: m.id, tier: m.tier, inputTokens: rng.int(500, 8000), outputTokens: rng.int(100, 3000),
-            cacheReadTokens: rng.chance(0.8) ? rng.int(5000, 120_000) : 0, cacheWriteTokens: rng.chance(0.5) ? rng.int(200, 6000) : 0,
+            model: m.id,
+            tier: m.tier,
+            inputTokens: rng.int(500, 8000),
+            outputTokens: rng.int(100, 3000),
+            cacheReadTokens: rng.chance(0.8) ? rng.int(5000, 120_000) : 0,
+            cacheWriteTokens: rng.chance(0.5) ? rng.int(200, 6000) : 0,
           });
           for (let c = 0, calls = rng.int(0, 5); c < calls; c++) {
             if (rng.chance(0.15)) {

@@ -18,9 +18,31 @@ function jsonRows(param: number, columns: readonly (readonly [name: string, sqlT
 }
 
 const counters = (names: readonly string[]) => names.map((n) => [n, 'bigint'] as const);
-const userDayColumns = [['day', 'date'], ['user_id', 'uuid'], ['credit_units', 'bigint'], ['last_session_ms', 'bigint'], ['last_session_level', 'text'], ['languages', 'text[]'], ...counters(USER_DAY_COUNTS)] as const;
-const modelColumns = [['day', 'date'], ['user_id', 'uuid'], ['model', 'text'], ['tier', 'text'], ['credit_units', 'bigint'], ...counters(MODEL_COUNTS)] as const;
-const counterColumns = [['day', 'date'], ['kind', 'text'], ['name', 'text'], ['name2', 'text'], ['name3', 'text'], ['count', 'bigint']] as const;
+const userDayColumns = [
+  ['day', 'date'],
+  ['user_id', 'uuid'],
+  ['credit_units', 'bigint'],
+  ['last_session_ms', 'bigint'],
+  ['last_session_level', 'text'],
+  ['languages', 'text[]'],
+  ...counters(USER_DAY_COUNTS),
+] as const;
+const modelColumns = [
+  ['day', 'date'],
+  ['user_id', 'uuid'],
+  ['model', 'text'],
+  ['tier', 'text'],
+  ['credit_units', 'bigint'],
+  ...counters(MODEL_COUNTS),
+] as const;
+const counterColumns = [
+  ['day', 'date'],
+  ['kind', 'text'],
+  ['name', 'text'],
+  ['name2', 'text'],
+  ['name3', 'text'],
+  ['count', 'bigint'],
+] as const;
 
 const userDaySums = ['credit_units', ...USER_DAY_COUNTS];
 /** The key spaces of the user-day and the (day, kind) advisory locks (migrations use the one-number form). */
@@ -158,10 +180,25 @@ function laterThanStored(x: string): string {
  * out with them rather than a round trip later (db.ts).
  */
 export function writeRollups(tx: Transaction, orgId: string, d: RollupDeltas): void {
-  const models = d.models.length > 0 && [orgId, JSON.stringify(d.models.map((m) => [m.day, m.userId, m.model, m.tier, m.creditUnits.toString(), ...m.counts])), MODELS_PER_USER_DAY, OTHER];
+  const models = d.models.length > 0 && [
+    orgId,
+    JSON.stringify(d.models.map((m) => [m.day, m.userId, m.model, m.tier, m.creditUnits.toString(), ...m.counts])),
+    MODELS_PER_USER_DAY,
+    OTHER,
+  ];
   const userDays = [
     orgId,
-    JSON.stringify(d.userDays.map((u) => [u.day, u.userId, u.creditUnits.toString(), u.lastSession?.ms ?? null, u.lastSession?.level ?? null, [...u.languages].sort().slice(0, LANGUAGES_PER_USER_DAY), ...u.counts])),
+    JSON.stringify(
+      d.userDays.map((u) => [
+        u.day,
+        u.userId,
+        u.creditUnits.toString(),
+        u.lastSession?.ms ?? null,
+        u.lastSession?.level ?? null,
+        [...u.languages].sort().slice(0, LANGUAGES_PER_USER_DAY),
+        ...u.counts,
+      ]),
+    ),
   ];
   const shared = [
     orgId,

@@ -6,11 +6,36 @@ import { extensionOf, languageOf } from './languages.js';
 
 /** The counters of one user on one day; the column names of analytics_user_day. */
 export const USER_DAY_COUNTERS = [
-  'events', 'events_terminal_ui', 'events_web', 'events_non_interactive_cli',
-  'sessions', 'sessions_auto_high', 'sessions_auto_medium', 'sessions_auto_low', 'sessions_spec', 'sessions_manual',
-  'messages', 'user_messages', 'tool_calls', 'tools_auto_high', 'tools_auto_medium', 'tools_auto_low', 'tools_manual',
-  'mcp_calls', 'skill_calls', 'slash_commands', 'hooks', 'files_created', 'files_edited', 'git_commits', 'git_prs_created',
-  'credit_units', 'input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens',
+  'events',
+  'events_terminal_ui',
+  'events_web',
+  'events_non_interactive_cli',
+  'sessions',
+  'sessions_auto_high',
+  'sessions_auto_medium',
+  'sessions_auto_low',
+  'sessions_spec',
+  'sessions_manual',
+  'messages',
+  'user_messages',
+  'tool_calls',
+  'tools_auto_high',
+  'tools_auto_medium',
+  'tools_auto_low',
+  'tools_manual',
+  'mcp_calls',
+  'skill_calls',
+  'slash_commands',
+  'hooks',
+  'files_created',
+  'files_edited',
+  'git_commits',
+  'git_prs_created',
+  'credit_units',
+  'input_tokens',
+  'output_tokens',
+  'cache_read_tokens',
+  'cache_write_tokens',
 ] as const;
 export type UserDayCounter = (typeof USER_DAY_COUNTERS)[number];
 
@@ -71,7 +96,8 @@ function getOrAdd<K, V>(map: Map<K, V>, key: K, make: () => V): V {
 }
 
 /** A later session wins; at the same millisecond the greater level, so the order of arrival never matters. */
-export const laterSession = (a: { ms: number; level: string }, b: { ms: number; level: string }): boolean => a.ms > b.ms || (a.ms === b.ms && a.level > b.level);
+export const laterSession = (a: { ms: number; level: string }, b: { ms: number; level: string }): boolean =>
+  a.ms > b.ms || (a.ms === b.ms && a.level > b.level);
 
 /** The kind of tokens a model request given by its parts counts. */
 export type TokenKind = 'input' | 'output' | 'cacheRead' | 'cacheWrite';
@@ -110,7 +136,11 @@ export function rollupDeltas(events: readonly TelemetryEvent[], requests: readon
     const b = boundedName(second);
     const c = boundedName(third);
     const kinds = getOrAdd(counterIndex, day, () => new Map<CounterKind, Map<string, CounterDelta[]>>());
-    const list = getOrAdd(getOrAdd(kinds, kind, () => new Map<string, CounterDelta[]>()), a, () => []);
+    const list = getOrAdd(
+      getOrAdd(kinds, kind, () => new Map<string, CounterDelta[]>()),
+      a,
+      () => [],
+    );
     for (const counter of list) {
       if (counter.names[1] === b && counter.names[2] === c) {
         counter.count += 1;
@@ -131,7 +161,14 @@ export function rollupDeltas(events: readonly TelemetryEvent[], requests: readon
   /** An event of this day, user and client: its user-day row, counting it (`n` is then its counts). */
   const enter = (day: string, userId: string, client: Client): UserDayDelta => {
     if (ud === undefined || ud.day !== day || ud.userId !== userId) {
-      ud = getOrAdd(userDays, `${day}\0${userId}`, () => ({ day, userId, counts: new Array<number>(USER_DAY_COUNTS.length).fill(0), creditUnits: 0n, languages: new Set<string>(), lastSession: null }));
+      ud = getOrAdd(userDays, `${day}\0${userId}`, () => ({
+        day,
+        userId,
+        counts: new Array<number>(USER_DAY_COUNTS.length).fill(0),
+        creditUnits: 0n,
+        languages: new Set<string>(),
+        lastSession: null,
+      }));
     }
     n = ud.counts;
     add(U.events);
@@ -182,7 +219,15 @@ export function rollupDeltas(events: readonly TelemetryEvent[], requests: readon
         if (a.role === 'user') add(U.user_messages);
         break;
       case 'model_request':
-        request(row, a.model as string, a.tier as string, a.inputTokens as number, a.outputTokens as number, a.cacheReadTokens as number, a.cacheWriteTokens as number);
+        request(
+          row,
+          a.model as string,
+          a.tier as string,
+          a.inputTokens as number,
+          a.outputTokens as number,
+          a.cacheReadTokens as number,
+          a.cacheWriteTokens as number,
+        );
         break;
       case 'tool_call':
         add(U.tool_calls);
@@ -225,7 +270,15 @@ export function rollupDeltas(events: readonly TelemetryEvent[], requests: readon
   }
   for (const r of requests) {
     const [kind, t] = [r.kind, r.tokens];
-    request(enter(r.day, r.userId, r.client), r.model, 'standard', kind === 'input' ? t : 0, kind === 'output' ? t : 0, kind === 'cacheRead' ? t : 0, kind === 'cacheWrite' ? t : 0);
+    request(
+      enter(r.day, r.userId, r.client),
+      r.model,
+      'standard',
+      kind === 'input' ? t : 0,
+      kind === 'output' ? t : 0,
+      kind === 'cacheRead' ? t : 0,
+      kind === 'cacheWrite' ? t : 0,
+    );
   }
   // Credits are linear in the tokens: each model row's are worked out once from its sums, which
   // are exact (a sum past 2^53 - 1 is refused by the rollups' bounds, migration 0014).

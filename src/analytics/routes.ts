@@ -30,53 +30,112 @@ const failures = errorResponses(400, 401, 403);
 /** Kept rows go out as the bytes they are; the typed send() only knows the response object. */
 function send<T>(reply: FastifyReply, out: T | SerializedJson): T | FastifyReply {
   if (!(out instanceof SerializedJson)) return out;
-  return reply.type('application/json; charset=utf-8').header('content-length', out.length).send(out.stream() as never);
+  return reply
+    .type('application/json; charset=utf-8')
+    .header('content-length', out.length)
+    .send(out.stream() as never);
 }
 
-export const analyticsRoutes: FastifyPluginAsyncTypebox<{ analytics: AnalyticsService }> =
-  async (app, { analytics }) => {
-    app.get(
-      `${base}/tokens`,
-      { config, schema: { operationId: 'analytics.tokens', tags, summary: 'Standard Credits and tokens per day, by model and by user', querystring: TokensQuery, response: { 200: TokensResponse, ...failures } } },
-      async (request, reply) => send(reply, await analytics.tokens(principalOf(request).orgId, request.query)),
-    );
-    app.get(
-      `${base}/tools`,
-      { config, schema: { operationId: 'analytics.tools', tags, summary: 'Tool, MCP, skill, slash command and hook use and autonomy per day', querystring: ToolsQuery, response: { 200: ToolsResponse, ...failures } } },
-      async (request, reply) => send(reply, await analytics.tools(principalOf(request).orgId, request.query)),
-    );
-    app.get(
-      `${base}/activity`,
-      { config, schema: { operationId: 'analytics.activity', tags, summary: 'Daily, weekly and monthly active users, sessions and messages per day', querystring: ActivityQuery, response: { 200: ActivityResponse, ...failures } } },
-      async (request) => analytics.activity(principalOf(request).orgId, request.query),
-    );
-    app.get(
-      `${base}/productivity`,
-      { config, schema: { operationId: 'analytics.productivity', tags, summary: 'Files created and edited, languages, commits and pull requests per day', querystring: ProductivityQuery, response: { 200: ProductivityResponse, ...failures } } },
-      async (request, reply) => send(reply, await analytics.productivity(principalOf(request).orgId, request.query)),
-    );
-    app.get(
-      `${base}/users`,
-      { config, schema: { operationId: 'analytics.users', tags, summary: 'Per-user daily metrics, a page of users at a time', querystring: UsersQuery, response: { 200: UsersResponse, ...failures } } },
-      async (request, reply) => send(reply, await analytics.users(principalOf(request).orgId, request.query)),
-    );
-    app.get(
-      `${base}/users/totals`,
-      {
-        config,
-        schema: { operationId: 'analytics.userTotals', tags, summary: 'Every user of the organization with their sums over the range, active or not', querystring: UserTotalsQuery, response: { 200: UserTotalsResponse, ...failures } },
+export const analyticsRoutes: FastifyPluginAsyncTypebox<{ analytics: AnalyticsService }> = async (app, { analytics }) => {
+  app.get(
+    `${base}/tokens`,
+    {
+      config,
+      schema: {
+        operationId: 'analytics.tokens',
+        tags,
+        summary: 'Standard Credits and tokens per day, by model and by user',
+        querystring: TokensQuery,
+        response: { 200: TokensResponse, ...failures },
       },
-      async (request) => analytics.userTotals(principalOf(request).orgId, request.query),
-    );
-    app.get(
-      '/api/v0/usage/daily',
-      {
-        config: { access: access.anyone },
-        schema: { operationId: 'usage.daily', tags: ['usage'], summary: "The caller's own daily usage (the rows of /users for the caller alone), any role", querystring: DailyUsageQuery, response: { 200: DailyUsageResponse, ...errorResponses(400, 401) } },
+    },
+    async (request, reply) => send(reply, await analytics.tokens(principalOf(request).orgId, request.query)),
+  );
+  app.get(
+    `${base}/tools`,
+    {
+      config,
+      schema: {
+        operationId: 'analytics.tools',
+        tags,
+        summary: 'Tool, MCP, skill, slash command and hook use and autonomy per day',
+        querystring: ToolsQuery,
+        response: { 200: ToolsResponse, ...failures },
       },
-      async (request, reply) => {
-        const p = principalOf(request);
-        return send(reply, await analytics.ownDaily(p.orgId, p.id, request.query));
+    },
+    async (request, reply) => send(reply, await analytics.tools(principalOf(request).orgId, request.query)),
+  );
+  app.get(
+    `${base}/activity`,
+    {
+      config,
+      schema: {
+        operationId: 'analytics.activity',
+        tags,
+        summary: 'Daily, weekly and monthly active users, sessions and messages per day',
+        querystring: ActivityQuery,
+        response: { 200: ActivityResponse, ...failures },
       },
-    );
-  };
+    },
+    async (request) => analytics.activity(principalOf(request).orgId, request.query),
+  );
+  app.get(
+    `${base}/productivity`,
+    {
+      config,
+      schema: {
+        operationId: 'analytics.productivity',
+        tags,
+        summary: 'Files created and edited, languages, commits and pull requests per day',
+        querystring: ProductivityQuery,
+        response: { 200: ProductivityResponse, ...failures },
+      },
+    },
+    async (request, reply) => send(reply, await analytics.productivity(principalOf(request).orgId, request.query)),
+  );
+  app.get(
+    `${base}/users`,
+    {
+      config,
+      schema: {
+        operationId: 'analytics.users',
+        tags,
+        summary: 'Per-user daily metrics, a page of users at a time',
+        querystring: UsersQuery,
+        response: { 200: UsersResponse, ...failures },
+      },
+    },
+    async (request, reply) => send(reply, await analytics.users(principalOf(request).orgId, request.query)),
+  );
+  app.get(
+    `${base}/users/totals`,
+    {
+      config,
+      schema: {
+        operationId: 'analytics.userTotals',
+        tags,
+        summary: 'Every user of the organization with their sums over the range, active or not',
+        querystring: UserTotalsQuery,
+        response: { 200: UserTotalsResponse, ...failures },
+      },
+    },
+    async (request) => analytics.userTotals(principalOf(request).orgId, request.query),
+  );
+  app.get(
+    '/api/v0/usage/daily',
+    {
+      config: { access: access.anyone },
+      schema: {
+        operationId: 'usage.daily',
+        tags: ['usage'],
+        summary: "The caller's own daily usage (the rows of /users for the caller alone), any role",
+        querystring: DailyUsageQuery,
+        response: { 200: DailyUsageResponse, ...errorResponses(400, 401) },
+      },
+    },
+    async (request, reply) => {
+      const p = principalOf(request);
+      return send(reply, await analytics.ownDaily(p.orgId, p.id, request.query));
+    },
+  );
+};

@@ -42,7 +42,9 @@ export const TokensRow = Type.Object({
   date: DateOut,
   ...TokenSums,
   by_model: Type.Array(ModelUsage),
-  by_user: Type.Array(Type.Object({ user_id: Type.String(), user_email: Type.Union([Type.String(), Type.Null()]), billable_tokens: Int, by_model: Type.Array(ModelUsage) })),
+  by_user: Type.Array(
+    Type.Object({ user_id: Type.String(), user_email: Type.Union([Type.String(), Type.Null()]), billable_tokens: Int, by_model: Type.Array(ModelUsage) }),
+  ),
 });
 /** A /tokens?group_by=model row: one model's sums of a day. */
 export const TokensModelRow = Type.Object({ date: DateOut, group_key: Type.String(), ...TokenSums });
@@ -102,7 +104,9 @@ export const UserRow = Type.Object({
   date: DateOut,
   tool_calls: Int,
   billable_tokens: Int,
-  primary_model: Type.Union([Type.String(), Type.Null()], { description: 'The model with the most credits that day (ties: smallest id); null without model requests' }),
+  primary_model: Type.Union([Type.String(), Type.Null()], {
+    description: 'The model with the most credits that day (ties: smallest id); null without model requests',
+  }),
   primary_model_tier: Type.Union([Type.String(), Type.Null()]),
   files_created: Int,
   files_edited: Int,

@@ -10,12 +10,25 @@ import { roundCredits } from './credits.js';
 import { DayBudget, type DayCache } from './day-cache.js';
 import { checkRange, rowDays } from './dates.js';
 import { activityByClient, activityRows, productivityRows, tokensByModel, tokensRows, toolsByName, toolsRows } from './day-reports.js';
-import { Meta, ProductivityRow, TokensModelRow, TokensRow, ToolsNameRow, ToolsRow, UsersMeta, type ActivityQuery, type ProductivityQuery, type TokensQuery, type ToolsQuery, type UserTotalsQuery, type UsersQuery } from './schemas.js';
+import {
+  Meta,
+  ProductivityRow,
+  TokensModelRow,
+  TokensRow,
+  ToolsNameRow,
+  ToolsRow,
+  UsersMeta,
+  type ActivityQuery,
+  type ProductivityQuery,
+  type TokensQuery,
+  type ToolsQuery,
+  type UserTotalsQuery,
+  type UsersQuery,
+} from './schemas.js';
 import { writeRollups } from './rollup-store.js';
 import { rollupDeltas, type ModelRequest } from './rollups.js';
 import { analyticsStore as store, type Range } from './store.js';
 import { userDay, userDayBytes, userRows, type UserDay } from './user-report.js';
-
 
 /**
  * Days of a report read, built and serialized at a time: a year of /tools at its bounds is 14 MB
@@ -101,8 +114,12 @@ export class AnalyticsService implements CreditsUsage {
     // and kept while the day keeps its version.
     const rows =
       q.group_by === 'model'
-        ? await this.keptDayRows(this.modelDays, tokensModelRowJson, r, days, async (missing) => tokensByModel(await store.modelsByDay(this.db, orgId, missing)))
-        : await this.keptDayRows(this.tokensDays, tokensRowJson, r, days, async (missing) => tokensRows(missing, await store.modelRows(this.db, orgId, missing)));
+        ? await this.keptDayRows(this.modelDays, tokensModelRowJson, r, days, async (missing) =>
+            tokensByModel(await store.modelsByDay(this.db, orgId, missing)),
+          )
+        : await this.keptDayRows(this.tokensDays, tokensRowJson, r, days, async (missing) =>
+            tokensRows(missing, await store.modelRows(this.db, orgId, missing)),
+          );
     return SerializedJson.envelope(rows, metaJson(meta));
   }
 
@@ -112,7 +129,13 @@ export class AnalyticsService implements CreditsUsage {
    * (by date, in the order of the response; rows of other days are left out), serialized by
    * `json` and then kept. The missing days are built DAYS_PER_READ at a time.
    */
-  private async keptDayRows<Row extends { date: string }>(kept: DayCache<Buffer[]>, json: (row: Row) => Buffer, r: Range, days: string[], build: (missing: string[]) => Promise<Row[]>) {
+  private async keptDayRows<Row extends { date: string }>(
+    kept: DayCache<Buffer[]>,
+    json: (row: Row) => Buffer,
+    r: Range,
+    days: string[],
+    build: (missing: string[]) => Promise<Row[]>,
+  ) {
     const versions = await store.dayVersions(this.db, r);
     const key = (date: string) => `${r.orgId}|${date}`;
     // A day without a version has had no ingestion since versions began (migration 0012).
@@ -128,7 +151,12 @@ export class AnalyticsService implements CreditsUsage {
         const rows = built.get(date);
         if (rows === undefined) return;
         // A share for the array and the entry around the buffers, so that empty days count too.
-        kept.set(key(date), version(date), rows, rows.reduce((n, b) => n + b.length, 64));
+        kept.set(
+          key(date),
+          version(date),
+          rows,
+          rows.reduce((n, b) => n + b.length, 64),
+        );
         perDay[i] = rows;
       });
     }
@@ -141,7 +169,9 @@ export class AnalyticsService implements CreditsUsage {
     if (!r) return { data: [], meta };
     const rows =
       q.group_by === 'tool_name'
-        ? await this.keptDayRows(this.toolNameDays, toolsNameRowJson, r, days, async (missing) => toolsByName(await store.counters(this.db, spanOf(orgId, missing), ['tool'])))
+        ? await this.keptDayRows(this.toolNameDays, toolsNameRowJson, r, days, async (missing) =>
+            toolsByName(await store.counters(this.db, spanOf(orgId, missing), ['tool'])),
+          )
         : await this.keptDayRows(this.toolsDays, toolsRowJson, r, days, async (missing) => {
             const span = spanOf(orgId, missing);
             const [totals, counters] = await Promise.all([store.toolsDays(this.db, span), store.counters(this.db, span, TOOLS_KINDS)]);
@@ -156,7 +186,14 @@ export class AnalyticsService implements CreditsUsage {
     if (q.group_by === 'client') return { data: activityByClient(await store.activityDays(this.db, r)), meta };
     const [totals, activeDays] = await Promise.all([store.activityDays(this.db, r), store.activeDaysByUser(this.db, r)]);
     const { wau, mau } = activeUserWindows(activeDays, days.length);
-    return { data: activityRows(days, totals, days.map((date, i) => ({ date, wau: wau[i]!, mau: mau[i]! }))), meta };
+    return {
+      data: activityRows(
+        days,
+        totals,
+        days.map((date, i) => ({ date, wau: wau[i]!, mau: mau[i]! })),
+      ),
+      meta,
+    };
   }
 
   async productivity(orgId: string, q: ProductivityQuery) {
@@ -189,7 +226,12 @@ export class AnalyticsService implements CreditsUsage {
     page.next_cursor = page.has_more ? (users[users.length - 1] as string) : null;
     const [versions, earlier] = await Promise.all([store.dayVersions(this.db, r), store.lastSessionLevels(this.db, orgId, users, r.from)]);
     const slices = await this.userDaySlices(orgId, days, versions, users);
-    const rows = users.flatMap((user) => userRows(slices.map((s) => s.get(user)), earlier.get(user)));
+    const rows = users.flatMap((user) =>
+      userRows(
+        slices.map((s) => s.get(user)),
+        earlier.get(user),
+      ),
+    );
     return SerializedJson.envelope(rows, usersMetaJson(page));
   }
 
@@ -235,7 +277,13 @@ export class AnalyticsService implements CreditsUsage {
     if (!r) return { data: [], meta };
     const [versions, earlier] = await Promise.all([store.dayVersions(this.db, r), store.lastSessionLevels(this.db, orgId, [userId], r.from)]);
     const slices = await this.userDaySlices(orgId, days, versions, [userId]);
-    return SerializedJson.envelope(userRows(slices.map((s) => s.get(userId)), earlier.get(userId)), metaJson(meta));
+    return SerializedJson.envelope(
+      userRows(
+        slices.map((s) => s.get(userId)),
+        earlier.get(userId),
+      ),
+      metaJson(meta),
+    );
   }
 
   /** Credits a principal used in [from, to) (whole UTC days), for the allowance of usage limits. */

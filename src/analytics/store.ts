@@ -3,8 +3,23 @@ import type { UserDayCounter } from './rollups.js';
 
 /** The user-day counters a /users row shows or derives from (user-report.ts). */
 const USER_ROW_COUNTERS = [
-  'tool_calls', 'files_created', 'files_edited', 'git_commits', 'git_prs_created', 'mcp_calls', 'skill_calls', 'slash_commands', 'hooks',
-  'sessions', 'sessions_auto_high', 'sessions_auto_medium', 'sessions_auto_low', 'sessions_spec', 'sessions_manual', 'messages', 'user_messages',
+  'tool_calls',
+  'files_created',
+  'files_edited',
+  'git_commits',
+  'git_prs_created',
+  'mcp_calls',
+  'skill_calls',
+  'slash_commands',
+  'hooks',
+  'sessions',
+  'sessions_auto_high',
+  'sessions_auto_medium',
+  'sessions_auto_low',
+  'sessions_spec',
+  'sessions_manual',
+  'messages',
+  'user_messages',
 ] as const satisfies readonly UserDayCounter[];
 const userDayCounters = USER_ROW_COUNTERS.map((c) => `u.${c}`).join(', ');
 
@@ -214,8 +229,21 @@ export const analyticsStore = {
    */
   async userTotals(db: Queryable, r: Range) {
     return db.query<{
-      user_id: string; user_email: string | null; user_name: string; role: string; active_days: number; last_active_date: string | null; credit_units: string;
-      tool_calls: number; sessions: number; messages: number; user_messages: number; files_created: number; files_edited: number; git_commits: number; git_prs_created: number;
+      user_id: string;
+      user_email: string | null;
+      user_name: string;
+      role: string;
+      active_days: number;
+      last_active_date: string | null;
+      credit_units: string;
+      tool_calls: number;
+      sessions: number;
+      messages: number;
+      user_messages: number;
+      files_created: number;
+      files_edited: number;
+      git_commits: number;
+      git_prs_created: number;
     }>(
       `SELECT p.id AS user_id, p.email AS user_email, p.name AS user_name, p.role,
               coalesce(t.active_days, 0)::int AS active_days, t.last_active_date, coalesce(t.credit_units, 0)::text AS credit_units,

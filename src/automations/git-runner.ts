@@ -44,7 +44,17 @@ export async function runGit(args: string[], o: GitRunOptions): Promise<GitResul
     GIT_PROTOCOL_FROM_USER: '0',
     ...o.env,
   };
-  const full = ['-c', 'http.followRedirects=false', '-c', 'core.hooksPath=/dev/null', '-c', 'init.defaultBranch=main', '-c', 'credential.interactive=false', ...args];
+  const full = [
+    '-c',
+    'http.followRedirects=false',
+    '-c',
+    'core.hooksPath=/dev/null',
+    '-c',
+    'init.defaultBranch=main',
+    '-c',
+    'credential.interactive=false',
+    ...args,
+  ];
   // Its own process group, so a timeout also ends what git started (ssh, remote helpers): they
   // hold git's output pipes open, and the answer would wait for them.
   const r = await runProcess('git', full, { cwd: o.cwd, env, input: o.input ?? '', timeoutMs: o.timeoutMs, stdout: 'all', stderr: { last: 16_384 } });

@@ -32,7 +32,13 @@ export class GitHubHost implements GitHost<GitHubTarget> {
 
   private client(): Octokit {
     if (!this.o.token) throw errors.badGateway('GitHub is not configured on this server: set GITHUB_TOKEN.');
-    return new Octokit({ auth: this.o.token, baseUrl: this.o.baseUrl.replace(/\/+$/, ''), userAgent: 'orgctl', log: silent, request: { signal: AbortSignal.timeout(this.o.timeoutMs) } });
+    return new Octokit({
+      auth: this.o.token,
+      baseUrl: this.o.baseUrl.replace(/\/+$/, ''),
+      userAgent: 'orgctl',
+      log: silent,
+      request: { signal: AbortSignal.timeout(this.o.timeoutMs) },
+    });
   }
 
   async apply(t: GitHubTarget, change: WorkflowChange): Promise<HostOutcome> {
@@ -47,7 +53,9 @@ export class GitHubHost implements GitHost<GitHubTarget> {
     const baseBranch = change.baseBranch ?? (await call('reading the repository', gh.repos.get(repo), repoMissing)).data.default_branch;
     let baseSha: string;
     try {
-      const ref = await call('reading the base branch', gh.git.getRef({ ...repo, ref: `heads/${baseBranch}` }), () => errors.notFound(`Base branch ${baseBranch}`, 'branch_not_found'));
+      const ref = await call('reading the base branch', gh.git.getRef({ ...repo, ref: `heads/${baseBranch}` }), () =>
+        errors.notFound(`Base branch ${baseBranch}`, 'branch_not_found'),
+      );
       baseSha = ref.data.object.sha;
     } catch (e) {
       // GitHub answers 404 alike for a missing branch and a missing repository: tell them apart.
@@ -62,9 +70,11 @@ export class GitHubHost implements GitHost<GitHubTarget> {
         throw this.failure(e, 'reading the workflow file');
       },
     );
-    if (change.action === 'create' && current) throw errors.conflict('workflow_exists', `${change.workflowPath} already exists on ${baseBranch}; use action "edit".`);
+    if (change.action === 'create' && current)
+      throw errors.conflict('workflow_exists', `${change.workflowPath} already exists on ${baseBranch}; use action "edit".`);
     if (change.action !== 'create' && !current) throw errors.notFound(`Workflow file ${change.workflowPath} on ${baseBranch}`, 'workflow_not_found');
-    if (current && (Array.isArray(current) || current.type !== 'file')) throw errors.conflict('not_a_file', `${change.workflowPath} on ${baseBranch} is not a regular file.`);
+    if (current && (Array.isArray(current) || current.type !== 'file'))
+      throw errors.conflict('not_a_file', `${change.workflowPath} on ${baseBranch} is not a regular file.`);
     if (change.action === 'edit' && current && !Array.isArray(current) && current.sha === blobSha(change.content ?? '')) {
       throw errors.conflict('workflow_unchanged', `${change.workflowPath} on ${baseBranch} already has this content; nothing to change.`);
     }
@@ -79,7 +89,10 @@ export class GitHubHost implements GitHost<GitHubTarget> {
     await call('creating the branch', gh.git.createRef({ ...repo, ref: `refs/heads/${change.branch}`, sha: commit.data.sha }));
     const outcome: HostOutcome = { commitSha: commit.data.sha, baseBranch };
     try {
-      const pr = await call('opening the pull request', gh.pulls.create({ ...repo, title: change.title, body: change.description, head: change.branch, base: baseBranch }));
+      const pr = await call(
+        'opening the pull request',
+        gh.pulls.create({ ...repo, title: change.title, body: change.description, head: change.branch, base: baseBranch }),
+      );
       return { ...outcome, pullRequest: { number: pr.data.number, url: pr.data.html_url } };
     } catch (e) {
       await this.discard(t, change);

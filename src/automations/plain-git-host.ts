@@ -45,10 +45,12 @@ export class PlainGitHost implements GitHost<GitTarget> {
       const entry = (p: string) => entries.map((e) => /^(\d+) (\w+) ([0-9a-f]+)\t(.*)$/s.exec(e)).find((m) => m?.[4] === p);
       for (const dirPath of ['.github', '.github/workflows']) {
         const d = entry(dirPath);
-        if (d && d[2] !== 'tree') throw errors.conflict('not_a_file', `${dirPath} on ${baseBranch} is not a directory (a ${d[1] === '120000' ? 'symbolic link' : d[2]}).`);
+        if (d && d[2] !== 'tree')
+          throw errors.conflict('not_a_file', `${dirPath} on ${baseBranch} is not a directory (a ${d[1] === '120000' ? 'symbolic link' : d[2]}).`);
       }
       const existing = entry(change.workflowPath);
-      if (change.action === 'create' && existing) throw errors.conflict('workflow_exists', `${change.workflowPath} already exists on ${baseBranch}; use action "edit".`);
+      if (change.action === 'create' && existing)
+        throw errors.conflict('workflow_exists', `${change.workflowPath} already exists on ${baseBranch}; use action "edit".`);
       if (change.action !== 'create' && !existing) throw errors.notFound(`Workflow file ${change.workflowPath} on ${baseBranch}`, 'workflow_not_found');
       if (existing && existing[2] !== 'blob') throw errors.conflict('not_a_file', `${change.workflowPath} on ${baseBranch} is not a regular file.`);
 
@@ -58,7 +60,8 @@ export class PlainGitHost implements GitHost<GitTarget> {
         await local(git(['update-index', '--index-info'], `0 ${'0'.repeat(40)}\t${change.workflowPath}\n`));
       } else {
         const blob = (await local(git(['hash-object', '-w', '--stdin'], change.content))).trim();
-        if (existing && existing[3] === blob) throw errors.conflict('workflow_unchanged', `${change.workflowPath} on ${baseBranch} already has this content; nothing to change.`);
+        if (existing && existing[3] === blob)
+          throw errors.conflict('workflow_unchanged', `${change.workflowPath} on ${baseBranch} already has this content; nothing to change.`);
         const mode = existing?.[1] === '100755' ? '100755' : '100644';
         await local(git(['update-index', '--add', '--cacheinfo', `${mode},${blob},${change.workflowPath}`]));
       }
@@ -84,7 +87,8 @@ export class PlainGitHost implements GitHost<GitTarget> {
     const res = await this.run(target, ['ls-remote', '--symref', '--', target.pushUrl, 'HEAD']);
     if (res.code !== 0) throw hostFailure(res, target);
     const m = /^ref: refs\/heads\/(\S+)\tHEAD$/m.exec(res.stdout);
-    if (!m) throw new AppError('branch_not_found', `${target.displayUrl} has no default branch (it has no commits yet); nothing to open a pull request against.`);
+    if (!m)
+      throw new AppError('branch_not_found', `${target.displayUrl} has no default branch (it has no commits yet); nothing to open a pull request against.`);
     return m[1]!;
   }
 
@@ -116,5 +120,8 @@ function hostFailure(r: GitResult, target: GitTarget, what = `The Git host faile
 }
 
 function redact(text: string, target: GitTarget): string {
-  return text.split(target.pushUrl).join(target.displayUrl).replace(/(\w+:\/\/)[^/@\s]+@/g, '$1');
+  return text
+    .split(target.pushUrl)
+    .join(target.displayUrl)
+    .replace(/(\w+:\/\/)[^/@\s]+@/g, '$1');
 }

@@ -7,11 +7,19 @@ const Action = Type.Union([Type.Literal('create'), Type.Literal('edit'), Type.Li
 
 export const CiEditBody = Type.Object(
   {
-    repoUrl: Type.String({ minLength: 1, maxLength: 2048, description: 'The repository: https://HOST/OWNER/REPO, ssh://..., USER@HOST:PATH, or file:// where allowed' }),
+    repoUrl: Type.String({
+      minLength: 1,
+      maxLength: 2048,
+      description: 'The repository: https://HOST/OWNER/REPO, ssh://..., USER@HOST:PATH, or file:// where allowed',
+    }),
     action: Action,
     workflowPath: Type.String({ minLength: 1, maxLength: 255, description: 'A file directly in .github/workflows/, ending in .yml or .yaml' }),
-    content: Type.Optional(Type.String({ maxLength: MAX_CONTENT, description: 'The whole workflow file (YAML with on and jobs); required for create and edit, absent for delete' })),
-    baseBranch: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: "Branch the pull request targets; default: the repository's default branch" })),
+    content: Type.Optional(
+      Type.String({ maxLength: MAX_CONTENT, description: 'The whole workflow file (YAML with on and jobs); required for create and edit, absent for delete' }),
+    ),
+    baseBranch: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, description: "Branch the pull request targets; default: the repository's default branch" }),
+    ),
     title: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'Pull request title and first line of the commit message' })),
     description: Type.Optional(Type.String({ maxLength: 65_536, description: 'Pull request body' })),
   },

@@ -23,7 +23,13 @@ export interface GitHosts {
 /** `ci/<action>-<workflow>-<8 hex>`: readable, and unique without asking the host (32 random bits). */
 export function branchName(action: string, workflowPath: string): string {
   const base = workflowPath.slice(workflowPath.lastIndexOf('/') + 1).replace(/\.ya?ml$/, '');
-  const slug = base.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40).replace(/-+$/, '') || 'workflow';
+  const slug =
+    base
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 40)
+      .replace(/-+$/, '') || 'workflow';
   return `ci/${action}-${slug}-${randomBytes(4).toString('hex')}`;
 }
 
@@ -38,7 +44,11 @@ export class AutomationsService {
     return new AutomationsService(
       db,
       {
-        git: new PlainGitHost({ workDir: config.ciWorkDir ?? tmpdir(), timeoutMs: config.ciGitTimeoutMs, author: { name: config.ciGitAuthorName, email: config.ciGitAuthorEmail } }),
+        git: new PlainGitHost({
+          workDir: config.ciWorkDir ?? tmpdir(),
+          timeoutMs: config.ciGitTimeoutMs,
+          author: { name: config.ciGitAuthorName, email: config.ciGitAuthorEmail },
+        }),
         github: new GitHubHost({ token: config.githubToken, baseUrl: config.githubApiUrl, timeoutMs: config.ciGitTimeoutMs }),
       },
       { hosts: parseHostList(config.ciGitHosts), allowPrivateNetwork: config.ciAllowPrivateNetwork },

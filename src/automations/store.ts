@@ -60,7 +60,23 @@ export const automationsStore = {
          commit_sha, title, description, created_by, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint)
        RETURNING ${COLUMNS}`,
-      [p.id, p.orgId, p.hostKind, p.repoId, p.repoUrl, p.number, p.url, p.action, p.workflowPath, p.branch, p.baseBranch, p.commitSha, p.title, p.description, p.createdBy],
+      [
+        p.id,
+        p.orgId,
+        p.hostKind,
+        p.repoId,
+        p.repoUrl,
+        p.number,
+        p.url,
+        p.action,
+        p.workflowPath,
+        p.branch,
+        p.baseBranch,
+        p.commitSha,
+        p.title,
+        p.description,
+        p.createdBy,
+      ],
     );
     return rows[0]!;
   },

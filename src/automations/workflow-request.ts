@@ -17,10 +17,9 @@ export function checkWorkflowPath(path: string): void {
 
 /** A branch name git and every host accept (a subset of git check-ref-format). */
 export function checkBranchName(branch: string, field: string): void {
-  const ok =
-    /^[A-Za-z0-9._/+-]{1,200}$/.test(branch) &&
-    !/(^[-/.])|(\/\.)|(\.\.)|(\/\/)|([/.]$)|(\.lock$)|(\.lock\/)/.test(branch);
-  if (!ok) throw errors.invalid([{ path: `/${field}`, message: 'must be a valid Git branch name (letters, digits, . _ / + -; no .., //, leading - or trailing /)' }]);
+  const ok = /^[A-Za-z0-9._/+-]{1,200}$/.test(branch) && !/(^[-/.])|(\/\.)|(\.\.)|(\/\/)|([/.]$)|(\.lock$)|(\.lock\/)/.test(branch);
+  if (!ok)
+    throw errors.invalid([{ path: `/${field}`, message: 'must be a valid Git branch name (letters, digits, . _ / + -; no .., //, leading - or trailing /)' }]);
 }
 
 /**

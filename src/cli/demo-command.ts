@@ -28,7 +28,11 @@ export interface DemoSeedResult {
  * ending yesterday (UTC), through the ingestion service in batches of 1000: the same
  * validation, transaction and rollups as POST /api/v1/telemetry/events.
  */
-export async function seedDemo({ identity, telemetry }: Pick<Services, 'identity' | 'telemetry'>, orgId: string, o: { users: number; days: number; seed: number }): Promise<DemoSeedResult> {
+export async function seedDemo(
+  { identity, telemetry }: Pick<Services, 'identity' | 'telemetry'>,
+  orgId: string,
+  o: { users: number; days: number; seed: number },
+): Promise<DemoSeedResult> {
   const lastDay = addDays(utcDay(Date.now()), -1);
   const emails = Array.from({ length: o.users }, (_, i) => demoEmail(i));
   const existing = new Map((await identity.findUsersByEmail(orgId, emails)).map((u) => [u.email, u.id]));
@@ -47,11 +51,19 @@ export async function seedDemo({ identity, telemetry }: Pick<Services, 'identity
 
 /** orgctl demo seed --users N --days D [--seed S] [--org-id ID] [--json] (see seedDemo). */
 export async function demoSeed(argv: string[], config: Config): Promise<number> {
-  const { values } = parseFlags(argv, { users: { type: 'string' }, days: { type: 'string' }, seed: { type: 'string' }, 'org-id': { type: 'string' }, json: { type: 'boolean' } });
+  const { values } = parseFlags(argv, {
+    users: { type: 'string' },
+    days: { type: 'string' },
+    seed: { type: 'string' },
+    'org-id': { type: 'string' },
+    json: { type: 'boolean' },
+  });
   const users = intFlag(values.users, 'users', 1, 1000);
   const days = intFlag(values.days, 'days', 1, 366);
   const seed = intFlag(values.seed, 'seed', 0, 2 ** 31 - 1, 1);
-  const result = await withServices(config, async (services) => seedDemo(services, await services.identity.resolveOrganization(values['org-id']), { users, days, seed }));
+  const result = await withServices(config, async (services) =>
+    seedDemo(services, await services.identity.resolveOrganization(values['org-id']), { users, days, seed }),
+  );
   output(values.json, result, [
     `Seeded ${result.users} demo users of organization ${result.orgId} with ${result.events} events from ${result.firstDay} to ${result.lastDay}`,
     `(${result.accepted} stored, ${result.duplicates} already there).`,

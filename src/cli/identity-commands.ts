@@ -64,15 +64,15 @@ export async function keysCreate(argv: string[], config: Config): Promise<number
     const orgId = ofPrincipal ?? (await identity.resolveOrganization(values['org-id']));
     if ('email' in target && !(await identity.findPrincipal(orgId, target))) {
       const org = (await identity.listOrganizations()).find((o) => o.id === orgId);
-      throw new CliError(`No user ${target.email.trim().toLowerCase()} in organization "${org?.name}" (${orgId}). List its users with: orgctl users list${values['org-id'] ? ` --org-id ${orgId}` : ''}`);
+      throw new CliError(
+        `No user ${target.email.trim().toLowerCase()} in organization "${org?.name}" (${orgId}). List its users with: orgctl users list${values['org-id'] ? ` --org-id ${orgId}` : ''}`,
+      );
     }
     return { orgId, ...(await identity.createApiKey(null, { orgId, target, name: values.name })) };
   });
-  output(
-    values.json,
-    { orgId: created.orgId, userId: created.key.principal_id, keyId: created.key.id, apiKey: created.secret },
-    [`API key for ${created.key.principal_email ?? created.key.principal_name}, shown only now: ${created.secret}`],
-  );
+  output(values.json, { orgId: created.orgId, userId: created.key.principal_id, keyId: created.key.id, apiKey: created.secret }, [
+    `API key for ${created.key.principal_email ?? created.key.principal_name}, shown only now: ${created.secret}`,
+  ]);
   return 0;
 }
 

@@ -13,7 +13,11 @@ const orgFlags = { 'org-id': { type: 'string' }, json: { type: 'boolean' } } as 
 /** Rows as aligned columns under a header: what a terminal reader scans. */
 function table(header: string[], rows: string[][]): string[] {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   return [line(header), ...rows.map(line)];
 }
 
@@ -23,7 +27,16 @@ const iso = (d: Date | string | null): string => (d === null ? '' : new Date(d).
 export async function orgsList(argv: string[], config: Config): Promise<number> {
   const { values } = parseFlags(argv, { json: { type: 'boolean' } });
   const orgs = await withServices(config, ({ identity }) => identity.organizationSummaries());
-  output(values.json, { organizations: orgs }, orgs.length === 0 ? ['No organizations yet: orgctl init --org NAME --owner-email EMAIL'] : table(['ID', 'NAME', 'PLAN', 'USERS', 'SERVICE ACCOUNTS', 'CREATED'], orgs.map((o) => [o.id, o.name, o.plan, String(o.users), String(o.serviceAccounts), o.createdAt])));
+  output(
+    values.json,
+    { organizations: orgs },
+    orgs.length === 0
+      ? ['No organizations yet: orgctl init --org NAME --owner-email EMAIL']
+      : table(
+          ['ID', 'NAME', 'PLAN', 'USERS', 'SERVICE ACCOUNTS', 'CREATED'],
+          orgs.map((o) => [o.id, o.name, o.plan, String(o.users), String(o.serviceAccounts), o.createdAt]),
+        ),
+  );
   return 0;
 }
 
@@ -36,7 +49,9 @@ export async function orgsSetPlan(argv: string[], config: Config): Promise<numbe
     const orgId = await identity.resolveOrganization(values['org-id']);
     return { orgId, previous: await identity.setPlan(orgId, plan) };
   });
-  output(values.json, { orgId: changed.orgId, plan, previousPlan: changed.previous }, [`Organization ${changed.orgId} is on the ${plan} plan now (was ${changed.previous}); running services apply it within 5 seconds.`]);
+  output(values.json, { orgId: changed.orgId, plan, previousPlan: changed.previous }, [
+    `Organization ${changed.orgId} is on the ${plan} plan now (was ${changed.previous}); running services apply it within 5 seconds.`,
+  ]);
   return 0;
 }
 
@@ -50,7 +65,10 @@ export async function usersList(argv: string[], config: Config): Promise<number>
   output(
     values.json,
     { orgId, principals },
-    table(['ID', 'KIND', 'EMAIL OR NAME', 'ROLE', 'KEYS'], principals.map((p) => [p.id, p.kind === 'user' ? 'user' : 'service account', p.email ?? p.name, p.role, String(p.activeKeys)])),
+    table(
+      ['ID', 'KIND', 'EMAIL OR NAME', 'ROLE', 'KEYS'],
+      principals.map((p) => [p.id, p.kind === 'user' ? 'user' : 'service account', p.email ?? p.name, p.role, String(p.activeKeys)]),
+    ),
   );
   return 0;
 }
@@ -79,7 +97,9 @@ export async function usersRemove(argv: string[], config: Config): Promise<numbe
     const orgId = await identity.resolveOrganization(values['org-id']);
     return { orgId, ...(await identity.removeUser(orgId, email)) };
   });
-  output(values.json, { orgId: removed.orgId, userId: removed.id, email: removed.email, removed: true }, [`${removed.email} removed, with their keys. Their telemetry stays in analytics.`]);
+  output(values.json, { orgId: removed.orgId, userId: removed.id, email: removed.email, removed: true }, [
+    `${removed.email} removed, with their keys. Their telemetry stays in analytics.`,
+  ]);
   return 0;
 }
 
@@ -89,7 +109,8 @@ export async function keysList(argv: string[], config: Config): Promise<number> 
   const { orgId, keys } = await withServices(config, async ({ identity }) => {
     const orgId = await identity.resolveOrganization(values['org-id']);
     const holder = values.email !== undefined ? await identity.findPrincipal(orgId, { email: values.email }) : undefined;
-    if (values.email !== undefined && !holder) throw new CliError(`No user ${values.email.trim().toLowerCase()} in this organization. List its users with: orgctl users list`);
+    if (values.email !== undefined && !holder)
+      throw new CliError(`No user ${values.email.trim().toLowerCase()} in this organization. List its users with: orgctl users list`);
     return { orgId, keys: await identity.listKeysOf(orgId, holder?.id) };
   });
   const state = (k: (typeof keys)[number]) => (k.revoked_at ? 'revoked' : k.expires_at && new Date(k.expires_at) <= new Date() ? 'expired' : 'active');
@@ -97,9 +118,23 @@ export async function keysList(argv: string[], config: Config): Promise<number> 
     values.json,
     {
       orgId,
-      keys: keys.map((k) => ({ id: k.id, name: k.name, prefix: k.display_prefix, principalId: k.principal_id, holder: k.principal_email ?? k.principal_name, state: state(k), createdAt: iso(k.created_at), expiresAt: k.expires_at && iso(k.expires_at), lastUsedAt: k.last_used_at && iso(k.last_used_at), revokedAt: k.revoked_at && iso(k.revoked_at) })),
+      keys: keys.map((k) => ({
+        id: k.id,
+        name: k.name,
+        prefix: k.display_prefix,
+        principalId: k.principal_id,
+        holder: k.principal_email ?? k.principal_name,
+        state: state(k),
+        createdAt: iso(k.created_at),
+        expiresAt: k.expires_at && iso(k.expires_at),
+        lastUsedAt: k.last_used_at && iso(k.last_used_at),
+        revokedAt: k.revoked_at && iso(k.revoked_at),
+      })),
     },
-    table(['ID', 'PREFIX', 'NAME', 'HOLDER', 'STATE', 'CREATED', 'LAST USED'], keys.map((k) => [k.id, k.display_prefix, k.name, k.principal_email ?? k.principal_name, state(k), iso(k.created_at), iso(k.last_used_at)])),
+    table(
+      ['ID', 'PREFIX', 'NAME', 'HOLDER', 'STATE', 'CREATED', 'LAST USED'],
+      keys.map((k) => [k.id, k.display_prefix, k.name, k.principal_email ?? k.principal_name, state(k), iso(k.created_at), iso(k.last_used_at)]),
+    ),
   );
   return 0;
 }
@@ -138,9 +173,20 @@ export async function usersInvite(argv: string[], config: Config): Promise<numbe
     return { orgId, ...(await accounts.invite(null, orgId, { email, role: role as Role })) };
   });
   const url = `${appUrlOf(config)}/invite/${made.token}`;
-  output(values.json, { orgId: made.orgId, invitationId: made.invitation.id, email: made.invitation.email, role: made.invitation.role, expiresAt: made.invitation.expires_at.toISOString(), url }, [
-    `Invitation for ${made.invitation.email} (${made.invitation.role}), valid until ${made.invitation.expires_at.toISOString()}. Send them this one-time link:`,
-    `  ${url}`,
-  ]);
+  output(
+    values.json,
+    {
+      orgId: made.orgId,
+      invitationId: made.invitation.id,
+      email: made.invitation.email,
+      role: made.invitation.role,
+      expiresAt: made.invitation.expires_at.toISOString(),
+      url,
+    },
+    [
+      `Invitation for ${made.invitation.email} (${made.invitation.role}), valid until ${made.invitation.expires_at.toISOString()}. Send them this one-time link:`,
+      `  ${url}`,
+    ],
+  );
   return 0;
 }

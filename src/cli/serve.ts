@@ -75,7 +75,8 @@ export async function serve(argv: string[], config: Config): Promise<number> {
     }
   } else if (keyless.length > 0) {
     const stop = db.engine === 'pglite' ? 'stop the service (the embedded database belongs to one process) and run' : 'run';
-    for (const o of keyless) lines.push(`The owner ${o.email} of organization "${o.orgName}" has no working API key. To make one, ${stop}: orgctl keys create --email ${o.email}`);
+    for (const o of keyless)
+      lines.push(`The owner ${o.email} of organization "${o.orgName}" has no working API key. To make one, ${stop}: orgctl keys create --email ${o.email}`);
   }
   if (!firstStart && values.demo) {
     lines.push(`--demo seeds only a first start (an empty database); to add demo data here: orgctl demo seed --users ${DEMO.users} --days ${DEMO.days}`);
@@ -123,8 +124,12 @@ export async function serve(argv: string[], config: Config): Promise<number> {
 function listenError(e: unknown, config: Config): unknown {
   const code = (e as { code?: string }).code;
   const port = (e as { port?: number }).port ?? config.port;
-  if (code === 'EADDRINUSE') return new CliError(`Cannot listen on ${config.host}:${port}: the port is in use by another process. Stop it, or choose another port with PORT=${port === 8080 ? 8081 : port + 1}.`);
-  if (code === 'EACCES') return new CliError(`Cannot listen on ${config.host}:${port}: permission denied (ports below 1024 need privileges). Choose another port with PORT.`);
+  if (code === 'EADDRINUSE')
+    return new CliError(
+      `Cannot listen on ${config.host}:${port}: the port is in use by another process. Stop it, or choose another port with PORT=${port === 8080 ? 8081 : port + 1}.`,
+    );
+  if (code === 'EACCES')
+    return new CliError(`Cannot listen on ${config.host}:${port}: permission denied (ports below 1024 need privileges). Choose another port with PORT.`);
   if (code === 'EADDRNOTAVAIL') return new CliError(`Cannot listen on ${config.host}:${port}: this machine has no such address. Check HOST.`);
   return e;
 }

@@ -91,7 +91,8 @@ export async function unwrap<T>(call: Promise<FetchResult<T>>): Promise<T> {
 
 export function toApiError(response: Response, error: unknown): ApiError {
   const body = (typeof error === 'object' && error !== null ? error : {}) as Partial<ErrorObject>;
-  const detail = typeof body.detail === 'string' ? body.detail : typeof error === 'string' && error !== '' ? error.slice(0, 200) : response.statusText || 'Error';
+  const detail =
+    typeof body.detail === 'string' ? body.detail : typeof error === 'string' && error !== '' ? error.slice(0, 200) : response.statusText || 'Error';
   return new ApiError(response.status, detail, body.requestId ?? response.headers.get('x-request-id') ?? undefined, body.metadata);
 }
 

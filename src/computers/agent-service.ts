@@ -64,14 +64,17 @@ export class AgentChannel {
     let touched = 0;
     for (;;) {
       const c = await this.byomComputer(this.db, actor, id);
-      if (c.host_id !== hostId) throw c.host_id === null ? errors.conflict('host_not_registered', 'Register the host first (POST …/agent/register).') : this.otherHost(c);
+      if (c.host_id !== hostId)
+        throw c.host_id === null ? errors.conflict('host_not_registered', 'Register the host first (POST …/agent/register).') : this.otherHost(c);
       const now = this.clock.now();
       if (now.getTime() - touched > this.settings.leaseMs / 3) {
         await store.touchAgent(this.db, c.id, now);
         touched = now.getTime();
       }
       if (abort.aborted) return null;
-      const [step] = await this.db.transaction((tx) => jobsStore.claim(tx, { provider: 'byom', computerId: c.id, limit: 1 }, LEASE_PREFIX, this.settings.leaseMs, this.clock.now()));
+      const [step] = await this.db.transaction((tx) =>
+        jobsStore.claim(tx, { provider: 'byom', computerId: c.id, limit: 1 }, LEASE_PREFIX, this.settings.leaseMs, this.clock.now()),
+      );
       if (step && abort.aborted) {
         // The agent hung up while the claim ran: queue the step again rather than lease it to nobody.
         await jobsStore.release(this.db, c.id, step.step_id, step.lease_owner as string);
@@ -110,7 +113,8 @@ export class AgentChannel {
       if (!step) throw this.leaseLost(stepId);
       if (body.log) await jobsStore.appendLog(tx, step, body.log, this.settings.logMaxChars);
       if (body.status === STATUS.succeeded && stepId === STEP.cloneRepos) await store.setClonedDirectories(tx, c.id, body.clonedRepoDirectories ?? []);
-      const error = body.status === STATUS.failed ? (body.error ?? `The step failed${body.exitCode === undefined ? '' : ` with exit code ${body.exitCode}`}.`) : null;
+      const error =
+        body.status === STATUS.failed ? (body.error ?? `The step failed${body.exitCode === undefined ? '' : ` with exit code ${body.exitCode}`}.`) : null;
       const now = this.clock.now();
       await jobsStore.finish(tx, step, { status: body.status, error, exitCode: body.exitCode ?? null }, now);
       await store.touchAgent(tx, c.id, now);

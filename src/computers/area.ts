@@ -8,7 +8,13 @@ import { SdkE2bClient, type E2bClient } from './providers/e2b-client.js';
 export const e2bFromConfig = (config: Config): E2bClient | undefined => (config.e2bApiKey ? new SdkE2bClient(config.e2bApiKey) : undefined);
 
 /** The background provisioning engine; `orgctl serve` starts it after listening and stops it before the database closes. */
-export function createEngine(config: Config, db: Db, log?: EngineLogger, e2b: E2bClient | undefined = e2bFromConfig(config), clock: Clock = systemClock): ProvisioningEngine {
+export function createEngine(
+  config: Config,
+  db: Db,
+  log?: EngineLogger,
+  e2b: E2bClient | undefined = e2bFromConfig(config),
+  clock: Clock = systemClock,
+): ProvisioningEngine {
   return new ProvisioningEngine(
     db,
     {

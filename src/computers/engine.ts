@@ -125,15 +125,18 @@ export class ProvisioningEngine {
       pending = '';
       if (chunk) await jobsStore.appendLog(this.db, step, chunk, this.settings.logMaxChars);
     };
-    const beat = setInterval(() => {
-      void jobsStore
-        .heartbeat(this.db, step.computer_id, step.step_id, leaseOwner, this.settings.leaseMs, this.clock.now())
-        .then((held) => {
-          if (!held) lost = true;
-          else return flush();
-        })
-        .catch((err) => this.log.warn({ err }, 'heartbeat failed'));
-    }, Math.max(50, Math.floor(this.settings.leaseMs / 4)));
+    const beat = setInterval(
+      () => {
+        void jobsStore
+          .heartbeat(this.db, step.computer_id, step.step_id, leaseOwner, this.settings.leaseMs, this.clock.now())
+          .then((held) => {
+            if (!held) lost = true;
+            else return flush();
+          })
+          .catch((err) => this.log.warn({ err }, 'heartbeat failed'));
+      },
+      Math.max(50, Math.floor(this.settings.leaseMs / 4)),
+    );
     try {
       const computer = await computersStore.findById(this.db, step.computer_id);
       if (!computer) return;
@@ -154,7 +157,13 @@ export class ProvisioningEngine {
       await flush();
       await this.db.transaction(async (tx) => {
         const held = await jobsStore.lockHeld(tx, step.computer_id, step.step_id, leaseOwner);
-        if (held) await jobsStore.finish(tx, held, { status: outcome.ok ? STATUS.succeeded : STATUS.failed, error: outcome.ok ? null : outcome.error, exitCode: outcome.exitCode }, this.clock.now());
+        if (held)
+          await jobsStore.finish(
+            tx,
+            held,
+            { status: outcome.ok ? STATUS.succeeded : STATUS.failed, error: outcome.ok ? null : outcome.error, exitCode: outcome.exitCode },
+            this.clock.now(),
+          );
       });
     } catch (err) {
       if (abort.aborted || lost) return;

@@ -51,8 +51,17 @@ export function installPlan(rootFiles: Iterable<string>): InstallCommand[] {
 export function repoDirectoryNames(repos: readonly string[]): string[] {
   const used = new Map<string, number>();
   return repos.map((url) => {
-    const last = url.replace(/[?#].*$/, '').replace(/\/+$/, '').split(/[/:]/).pop() ?? '';
-    const base = last.replace(/\.git$/, '').replace(/[^A-Za-z0-9._-]/g, '-').replace(/^\.+/, '') || 'repo';
+    const last =
+      url
+        .replace(/[?#].*$/, '')
+        .replace(/\/+$/, '')
+        .split(/[/:]/)
+        .pop() ?? '';
+    const base =
+      last
+        .replace(/\.git$/, '')
+        .replace(/[^A-Za-z0-9._-]/g, '-')
+        .replace(/^\.+/, '') || 'repo';
     const n = (used.get(base) ?? 0) + 1;
     used.set(base, n);
     return n === 1 ? base : `${base}-${n}`;
@@ -61,7 +70,11 @@ export function repoDirectoryNames(repos: readonly string[]): string[] {
 
 /** The reason a failed command gives in a step's `error`: its exit code and the last lines of stderr. */
 export function failureMessage(what: string, exitCode: number | null, stderr: string, signal?: string | null): string {
-  const lines = stderr.split('\n').map((l) => l.trimEnd()).filter((l) => l !== '').slice(-10);
+  const lines = stderr
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .filter((l) => l !== '')
+    .slice(-10);
   const how = exitCode !== null ? `exited with code ${exitCode}` : `was stopped by ${signal ?? 'a signal'}`;
   return `${what} ${how}${lines.length ? `:\n${lines.join('\n')}` : ''}`.slice(0, 4000);
 }

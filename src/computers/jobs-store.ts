@@ -81,8 +81,16 @@ export const jobsStore = {
       if (r.step_id !== INSTALL) continue;
       if (needsNewSession(r.was, r.install_session_id)) {
         r.install_session_id = randomUUID();
-        await tx.query(`INSERT INTO install_sessions (id, computer_id, status, created_at, started_at) VALUES ($1, $2, ${lit(running)}, $3, $3)`, [r.install_session_id, r.computer_id, now]);
-        await tx.query(`UPDATE computer_steps SET install_session_id = $3 WHERE computer_id = $1 AND step_id = $2`, [r.computer_id, r.step_id, r.install_session_id]);
+        await tx.query(`INSERT INTO install_sessions (id, computer_id, status, created_at, started_at) VALUES ($1, $2, ${lit(running)}, $3, $3)`, [
+          r.install_session_id,
+          r.computer_id,
+          now,
+        ]);
+        await tx.query(`UPDATE computer_steps SET install_session_id = $3 WHERE computer_id = $1 AND step_id = $2`, [
+          r.computer_id,
+          r.step_id,
+          r.install_session_id,
+        ]);
       } else {
         await tx.query(`UPDATE install_sessions SET started_at = COALESCE(started_at, $2) WHERE id = $1`, [r.install_session_id, now]);
       }
@@ -155,16 +163,20 @@ export const jobsStore = {
         [...owner, step.install_session_id, chunk, max],
       );
     } else {
-      await db.query(`UPDATE computer_steps SET log = right(log || $4, $5) WHERE computer_id = $1 AND step_id = $2 AND lease_owner = $3 AND status = ${lit(running)}`, [
-        ...owner,
-        chunk,
-        max,
-      ]);
+      await db.query(
+        `UPDATE computer_steps SET log = right(log || $4, $5) WHERE computer_id = $1 AND step_id = $2 AND lease_owner = $3 AND status = ${lit(running)}`,
+        [...owner, chunk, max],
+      );
     }
   },
 
   /** The machine's succeed or fail, on a step the caller has locked (lockHeld, lockExpired, lockOrphanedQueued). */
-  async finish(tx: Queryable, step: StepRow, outcome: { status: typeof succeeded | typeof failed; error: string | null; exitCode: number | null }, now: Date): Promise<void> {
+  async finish(
+    tx: Queryable,
+    step: StepRow,
+    outcome: { status: typeof succeeded | typeof failed; error: string | null; exitCode: number | null },
+    now: Date,
+  ): Promise<void> {
     await tx.query(
       `UPDATE computer_steps SET status = $3, error = $4, completed_at = $5, lease_owner = NULL, lease_expires_at = NULL
        WHERE computer_id = $1 AND step_id = $2`,
@@ -183,14 +195,21 @@ export const jobsStore = {
   /** Steps queued behind a failed one will not run: back to pending, and their sessions end failed. */
   async cancelAfter(tx: Queryable, computerId: string, position: number, failedStep: string, now: Date): Promise<void> {
     const queuedAfter = `computer_id = $1 AND position > $2 AND status = ${lit(running)} AND lease_owner IS NULL`;
-    const queued = await tx.query<{ install_session_id: string | null }>(`SELECT install_session_id FROM computer_steps WHERE ${queuedAfter} FOR UPDATE`, [computerId, position]);
-    await tx.query(`UPDATE computer_steps SET status = ${lit(pending)}, started_at = NULL, install_session_id = NULL WHERE ${queuedAfter}`, [computerId, position]);
+    const queued = await tx.query<{ install_session_id: string | null }>(`SELECT install_session_id FROM computer_steps WHERE ${queuedAfter} FOR UPDATE`, [
+      computerId,
+      position,
+    ]);
+    await tx.query(`UPDATE computer_steps SET status = ${lit(pending)}, started_at = NULL, install_session_id = NULL WHERE ${queuedAfter}`, [
+      computerId,
+      position,
+    ]);
     const ids = queued.map((q) => q.install_session_id).filter((id): id is string => id !== null);
     if (ids.length > 0) {
-      await tx.query(
-        `UPDATE install_sessions SET status = ${lit(failed)}, error = $2, ended_at = $3 WHERE id = ANY($1::uuid[]) AND status = ${lit(running)}`,
-        [ids, `Not started: the step "${failedStep}" failed.`, now],
-      );
+      await tx.query(`UPDATE install_sessions SET status = ${lit(failed)}, error = $2, ended_at = $3 WHERE id = ANY($1::uuid[]) AND status = ${lit(running)}`, [
+        ids,
+        `Not started: the step "${failedStep}" failed.`,
+        now,
+      ]);
     }
   },
 
@@ -230,7 +249,12 @@ export const jobsStore = {
    * session only if it is not running now: the conditional UPDATE is the gate, of concurrent
    * requests exactly one matches the row; the partial unique index on running sessions backs it up.
    */
-  async startInstall(tx: Queryable, computerId: string, sessionId: string, now: Date): Promise<{ started: true } | { started: false; runningSessionId: string | null }> {
+  async startInstall(
+    tx: Queryable,
+    computerId: string,
+    sessionId: string,
+    now: Date,
+  ): Promise<{ started: true } | { started: false; runningSessionId: string | null }> {
     const rows = await tx.query(
       `UPDATE computer_steps SET status = ${lit(running)}, install_session_id = $2, error = NULL, started_at = $3, completed_at = NULL,
          lease_owner = NULL, lease_expires_at = NULL, attempts = 0

@@ -4,7 +4,12 @@ import { UuidParam } from '../core/http/params.js';
 /** Names: 1 to 63 characters, no `/` and no control characters (C0, DEL, C1). */
 // A name is also a directory name on a byom machine: `.` and `..` are refused.
 const NAME_PATTERN = '^(?!\\.{1,2}$)[^/\\u0000-\\u001f\\u007f-\\u009f]+$';
-export const ComputerName = Type.String({ minLength: 1, maxLength: 63, pattern: NAME_PATTERN, description: '1 to 63 characters, no `/`, no control characters, not `.` or `..`; unique in the organization' });
+export const ComputerName = Type.String({
+  minLength: 1,
+  maxLength: 63,
+  pattern: NAME_PATTERN,
+  description: '1 to 63 characters, no `/`, no control characters, not `.` or `..`; unique in the organization',
+});
 const RemoteUser = Type.String({ minLength: 1, maxLength: 63, description: 'The OS user a client works as on the computer' });
 const HostId = Type.String({ format: 'uuid', description: 'The stable id of the machine (kept by `orgctl agent` on it)' });
 export const Provider = Type.Union([Type.Literal('byom'), Type.Literal('e2b')]);
@@ -22,7 +27,13 @@ export const CreateComputerBody = Type.Object(
     provider: Type.Optional(Provider),
     hostId: Type.Optional(HostId),
     remoteUser: Type.Optional(RemoteUser),
-    repos: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 2048 }), { maxItems: 20, description: 'Git repositories to clone, at most 20 of at most 2048 characters: https://, ssh://, git:// or git@host:owner/repo (file:// and internal hosts only where the server allows private networks); kept without credentials, so the machine clones with its own' })),
+    repos: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 2048 }), {
+        maxItems: 20,
+        description:
+          'Git repositories to clone, at most 20 of at most 2048 characters: https://, ssh://, git:// or git@host:owner/repo (file:// and internal hosts only where the server allows private networks); kept without credentials, so the machine clones with its own',
+      }),
+    ),
     autoInstallDeps: Type.Optional(Type.Boolean({ description: 'Install dependencies after cloning (default true)' })),
     serviceAccountId: Type.Optional(Type.String({ format: 'uuid', description: 'A service account of the organization that becomes the owner' })),
     source: Type.Optional(Source),
@@ -100,7 +111,10 @@ export const RegisterBody = Type.Object(
   { additionalProperties: false },
 );
 export const ClaimBody = Type.Object(
-  { hostId: HostId, waitMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000, description: 'Hold the request this long when no work is ready (long poll)' })) },
+  {
+    hostId: HostId,
+    waitMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000, description: 'Hold the request this long when no work is ready (long poll)' })),
+  },
   { additionalProperties: false },
 );
 export const Job = Type.Object({
@@ -115,7 +129,10 @@ export const Job = Type.Object({
 export type JobView = Static<typeof Job>;
 export const ClaimResult = Type.Object({ job: Type.Union([Job, Type.Null()]) });
 const LogChunk = Type.String({ maxLength: 256 * 1024 });
-export const HeartbeatBody = Type.Object({ leaseToken: Type.String({ minLength: 1, maxLength: 200 }), log: Type.Optional(LogChunk) }, { additionalProperties: false });
+export const HeartbeatBody = Type.Object(
+  { leaseToken: Type.String({ minLength: 1, maxLength: 200 }), log: Type.Optional(LogChunk) },
+  { additionalProperties: false },
+);
 export const HeartbeatResult = Type.Object({ leaseExpiresAt: Millis });
 export const CompleteBody = Type.Object(
   {

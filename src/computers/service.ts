@@ -92,7 +92,8 @@ export class ComputersService {
       const c = await this.mustFind(tx, actor, { id }, true);
       if (c.provider === 'e2b' && patch.hostId !== undefined) throw invalidField('/hostId', 'applies to byom computers only');
       const moved = patch.hostId !== undefined && c.host_id !== null && patch.hostId.toLowerCase() !== c.host_id;
-      if (moved && !(await jobsStore.restartOnNewHost(tx, c.id))) throw errors.conflict('step_running', 'A provisioning step is running on the current host; wait for it to end before moving the computer.');
+      if (moved && !(await jobsStore.restartOnNewHost(tx, c.id)))
+        throw errors.conflict('step_running', 'A provisioning step is running on the current host; wait for it to end before moving the computer.');
       await store.update(tx, c.id, patch);
     });
     return this.get(actor, { id });

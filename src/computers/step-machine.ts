@@ -100,9 +100,7 @@ export interface StepState {
  * - installDeps: the install step is queued again with a new session.
  * - moveHost: the byom computer is bound to another host and starts over there.
  */
-export type StepEvent =
-  | { kind: 'claim' | 'succeed' | 'fail' | 'release'; step: StepId }
-  | { kind: 'hostConnected' | 'installDeps' | 'moveHost' };
+export type StepEvent = { kind: 'claim' | 'succeed' | 'fail' | 'release'; step: StepId } | { kind: 'hostConnected' | 'installDeps' | 'moveHost' };
 
 const isDone = (s: StepState) => DONE.includes(s.status);
 /** Running without a holder: queued by install-deps, or released. */

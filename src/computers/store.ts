@@ -50,12 +50,29 @@ async function guardName<T>(name: string | undefined, fn: () => Promise<T>): Pro
 
 // jsonb parameters are sent as text and cast: postgres.js would JSON-encode a string bound to a jsonb parameter again.
 export const computersStore = {
-  async insert(tx: Queryable, c: Omit<ComputerRow, 'created_at' | 'agent_seen_at' | 'sandbox_id' | 'cloned_repo_directories' | 'hostname'>, steps: PlannedStep[], now: Date): Promise<void> {
+  async insert(
+    tx: Queryable,
+    c: Omit<ComputerRow, 'created_at' | 'agent_seen_at' | 'sandbox_id' | 'cloned_repo_directories' | 'hostname'>,
+    steps: PlannedStep[],
+    now: Date,
+  ): Promise<void> {
     await guardName(c.name, () =>
       tx.query(
         `INSERT INTO computers (id, org_id, name, provider, owner_kind, owner_id, host_id, remote_user, repos, auto_install_deps, source)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::text::jsonb, $10, $11::text::jsonb)`,
-        [c.id, c.org_id, c.name, c.provider, c.owner_kind, c.owner_id, c.host_id, c.remote_user, JSON.stringify(c.repos), c.auto_install_deps, c.source === null ? null : JSON.stringify(c.source)],
+        [
+          c.id,
+          c.org_id,
+          c.name,
+          c.provider,
+          c.owner_kind,
+          c.owner_id,
+          c.host_id,
+          c.remote_user,
+          JSON.stringify(c.repos),
+          c.auto_install_deps,
+          c.source === null ? null : JSON.stringify(c.source),
+        ],
       ),
     );
     for (const s of steps) {
@@ -77,9 +94,19 @@ export const computersStore = {
   },
 
   /** find() and the computer's steps in one round trip (the hot read path: GET a computer). */
-  async findWithSteps(db: Queryable, orgId: string, by: { id: string } | { name: string }, ownerId?: string): Promise<{ computer: ComputerRow; steps: StepRow[] } | undefined> {
+  async findWithSteps(
+    db: Queryable,
+    orgId: string,
+    by: { id: string } | { name: string },
+    ownerId?: string,
+  ): Promise<{ computer: ComputerRow; steps: StepRow[] } | undefined> {
     const [column, value] = 'id' in by ? ['id', by.id] : ['name', by.name];
-    const rows = await db.query<ComputerRow & { steps: (Omit<StepRow, 'started_at' | 'completed_at' | 'lease_expires_at'> & Record<'started_at' | 'completed_at' | 'lease_expires_at', string | null>)[] }>(
+    const rows = await db.query<
+      ComputerRow & {
+        steps: (Omit<StepRow, 'started_at' | 'completed_at' | 'lease_expires_at'> &
+          Record<'started_at' | 'completed_at' | 'lease_expires_at', string | null>)[];
+      }
+    >(
       `SELECT c.*, COALESCE((SELECT json_agg(json_build_object(
            'computer_id', s.computer_id, 'step_id', s.step_id, 'position', s.position, 'status', s.status, 'error', s.error,
            'started_at', s.started_at, 'completed_at', s.completed_at, 'install_session_id', s.install_session_id,
@@ -117,18 +144,23 @@ export const computersStore = {
 
   async update(tx: Queryable, id: string, patch: { name?: string; hostId?: string; remoteUser?: string }): Promise<void> {
     await guardName(patch.name, () =>
-      tx.query(
-        `UPDATE computers SET name = COALESCE($2, name), host_id = COALESCE($3::uuid, host_id), remote_user = COALESCE($4, remote_user) WHERE id = $1`,
-        [id, patch.name ?? null, patch.hostId ?? null, patch.remoteUser ?? null],
-      ),
+      tx.query(`UPDATE computers SET name = COALESCE($2, name), host_id = COALESCE($3::uuid, host_id), remote_user = COALESCE($4, remote_user) WHERE id = $1`, [
+        id,
+        patch.name ?? null,
+        patch.hostId ?? null,
+        patch.remoteUser ?? null,
+      ]),
     );
   },
 
   async registerHost(tx: Queryable, id: string, host: { hostId: string; hostname: string; remoteUser: string }, now: Date): Promise<void> {
-    await tx.query(
-      `UPDATE computers SET host_id = $2, hostname = $3, remote_user = COALESCE(remote_user, $4), agent_seen_at = $5 WHERE id = $1`,
-      [id, host.hostId, host.hostname, host.remoteUser, now],
-    );
+    await tx.query(`UPDATE computers SET host_id = $2, hostname = $3, remote_user = COALESCE(remote_user, $4), agent_seen_at = $5 WHERE id = $1`, [
+      id,
+      host.hostId,
+      host.hostname,
+      host.remoteUser,
+      now,
+    ]);
   },
 
   /** The e2b provider's user, unless the computer was created with one. */
@@ -158,7 +190,8 @@ export const computersStore = {
   },
 
   async stepLog(db: Queryable, computerId: string, stepId: string): Promise<(StepRow & { log: string }) | undefined> {
-    return (await db.query<StepRow & { log: string }>(`SELECT ${stepColumns}, log FROM computer_steps WHERE computer_id = $1 AND step_id = $2`, [computerId, stepId]))[0];
+    return (
+      await db.query<StepRow & { log: string }>(`SELECT ${stepColumns}, log FROM computer_steps WHERE computer_id = $1 AND step_id = $2`, [computerId, stepId])
+    )[0];
   },
 };
-

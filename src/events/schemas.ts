@@ -7,7 +7,18 @@ import { EARLIEST_ISO } from './timestamps.js';
 export const CLIENTS = ['terminal-ui', 'web', 'non-interactive-cli'] as const;
 export const DELEGATION_LEVELS = ['auto-high', 'auto-medium', 'auto-low', 'spec', 'manual'] as const;
 export const AUTONOMY_LEVELS = ['auto-high', 'auto-medium', 'auto-low', 'manual'] as const;
-export const EVENT_TYPES = ['session_start', 'message', 'model_request', 'tool_call', 'skill', 'slash_command', 'hook', 'file_change', 'git_commit', 'pr_created'] as const;
+export const EVENT_TYPES = [
+  'session_start',
+  'message',
+  'model_request',
+  'tool_call',
+  'skill',
+  'slash_command',
+  'hook',
+  'file_change',
+  'git_commit',
+  'pr_created',
+] as const;
 
 export type Client = (typeof CLIENTS)[number];
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -51,7 +62,11 @@ export const EventFields: Record<EventType, TSchema> = {
     cacheReadTokens: Count,
     cacheWriteTokens: Count,
   }),
-  tool_call: Type.Object({ tool: Name('Tool name'), autonomyLevel: oneOf(AUTONOMY_LEVELS), mcpServer: Type.Optional(Name('MCP server, kept with its letter case')) }),
+  tool_call: Type.Object({
+    tool: Name('Tool name'),
+    autonomyLevel: oneOf(AUTONOMY_LEVELS),
+    mcpServer: Type.Optional(Name('MCP server, kept with its letter case')),
+  }),
   skill: Type.Object({ name: Name('Skill name') }),
   slash_command: Type.Object({ name: Name('Slash command') }),
   hook: Type.Object({ event: Name('Hook event'), matcher: Type.String({ maxLength: 1000 }), command: Name('Hook command', 4000) }),

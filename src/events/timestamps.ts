@@ -22,8 +22,14 @@ export function parseTimestamp(value: string | number, nowMs: number): { ms: num
   } else {
     const m = ISO.exec(value);
     if (!m) return { error: 'must be ISO 8601 with a UTC offset (2026-03-01T12:00:00Z) or epoch milliseconds' };
-    const y = +m[1]!, mo = +m[2]!, d = +m[3]!, h = +m[4]!, mi = +m[5]!, sec = m[6] === undefined ? 0 : +m[6];
-    const oh = m[10] === undefined ? 0 : +m[10], om = m[11] === undefined ? 0 : +m[11];
+    const y = +m[1]!,
+      mo = +m[2]!,
+      d = +m[3]!,
+      h = +m[4]!,
+      mi = +m[5]!,
+      sec = m[6] === undefined ? 0 : +m[6];
+    const oh = m[10] === undefined ? 0 : +m[10],
+      om = m[11] === undefined ? 0 : +m[11];
     if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || h > 23 || mi > 59 || sec > 59 || oh > 23 || om > 59) {
       return { error: 'is not a real date and time' };
     }
@@ -44,8 +50,21 @@ export function parseTimestamp(value: string | number, nowMs: number): { ms: num
  */
 export function dateParse(text: string): number {
   const n = text.length;
-  if ((n === 24 || n === 20) && text.charCodeAt(4) === 45 && text.charCodeAt(7) === 45 && text.charCodeAt(10) === 84 && text.charCodeAt(13) === 58 && text.charCodeAt(16) === 58 && text.charCodeAt(n - 1) === 90) {
-    const y = digits(text, 0, 4), mo = digits(text, 5, 2), d = digits(text, 8, 2), h = digits(text, 11, 2), mi = digits(text, 14, 2), s = digits(text, 17, 2);
+  if (
+    (n === 24 || n === 20) &&
+    text.charCodeAt(4) === 45 &&
+    text.charCodeAt(7) === 45 &&
+    text.charCodeAt(10) === 84 &&
+    text.charCodeAt(13) === 58 &&
+    text.charCodeAt(16) === 58 &&
+    text.charCodeAt(n - 1) === 90
+  ) {
+    const y = digits(text, 0, 4),
+      mo = digits(text, 5, 2),
+      d = digits(text, 8, 2),
+      h = digits(text, 11, 2),
+      mi = digits(text, 14, 2),
+      s = digits(text, 17, 2);
     const milli = n === 24 ? (text.charCodeAt(19) === 46 ? digits(text, 20, 3) : -1) : 0;
     // Date.parse takes a day past its month's end (February 30th is March 2nd) as days from the month's start, as daysFromCivil does.
     if (y >= 0 && mo >= 1 && mo <= 12 && d >= 1 && d <= 31 && h >= 0 && h <= 23 && mi >= 0 && mi <= 59 && s >= 0 && s <= 59 && milli >= 0) {

@@ -109,7 +109,12 @@ export async function hooksList(argv: string[], env: HooksEnv): Promise<number> 
   const events = Object.fromEntries(
     hookEvents.map((event) => [
       event,
-      selectHooks(loaded, event, values['tool-name']).map((h) => ({ command: h.command, matcher: h.matcher, timeoutSeconds: h.timeoutMs / 1000, source: h.source })),
+      selectHooks(loaded, event, values['tool-name']).map((h) => ({
+        command: h.command,
+        matcher: h.matcher,
+        timeoutSeconds: h.timeoutMs / 1000,
+        source: h.source,
+      })),
     ]),
   );
   const lines = [`Files: ${loaded.files.length > 0 ? loaded.files.join(', ') : 'none found'}`];

@@ -88,7 +88,10 @@ function parseJson(raw: string, file: string, issues: ConfigIssue[]): unknown {
 function jsonProblem(message: string, text: string): string {
   const position = /at position (\d+)/.exec(message);
   // Everything from the first double quote on may be the file's own text.
-  const what = message.replace(/ in JSON at position \d+.*$/s, '').split('"')[0]!.replace(/[\s,.]+$/, '');
+  const what = message
+    .replace(/ in JSON at position \d+.*$/s, '')
+    .split('"')[0]!
+    .replace(/[\s,.]+$/, '');
   if (!position) return what;
   const before = text.slice(0, Number(position[1]));
   const line = before.split('\n').length;

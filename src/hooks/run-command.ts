@@ -49,5 +49,14 @@ export async function runCommand(opts: RunCommandOptions): Promise<CommandResult
     stderr: { first: opts.maxOutputBytes },
   });
   const { exitCode, signal, timedOut, durationMs, stdout, stderr } = r;
-  return { exitCode, signal, timedOut, durationMs, stdout, stderr, outputTruncated: r.truncated.stdout || r.truncated.stderr, ...(r.startError ? { startError: r.startError.message } : {}) };
+  return {
+    exitCode,
+    signal,
+    timedOut,
+    durationMs,
+    stdout,
+    stderr,
+    outputTruncated: r.truncated.stdout || r.truncated.stderr,
+    ...(r.startError ? { startError: r.startError.message } : {}),
+  };
 }

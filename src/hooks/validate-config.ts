@@ -40,7 +40,8 @@ export function validateHooksDocument(doc: unknown, file: string): { hooks: Hook
   const issues: ConfigIssue[] = [];
   if (nested) {
     for (const key of Object.keys(doc)) {
-      if ((hookEvents as readonly string[]).includes(key)) issues.push({ file, path: `/${key}`, message: 'is an event outside "hooks"; move it into the "hooks" object' });
+      if ((hookEvents as readonly string[]).includes(key))
+        issues.push({ file, path: `/${key}`, message: 'is an event outside "hooks"; move it into the "hooks" object' });
     }
   }
   const reported = new Set<string>();

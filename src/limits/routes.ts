@@ -7,102 +7,106 @@ import type { LimitsService } from './service.js';
 
 const tags = ['usage limits'];
 
-export const limitsRoutes: FastifyPluginAsyncTypebox<{ limits: LimitsService }> =
-  async (app, { limits }) => {
-    app.put(
-      '/api/v0/organization/usage/limits/global',
-      {
-        config: { access: access.managers },
-        schema: {
-          operationId: 'limits.setGlobal',
-          tags,
-          summary: 'Set or remove the global per-user credits limit',
-          body: GlobalLimitBody,
-          response: { 200: GlobalLimit, ...errorResponses(400, 401, 403) },
-        },
+export const limitsRoutes: FastifyPluginAsyncTypebox<{ limits: LimitsService }> = async (app, { limits }) => {
+  app.put(
+    '/api/v0/organization/usage/limits/global',
+    {
+      config: { access: access.managers },
+      schema: {
+        operationId: 'limits.setGlobal',
+        tags,
+        summary: 'Set or remove the global per-user credits limit',
+        body: GlobalLimitBody,
+        response: { 200: GlobalLimit, ...errorResponses(400, 401, 403) },
       },
-      async (request) => ({ limit: await limits.setGlobal(principalOf(request), request.body.limit) }),
-    );
+    },
+    async (request) => ({ limit: await limits.setGlobal(principalOf(request), request.body.limit) }),
+  );
 
-    app.get(
-      '/api/v0/organization/usage/limits/global',
-      {
-        config: { access: access.anyone },
-        schema: { operationId: 'limits.getGlobal', tags, summary: 'Read the global per-user credits limit', response: { 200: GlobalLimit, ...errorResponses(401) } },
+  app.get(
+    '/api/v0/organization/usage/limits/global',
+    {
+      config: { access: access.anyone },
+      schema: {
+        operationId: 'limits.getGlobal',
+        tags,
+        summary: 'Read the global per-user credits limit',
+        response: { 200: GlobalLimit, ...errorResponses(401) },
       },
-      async (request) => ({ limit: await limits.getGlobal(principalOf(request).orgId) }),
-    );
+    },
+    async (request) => ({ limit: await limits.getGlobal(principalOf(request).orgId) }),
+  );
 
-    app.get(
-      '/api/v0/organization/usage/limits/users',
-      {
-        config: { access: access.anyone },
-        schema: {
-          operationId: 'limits.listUsers',
-          tags,
-          summary: 'Read the global limit and the individual overrides',
-          response: { 200: UserLimits, ...errorResponses(401) },
-        },
+  app.get(
+    '/api/v0/organization/usage/limits/users',
+    {
+      config: { access: access.anyone },
+      schema: {
+        operationId: 'limits.listUsers',
+        tags,
+        summary: 'Read the global limit and the individual overrides',
+        response: { 200: UserLimits, ...errorResponses(401) },
       },
-      async (request) => limits.listUserLimits(principalOf(request).orgId),
-    );
+    },
+    async (request) => limits.listUserLimits(principalOf(request).orgId),
+  );
 
-    app.put(
-      '/api/v0/organization/usage/limits/users',
-      {
-        config: { access: access.managers },
-        schema: {
-          operationId: 'limits.setUsers',
-          tags,
-          summary: 'Set or remove individual overrides (1 to 100 users)',
-          body: UserLimitsBody,
-          response: { 200: UserLimitsResult, ...errorResponses(400, 401, 403) },
-        },
+  app.put(
+    '/api/v0/organization/usage/limits/users',
+    {
+      config: { access: access.managers },
+      schema: {
+        operationId: 'limits.setUsers',
+        tags,
+        summary: 'Set or remove individual overrides (1 to 100 users)',
+        body: UserLimitsBody,
+        response: { 200: UserLimitsResult, ...errorResponses(400, 401, 403) },
       },
-      async (request) => limits.setUserLimits(principalOf(request), request.body.users),
-    );
+    },
+    async (request) => limits.setUserLimits(principalOf(request), request.body.users),
+  );
 
-    app.get(
-      '/api/v0/organization/usage/limits/audit',
-      {
-        config: { access: access.managers },
-        schema: {
-          operationId: 'limits.audit',
-          tags,
-          summary: 'The audit log of limit changes, newest first',
-          querystring: AuditQuery,
-          response: { 200: AuditLog, ...errorResponses(400, 401, 403) },
-        },
+  app.get(
+    '/api/v0/organization/usage/limits/audit',
+    {
+      config: { access: access.managers },
+      schema: {
+        operationId: 'limits.audit',
+        tags,
+        summary: 'The audit log of limit changes, newest first',
+        querystring: AuditQuery,
+        response: { 200: AuditLog, ...errorResponses(400, 401, 403) },
       },
-      async (request) => {
-        const rows = await limits.auditLog(principalOf(request).orgId, request.query);
-        return {
-          entries: rows.map((r) => ({
-            id: r.id,
-            actorId: r.actor_id,
-            actorEmail: r.actor_email,
-            scope: r.scope,
-            targetEmail: r.target_email,
-            oldLimit: r.old_limit,
-            newLimit: r.new_limit,
-            changedAt: r.changed_at.getTime(),
-          })),
-        };
-      },
-    );
+    },
+    async (request) => {
+      const rows = await limits.auditLog(principalOf(request).orgId, request.query);
+      return {
+        entries: rows.map((r) => ({
+          id: r.id,
+          actorId: r.actor_id,
+          actorEmail: r.actor_email,
+          scope: r.scope,
+          targetEmail: r.target_email,
+          oldLimit: r.old_limit,
+          newLimit: r.new_limit,
+          changedAt: r.changed_at.getTime(),
+        })),
+      };
+    },
+  );
 
-    app.get(
-      '/api/v0/usage/allowance',
-      {
-        config: { access: access.anyone },
-        schema: {
-          operationId: 'limits.allowance',
-          tags,
-          summary: "The caller's limit, usage and what remains in the current month (UTC); owners and managers may name another user",
-          querystring: AllowanceQuery,
-          response: { 200: Allowance, ...errorResponses(400, 401, 403, 404) },
-        },
+  app.get(
+    '/api/v0/usage/allowance',
+    {
+      config: { access: access.anyone },
+      schema: {
+        operationId: 'limits.allowance',
+        tags,
+        summary: "The caller's limit, usage and what remains in the current month (UTC); owners and managers may name another user",
+        querystring: AllowanceQuery,
+        response: { 200: Allowance, ...errorResponses(400, 401, 403, 404) },
       },
-      async (request) => limits.allowance(principalOf(request), request.query.user_id),
-    );
-  };
+    },
+    async (request) => limits.allowance(principalOf(request), request.query.user_id),
+  );
+};

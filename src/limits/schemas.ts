@@ -41,7 +41,9 @@ export const Allowance = Type.Object({
 
 export const AuditQuery = Type.Object({
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
-  before: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Return entries with an id below this one (the last id of the previous page)' })),
+  before: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Return entries with an id below this one (the last id of the previous page)' }),
+  ),
 });
 export const AuditLog = Type.Object({
   entries: Type.Array(

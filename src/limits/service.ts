@@ -44,7 +44,15 @@ export class LimitsService {
       const old = await store.lockGlobal(tx, actor.orgId);
       if (old !== limit) {
         await store.setGlobal(tx, actor.orgId, limit);
-        await store.insertAudit(tx, { orgId: actor.orgId, actorId: actor.id, scope: 'global', targetId: null, targetEmail: null, oldLimit: old, newLimit: limit });
+        await store.insertAudit(tx, {
+          orgId: actor.orgId,
+          actorId: actor.id,
+          scope: 'global',
+          targetId: null,
+          targetEmail: null,
+          oldLimit: old,
+          newLimit: limit,
+        });
       }
       return limit;
     });
@@ -71,7 +79,10 @@ export class LimitsService {
       // Inside this transaction: the identity service's reads join it.
       const users = await this.identity.findUsersByEmail(actor.orgId, [...wanted.keys()]);
       const idByEmail = new Map(users.map((u) => [u.email, u.id]));
-      const current = await store.lockUserLimits(tx, users.map((u) => u.id));
+      const current = await store.lockUserLimits(
+        tx,
+        users.map((u) => u.id),
+      );
       const done: { email: string; limit: number | null }[] = [];
       for (const [email, limit] of wanted) {
         const id = idByEmail.get(email);
@@ -82,7 +93,15 @@ export class LimitsService {
         const old = current.get(id) ?? null;
         if (old !== limit) {
           await store.setUserLimit(tx, actor.orgId, id, limit);
-          await store.insertAudit(tx, { orgId: actor.orgId, actorId: actor.id, scope: 'user', targetId: id, targetEmail: email, oldLimit: old, newLimit: limit });
+          await store.insertAudit(tx, {
+            orgId: actor.orgId,
+            actorId: actor.id,
+            scope: 'user',
+            targetId: id,
+            targetEmail: email,
+            oldLimit: old,
+            newLimit: limit,
+          });
         }
         done.push({ email, limit });
       }

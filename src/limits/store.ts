@@ -67,7 +67,15 @@ export const limitsStore = {
 
   async insertAudit(
     tx: Queryable,
-    e: { orgId: string; actorId: string; scope: 'global' | 'user'; targetId: string | null; targetEmail: string | null; oldLimit: number | null; newLimit: number | null },
+    e: {
+      orgId: string;
+      actorId: string;
+      scope: 'global' | 'user';
+      targetId: string | null;
+      targetEmail: string | null;
+      oldLimit: number | null;
+      newLimit: number | null;
+    },
   ): Promise<void> {
     await tx.query(
       `INSERT INTO usage_limit_audit (org_id, actor_id, scope, target_principal_id, target_email, old_limit, new_limit)

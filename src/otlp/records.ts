@@ -116,7 +116,10 @@ function anyValue(v: unknown, depth = 0): AttrValue {
   if (has(o, 'arrayValue')) return asList(asObject(o.arrayValue).values).map((x) => anyValue(x, depth + 1));
   if (has(o, 'kvlistValue')) return attributes(asObject(o.kvlistValue).values, depth + 1);
   // Base64, as the JSON mapping writes bytes.
-  if (has(o, 'bytesValue')) return o.bytesValue instanceof Uint8Array ? Buffer.from(o.bytesValue.buffer, o.bytesValue.byteOffset, o.bytesValue.byteLength).toString('base64') : String(o.bytesValue);
+  if (has(o, 'bytesValue'))
+    return o.bytesValue instanceof Uint8Array
+      ? Buffer.from(o.bytesValue.buffer, o.bytesValue.byteOffset, o.bytesValue.byteLength).toString('base64')
+      : String(o.bytesValue);
   return null;
 }
 
@@ -127,7 +130,12 @@ export function attributes(list: unknown, depth = 0): Attrs {
   return out;
 }
 
-const TEMPORALITY: Record<string, Temporality> = { '1': 'delta', '2': 'cumulative', AGGREGATION_TEMPORALITY_DELTA: 'delta', AGGREGATION_TEMPORALITY_CUMULATIVE: 'cumulative' };
+const TEMPORALITY: Record<string, Temporality> = {
+  '1': 'delta',
+  '2': 'cumulative',
+  AGGREGATION_TEMPORALITY_DELTA: 'delta',
+  AGGREGATION_TEMPORALITY_CUMULATIVE: 'cumulative',
+};
 const temporalityOf = (v: unknown): Temporality => TEMPORALITY[String(v)] ?? 'unspecified';
 
 export interface MetricPoints {
@@ -143,7 +151,8 @@ export function readPoint(out: MetricPoints, p: Omit<MetricPoint, 'timeNs' | 'va
   let reason: string | undefined;
   if (p.timeNs === undefined) reason = `${p.metric}: a data point without timeUnixNano`;
   // fixed64 in protobuf; only JSON can say otherwise.
-  else if (p.timeNs < 0n || p.timeNs > MAX_FIXED64 || p.startNs < 0n || p.startNs > MAX_FIXED64) reason = `${p.metric}: a data point whose time is not an unsigned 64-bit number of nanoseconds`;
+  else if (p.timeNs < 0n || p.timeNs > MAX_FIXED64 || p.startNs < 0n || p.startNs > MAX_FIXED64)
+    reason = `${p.metric}: a data point whose time is not an unsigned 64-bit number of nanoseconds`;
   else if (p.value === undefined || !Number.isFinite(p.value)) reason = `${p.metric}: a data point whose value is not a finite number`;
   else return void out.points.push(p as MetricPoint);
   out.rejected.count += 1;
@@ -160,13 +169,36 @@ export function metricPoints(body: Plain): MetricPoints {
       const scope = String(asObject(sm.scope).name ?? '');
       for (const m of asList(sm.metrics)) {
         const metric = typeof m.name === 'string' ? m.name : '';
-        const [kind, data] = m.sum ? (['sum', asObject(m.sum)] as const) : m.gauge ? (['gauge', asObject(m.gauge)] as const) : m.histogram ? (['histogram', asObject(m.histogram)] as const) : m.exponentialHistogram ? (['histogram', asObject(m.exponentialHistogram)] as const) : m.summary ? (['summary', asObject(m.summary)] as const) : ([undefined, {}] as const);
+        const [kind, data] = m.sum
+          ? (['sum', asObject(m.sum)] as const)
+          : m.gauge
+            ? (['gauge', asObject(m.gauge)] as const)
+            : m.histogram
+              ? (['histogram', asObject(m.histogram)] as const)
+              : m.exponentialHistogram
+                ? (['histogram', asObject(m.exponentialHistogram)] as const)
+                : m.summary
+                  ? (['summary', asObject(m.summary)] as const)
+                  : ([undefined, {}] as const);
         if (!kind) continue;
         const temporality = kind === 'summary' ? 'cumulative' : kind === 'gauge' ? 'unspecified' : temporalityOf(data.aggregationTemporality);
         const monotonic = data.isMonotonic === true;
         for (const p of asList(data.dataPoints)) {
-          const value = kind === 'sum' || kind === 'gauge' ? (has(p, 'asInt') ? Number(toBigInt(p.asInt) ?? Number.NaN) : toNumber(p.asDouble)) : toNumber(p.sum ?? 0);
-          readPoint(out, { resource, resourceJson, scope, metric, kind, temporality, monotonic, attrs: attributes(p.attributes), startNs: toBigInt(p.startTimeUnixNano ?? '0') ?? 0n, timeNs: toBigInt(p.timeUnixNano), value });
+          const value =
+            kind === 'sum' || kind === 'gauge' ? (has(p, 'asInt') ? Number(toBigInt(p.asInt) ?? Number.NaN) : toNumber(p.asDouble)) : toNumber(p.sum ?? 0);
+          readPoint(out, {
+            resource,
+            resourceJson,
+            scope,
+            metric,
+            kind,
+            temporality,
+            monotonic,
+            attrs: attributes(p.attributes),
+            startNs: toBigInt(p.startTimeUnixNano ?? '0') ?? 0n,
+            timeNs: toBigInt(p.timeUnixNano),
+            value,
+          });
         }
       }
     }
@@ -184,7 +216,10 @@ export function logRecords(body: Plain): LogRecordIn[] {
       for (const r of asList(sl.logRecords)) {
         const attrs = attributes(r.attributes);
         const body = anyValue(r.body);
-        const name = (typeof r.eventName === 'string' && r.eventName) || (typeof attrs['event.name'] === 'string' && attrs['event.name']) || (typeof body === 'string' ? body : '');
+        const name =
+          (typeof r.eventName === 'string' && r.eventName) ||
+          (typeof attrs['event.name'] === 'string' && attrs['event.name']) ||
+          (typeof body === 'string' ? body : '');
         const timeNs = toBigInt(r.timeUnixNano) || toBigInt(r.observedTimeUnixNano) || 0n;
         out.push({ resource, resourceJson, scope, name, attrs, timeNs });
       }
@@ -201,7 +236,15 @@ export function spans(body: Plain): SpanIn[] {
     for (const ss of asList(rs.scopeSpans)) {
       const scope = String(asObject(ss.scope).name ?? '');
       for (const s of asList(ss.spans)) {
-        out.push({ resource, resourceJson, scope, name: typeof s.name === 'string' ? s.name : '', attrs: attributes(s.attributes), startNs: toBigInt(s.startTimeUnixNano) ?? 0n, endNs: toBigInt(s.endTimeUnixNano) ?? 0n });
+        out.push({
+          resource,
+          resourceJson,
+          scope,
+          name: typeof s.name === 'string' ? s.name : '',
+          attrs: attributes(s.attributes),
+          startNs: toBigInt(s.startTimeUnixNano) ?? 0n,
+          endNs: toBigInt(s.endTimeUnixNano) ?? 0n,
+        });
       }
     }
   }

@@ -114,7 +114,9 @@ function read<S extends Signal>(signal: S, request: FastifyRequest, body: Buffer
     try {
       return FROM_PROTOBUF[signal](body);
     } catch (e) {
-      throw errors.badRequest(`The body is not a protobuf Export${signal === 'traces' ? 'Trace' : signal === 'logs' ? 'Logs' : 'Metrics'}ServiceRequest: ${(e as Error).message}`);
+      throw errors.badRequest(
+        `The body is not a protobuf Export${signal === 'traces' ? 'Trace' : signal === 'logs' ? 'Logs' : 'Metrics'}ServiceRequest: ${(e as Error).message}`,
+      );
     }
   }
   let parsed: unknown;
@@ -123,7 +125,8 @@ function read<S extends Signal>(signal: S, request: FastifyRequest, body: Buffer
   } catch {
     throw errors.badRequest('The body is not JSON.');
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw errors.badRequest('The body must be a JSON object (an OTLP export request).');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw errors.badRequest('The body must be a JSON object (an OTLP export request).');
   try {
     return FROM_JSON[signal](parsed as Record<string, unknown>);
   } catch (e) {
@@ -158,7 +161,11 @@ function sendOtlpError(request: FastifyRequest, reply: FastifyReply, thrown: Err
 
 /** The error object with google.rpc.Status's code and message (JSON requests; protobuf ones get a Status). */
 const OtlpError = Type.Object(
-  { ...ErrorObject.properties, code: Type.Integer({ description: 'The google.rpc.Code of the failure' }), message: Type.String({ description: 'Equals detail' }) },
+  {
+    ...ErrorObject.properties,
+    code: Type.Integer({ description: 'The google.rpc.Code of the failure' }),
+    message: Type.String({ description: 'Equals detail' }),
+  },
   { title: 'OtlpError' },
 );
 // Every documented failure but 500, which this receiver never answers (see sendOtlpError).
@@ -172,7 +179,8 @@ const otlpErrors = Object.fromEntries(
 export const otlpRoutes: FastifyPluginAsync<{ otlp: OtlpService; bodies: BodyBudget }> = async (app, { otlp, bodies }) => {
   // Bodies are read as bytes here (the rest of the API takes only JSON): decoded by content type below.
   app.removeAllContentTypeParsers();
-  for (const type of [PROTOBUF, 'application/json']) app.addContentTypeParser(type, { parseAs: 'buffer', bodyLimit: OTLP_MAX_BYTES }, (_req, body, done) => done(null, body));
+  for (const type of [PROTOBUF, 'application/json'])
+    app.addContentTypeParser(type, { parseAs: 'buffer', bodyLimit: OTLP_MAX_BYTES }, (_req, body, done) => done(null, body));
   app.setErrorHandler((err, request, reply) => sendOtlpError(request, reply, err as Error));
 
   for (const signal of ['metrics', 'logs', 'traces'] as const) {
@@ -193,7 +201,10 @@ export const otlpRoutes: FastifyPluginAsync<{ otlp: OtlpService; bodies: BodyBud
             200: Type.Object(
               {
                 partialSuccess: Type.Optional(
-                  Type.Object({ [REJECTED[signal]]: Type.Integer({ minimum: 1, description: 'Records that could not be used' }), errorMessage: Type.String({ description: 'Why, for the first few reasons' }) }),
+                  Type.Object({
+                    [REJECTED[signal]]: Type.Integer({ minimum: 1, description: 'Records that could not be used' }),
+                    errorMessage: Type.String({ description: 'Why, for the first few reasons' }),
+                  }),
                 ),
               },
               { description: 'Stored. In protobuf: the Export…ServiceResponse message (empty when everything was used).' },
@@ -206,7 +217,11 @@ export const otlpRoutes: FastifyPluginAsync<{ otlp: OtlpService; bodies: BodyBud
         const body = await rawBody(request, (bytes) => holdBodyBytes(request, reply, bodies, bytes));
         const caller = principalOf(request);
         const outcome =
-          signal === 'metrics' ? await otlp.exportMetrics(caller, read(signal, request, body)) : signal === 'logs' ? await otlp.exportLogs(caller, read(signal, request, body)) : await otlp.exportSpans(caller, read(signal, request, body));
+          signal === 'metrics'
+            ? await otlp.exportMetrics(caller, read(signal, request, body))
+            : signal === 'logs'
+              ? await otlp.exportLogs(caller, read(signal, request, body))
+              : await otlp.exportSpans(caller, read(signal, request, body));
         const response = outcome.rejected > 0 ? { partialSuccess: { [REJECTED[signal]]: outcome.rejected, errorMessage: outcome.errorMessage } } : {};
         reply.code(200);
         if (isProtobuf(request)) return reply.type(PROTOBUF).send(encode(RESPONSE[signal], response));

@@ -94,6 +94,10 @@ export const seenGroupsStore = {
 
   /** Which of these newly recorded grouped records older than the organization's upgradeCutoff were counted then, through otlp_seen. */
   async seenBefore(tx: Queryable, orgId: string, records: readonly { key: string; ms: number }[], cutoff: number): Promise<Set<string>> {
-    return seenStore.seen(tx, orgId, records.filter((r) => r.ms < cutoff).map((r) => r.key));
+    return seenStore.seen(
+      tx,
+      orgId,
+      records.filter((r) => r.ms < cutoff).map((r) => r.key),
+    );
   },
 };

@@ -122,7 +122,9 @@ export class OtlpService {
       const owner = owners[i] as Owner;
       if (point.kind === 'gauge') return;
       if (metric?.point.resourceJson !== point.resourceJson || metric.point.scope !== point.scope || metric.point.metric !== point.metric) {
-        const [prefix, collectionPrefix, streamPrefix] = ['point', 'collection', 'stream'].map((kind) => originPrefix(kind, point, point.scope, point.metric)) as [string, string, string];
+        const [prefix, collectionPrefix, streamPrefix] = ['point', 'collection', 'stream'].map((kind) =>
+          originPrefix(kind, point, point.scope, point.metric),
+        ) as [string, string, string];
         // streamSetKey(point), serialized once for the metric.
         metric = { point, prefix, collectionPrefix, streamPrefix, set: keyOfPrefix(streamPrefix) };
         times = undefined;
@@ -134,7 +136,12 @@ export class OtlpService {
       }
       if (times?.startNs !== point.startNs || times.timeNs !== point.timeNs) {
         const [start, time] = [point.startNs.toString(), point.timeNs.toString()];
-        times = { startNs: point.startNs, timeNs: point.timeNs, tail: originTail(start, time), grouped: { group: keyOfPrefix(metric.collectionPrefix, start, time), ms: nsToMs(point.timeNs) } };
+        times = {
+          startNs: point.startNs,
+          timeNs: point.timeNs,
+          tail: originTail(start, time),
+          grouped: { group: keyOfPrefix(metric.collectionPrefix, start, time), ms: nsToMs(point.timeNs) },
+        };
       }
       // A delta point is counted through its collection's row.
       const key = keyOfParts(metric.prefix, point.attrs, times.tail);
@@ -170,10 +177,24 @@ export class OtlpService {
         if (delta === 0) continue;
         // A step's events are neither kept nor keyed (they go to the rollups alone): their ids only name their stream.
         const idBase = `step:${c.key}`;
-        this.collect(mapPoint({ point: c.point, value: delta, idBase, ms: nsToMs(c.point.timeNs) }), c.owner, steps, rejections, nowMs, idBase, undefined, undefined);
+        this.collect(
+          mapPoint({ point: c.point, value: delta, idBase, ms: nsToMs(c.point.timeNs) }),
+          c.owner,
+          steps,
+          rejections,
+          nowMs,
+          idBase,
+          undefined,
+          undefined,
+        );
       }
       streamsStore.save(tx, caller.orgId, sets);
-      return this.store(caller.orgId, collected, { full: `more than ${MAX_RECORDS_PER_GROUP} data points of one metric with the same start and time`, rejections }, steps);
+      return this.store(
+        caller.orgId,
+        collected,
+        { full: `more than ${MAX_RECORDS_PER_GROUP} data points of one metric with the same start and time`, rejections },
+        steps,
+      );
     });
     return { rejected: rejections.count, errorMessage: rejections.message(), stored };
   }
@@ -268,7 +289,16 @@ export class OtlpService {
    * counted without a key), and `grouped` its group when it has one; or its rejection. A token
    * count is collected as a model request by its parts, under the record's id and key.
    */
-  private collect(mapped: Mapped, owner: Owner, out: Collected, rejections: Rejections, nowMs: number, id: string, key: string | undefined, grouped: Grouped | undefined): void {
+  private collect(
+    mapped: Mapped,
+    owner: Owner,
+    out: Collected,
+    rejections: Rejections,
+    nowMs: number,
+    id: string,
+    key: string | undefined,
+    grouped: Grouped | undefined,
+  ): void {
     if ('ignore' in mapped) return;
     if ('reject' in mapped) return rejections.add(mapped.reject);
     if ('events' in mapped && mapped.events.length === 0) return;
@@ -328,18 +358,27 @@ export class OtlpService {
       if (email === undefined && account === undefined) return own;
       const id = (email && byEmail.get(email.trim().toLowerCase())) || (account && byAccount.get(account));
       if (id) return { userId: id };
-      return { reject: email ? `user ${clean(email, 100)} is not a user of this organization` : `account ${clean(account as string, 100)} is linked to no user of this organization (orgctl users link)` };
+      return {
+        reject: email
+          ? `user ${clean(email, 100)} is not a user of this organization`
+          : `account ${clean(account as string, 100)} is linked to no user of this organization (orgctl users link)`,
+      };
     });
   }
 }
 
 // Each attribute is read at a site of its own (textOf in mappings/native.ts).
 type Named = { attrs: Attrs; resource: Attrs };
-const emailOf = (r: Named) => textOf(r.attrs['user.email']) ?? textOf(r.resource['user.email']) ?? textOf(r.attrs['enduser.id']) ?? textOf(r.resource['enduser.id']);
+const emailOf = (r: Named) =>
+  textOf(r.attrs['user.email']) ?? textOf(r.resource['user.email']) ?? textOf(r.attrs['enduser.id']) ?? textOf(r.resource['enduser.id']);
 
 /** The client account a record names; Claude Code's user.id is an anonymous installation id, so only Droid's counts. */
 function accountOf(r: Named, name: string): string | undefined {
-  const account = textOf(r.attrs['user.account_id']) ?? textOf(r.resource['user.account_id']) ?? textOf(r.attrs['user.account_uuid']) ?? textOf(r.resource['user.account_uuid']);
+  const account =
+    textOf(r.attrs['user.account_id']) ??
+    textOf(r.resource['user.account_id']) ??
+    textOf(r.attrs['user.account_uuid']) ??
+    textOf(r.resource['user.account_uuid']);
   if (account) return account;
   const droid = name.startsWith('droid.') || (textOf(r.resource['service.name']) ?? '').includes('droid');
   return droid ? (textOf(r.attrs['user.id']) ?? textOf(r.resource['user.id'])) : undefined;

@@ -35,7 +35,8 @@ export class StreamSet {
   changed = false;
 
   constructor(packed: Buffer) {
-    if (packed.length % ENTRY_BYTES !== 0) throw new Error(`otlp_stream_sets: ${packed.length} bytes of states, not a whole number of ${ENTRY_BYTES}-byte entries`);
+    if (packed.length % ENTRY_BYTES !== 0)
+      throw new Error(`otlp_stream_sets: ${packed.length} bytes of states, not a whole number of ${ENTRY_BYTES}-byte entries`);
     this.bytes = packed;
     this.view = viewOf(packed);
     this.used = packed.length;
@@ -69,7 +70,8 @@ export class StreamSet {
         this.bytes = grown;
         this.view = viewOf(grown);
       }
-      if (this.bytes.write(key, at, KEY_BYTES, 'base64url') !== KEY_BYTES) throw new Error(`a stream key that is not 32 base64url characters: ${key.slice(0, 40)}`);
+      if (this.bytes.write(key, at, KEY_BYTES, 'base64url') !== KEY_BYTES)
+        throw new Error(`a stream key that is not 32 base64url characters: ${key.slice(0, 40)}`);
       this.used += ENTRY_BYTES;
       this.offsets.set(key, at);
     }

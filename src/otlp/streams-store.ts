@@ -66,6 +66,8 @@ export const streamsStore = {
       `SELECT stream_key, start_ns::text AS start_ns, last_ns::text AS last_ns, last_value FROM otlp_streams WHERE org_id = $1 AND stream_key = ANY($2::text[])`,
       [orgId, keys.map((k) => ID_PREFIX + k)],
     );
-    return new Map(rows.map((r) => [r.stream_key.slice(ID_PREFIX.length), { startNs: BigInt(r.start_ns), lastNs: BigInt(r.last_ns), lastValue: Number(r.last_value) }]));
+    return new Map(
+      rows.map((r) => [r.stream_key.slice(ID_PREFIX.length), { startNs: BigInt(r.start_ns), lastNs: BigInt(r.last_ns), lastValue: Number(r.last_value) }]),
+    );
   },
 };

@@ -123,7 +123,8 @@ for (const t of [T.histogramPoint, T.expPoint, T.summaryPoint]) {
 }
 for (const name of ['Gauge', 'Histogram', 'ExponentialHistogram', 'Summary']) {
   const t = lookup(name);
-  if (field(t, 'dataPoints') !== F.dataPoints || (name.endsWith('Histogram') && field(t, 'aggregationTemporality') !== F.temporality)) throw new Error(`otlp proto: ${name} has other fields`);
+  if (field(t, 'dataPoints') !== F.dataPoints || (name.endsWith('Histogram') && field(t, 'aggregationTemporality') !== F.temporality))
+    throw new Error(`otlp proto: ${name} has other fields`);
 }
 
 /** Enters a length-delimited message: returns the length the reader had, to give back to `leave`. */
@@ -185,8 +186,18 @@ function readAny(r: Reader, depth: number, s: AnyState): void {
     else if (f === F.int && w === VARINT) set(s, f, r.int64());
     else if (f === F.double && w === I64) set(s, f, r.double());
     else if (f === F.bytes && w === LEN) set(s, f, r.bytes());
-    else if (f === F.array && w === LEN) readList(r, depth + 1, member(s, f, () => [] as AnyState[]));
-    else if (f === F.kvlist && w === LEN) readKvList(r, depth + 1, member(s, f, () => [] as KeyValue[]));
+    else if (f === F.array && w === LEN)
+      readList(
+        r,
+        depth + 1,
+        member(s, f, () => [] as AnyState[]),
+      );
+    else if (f === F.kvlist && w === LEN)
+      readKvList(
+        r,
+        depth + 1,
+        member(s, f, () => [] as KeyValue[]),
+      );
     else r.skipType(w, depth, f);
   }
   leave(r, outer);
@@ -286,7 +297,9 @@ function readKey(r: Reader): string {
   }
   const buf = r.buf;
   // The slot, by the length and three of the bytes: the comparison below reads them all anyway.
-  const slot = Math.imul(length ^ ((buf[start] as number) << 7) ^ ((buf[start + (length >> 1)] as number) << 14) ^ ((buf[end - 1] as number) << 21), 0x9e3779b1) >>> (32 - KEPT_KEY_BITS);
+  const slot =
+    Math.imul(length ^ ((buf[start] as number) << 7) ^ ((buf[start + (length >> 1)] as number) << 14) ^ ((buf[end - 1] as number) << 21), 0x9e3779b1) >>>
+    (32 - KEPT_KEY_BITS);
   const kept = keptKeys[slot];
   if (kept !== undefined && kept.length === length) {
     let i = 0;
@@ -554,7 +567,19 @@ export function metricPointsFromWire(bytes: Uint8Array): MetricPoints {
         const kind = data.kind === 'exp' ? 'histogram' : data.kind;
         const temporality = kind === 'summary' ? 'cumulative' : kind === 'gauge' ? 'unspecified' : (TEMPORALITIES[data.temporality as 1 | 2] ?? 'unspecified');
         for (const p of data.points) {
-          readPoint(out, { resource, resourceJson, scope: scope.name, metric: name, kind, temporality, monotonic: data.monotonic, attrs: p.attrs, startNs: p.startNs, timeNs: p.timeNs, value: p.value });
+          readPoint(out, {
+            resource,
+            resourceJson,
+            scope: scope.name,
+            metric: name,
+            kind,
+            temporality,
+            monotonic: data.monotonic,
+            attrs: p.attrs,
+            startNs: p.startNs,
+            timeNs: p.timeNs,
+            value: p.value,
+          });
         }
       }
     }

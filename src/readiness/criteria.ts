@@ -2,7 +2,17 @@
 // skipped. The summary endpoint reads levels and pillars from here, and the evaluator's checks
 // name these ids. Generated once from the model's published tables; edit here.
 
-export const PILLARS = ['Style & Validation', 'Build System', 'Testing', 'Documentation', 'Dev Environment', 'Debugging & Observability', 'Security', 'Task Discovery', 'Product & Experimentation'] as const;
+export const PILLARS = [
+  'Style & Validation',
+  'Build System',
+  'Testing',
+  'Documentation',
+  'Dev Environment',
+  'Debugging & Observability',
+  'Security',
+  'Task Discovery',
+  'Product & Experimentation',
+] as const;
 export type Pillar = (typeof PILLARS)[number];
 
 export interface Criterion {

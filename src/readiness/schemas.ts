@@ -14,7 +14,9 @@ export const ReasoningEffort = Type.Union([Type.Literal('low'), Type.Literal('me
 
 export const CriterionEvaluation = Type.Object(
   {
-    numerator: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: 'Sub-applications passing: 0 up to denominator; null when the criterion was skipped (it does not apply, or its evidence was out of reach)' }),
+    numerator: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
+      description: 'Sub-applications passing: 0 up to denominator; null when the criterion was skipped (it does not apply, or its evidence was out of reach)',
+    }),
     denominator: Type.Integer({ minimum: 1, description: 'Sub-applications evaluated: at least 1' }),
     rationale: Type.String({ maxLength: 20_000 }),
   },
@@ -27,7 +29,10 @@ export const ModelUsed = Type.Object({ id: Text(200), reasoningEffort: Reasoning
 
 /** The fields a client sends; reportId and createdAt are assigned by the service. */
 const uploadFields = {
-  repoUrl: Text(2048, 'Repository evaluated (https, http, ssh, git, scp-like git@host:owner/repo); kept without credentials (user information, an ssh password), query or fragment'),
+  repoUrl: Text(
+    2048,
+    'Repository evaluated (https, http, ssh, git, scp-like git@host:owner/repo); kept without credentials (user information, an ssh password), query or fragment',
+  ),
   apps: Type.Record(Type.String(), AppDescription, {
     propertyNames: MapKey,
     maxProperties: 1000,
@@ -38,7 +43,9 @@ const uploadFields = {
     maxProperties: 1000,
     description: 'Map from criterion id to its evaluation',
   }),
-  commitHash: Type.Optional(Text(64, 'The commit evaluated: a full or abbreviated Git commit id, or another version control system\'s id (any text of 1 to 64 characters)')),
+  commitHash: Type.Optional(
+    Text(64, "The commit evaluated: a full or abbreviated Git commit id, or another version control system's id (any text of 1 to 64 characters)"),
+  ),
   branch: Type.Optional(Text(255)),
   hasLocalChanges: Type.Optional(Type.Boolean({ description: 'Uncommitted changes existed' })),
   hasNonRemoteCommits: Type.Optional(Type.Boolean({ description: 'Unpushed commits existed' })),
@@ -105,7 +112,12 @@ export const ReadinessSummary = Type.Object(
         repoId: Type.String(),
         repoUrl: Type.String({ description: 'repoUrl of the latest report' }),
         reports: Type.Integer({ minimum: 1, description: 'Reports stored for the repository' }),
-        latest: Type.Object({ ...ReportScore, commitHash: Type.Optional(Type.String()), branch: Type.Optional(Type.String()), pillars: Type.Array(PillarScore) }),
+        latest: Type.Object({
+          ...ReportScore,
+          commitHash: Type.Optional(Type.String()),
+          branch: Type.Optional(Type.String()),
+          pillars: Type.Array(PillarScore),
+        }),
         history: Type.Array(Type.Object(ReportScore), { description: `The newest ${HISTORY_PER_REPOSITORY} reports, newest first` }),
       }),
       { description: 'Ordered by repoId' },
@@ -124,7 +136,9 @@ export const ReadinessCriteria = Type.Object(
         id: Type.String(),
         pillar: Type.String(),
         level: LevelNumber(),
-        scope: Type.Union([Type.Literal('repository'), Type.Literal('application')], { description: 'repository: evaluated once; application: once per application' }),
+        scope: Type.Union([Type.Literal('repository'), Type.Literal('application')], {
+          description: 'repository: evaluated once; application: once per application',
+        }),
         skippable: Type.Boolean({ description: 'May be reported as skipped (numerator null) where it does not apply' }),
         checks: Type.String({ description: 'What passes it, in a sentence' }),
       }),

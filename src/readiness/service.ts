@@ -6,7 +6,17 @@ import { startPosition } from '../core/db/keyset.js';
 import { canonicalRepoId, notARepoUrl, withoutCredentials } from '../core/net/repo-id.js';
 import { CRITERIA, PILLARS } from './criteria.js';
 import { LEVEL_UP, scoreReport, organizationLevel, type Evaluation } from './levels.js';
-import { DEFAULT_PAGE, HISTORY_PER_REPOSITORY, MAX_PAGE, PAGE_MAX_BYTES, type ReadinessCriteria, type ReadinessSummary, type ListQuery, type Report, type ReportUpload } from './schemas.js';
+import {
+  DEFAULT_PAGE,
+  HISTORY_PER_REPOSITORY,
+  MAX_PAGE,
+  PAGE_MAX_BYTES,
+  type ReadinessCriteria,
+  type ReadinessSummary,
+  type ListQuery,
+  type Report,
+  type ReportUpload,
+} from './schemas.js';
 import { readinessStore as store, type ReportRow } from './store.js';
 
 export class ReadinessService {
@@ -43,7 +53,13 @@ export class ReadinessService {
       }
     }
     if (problems.length > 0) throw errors.invalid(problems);
-    const row = await store.insert(this.db, { reportId: randomUUID(), orgId: actor.orgId, repoId: repoId as string, uploadedBy: actor.id, body: { ...body, repoUrl: repoUrl as string } });
+    const row = await store.insert(this.db, {
+      reportId: randomUUID(),
+      orgId: actor.orgId,
+      repoId: repoId as string,
+      uploadedBy: actor.id,
+      body: { ...body, repoUrl: repoUrl as string },
+    });
     return toReport(row);
   }
 
@@ -63,7 +79,12 @@ export class ReadinessService {
         repoId: row.repo_id,
         repoUrl: row.repo_url,
         reports: Number(row.reports),
-        latest: { ...score, ...(row.commit_hash !== null ? { commitHash: row.commit_hash } : {}), ...(row.branch !== null ? { branch: row.branch } : {}), pillars: scores.pillars },
+        latest: {
+          ...score,
+          ...(row.commit_hash !== null ? { commitHash: row.commit_hash } : {}),
+          ...(row.branch !== null ? { branch: row.branch } : {}),
+          pillars: scores.pillars,
+        },
         history: [score],
       });
     }

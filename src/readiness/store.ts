@@ -57,7 +57,16 @@ export const readinessStore = {
 
   /** Each repository's newest `perRepository` reports (their criteria only), with the repository's report count. */
   async newestPerRepository(db: Db, orgId: string, perRepository: number) {
-    return db.queryMany<{ report_id: string; created_at: number; repo_id: string; repo_url: string; commit_hash: string | null; branch: string | null; report: string; reports: number }>(
+    return db.queryMany<{
+      report_id: string;
+      created_at: number;
+      repo_id: string;
+      repo_url: string;
+      commit_hash: string | null;
+      branch: string | null;
+      report: string;
+      reports: number;
+    }>(
       `SELECT report_id, created_at, repo_id, repo_url, commit_hash, branch, report::text AS report, reports FROM (
          SELECT r.*, row_number() OVER w AS n, count(*) OVER (PARTITION BY repo_id) AS reports
          FROM readiness_reports r WHERE org_id = $1

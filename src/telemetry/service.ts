@@ -38,7 +38,10 @@ export class TelemetryService {
     if (missing.length > 0) throw errors.invalid(missing);
     const checked = validateEvents(batch, '', this.clock.now().getTime());
     if ('errors' in checked) throw errors.invalid(checked.errors);
-    await this.checkUsersExist(orgId, batch.map((e, i) => ({ i, userId: e.userId as string })));
+    await this.checkUsersExist(
+      orgId,
+      batch.map((e, i) => ({ i, userId: e.userId as string })),
+    );
     return this.store(orgId, checked.events);
   }
 
@@ -76,7 +79,9 @@ export class TelemetryService {
 
   /** Only an owner or manager may name another user; the user must belong to the organization. */
   private async checkAttribution(caller: Principal, batch: IngestBody['events']): Promise<void> {
-    const named = batch.map((e, i) => ({ i, userId: e.userId })).filter((x): x is { i: number; userId: string } => x.userId !== undefined && x.userId.toLowerCase() !== caller.id);
+    const named = batch
+      .map((e, i) => ({ i, userId: e.userId }))
+      .filter((x): x is { i: number; userId: string } => x.userId !== undefined && x.userId.toLowerCase() !== caller.id);
     if (named.length === 0) return;
     if (!isManagerRole(caller.role)) {
       throw errors.forbidden(`Only an owner or manager may attribute events to another user (/events/${named[0]!.i}/userId).`);
@@ -100,8 +105,14 @@ export class TelemetryService {
  */
 function sumsOutOfRange(e: unknown, events: readonly TelemetryEvent[]): Error | undefined {
   if (!(e instanceof DbError) || (e.code !== '22003' && !(e.code === '23514' && e.constraint?.startsWith('analytics_')))) return undefined;
-  const i = Math.max(0, events.findIndex((x) => x.type === 'model_request'));
+  const i = Math.max(
+    0,
+    events.findIndex((x) => x.type === 'model_request'),
+  );
   return errors.invalid([
-    { path: `/events/${i}/inputTokens`, message: "would take this user's token or credit sums for the day past what the service keeps exactly; the batch is refused and nothing of it is stored" },
+    {
+      path: `/events/${i}/inputTokens`,
+      message: "would take this user's token or credit sums for the day past what the service keeps exactly; the batch is refused and nothing of it is stored",
+    },
   ]);
 }

@@ -8,7 +8,10 @@ import { parseTimestamp } from '../events/timestamps.js';
 import type { IngestBody } from './schemas.js';
 
 const validateEvent = jsonAjv.compile(Event);
-const fieldNames = Object.fromEntries(Object.entries(EventFields).map(([type, schema]) => [type, Object.keys((schema as TObject).properties)])) as Record<EventType, string[]>;
+const fieldNames = Object.fromEntries(Object.entries(EventFields).map(([type, schema]) => [type, Object.keys((schema as TObject).properties)])) as Record<
+  EventType,
+  string[]
+>;
 
 /**
  * Checks what the body schema cannot: each type's own fields (the event union), the timestamp's
@@ -34,7 +37,16 @@ export function validateEvents(events: IngestBody['events'], callerId: string, n
     refuseNul(errors, i, 'sessionId', e.sessionId);
     for (const k in attrs) refuseNul(errors, i, k, attrs[k]);
     if (errors.length > 0) return;
-    out.push({ id: e.id, type, ms: ts.ms, day: utcDay(ts.ms), sessionId: e.sessionId, client: e.client as Client, userId: e.userId?.toLowerCase() ?? callerId, attrs });
+    out.push({
+      id: e.id,
+      type,
+      ms: ts.ms,
+      day: utcDay(ts.ms),
+      sessionId: e.sessionId,
+      client: e.client as Client,
+      userId: e.userId?.toLowerCase() ?? callerId,
+      attrs,
+    });
   });
   return errors.length > 0 ? { errors: dedupeByPath(errors) } : { events: out };
 }

@@ -12,7 +12,17 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 const request = (id: string, at: number, model: string, inputTokens: number, cacheReadTokens = 0) => ({
-  id, type: 'model_request', timestamp: at, sessionId: 's', client: 'terminal-ui', model, tier: 'standard', inputTokens, outputTokens: 0, cacheReadTokens, cacheWriteTokens: 0,
+  id,
+  type: 'model_request',
+  timestamp: at,
+  sessionId: 's',
+  client: 'terminal-ui',
+  model,
+  tier: 'standard',
+  inputTokens,
+  outputTokens: 0,
+  cacheReadTokens,
+  cacheWriteTokens: 0,
 });
 
 describe('GET /api/v0/usage/allowance reports ingested usage', () => {

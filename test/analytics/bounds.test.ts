@@ -17,9 +17,19 @@ afterAll(() => t?.close());
 type Hook = { event: string; matcher: string; command: string; count: number };
 type ToolsDay = { date: string; hooks_by_event: Hook[]; tools_by_name?: unknown };
 
-const hook = (id: string, day: string, command: string) => ({ id, type: 'hook', timestamp: `${day}T10:00:00Z`, sessionId: 's', client: 'web', event: 'Stop', matcher: '', command });
+const hook = (id: string, day: string, command: string) => ({
+  id,
+  type: 'hook',
+  timestamp: `${day}T10:00:00Z`,
+  sessionId: 's',
+  client: 'web',
+  event: 'Stop',
+  matcher: '',
+  command,
+});
 const post = async (events: unknown[]) => expect((await t.request('POST', PATH, { key: guestKey, body: { events } })).status).toBe(202);
-const hooksOn = async (day: string) => (await t.request<{ data: ToolsDay[] }>('GET', `/api/v1/analytics/tools?startDate=${day}&endDate=${day}`, { key: org.ownerKey })).body.data[0]!.hooks_by_event;
+const hooksOn = async (day: string) =>
+  (await t.request<{ data: ToolsDay[] }>('GET', `/api/v1/analytics/tools?startDate=${day}&endDate=${day}`, { key: org.ownerKey })).body.data[0]!.hooks_by_event;
 
 describe('what one day keeps, whoever sends it', () => {
   const bound = NAMES_PER_DAY.hook.names;
@@ -41,10 +51,28 @@ describe('what one day keeps, whoever sends it', () => {
 
   it(`keeps ${MODELS_PER_USER_DAY} models on one user's day, the rest under ${OTHER} with exact token sums`, async () => {
     const day = '2026-10-07';
-    const request = (i: number, model: string) => ({ id: `m${i}`, type: 'model_request', timestamp: `${day}T10:00:00Z`, sessionId: 's', client: 'web', model, tier: 'standard', inputTokens: 100 + i, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 });
+    const request = (i: number, model: string) => ({
+      id: `m${i}`,
+      type: 'model_request',
+      timestamp: `${day}T10:00:00Z`,
+      sessionId: 's',
+      client: 'web',
+      model,
+      tier: 'standard',
+      inputTokens: 100 + i,
+      outputTokens: 1,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+    });
     const models = Array.from({ length: MODELS_PER_USER_DAY + 10 }, (_, i) => `model-${String(i).padStart(3, '0')}`);
     await post(models.map((m, i) => request(i, m)));
-    const rows = (await t.request<{ data: { group_key: string; input_tokens: number }[] }>('GET', `/api/v1/analytics/tokens?startDate=${day}&endDate=${day}&group_by=model`, { key: org.ownerKey })).body.data;
+    const rows = (
+      await t.request<{ data: { group_key: string; input_tokens: number }[] }>(
+        'GET',
+        `/api/v1/analytics/tokens?startDate=${day}&endDate=${day}&group_by=model`,
+        { key: org.ownerKey },
+      )
+    ).body.data;
     expect(rows).toHaveLength(MODELS_PER_USER_DAY + 1);
     expect(rows.some((r) => r.group_key === OTHER)).toBe(true);
     expect(rows.reduce((s, r) => s + r.input_tokens, 0)).toBe(models.reduce((s, _, i) => s + 100 + i, 0));

@@ -15,7 +15,11 @@ const range = { startDate: '2026-08-01', endDate: '2026-08-05' };
 
 type TokensDay = { date: string; billable_tokens: number; input_tokens: number; by_user: { user_id: string; by_model: { model_id: string }[] }[] };
 const tokensOf = async (app: FastifyInstance | TestApp) => {
-  const res = await (app instanceof TestApp ? app.app : app).inject({ method: 'GET', url: query('tokens', range), headers: { authorization: `Bearer ${org.ownerKey}` } });
+  const res = await (app instanceof TestApp ? app.app : app).inject({
+    method: 'GET',
+    url: query('tokens', range),
+    headers: { authorization: `Bearer ${org.ownerKey}` },
+  });
   expect(res.statusCode).toBe(200);
   return JSON.parse(res.body) as { data: TokensDay[]; meta: unknown };
 };
@@ -33,7 +37,11 @@ afterAll(() => t?.close());
 
 type ByModel = { data: { date: string; group_key: string; input_tokens: number; billable_tokens: number }[]; meta: unknown };
 const byModelOf = async (app: FastifyInstance | TestApp) => {
-  const res = await (app instanceof TestApp ? app.app : app).inject({ method: 'GET', url: query('tokens', { ...range, group_by: 'model' }), headers: { authorization: `Bearer ${org.ownerKey}` } });
+  const res = await (app instanceof TestApp ? app.app : app).inject({
+    method: 'GET',
+    url: query('tokens', { ...range, group_by: 'model' }),
+    headers: { authorization: `Bearer ${org.ownerKey}` },
+  });
   expect(res.statusCode).toBe(200);
   expect(Number(res.headers['content-length'])).toBe(res.rawPayload.length);
   return JSON.parse(res.body) as ByModel;
@@ -115,7 +123,11 @@ describe('/tokens?group_by=model rows kept between requests', () => {
       ['2026-08-03', 'gpt-5', 1000],
     ]);
     // Two models of the day served, and one on a day outside the range.
-    await ingest(t, org, [request('2026-08-03T13:00:00Z', 11, 'a-model'), request('2026-08-03T14:00:00Z', 2, 'claude-sonnet-4-5'), request('2026-07-30T14:00:00Z', 9)]);
+    await ingest(t, org, [
+      request('2026-08-03T13:00:00Z', 11, 'a-model'),
+      request('2026-08-03T14:00:00Z', 2, 'claude-sonnet-4-5'),
+      request('2026-07-30T14:00:00Z', 9),
+    ]);
     const after = modelInputs(await byModelOf(t));
     expect(after.filter(([date]) => date === '2026-08-03')).toEqual([
       ['2026-08-03', 'a-model', 11],

@@ -25,13 +25,19 @@ describe('orgctl demo seed', { timeout: 120_000 }, () => {
     const expected = demoEvents({ userIds: ['a', 'b', 'c', 'd'], days: 10, lastDay: seeded.lastDay, seed: 7 });
     const server = await startServer(env);
     onCleanup(async () => void (await server.stop()));
-    const res = await fetch(`${server.url}/api/v1/analytics/activity?startDate=${seeded.firstDay}&endDate=${seeded.lastDay}`, { headers: { authorization: `Bearer ${apiKey}` } });
+    const res = await fetch(`${server.url}/api/v1/analytics/activity?startDate=${seeded.firstDay}&endDate=${seeded.lastDay}`, {
+      headers: { authorization: `Bearer ${apiKey}` },
+    });
     expect(res.status).toBe(200);
     const body = (await res.json()) as { data: { sessions: number; daily_active_users: number }[] };
     expect(body.data).toHaveLength(10);
     expect(body.data.reduce((s, r) => s + r.sessions, 0)).toBe(expected.filter((e) => e.type === 'session_start').length);
     expect(Math.max(...body.data.map((r) => r.daily_active_users))).toBeGreaterThan(0);
-    const tools = (await (await fetch(`${server.url}/api/v1/analytics/tools?startDate=${seeded.firstDay}&endDate=${seeded.lastDay}`, { headers: { authorization: `Bearer ${apiKey}` } })).json()) as { data: { tool_calls: number }[] };
+    const tools = (await (
+      await fetch(`${server.url}/api/v1/analytics/tools?startDate=${seeded.firstDay}&endDate=${seeded.lastDay}`, {
+        headers: { authorization: `Bearer ${apiKey}` },
+      })
+    ).json()) as { data: { tool_calls: number }[] };
     expect(tools.data.reduce((s, r) => s + r.tool_calls, 0)).toBe(expected.filter((e) => e.type === 'tool_call').length);
   });
 

@@ -33,7 +33,11 @@ afterAll(() => t?.close());
 
 describe('rules of docs/analytics.md beyond the hand-built fixture', () => {
   it('a delegation tie goes to the more autonomous level; a tier tie goes to standard', async () => {
-    const res = await t.request<{ data: { date: string; delegation_level: string; primary_model: string; primary_model_tier: string }[] }>('GET', query('users', range), { key: org.ownerKey });
+    const res = await t.request<{ data: { date: string; delegation_level: string; primary_model: string; primary_model_tier: string }[] }>(
+      'GET',
+      query('users', range),
+      { key: org.ownerKey },
+    );
     expect(res.body.data.map((r) => [r.date, r.delegation_level, r.primary_model, r.primary_model_tier])).toEqual([
       ['2026-07-06', 'auto-low', 'gpt-5', 'standard'],
       ['2026-07-07', 'auto-high', null, null],
@@ -41,7 +45,9 @@ describe('rules of docs/analytics.md beyond the hand-built fixture', () => {
   });
 
   it('hidden files and files without an extension count under "", extensions lower-cased', async () => {
-    const res = await t.request<{ data: { date: string; by_extension: { extension: string; count: number }[] }[] }>('GET', query('productivity', range), { key: org.ownerKey });
+    const res = await t.request<{ data: { date: string; by_extension: { extension: string; count: number }[] }[] }>('GET', query('productivity', range), {
+      key: org.ownerKey,
+    });
     expect(res.body.data.find((d) => d.date === '2026-07-07')!.by_extension).toEqual([
       { extension: '', count: 3 },
       { extension: 'py', count: 1 },
@@ -50,7 +56,14 @@ describe('rules of docs/analytics.md beyond the hand-built fixture', () => {
 
   it('concurrent batches of one user-day rank its models together for the primary model', async () => {
     const member = await t.addUser(org, 'member', 'race@edge.test');
-    const request = (id: string, day: string, model: string, input: number) => ({ id, type: 'model_request', timestamp: `${day}T12:00:00Z`, sessionId: 'r', client: 'web', ...tokens(model, 'standard', input, 0, 0, 0) });
+    const request = (id: string, day: string, model: string, input: number) => ({
+      id,
+      type: 'model_request',
+      timestamp: `${day}T12:00:00Z`,
+      sessionId: 'r',
+      client: 'web',
+      ...tokens(model, 'standard', input, 0, 0, 0),
+    });
     const days = Array.from({ length: 12 }, (_, i) => `2026-06-${String(i + 10).padStart(2, '0')}`);
     for (const day of days) {
       // Alone, the second batch would make race-b primary; with the first, race-a has more credits.
@@ -60,7 +73,11 @@ describe('rules of docs/analytics.md beyond the hand-built fixture', () => {
       ]);
       expect(sent.map((r) => r.status)).toEqual([202, 202]);
     }
-    const res = await t.request<{ data: { user_id: string; primary_model: string }[] }>('GET', query('users', { startDate: days[0]!, endDate: days.at(-1)!, limit: 100 }), { key: org.ownerKey });
+    const res = await t.request<{ data: { user_id: string; primary_model: string }[] }>(
+      'GET',
+      query('users', { startDate: days[0]!, endDate: days.at(-1)!, limit: 100 }),
+      { key: org.ownerKey },
+    );
     expect(res.body.data.filter((r) => r.user_id === member.id).map((r) => r.primary_model)).toEqual(days.map(() => 'race-a'));
   });
 
@@ -69,14 +86,29 @@ describe('rules of docs/analytics.md beyond the hand-built fixture', () => {
     const { secret } = await t.identity.createApiKey(null, { orgId: org.orgId, target: { id: account.id } });
     const sent = await t.request('POST', '/api/v1/telemetry/events', {
       key: secret,
-      body: { events: [{ id: 'bot-1', type: 'model_request', timestamp: '2026-07-08T12:00:00Z', sessionId: 'b', client: 'non-interactive-cli', ...tokens('gpt-5', 'standard', 1000, 0, 0, 0) }] },
+      body: {
+        events: [
+          {
+            id: 'bot-1',
+            type: 'model_request',
+            timestamp: '2026-07-08T12:00:00Z',
+            sessionId: 'b',
+            client: 'non-interactive-cli',
+            ...tokens('gpt-5', 'standard', 1000, 0, 0, 0),
+          },
+        ],
+      },
     });
     expect(sent.status).toBe(202);
-    const res = await t.request<{ data: { date: string; by_user: { user_id: string; user_email: string | null; billable_tokens: number }[] }[] }>('GET', query('tokens', range), { key: org.ownerKey });
-    expect(res.body.data.find((d) => d.date === '2026-07-08')!.by_user).toEqual([
-      expect.objectContaining({ user_id: account.id, user_email: null }),
-    ]);
-    const users = await t.request<{ data: { user_id: string; user_email: string | null; date: string }[] }>('GET', query('users', range), { key: org.ownerKey });
+    const res = await t.request<{ data: { date: string; by_user: { user_id: string; user_email: string | null; billable_tokens: number }[] }[] }>(
+      'GET',
+      query('tokens', range),
+      { key: org.ownerKey },
+    );
+    expect(res.body.data.find((d) => d.date === '2026-07-08')!.by_user).toEqual([expect.objectContaining({ user_id: account.id, user_email: null })]);
+    const users = await t.request<{ data: { user_id: string; user_email: string | null; date: string }[] }>('GET', query('users', range), {
+      key: org.ownerKey,
+    });
     expect(users.body.data.filter((r) => r.user_id === account.id)).toEqual([expect.objectContaining({ date: '2026-07-08', user_email: null })]);
   });
 });

@@ -21,7 +21,9 @@ beforeAll(async () => {
   for (const name of ['u1', 'u2', 'u3', 'u4', 'u5', 'u6']) u[name] = await t.addUser(a, 'member', `${name}@a.test`);
   for (const name of ['b1', 'b2']) u[name] = await t.addUser(b, 'member', `${name}@b.test`);
   const [u1, u2, u3, u4, u5, u6] = ['u1', 'u2', 'u3', 'u4', 'u5', 'u6'].map((n) => u[n]!.id) as [string, string, string, string, string, string];
-  const T = 'terminal-ui', W = 'web', N = 'non-interactive-cli';
+  const T = 'terminal-ui',
+    W = 'web',
+    N = 'non-interactive-cli';
   await ingest(t, a, [
     // Before the range: u4 on 09-01 (last day of the 30-day window of 09-30), u3's spec session on 09-15,
     // u5 on 09-22 (first day of the 7-day window of 09-28), u6 on 09-23.
@@ -87,12 +89,28 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 const get = async (path: string, params: Record<string, string | number | undefined> = {}, org = a) => {
-  const res = await t.request<{ data: Record<string, unknown>[]; meta: Record<string, unknown> }>('GET', query(path, { ...range, ...params }), { key: org.ownerKey });
+  const res = await t.request<{ data: Record<string, unknown>[]; meta: Record<string, unknown> }>('GET', query(path, { ...range, ...params }), {
+    key: org.ownerKey,
+  });
   expect(res.status, res.raw).toBe(200);
   return res.body;
 };
-const model = (model_id: string, model_tier: string, billable_tokens: number, input_tokens: number, output_tokens: number, cache_read_tokens: number, cache_write_tokens: number) => ({
-  model_id, model_tier, billable_tokens, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens,
+const model = (
+  model_id: string,
+  model_tier: string,
+  billable_tokens: number,
+  input_tokens: number,
+  output_tokens: number,
+  cache_read_tokens: number,
+  cache_write_tokens: number,
+) => ({
+  model_id,
+  model_tier,
+  billable_tokens,
+  input_tokens,
+  output_tokens,
+  cache_read_tokens,
+  cache_write_tokens,
 });
 
 describe('activity', () => {
@@ -102,13 +120,49 @@ describe('activity', () => {
     const c = (tui: number, web: number, nic: number) => ({ 'terminal-ui': tui, web, 'non-interactive-cli': nic });
     expect(body.data).toEqual([
       // WAU 09-28: window 09-22..09-28 = u5 (its first day), u6, u1, u2. MAU: 08-30..09-28 = u4, u3, u5, u6, u1, u2.
-      { date: '2026-09-28', daily_active_users: 2, weekly_active_users: 4, monthly_active_users: 6, daily_active_users_by_client: c(1, 1, 0), sessions: 2, messages: 4, user_messages: 3 },
+      {
+        date: '2026-09-28',
+        daily_active_users: 2,
+        weekly_active_users: 4,
+        monthly_active_users: 6,
+        daily_active_users_by_client: c(1, 1, 0),
+        sessions: 2,
+        messages: 4,
+        user_messages: 3,
+      },
       // WAU 09-29: 09-23..09-29 = u6, u1, u2, u3 (u5 just left).
-      { date: '2026-09-29', daily_active_users: 1, weekly_active_users: 4, monthly_active_users: 6, daily_active_users_by_client: c(0, 0, 1), sessions: 0, messages: 0, user_messages: 0 },
+      {
+        date: '2026-09-29',
+        daily_active_users: 1,
+        weekly_active_users: 4,
+        monthly_active_users: 6,
+        daily_active_users_by_client: c(0, 0, 1),
+        sessions: 0,
+        messages: 0,
+        user_messages: 0,
+      },
       // u1 used the terminal and the web: once in DAU, once in each client. MAU 09-01..09-30 still has u4.
-      { date: '2026-09-30', daily_active_users: 3, weekly_active_users: 3, monthly_active_users: 6, daily_active_users_by_client: c(2, 2, 0), sessions: 1, messages: 3, user_messages: 3 },
+      {
+        date: '2026-09-30',
+        daily_active_users: 3,
+        weekly_active_users: 3,
+        monthly_active_users: 6,
+        daily_active_users_by_client: c(2, 2, 0),
+        sessions: 1,
+        messages: 3,
+        user_messages: 3,
+      },
       // MAU 09-02..10-01: u4 has left.
-      { date: '2026-10-01', daily_active_users: 2, weekly_active_users: 3, monthly_active_users: 5, daily_active_users_by_client: c(1, 0, 1), sessions: 3, messages: 3, user_messages: 2 },
+      {
+        date: '2026-10-01',
+        daily_active_users: 2,
+        weekly_active_users: 3,
+        monthly_active_users: 5,
+        daily_active_users_by_client: c(1, 0, 1),
+        sessions: 3,
+        messages: 3,
+        user_messages: 2,
+      },
     ]);
   });
 
@@ -138,21 +192,54 @@ describe('tokens', () => {
     const { data } = await get('tokens');
     // u1: 1.2 × (1000 + 100 + 500 + 2000/10) = 2160; u2: 0.5 × (300 + 0 + 100 + 55/10) = 202.75 → 203. Total 2362.75 → 2363.
     expect(data[0]).toEqual({
-      date: '2026-09-28', billable_tokens: 2363, input_tokens: 1300, output_tokens: 600, cache_read_tokens: 2055, cache_write_tokens: 100,
+      date: '2026-09-28',
+      billable_tokens: 2363,
+      input_tokens: 1300,
+      output_tokens: 600,
+      cache_read_tokens: 2055,
+      cache_write_tokens: 100,
       by_model: [model('claude-sonnet-4-5', 'standard', 2160, 1000, 500, 2000, 100), model('gpt-5', 'standard', 203, 300, 100, 55, 0)],
       by_user: [
         { user_id: u.u1!.id, user_email: 'u1@a.test', billable_tokens: 2160, by_model: [model('claude-sonnet-4-5', 'standard', 2160, 1000, 500, 2000, 100)] },
         { user_id: u.u2!.id, user_email: 'u2@a.test', billable_tokens: 203, by_model: [model('gpt-5', 'standard', 203, 300, 100, 55, 0)] },
       ],
     });
-    expect(data[1]).toEqual({ date: '2026-09-29', billable_tokens: 0, input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0, by_model: [], by_user: [] });
+    expect(data[1]).toEqual({
+      date: '2026-09-29',
+      billable_tokens: 0,
+      input_tokens: 0,
+      output_tokens: 0,
+      cache_read_tokens: 0,
+      cache_write_tokens: 0,
+      by_model: [],
+      by_user: [],
+    });
     // u1: 2 × (200 + 300 + 1000/10) = 1200; u2: gpt-5 0.5 × 100 = 50 and an unknown model at 1× 50 = 50 (tie: by name).
     expect(data[2]).toEqual({
-      date: '2026-09-30', billable_tokens: 1300, input_tokens: 350, output_tokens: 300, cache_read_tokens: 1000, cache_write_tokens: 0,
-      by_model: [model('claude-opus-4-1-thinking', 'thinking', 1200, 200, 300, 1000, 0), model('gpt-5', 'standard', 50, 100, 0, 0, 0), model('unknown-model', 'standard', 50, 50, 0, 0, 0)],
+      date: '2026-09-30',
+      billable_tokens: 1300,
+      input_tokens: 350,
+      output_tokens: 300,
+      cache_read_tokens: 1000,
+      cache_write_tokens: 0,
+      by_model: [
+        model('claude-opus-4-1-thinking', 'thinking', 1200, 200, 300, 1000, 0),
+        model('gpt-5', 'standard', 50, 100, 0, 0, 0),
+        model('unknown-model', 'standard', 50, 50, 0, 0, 0),
+      ],
       by_user: [
-        { user_id: u.u1!.id, user_email: 'u1@a.test', billable_tokens: 1200, by_model: [model('claude-opus-4-1-thinking', 'thinking', 1200, 200, 300, 1000, 0)] },
-        { user_id: u.u2!.id, user_email: 'u2@a.test', billable_tokens: 100, by_model: [model('gpt-5', 'standard', 50, 100, 0, 0, 0), model('unknown-model', 'standard', 50, 50, 0, 0, 0)] },
+        {
+          user_id: u.u1!.id,
+          user_email: 'u1@a.test',
+          billable_tokens: 1200,
+          by_model: [model('claude-opus-4-1-thinking', 'thinking', 1200, 200, 300, 1000, 0)],
+        },
+        {
+          user_id: u.u2!.id,
+          user_email: 'u2@a.test',
+          billable_tokens: 100,
+          by_model: [model('gpt-5', 'standard', 50, 100, 0, 0, 0), model('unknown-model', 'standard', 50, 50, 0, 0, 0)],
+        },
       ],
     });
     // 02:40+02:00 is 00:40Z on 10-01: 1.2 × (10 + 10 + 5/10) = 24.6 → 25.
@@ -161,12 +248,36 @@ describe('tokens', () => {
 
   it('group_by=model: one flat row per model per day', async () => {
     expect((await get('tokens', { group_by: 'model' })).data).toEqual([
-      { date: '2026-09-28', group_key: 'claude-sonnet-4-5', billable_tokens: 2160, input_tokens: 1000, output_tokens: 500, cache_read_tokens: 2000, cache_write_tokens: 100 },
+      {
+        date: '2026-09-28',
+        group_key: 'claude-sonnet-4-5',
+        billable_tokens: 2160,
+        input_tokens: 1000,
+        output_tokens: 500,
+        cache_read_tokens: 2000,
+        cache_write_tokens: 100,
+      },
       { date: '2026-09-28', group_key: 'gpt-5', billable_tokens: 203, input_tokens: 300, output_tokens: 100, cache_read_tokens: 55, cache_write_tokens: 0 },
-      { date: '2026-09-30', group_key: 'claude-opus-4-1-thinking', billable_tokens: 1200, input_tokens: 200, output_tokens: 300, cache_read_tokens: 1000, cache_write_tokens: 0 },
+      {
+        date: '2026-09-30',
+        group_key: 'claude-opus-4-1-thinking',
+        billable_tokens: 1200,
+        input_tokens: 200,
+        output_tokens: 300,
+        cache_read_tokens: 1000,
+        cache_write_tokens: 0,
+      },
       { date: '2026-09-30', group_key: 'gpt-5', billable_tokens: 50, input_tokens: 100, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 },
       { date: '2026-09-30', group_key: 'unknown-model', billable_tokens: 50, input_tokens: 50, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 },
-      { date: '2026-10-01', group_key: 'claude-sonnet-4-5', billable_tokens: 25, input_tokens: 10, output_tokens: 10, cache_read_tokens: 5, cache_write_tokens: 0 },
+      {
+        date: '2026-10-01',
+        group_key: 'claude-sonnet-4-5',
+        billable_tokens: 25,
+        input_tokens: 10,
+        output_tokens: 10,
+        cache_read_tokens: 5,
+        cache_write_tokens: 0,
+      },
     ]);
   });
 });
@@ -174,36 +285,100 @@ describe('tokens', () => {
 describe('tools', () => {
   it('counts tools, MCP servers by exact name, skills, commands, hooks and autonomy', async () => {
     const { data } = await get('tools');
-    const none = { skills_invocations: 0, skills_by_name: [], slash_commands_invocations: 0, slash_commands_by_name: [], hooks_invocations: 0, hooks_by_event: [] };
+    const none = {
+      skills_invocations: 0,
+      skills_by_name: [],
+      slash_commands_invocations: 0,
+      slash_commands_by_name: [],
+      hooks_invocations: 0,
+      hooks_by_event: [],
+    };
     // Ratios 09-28: u1 3/2 = 1.5, u2 1/1 = 1 → avg 1.25, p50 1.25, p90 1 + 0.9 × 0.5 = 1.45.
     expect(data[0]).toEqual({
-      date: '2026-09-28', tool_calls: 4,
-      by_tool: [{ tool: 'Edit', invocations: 1 }, { tool: 'Read', invocations: 1 }, { tool: 'create_issue', invocations: 1 }, { tool: 'list_repos', invocations: 1 }],
-      mcp_users_with_mcp: 2, mcp_by_server: [{ server: 'GitHub', invocations: 1 }, { server: 'github', invocations: 1 }],
-      ...none, slash_commands_invocations: 1, slash_commands_by_name: [{ name: '/review', count: 1 }],
-      web_users: 1, autonomy_ratio_avg: 1.25, autonomy_ratio_p50: 1.25, autonomy_ratio_p90: expect.closeTo(1.45, 10),
-      tool_calls_per_session_avg: 2, user_turns_per_session_avg: 1.5,
+      date: '2026-09-28',
+      tool_calls: 4,
+      by_tool: [
+        { tool: 'Edit', invocations: 1 },
+        { tool: 'Read', invocations: 1 },
+        { tool: 'create_issue', invocations: 1 },
+        { tool: 'list_repos', invocations: 1 },
+      ],
+      mcp_users_with_mcp: 2,
+      mcp_by_server: [
+        { server: 'GitHub', invocations: 1 },
+        { server: 'github', invocations: 1 },
+      ],
+      ...none,
+      slash_commands_invocations: 1,
+      slash_commands_by_name: [{ name: '/review', count: 1 }],
+      web_users: 1,
+      autonomy_ratio_avg: 1.25,
+      autonomy_ratio_p50: 1.25,
+      autonomy_ratio_p90: expect.closeTo(1.45, 10),
+      tool_calls_per_session_avg: 2,
+      user_turns_per_session_avg: 1.5,
       tool_autonomy_level_ratio: { auto_high: 0.5, auto_medium: 0.25, auto_low: 0, manual: 0.25 },
     });
     // 09-29: u3 has 2 calls and no user message: ratio 2 / max(0, 1) = 2. No session: per-session averages 0.
     expect(data[1]).toEqual({
-      date: '2026-09-29', tool_calls: 2, by_tool: [{ tool: 'Bash', invocations: 2 }], mcp_users_with_mcp: 0, mcp_by_server: [],
-      ...none, hooks_invocations: 1, hooks_by_event: [{ event: 'Stop', matcher: '', command: 'notify.sh', count: 1 }],
-      web_users: 0, autonomy_ratio_avg: 2, autonomy_ratio_p50: 2, autonomy_ratio_p90: 2, tool_calls_per_session_avg: 0, user_turns_per_session_avg: 0,
+      date: '2026-09-29',
+      tool_calls: 2,
+      by_tool: [{ tool: 'Bash', invocations: 2 }],
+      mcp_users_with_mcp: 0,
+      mcp_by_server: [],
+      ...none,
+      hooks_invocations: 1,
+      hooks_by_event: [{ event: 'Stop', matcher: '', command: 'notify.sh', count: 1 }],
+      web_users: 0,
+      autonomy_ratio_avg: 2,
+      autonomy_ratio_p50: 2,
+      autonomy_ratio_p90: 2,
+      tool_calls_per_session_avg: 0,
+      user_turns_per_session_avg: 0,
       tool_autonomy_level_ratio: { auto_high: 0, auto_medium: 0, auto_low: 1, manual: 0 },
     });
     // 09-30 ratios: u3 0, u2 1/2, u1 2/1 → avg 2.5/3, p50 0.5, p90 at 1.8 → 0.5 + 0.8 × 1.5 = 1.7.
     expect(data[2]).toEqual({
-      date: '2026-09-30', tool_calls: 3, by_tool: [{ tool: 'Read', invocations: 2 }, { tool: 'Grep', invocations: 1 }], mcp_users_with_mcp: 0, mcp_by_server: [],
-      ...none, skills_invocations: 2, skills_by_name: [{ name: 'pdf', count: 2 }],
-      web_users: 2, autonomy_ratio_avg: expect.closeTo(2.5 / 3, 10), autonomy_ratio_p50: 0.5, autonomy_ratio_p90: expect.closeTo(1.7, 10),
-      tool_calls_per_session_avg: 3, user_turns_per_session_avg: 3,
-      tool_autonomy_level_ratio: { auto_high: expect.closeTo(1 / 3, 10), auto_medium: expect.closeTo(1 / 3, 10), auto_low: 0, manual: expect.closeTo(1 / 3, 10) },
+      date: '2026-09-30',
+      tool_calls: 3,
+      by_tool: [
+        { tool: 'Read', invocations: 2 },
+        { tool: 'Grep', invocations: 1 },
+      ],
+      mcp_users_with_mcp: 0,
+      mcp_by_server: [],
+      ...none,
+      skills_invocations: 2,
+      skills_by_name: [{ name: 'pdf', count: 2 }],
+      web_users: 2,
+      autonomy_ratio_avg: expect.closeTo(2.5 / 3, 10),
+      autonomy_ratio_p50: 0.5,
+      autonomy_ratio_p90: expect.closeTo(1.7, 10),
+      tool_calls_per_session_avg: 3,
+      user_turns_per_session_avg: 3,
+      tool_autonomy_level_ratio: {
+        auto_high: expect.closeTo(1 / 3, 10),
+        auto_medium: expect.closeTo(1 / 3, 10),
+        auto_low: 0,
+        manual: expect.closeTo(1 / 3, 10),
+      },
     });
     expect(data[3]).toEqual({
-      date: '2026-10-01', tool_calls: 2, by_tool: [{ tool: 'Bash', invocations: 1 }, { tool: 'Edit', invocations: 1 }], mcp_users_with_mcp: 1, mcp_by_server: [{ server: 'GitHub', invocations: 1 }],
-      ...none, web_users: 0, autonomy_ratio_avg: 1, autonomy_ratio_p50: 1, autonomy_ratio_p90: 1,
-      tool_calls_per_session_avg: expect.closeTo(2 / 3, 10), user_turns_per_session_avg: expect.closeTo(2 / 3, 10),
+      date: '2026-10-01',
+      tool_calls: 2,
+      by_tool: [
+        { tool: 'Bash', invocations: 1 },
+        { tool: 'Edit', invocations: 1 },
+      ],
+      mcp_users_with_mcp: 1,
+      mcp_by_server: [{ server: 'GitHub', invocations: 1 }],
+      ...none,
+      web_users: 0,
+      autonomy_ratio_avg: 1,
+      autonomy_ratio_p50: 1,
+      autonomy_ratio_p90: 1,
+      tool_calls_per_session_avg: expect.closeTo(2 / 3, 10),
+      user_turns_per_session_avg: expect.closeTo(2 / 3, 10),
       tool_autonomy_level_ratio: { auto_high: 0.5, auto_medium: 0, auto_low: 0.5, manual: 0 },
     });
   });
@@ -226,9 +401,37 @@ describe('tools', () => {
 describe('productivity', () => {
   it('counts files by lower-cased extension ("" without one) and language, commits and PRs', async () => {
     expect((await get('productivity')).data).toEqual([
-      { date: '2026-09-28', files_created: 1, files_edited: 1, by_extension: [{ extension: 'md', count: 1 }, { extension: 'ts', count: 1 }], by_language: [{ language: 'Markdown', count: 1 }, { language: 'TypeScript', count: 1 }], git_commits: 1, git_prs_created: 0 },
+      {
+        date: '2026-09-28',
+        files_created: 1,
+        files_edited: 1,
+        by_extension: [
+          { extension: 'md', count: 1 },
+          { extension: 'ts', count: 1 },
+        ],
+        by_language: [
+          { language: 'Markdown', count: 1 },
+          { language: 'TypeScript', count: 1 },
+        ],
+        git_commits: 1,
+        git_prs_created: 0,
+      },
       { date: '2026-09-29', files_created: 0, files_edited: 0, by_extension: [], by_language: [], git_commits: 0, git_prs_created: 0 },
-      { date: '2026-09-30', files_created: 2, files_edited: 1, by_extension: [{ extension: '', count: 2 }, { extension: 'py', count: 1 }], by_language: [{ language: 'Python', count: 1 }, { language: 'Shell', count: 1 }], git_commits: 0, git_prs_created: 0 },
+      {
+        date: '2026-09-30',
+        files_created: 2,
+        files_edited: 1,
+        by_extension: [
+          { extension: '', count: 2 },
+          { extension: 'py', count: 1 },
+        ],
+        by_language: [
+          { language: 'Python', count: 1 },
+          { language: 'Shell', count: 1 },
+        ],
+        git_commits: 0,
+        git_prs_created: 0,
+      },
       { date: '2026-10-01', files_created: 0, files_edited: 0, by_extension: [], by_language: [], git_commits: 0, git_prs_created: 1 },
     ]);
   });
@@ -236,10 +439,29 @@ describe('productivity', () => {
 
 describe('users', () => {
   const row = (user: string, date: string, fields: Record<string, unknown>) => ({
-    user_id: u[user]!.id, user_email: `${user}@a.test`, date,
-    tool_calls: 0, billable_tokens: 0, primary_model: null, primary_model_tier: null, files_created: 0, files_edited: 0, git_commits: 0, git_prs_created: 0,
-    mcp_calls: 0, skill_calls: 0, slash_commands: 0, hooks: 0, sessions: 0, messages: 0, user_messages: 0, assistant_messages: 0,
-    autonomy_ratio: 0, delegation_level: 'manual', languages: [], ...fields,
+    user_id: u[user]!.id,
+    user_email: `${user}@a.test`,
+    date,
+    tool_calls: 0,
+    billable_tokens: 0,
+    primary_model: null,
+    primary_model_tier: null,
+    files_created: 0,
+    files_edited: 0,
+    git_commits: 0,
+    git_prs_created: 0,
+    mcp_calls: 0,
+    skill_calls: 0,
+    slash_commands: 0,
+    hooks: 0,
+    sessions: 0,
+    messages: 0,
+    user_messages: 0,
+    assistant_messages: 0,
+    autonomy_ratio: 0,
+    delegation_level: 'manual',
+    languages: [],
+    ...fields,
   });
 
   it('one row per user per active day, users by id, days in order', async () => {
@@ -247,22 +469,88 @@ describe('users', () => {
     expect(body.meta).toEqual({ org_id: a.orgId, start_date: '2026-09-28', end_date: '2026-10-01', has_more: false, next_cursor: null });
     const expected = {
       u1: [
-        row('u1', '2026-09-28', { tool_calls: 3, billable_tokens: 2160, primary_model: 'claude-sonnet-4-5', primary_model_tier: 'standard', files_created: 1, files_edited: 1, git_commits: 1, mcp_calls: 1, sessions: 1, messages: 3, user_messages: 2, assistant_messages: 1, autonomy_ratio: 1.5, delegation_level: 'auto-high', languages: ['Markdown', 'TypeScript'] }),
-        row('u1', '2026-09-30', { tool_calls: 2, billable_tokens: 1200, primary_model: 'claude-opus-4-1-thinking', primary_model_tier: 'thinking', sessions: 1, messages: 1, user_messages: 1, autonomy_ratio: 2, delegation_level: 'spec' }),
+        row('u1', '2026-09-28', {
+          tool_calls: 3,
+          billable_tokens: 2160,
+          primary_model: 'claude-sonnet-4-5',
+          primary_model_tier: 'standard',
+          files_created: 1,
+          files_edited: 1,
+          git_commits: 1,
+          mcp_calls: 1,
+          sessions: 1,
+          messages: 3,
+          user_messages: 2,
+          assistant_messages: 1,
+          autonomy_ratio: 1.5,
+          delegation_level: 'auto-high',
+          languages: ['Markdown', 'TypeScript'],
+        }),
+        row('u1', '2026-09-30', {
+          tool_calls: 2,
+          billable_tokens: 1200,
+          primary_model: 'claude-opus-4-1-thinking',
+          primary_model_tier: 'thinking',
+          sessions: 1,
+          messages: 1,
+          user_messages: 1,
+          autonomy_ratio: 2,
+          delegation_level: 'spec',
+        }),
         // No session that day: the level of the latest earlier session (09-30, spec).
-        row('u1', '2026-10-01', { tool_calls: 1, billable_tokens: 25, primary_model: 'claude-sonnet-4-5', primary_model_tier: 'standard', git_prs_created: 1, messages: 1, user_messages: 1, autonomy_ratio: 1, delegation_level: 'spec' }),
+        row('u1', '2026-10-01', {
+          tool_calls: 1,
+          billable_tokens: 25,
+          primary_model: 'claude-sonnet-4-5',
+          primary_model_tier: 'standard',
+          git_prs_created: 1,
+          messages: 1,
+          user_messages: 1,
+          autonomy_ratio: 1,
+          delegation_level: 'spec',
+        }),
       ],
       u2: [
-        row('u2', '2026-09-28', { tool_calls: 1, billable_tokens: 203, primary_model: 'gpt-5', primary_model_tier: 'standard', mcp_calls: 1, slash_commands: 1, sessions: 1, messages: 1, user_messages: 1, autonomy_ratio: 1, delegation_level: 'auto-medium' }),
+        row('u2', '2026-09-28', {
+          tool_calls: 1,
+          billable_tokens: 203,
+          primary_model: 'gpt-5',
+          primary_model_tier: 'standard',
+          mcp_calls: 1,
+          slash_commands: 1,
+          sessions: 1,
+          messages: 1,
+          user_messages: 1,
+          autonomy_ratio: 1,
+          delegation_level: 'auto-medium',
+        }),
         // gpt-5 and unknown-model tie at 50 credits: the smaller id wins.
-        row('u2', '2026-09-30', { tool_calls: 1, billable_tokens: 100, primary_model: 'gpt-5', primary_model_tier: 'standard', messages: 2, user_messages: 2, autonomy_ratio: 0.5, delegation_level: 'auto-medium' }),
+        row('u2', '2026-09-30', {
+          tool_calls: 1,
+          billable_tokens: 100,
+          primary_model: 'gpt-5',
+          primary_model_tier: 'standard',
+          messages: 2,
+          user_messages: 2,
+          autonomy_ratio: 0.5,
+          delegation_level: 'auto-medium',
+        }),
       ],
       u3: [
         // Latest earlier session: 09-15, before the range.
         row('u3', '2026-09-29', { tool_calls: 2, hooks: 1, autonomy_ratio: 2, delegation_level: 'spec' }),
         row('u3', '2026-09-30', { skill_calls: 2, files_created: 2, files_edited: 1, delegation_level: 'spec', languages: ['Python', 'Shell'] }),
         // Three sessions: auto-low twice, auto-medium once.
-        row('u3', '2026-10-01', { tool_calls: 1, mcp_calls: 1, sessions: 3, messages: 2, user_messages: 1, assistant_messages: 1, autonomy_ratio: 1, delegation_level: 'auto-low' }),
+        row('u3', '2026-10-01', {
+          tool_calls: 1,
+          mcp_calls: 1,
+          sessions: 3,
+          messages: 2,
+          user_messages: 1,
+          assistant_messages: 1,
+          autonomy_ratio: 1,
+          delegation_level: 'auto-low',
+        }),
       ],
     };
     const order = (['u1', 'u2', 'u3'] as const).slice().sort((x, y) => (u[x]!.id < u[y]!.id ? -1 : 1));
@@ -275,9 +563,21 @@ describe('users', () => {
     expect(early.meta).toEqual({ org_id: a.orgId, start_date: '2026-01-01', end_date: '2026-01-13' });
     const edge = await get('productivity', { startDate: '2026-01-10', endDate: '2026-01-15' });
     expect(edge.data.map((r) => r.date)).toEqual(['2026-01-14', '2026-01-15']);
-    expect(edge.data[0]).toEqual({ date: '2026-01-14', files_created: 0, files_edited: 0, by_extension: [], by_language: [], git_commits: 0, git_prs_created: 0 });
+    expect(edge.data[0]).toEqual({
+      date: '2026-01-14',
+      files_created: 0,
+      files_edited: 0,
+      by_extension: [],
+      by_language: [],
+      git_commits: 0,
+      git_prs_created: 0,
+    });
     const tools = await get('tools', { startDate: '2026-01-14', endDate: '2026-01-14' });
-    expect(tools.data[0]).toMatchObject({ tool_calls: 0, autonomy_ratio_p90: 0, tool_autonomy_level_ratio: { auto_high: 0, auto_medium: 0, auto_low: 0, manual: 0 } });
+    expect(tools.data[0]).toMatchObject({
+      tool_calls: 0,
+      autonomy_ratio_p90: 0,
+      tool_autonomy_level_ratio: { auto_high: 0, auto_medium: 0, auto_low: 0, manual: 0 },
+    });
     const activity = await get('activity', { startDate: '2026-01-14', endDate: '2026-01-14' });
     expect(activity.data[0]!.daily_active_users_by_client).toEqual({ 'terminal-ui': 0, web: 0, 'non-interactive-cli': 0 });
     expect((await get('users', { startDate: '2026-01-01', endDate: '2026-01-20' })).data).toEqual([]);

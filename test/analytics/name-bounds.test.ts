@@ -31,7 +31,15 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 type Named = { tool?: string; server?: string; name?: string; event?: string; matcher?: string; command?: string; invocations?: number; count?: number };
-type ToolsDay = { date: string; tool_calls: number; by_tool: (Named & { tool: string; invocations: number })[]; mcp_by_server: Named[]; skills_by_name: Named[]; slash_commands_by_name: Named[]; hooks_by_event: Named[] };
+type ToolsDay = {
+  date: string;
+  tool_calls: number;
+  by_tool: (Named & { tool: string; invocations: number })[];
+  mcp_by_server: Named[];
+  skills_by_name: Named[];
+  slash_commands_by_name: Named[];
+  hooks_by_event: Named[];
+};
 
 let ids = 0;
 const base = (day: string) => ({ id: `e${ids++}`, timestamp: `${day}T10:00:00Z`, sessionId: 's', client: 'terminal-ui' });
@@ -46,7 +54,7 @@ const postInParts = async (events: unknown[]) => {
   let bytes = 0;
   for (const e of events) {
     const size = JSON.stringify(e).length;
-    if (part.length === 1000 || bytes + size > 900_000) await post(part.splice(0), (bytes = 0, guestKey));
+    if (part.length === 1000 || bytes + size > 900_000) await post(part.splice(0), ((bytes = 0), guestKey));
     part.push(e);
     bytes += size;
   }
@@ -95,7 +103,8 @@ describe('distinct names a guest can add to a day', () => {
     const day = '2026-09-03';
     // The most a day can take: each kind filled to both of its bounds, names of just the bytes that
     // allows, and more besides.
-    const fill = (kind: keyof typeof WORST, length: number) => names(kind.slice(0, 3), WORST[kind].names + 20, Math.floor(WORST[kind].bytes / WORST[kind].names / length));
+    const fill = (kind: keyof typeof WORST, length: number) =>
+      names(kind.slice(0, 3), WORST[kind].names + 20, Math.floor(WORST[kind].bytes / WORST[kind].names / length));
     const events = [
       ...fill('tool', 1).map((n) => toolCall(day, n)),
       ...fill('mcp_server', 1).map((n) => ({ ...toolCall(day, 'mcp-tool'), mcpServer: n })),
@@ -115,10 +124,22 @@ describe('distinct names a guest can add to a day', () => {
     const row = tools.body.data[0]!;
     expect(row.tool_calls).toBe(WORST.tool.names + WORST.mcp_server.names + 40 + 50);
     // Every list reached its bound of names (so this was the worst case), with (other) besides.
-    const lists = { tool: row.by_tool, mcp_server: row.mcp_by_server, skill: row.skills_by_name, slash_command: row.slash_commands_by_name, hook: row.hooks_by_event };
+    const lists = {
+      tool: row.by_tool,
+      mcp_server: row.mcp_by_server,
+      skill: row.skills_by_name,
+      slash_command: row.slash_commands_by_name,
+      hook: row.hooks_by_event,
+    };
     for (const [kind, list] of Object.entries(lists)) {
-      expect(list.filter((x) => (x.tool ?? x.server ?? x.name ?? x.event) !== OTHER), kind).toHaveLength(WORST[kind as keyof typeof WORST].names);
-      expect(list.filter((x) => (x.tool ?? x.server ?? x.name ?? x.event) === OTHER), kind).toHaveLength(1);
+      expect(
+        list.filter((x) => (x.tool ?? x.server ?? x.name ?? x.event) !== OTHER),
+        kind,
+      ).toHaveLength(WORST[kind as keyof typeof WORST].names);
+      expect(
+        list.filter((x) => (x.tool ?? x.server ?? x.name ?? x.event) === OTHER),
+        kind,
+      ).toHaveLength(1);
     }
   });
 });

@@ -30,7 +30,10 @@ async function emptyDb(): Promise<Db> {
 describe('migration 0013', () => {
   it('gives the user-days stored before it their primary model, as /users shows it', async () => {
     const db = await emptyDb();
-    await migrate(db, loadMigrations().filter((m) => m.version < 13));
+    await migrate(
+      db,
+      loadMigrations().filter((m) => m.version < 13),
+    );
     const identity = new IdentityService(db);
     const org = await identity.createOrganization({ name: 'old-data', ownerEmail: 'owner@old.test' });
     // Rollup rows as ingestion wrote them before 0013: 07-01 gpt-5 wins over its two tiers
@@ -45,13 +48,24 @@ describe('migration 0013', () => {
       ['2026-07-02', 'gpt-5', 'thinking', 70],
       ['2026-07-02', 'gpt-5', 'standard', 70],
     ] as const) {
-      await db.query(`INSERT INTO analytics_user_day_model (org_id, day, user_id, model, tier, requests, credit_units) VALUES ($1, $2, $3, $4, $5, 1, $6)`, [org.orgId, day, org.userId, model, tier, units]);
+      await db.query(`INSERT INTO analytics_user_day_model (org_id, day, user_id, model, tier, requests, credit_units) VALUES ($1, $2, $3, $4, $5, 1, $6)`, [
+        org.orgId,
+        day,
+        org.userId,
+        model,
+        tier,
+        units,
+      ]);
     }
     expect(await migrate(db)).toContain('0013_user_day_primary_model');
 
     const app = await buildApp(loadConfig({}, { logLevel: 'silent', overloadMaxEventLoopDelayMs: 0 }), { db }, ['api']);
     cleanups.push(() => app.close());
-    const res = await app.inject({ method: 'GET', url: query('users', { startDate: '2026-07-01', endDate: '2026-07-02' }), headers: { authorization: `Bearer ${org.apiKey}` } });
+    const res = await app.inject({
+      method: 'GET',
+      url: query('users', { startDate: '2026-07-01', endDate: '2026-07-02' }),
+      headers: { authorization: `Bearer ${org.apiKey}` },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const rows = (JSON.parse(res.body) as { data: { date: string; primary_model: string; primary_model_tier: string }[] }).data;
     expect(rows.map((r) => [r.date, r.primary_model, r.primary_model_tier])).toEqual([

@@ -22,7 +22,12 @@ beforeAll(async () => {
   for (let d = 0; d < DAYS; d++) {
     const day = new Date(FIRST + d * 86_400_000).toISOString().slice(0, 10);
     const events = Array.from({ length: 1000 }, (_, i) => ({
-      id: `${day}-${i}`, type: 'tool_call', timestamp: `${day}T10:00:00Z`, sessionId: 's', client: 'terminal-ui', autonomyLevel: 'manual',
+      id: `${day}-${i}`,
+      type: 'tool_call',
+      timestamp: `${day}T10:00:00Z`,
+      sessionId: 's',
+      client: 'terminal-ui',
+      autonomyLevel: 'manual',
       tool: `${day}-${i}-`.padEnd(200, 'x'),
     }));
     const res = await t.request('POST', '/api/v1/telemetry/events', { key: guest.key, body: { events } });

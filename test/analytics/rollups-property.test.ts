@@ -14,7 +14,9 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const catalogue = JSON.parse(readFileSync(new URL('../../src/analytics/model-catalogue.json', import.meta.url), 'utf8')) as { models: { id: string; multiplier: number }[] };
+const catalogue = JSON.parse(readFileSync(new URL('../../src/analytics/model-catalogue.json', import.meta.url), 'utf8')) as {
+  models: { id: string; multiplier: number }[];
+};
 const multiplier = (model: string) => catalogue.models.find((m) => m.id === model)?.multiplier ?? 1;
 const MODELS = ['claude-sonnet-4-5', 'gpt-5-mini', 'no-such-model'];
 const CLIENTS = ['terminal-ui', 'web', 'non-interactive-cli'] as const;
@@ -32,11 +34,20 @@ const arbEvent = fc.record({
     fc.record({ type: fc.constant('session_start'), delegationLevel: fc.constantFrom('auto-high', 'spec', 'manual') }),
     fc.record({ type: fc.constant('message'), role: fc.constantFrom('user', 'assistant') }),
     fc.record({
-      type: fc.constant('model_request'), model: fc.constantFrom(...MODELS), tier: fc.constantFrom('standard', 'thinking'),
-      inputTokens: fc.integer({ min: 0, max: 5000 }), outputTokens: fc.integer({ min: 0, max: 5000 }),
-      cacheReadTokens: fc.integer({ min: 0, max: 99_999 }), cacheWriteTokens: fc.integer({ min: 0, max: 500 }),
+      type: fc.constant('model_request'),
+      model: fc.constantFrom(...MODELS),
+      tier: fc.constantFrom('standard', 'thinking'),
+      inputTokens: fc.integer({ min: 0, max: 5000 }),
+      outputTokens: fc.integer({ min: 0, max: 5000 }),
+      cacheReadTokens: fc.integer({ min: 0, max: 99_999 }),
+      cacheWriteTokens: fc.integer({ min: 0, max: 500 }),
     }),
-    fc.record({ type: fc.constant('tool_call'), tool: fc.constantFrom('Read', 'Edit', 'Bash'), autonomyLevel: fc.constantFrom(...LEVELS), mcpServer: fc.option(fc.constantFrom('GitHub', 'github'), { nil: undefined }) }),
+    fc.record({
+      type: fc.constant('tool_call'),
+      tool: fc.constantFrom('Read', 'Edit', 'Bash'),
+      autonomyLevel: fc.constantFrom(...LEVELS),
+      mcpServer: fc.option(fc.constantFrom('GitHub', 'github'), { nil: undefined }),
+    }),
   ),
 });
 type Ev = { user: number; day: string; second: number; client: string; body: Record<string, unknown> };
@@ -58,7 +69,13 @@ describe('rollups equal a recomputation from the events', () => {
         const org = await t.createOrg(`prop-${++run}`);
         const users = await Promise.all([0, 1, 2, 3].map((i) => t.addUser(org, 'member', `u${i}@prop${run}.test`)));
         const wire = events.map((e, i) => ({
-          id: `p${i}`, type: e.body.type, timestamp: new Date(Date.parse(`${e.day}T00:00:00Z`) + e.second * 1000).toISOString(), sessionId: 's', client: e.client, userId: users[e.user]!.id, ...e.body,
+          id: `p${i}`,
+          type: e.body.type,
+          timestamp: new Date(Date.parse(`${e.day}T00:00:00Z`) + e.second * 1000).toISOString(),
+          sessionId: 's',
+          client: e.client,
+          userId: users[e.user]!.id,
+          ...e.body,
         }));
         await ingest(t, org, wire);
         if (resend) await ingest(t, org, wire.slice(0, Math.ceil(wire.length / 2))); // duplicates change nothing
@@ -74,20 +91,39 @@ describe('rollups equal a recomputation from the events', () => {
             daily_active_users: activeOn(d).size,
             weekly_active_users: activeIn(d, 7).size,
             monthly_active_users: activeIn(d, 30).size,
-            daily_active_users_by_client: Object.fromEntries(CLIENTS.map((c) => [c, new Set(of(d).filter((e) => e.client === c).map((e) => e.user)).size])),
+            daily_active_users_by_client: Object.fromEntries(
+              CLIENTS.map((c) => [
+                c,
+                new Set(
+                  of(d)
+                    .filter((e) => e.client === c)
+                    .map((e) => e.user),
+                ).size,
+              ]),
+            ),
             sessions: of(d).filter((e) => e.body.type === 'session_start').length,
             messages: of(d).filter((e) => e.body.type === 'message').length,
             user_messages: of(d).filter((e) => e.body.role === 'user').length,
           })),
         );
 
-        const tokens = (await t.request<{ data: { date: string; billable_tokens: number; cache_read_tokens: number; by_user: { billable_tokens: number }[] }[] }>('GET', query('tokens', RANGE), { key: org.ownerKey })).body.data;
+        const tokens = (
+          await t.request<{ data: { date: string; billable_tokens: number; cache_read_tokens: number; by_user: { billable_tokens: number }[] }[] }>(
+            'GET',
+            query('tokens', RANGE),
+            { key: org.ownerKey },
+          )
+        ).body.data;
         for (const row of tokens) {
           const reqs = of(row.date).filter((e) => e.body.type === 'model_request');
           // Exact sum in thousandths of a credit... tenths of a token: multiply through and round once.
           const exact = reqs.reduce((s, e) => {
             const b = e.body as Record<string, number>;
-            return s + BigInt(Math.round(multiplier(e.body.model as string) * 1000)) * BigInt(10 * (b.inputTokens! + b.cacheWriteTokens! + b.outputTokens!) + b.cacheReadTokens!);
+            return (
+              s +
+              BigInt(Math.round(multiplier(e.body.model as string) * 1000)) *
+                BigInt(10 * (b.inputTokens! + b.cacheWriteTokens! + b.outputTokens!) + b.cacheReadTokens!)
+            );
           }, 0n);
           expect(row.billable_tokens).toBe(Number((exact + 5000n) / 10000n));
           expect(row.cache_read_tokens).toBe(reqs.reduce((s, e) => s + (e.body.cacheReadTokens as number), 0));
@@ -98,7 +134,9 @@ describe('rollups equal a recomputation from the events', () => {
         for (const row of tools) {
           const d = row.date as string;
           const calls = of(d).filter((e) => e.body.type === 'tool_call');
-          const ratios = [...activeOn(d)].map((user) => calls.filter((e) => e.user === user).length / Math.max(of(d).filter((e) => e.user === user && e.body.role === 'user').length, 1));
+          const ratios = [...activeOn(d)].map(
+            (user) => calls.filter((e) => e.user === user).length / Math.max(of(d).filter((e) => e.user === user && e.body.role === 'user').length, 1),
+          );
           expect(row.tool_calls).toBe(calls.length);
           expect(row.mcp_users_with_mcp).toBe(new Set(calls.filter((e) => e.body.mcpServer !== undefined).map((e) => e.user)).size);
           expect(row.autonomy_ratio_avg).toBeCloseTo(ratios.length ? ratios.reduce((a, b) => a + b, 0) / ratios.length : 0, 9);
@@ -108,10 +146,19 @@ describe('rollups equal a recomputation from the events', () => {
           for (const [server, n] of mcp) expect(n).toBe(calls.filter((e) => e.body.mcpServer === server).length);
         }
 
-        const userRows = (await t.request<{ data: { user_id: string; date: string; tool_calls: number; primary_model: string | null; primary_model_tier: string | null }[] }>('GET', query('users', { ...RANGE, limit: 100 }), { key: org.ownerKey })).body.data;
+        const userRows = (
+          await t.request<{ data: { user_id: string; date: string; tool_calls: number; primary_model: string | null; primary_model_tier: string | null }[] }>(
+            'GET',
+            query('users', { ...RANGE, limit: 100 }),
+            { key: org.ownerKey },
+          )
+        ).body.data;
         const credits = (e: Ev) => {
           const b = e.body as Record<string, number>;
-          return BigInt(Math.round(multiplier(e.body.model as string) * 1000)) * BigInt(10 * (b.inputTokens! + b.cacheWriteTokens! + b.outputTokens!) + b.cacheReadTokens!);
+          return (
+            BigInt(Math.round(multiplier(e.body.model as string) * 1000)) *
+            BigInt(10 * (b.inputTokens! + b.cacheWriteTokens! + b.outputTokens!) + b.cacheReadTokens!)
+          );
         };
         const primary = (reqs: Ev[]) => {
           if (reqs.length === 0) return { primary_model: null, primary_model_tier: null };
@@ -119,7 +166,9 @@ describe('rollups equal a recomputation from the events', () => {
           const models = [...new Set(reqs.map((e) => e.body.model as string))].sort();
           const model = models.reduce((best, m) => (sum(reqs.filter((e) => e.body.model === m)) > sum(reqs.filter((e) => e.body.model === best)) ? m : best));
           const mine = reqs.filter((e) => e.body.model === model);
-          const tier = ['standard', 'thinking'].filter((x) => mine.some((e) => e.body.tier === x)).reduce((best, x) => (sum(mine.filter((e) => e.body.tier === x)) > sum(mine.filter((e) => e.body.tier === best)) ? x : best));
+          const tier = ['standard', 'thinking']
+            .filter((x) => mine.some((e) => e.body.tier === x))
+            .reduce((best, x) => (sum(mine.filter((e) => e.body.tier === x)) > sum(mine.filter((e) => e.body.tier === best)) ? x : best));
           return { primary_model: model, primary_model_tier: tier };
         };
         const expectedRows = rangeDays.flatMap((d) =>
@@ -131,9 +180,15 @@ describe('rollups equal a recomputation from the events', () => {
           })),
         );
         const key = (r: { user_id: string; date: string }) => `${r.user_id}|${r.date}`;
-        expect(userRows.map((r) => ({ user_id: r.user_id, date: r.date, tool_calls: r.tool_calls, primary_model: r.primary_model, primary_model_tier: r.primary_model_tier }))).toEqual(
-          expectedRows.sort((x, y) => (key(x) < key(y) ? -1 : 1)),
-        );
+        expect(
+          userRows.map((r) => ({
+            user_id: r.user_id,
+            date: r.date,
+            tool_calls: r.tool_calls,
+            primary_model: r.primary_model,
+            primary_model_tier: r.primary_model_tier,
+          })),
+        ).toEqual(expectedRows.sort((x, y) => (key(x) < key(y) ? -1 : 1)));
       }),
       { numRuns: 30 },
     );

@@ -17,7 +17,11 @@ const range = { startDate: '2026-09-01', endDate: '2026-09-04' };
 
 /** `value` with each object's properties in the order of its schema, and only those: what a serializer compiled from `schema` writes. */
 function inSchemaOrder(schema: TSchema, value: unknown): unknown {
-  if (schema[Kind] === 'Union') return inSchemaOrder((schema.anyOf as TSchema[]).find((s) => Value.Check(s, value))!, value);
+  if (schema[Kind] === 'Union')
+    return inSchemaOrder(
+      (schema.anyOf as TSchema[]).find((s) => Value.Check(s, value))!,
+      value,
+    );
   if (schema[Kind] === 'Array') return (value as unknown[]).map((v) => inSchemaOrder(schema.items as TSchema, v));
   if (schema[Kind] === 'Object') {
     const v = value as Record<string, unknown>;
@@ -42,7 +46,8 @@ function expectSchemaShape(schema: TSchema, text: string) {
 }
 
 const session = (userId: string, at: string, level: string) => event(userId, 'session_start', at, 'terminal-ui', { delegationLevel: level });
-const request = (userId: string, at: string, model: string, input: number) => event(userId, 'model_request', at, 'web', tokens(model, 'standard', input, 7, 30, 2));
+const request = (userId: string, at: string, model: string, input: number) =>
+  event(userId, 'model_request', at, 'web', tokens(model, 'standard', input, 7, 30, 2));
 
 beforeAll(async () => {
   t = await TestApp.start();
@@ -65,10 +70,16 @@ beforeAll(async () => {
     request(bob.id, '2026-09-04T10:01:00Z', 'gpt-5', 5),
   ]);
   // A service account's requests: a by_user entry with user_email null.
-  const account = await t.request<{ id: string }>('POST', '/api/v0/organization/service-accounts', { key: org.ownerKey, body: { name: 'ci bot', role: 'member' } });
+  const account = await t.request<{ id: string }>('POST', '/api/v0/organization/service-accounts', {
+    key: org.ownerKey,
+    body: { name: 'ci bot', role: 'member' },
+  });
   bot = account.body.id;
   const key = await t.request<{ key: string }>('POST', '/api/v0/api-keys', { key: org.ownerKey, body: { principalId: bot, name: 'ci' } });
-  const res = await t.request('POST', '/api/v1/telemetry/events', { key: key.body.key, body: { events: [event(undefined as never, 'model_request', '2026-09-02T11:00:00Z', 'non-interactive-cli', tokens('gpt-5', 'thinking', 50, 5, 0, 0))] } });
+  const res = await t.request('POST', '/api/v1/telemetry/events', {
+    key: key.body.key,
+    body: { events: [event(undefined as never, 'model_request', '2026-09-02T11:00:00Z', 'non-interactive-cli', tokens('gpt-5', 'thinking', 50, 5, 0, 0))] },
+  });
   expect(res.status).toBe(202);
 });
 afterAll(() => t?.close());

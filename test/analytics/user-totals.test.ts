@@ -9,8 +9,20 @@ let idle: { id: string; email: string; key: string };
 let member: { id: string; email: string; key: string };
 const range = { startDate: '2026-09-01', endDate: '2026-09-03' };
 
-type TotalsRow = { user_id: string; user_email: string | null; active_days: number; last_active_date: string | null; billable_tokens: number; tool_calls: number; git_commits: number; sessions: number };
-type UserRows = { data: { user_id: string; date: string; billable_tokens: number; tool_calls: number }[]; meta: { has_more: boolean; next_cursor: string | null } };
+type TotalsRow = {
+  user_id: string;
+  user_email: string | null;
+  active_days: number;
+  last_active_date: string | null;
+  billable_tokens: number;
+  tool_calls: number;
+  git_commits: number;
+  sessions: number;
+};
+type UserRows = {
+  data: { user_id: string; date: string; billable_tokens: number; tool_calls: number }[];
+  meta: { has_more: boolean; next_cursor: string | null };
+};
 
 beforeAll(async () => {
   t = await TestApp.start();
@@ -40,7 +52,16 @@ describe('GET /api/v1/analytics/users/totals', () => {
     const ids = [org.ownerId, active.id, idle.id, member.id].sort();
     expect(res.body.data.map((r) => r.user_id)).toEqual(ids);
     const byId = new Map(res.body.data.map((r) => [r.user_id, r]));
-    expect(byId.get(active.id)).toMatchObject({ user_email: 'active@totals.test', role: 'manager', active_days: 2, last_active_date: '2026-09-03', billable_tokens: 406, tool_calls: 1, git_commits: 1, sessions: 1 });
+    expect(byId.get(active.id)).toMatchObject({
+      user_email: 'active@totals.test',
+      role: 'manager',
+      active_days: 2,
+      last_active_date: '2026-09-03',
+      billable_tokens: 406,
+      tool_calls: 1,
+      git_commits: 1,
+      sessions: 1,
+    });
     expect(byId.get(idle.id)).toMatchObject({ user_email: 'idle@totals.test', active_days: 0, last_active_date: null, billable_tokens: 0, tool_calls: 0 });
     expect(byId.get(member.id)).toMatchObject({ active_days: 0, git_commits: 0 });
   });

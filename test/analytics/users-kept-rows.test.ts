@@ -11,9 +11,16 @@ let ann: { id: string };
 let bob: { id: string };
 const range = { startDate: '2026-08-10', endDate: '2026-08-14' };
 
-type UsersPage = { data: { user_id: string; date: string; tool_calls: number; sessions: number; delegation_level: string; languages: string[] }[]; meta: Record<string, unknown> };
+type UsersPage = {
+  data: { user_id: string; date: string; tool_calls: number; sessions: number; delegation_level: string; languages: string[] }[];
+  meta: Record<string, unknown>;
+};
 const usersOf = async (app: FastifyInstance | TestApp, params: Record<string, string | number | undefined> = {}) => {
-  const res = await (app instanceof TestApp ? app.app : app).inject({ method: 'GET', url: query('users', { ...range, ...params }), headers: { authorization: `Bearer ${org.ownerKey}` } });
+  const res = await (app instanceof TestApp ? app.app : app).inject({
+    method: 'GET',
+    url: query('users', { ...range, ...params }),
+    headers: { authorization: `Bearer ${org.ownerKey}` },
+  });
   expect(res.statusCode).toBe(200);
   expect(Number(res.headers['content-length'])).toBe(res.rawPayload.length);
   return JSON.parse(res.body) as UsersPage;
@@ -114,9 +121,28 @@ describe('/users rows kept between requests', () => {
       const res = await uncached.inject({ method: 'GET', url: query('users', range), headers: { authorization: `Bearer ${org.ownerKey}` } });
       expect(JSON.parse(res.body)).toEqual(kept);
       expect(Object.keys(kept.data[0]!)).toEqual([
-        'user_id', 'user_email', 'date', 'tool_calls', 'billable_tokens', 'primary_model', 'primary_model_tier', 'files_created', 'files_edited',
-        'git_commits', 'git_prs_created', 'mcp_calls', 'skill_calls', 'slash_commands', 'hooks', 'sessions', 'messages', 'user_messages',
-        'assistant_messages', 'autonomy_ratio', 'delegation_level', 'languages',
+        'user_id',
+        'user_email',
+        'date',
+        'tool_calls',
+        'billable_tokens',
+        'primary_model',
+        'primary_model_tier',
+        'files_created',
+        'files_edited',
+        'git_commits',
+        'git_prs_created',
+        'mcp_calls',
+        'skill_calls',
+        'slash_commands',
+        'hooks',
+        'sessions',
+        'messages',
+        'user_messages',
+        'assistant_messages',
+        'autonomy_ratio',
+        'delegation_level',
+        'languages',
       ]);
       expect(kept.meta).toEqual({ org_id: org.orgId, start_date: range.startDate, end_date: range.endDate, has_more: false, next_cursor: null });
     } finally {

@@ -9,7 +9,15 @@ import { AppError } from '../../src/core/http/errors.js';
 const HOST = 'git.pin.test';
 const PUBLIC = '203.0.113.7';
 const policy = { hosts: new Map([[HOST, 'git' as const]]), allowPrivateNetwork: false, resolve: async () => [PUBLIC] };
-const change = { action: 'create' as const, workflowPath: '.github/workflows/ci.yml', content: 'on: push\n', branch: 'ci/x', title: 't', description: 'd', baseBranch: 'main' };
+const change = {
+  action: 'create' as const,
+  workflowPath: '.github/workflows/ci.yml',
+  content: 'on: push\n',
+  branch: 'ci/x',
+  title: 't',
+  description: 'd',
+  baseBranch: 'main',
+};
 
 async function gitTarget(url: string) {
   const target = await resolveTarget(url, policy);

@@ -55,7 +55,10 @@ describe('CI edit on GitHub (against the GitHub API test double)', () => {
     expect(github.requests.every((r) => r.path.startsWith('/api/v3/'))).toBe(true);
     expect(github.requests.every((r) => r.authorization === `token ${TOKEN}`)).toBe(true);
     const [, , , , tree, commit, ref, pull] = github.requests;
-    expect(tree!.body).toEqual({ base_tree: GitHubApiTestDouble.BASE_TREE, tree: [{ path: '.github/workflows/lint.yml', mode: '100644', type: 'blob', content: NEW }] });
+    expect(tree!.body).toEqual({
+      base_tree: GitHubApiTestDouble.BASE_TREE,
+      tree: [{ path: '.github/workflows/lint.yml', mode: '100644', type: 'blob', content: NEW }],
+    });
     expect(commit!.body).toMatchObject({ message: 'Add lint\n\nLints every push.\n', parents: [base] });
     expect(ref!.body).toEqual({ ref: `refs/heads/${branch}`, sha: res.body.commitSha });
     expect(pull!.body).toEqual({ title: 'Add lint', body: 'Lints every push.', head: branch, base: 'main' });
@@ -65,12 +68,25 @@ describe('CI edit on GitHub (against the GitHub API test double)', () => {
       action: 'create',
       workflowPath: '.github/workflows/lint.yml',
     });
-    const listed = await t.request<{ pullRequests: Record<string, unknown>[] }>('GET', '/api/v0/automations/ci/pull-requests?repoUrl=https://ghe.acme.test/acme/api', { key: org.ownerKey });
-    expect(listed.body.pullRequests[0]).toMatchObject({ host: 'github', repoId: 'ghe.acme.test/acme/api', repoUrl: 'https://ghe.acme.test/acme/api', number: 42, url: 'https://ghe.acme.test/acme/api/pull/42', branch });
+    const listed = await t.request<{ pullRequests: Record<string, unknown>[] }>(
+      'GET',
+      '/api/v0/automations/ci/pull-requests?repoUrl=https://ghe.acme.test/acme/api',
+      { key: org.ownerKey },
+    );
+    expect(listed.body.pullRequests[0]).toMatchObject({
+      host: 'github',
+      repoId: 'ghe.acme.test/acme/api',
+      repoUrl: 'https://ghe.acme.test/acme/api',
+      number: 42,
+      url: 'https://ghe.acme.test/acme/api/pull/42',
+      branch,
+    });
     const one = await t.request('GET', `/api/v0/automations/ci/pull-requests/${String(listed.body.pullRequests[0]!.id).toUpperCase()}`, { key: org.ownerKey });
     expect(one.body).toEqual(listed.body.pullRequests[0]);
     for (const id of ['nope', '5f1d7c1a-7a43-4c1e-9d3e-2b9f0d8e7c6b']) {
-      expect(expectErrorObject(await t.request('GET', `/api/v0/automations/ci/pull-requests/${id}`, { key: org.ownerKey }), 404).metadata?.code).toBe('pull_request_not_found');
+      expect(expectErrorObject(await t.request('GET', `/api/v0/automations/ci/pull-requests/${id}`, { key: org.ownerKey }), 404).metadata?.code).toBe(
+        'pull_request_not_found',
+      );
     }
   });
 
@@ -91,8 +107,13 @@ describe('CI edit on GitHub (against the GitHub API test double)', () => {
   });
 
   it('404 for a missing repository, base branch or workflow; 409 for create of an existing file or an unchanged edit; no write request', async () => {
-    expect(expectErrorObject(await edit({ repoUrl: 'https://ghe.acme.test/acme/missing', action: 'delete', workflowPath: EXISTING }), 404).detail).toContain('Repository');
-    expect(expectErrorObject(await edit({ repoUrl: 'https://ghe.acme.test/acme/missing', action: 'delete', workflowPath: EXISTING, baseBranch: 'main' }), 404).detail).toContain('Repository');
+    expect(expectErrorObject(await edit({ repoUrl: 'https://ghe.acme.test/acme/missing', action: 'delete', workflowPath: EXISTING }), 404).detail).toContain(
+      'Repository',
+    );
+    expect(
+      expectErrorObject(await edit({ repoUrl: 'https://ghe.acme.test/acme/missing', action: 'delete', workflowPath: EXISTING, baseBranch: 'main' }), 404)
+        .detail,
+    ).toContain('Repository');
     expect(expectErrorObject(await edit({ action: 'delete', workflowPath: EXISTING, baseBranch: 'nope' }), 404).detail).toContain('Base branch nope');
     expect(expectErrorObject(await edit({ action: 'edit', workflowPath: '.github/workflows/none.yml', content: NEW }), 404).detail).toContain('none.yml');
     expect(expectErrorObject(await edit({ action: 'create', workflowPath: EXISTING, content: NEW }), 409).detail).toContain('already exists');
@@ -110,12 +131,15 @@ describe('CI edit on GitHub (against the GitHub API test double)', () => {
 
   it('502 when the pull request cannot be opened, and the branch it made is deleted again; nothing recorded', async () => {
     github.failOn('POST', /\/pulls$/, 422, 'Validation Failed');
-    const before = (await t.request<{ pullRequests: unknown[] }>('GET', '/api/v0/automations/ci/pull-requests?limit=100', { key: org.ownerKey })).body.pullRequests.length;
+    const before = (await t.request<{ pullRequests: unknown[] }>('GET', '/api/v0/automations/ci/pull-requests?limit=100', { key: org.ownerKey })).body
+      .pullRequests.length;
     const err = expectErrorObject(await edit({ action: 'delete', workflowPath: EXISTING }), 502);
     expect(err.detail).toContain('Validation Failed');
     const created = github.requests.find((r) => r.path.endsWith('/git/refs'))!.body!.ref as string;
     expect(github.sequence().at(-1)).toBe(`DELETE /repos/acme/api/git/${created}`);
     expect(github.branchesOf('acme/api')).toEqual(['main']);
-    expect((await t.request<{ pullRequests: unknown[] }>('GET', '/api/v0/automations/ci/pull-requests?limit=100', { key: org.ownerKey })).body.pullRequests.length).toBe(before);
+    expect(
+      (await t.request<{ pullRequests: unknown[] }>('GET', '/api/v0/automations/ci/pull-requests?limit=100', { key: org.ownerKey })).body.pullRequests.length,
+    ).toBe(before);
   });
 });

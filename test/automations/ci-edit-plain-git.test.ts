@@ -22,7 +22,12 @@ let remote: BareRemote;
 
 beforeAll(async () => {
   // Local bare remotes are file:// URLs: allowed explicitly, as an on-premises installation would.
-  t = await TestApp.start({ ciAllowPrivateNetwork: true, ciGitAuthorName: 'orgctl bot', ciGitAuthorEmail: 'bot@orgctl.test', publicUrl: 'https://orgctl.acme.test/' });
+  t = await TestApp.start({
+    ciAllowPrivateNetwork: true,
+    ciGitAuthorName: 'orgctl bot',
+    ciGitAuthorEmail: 'bot@orgctl.test',
+    publicUrl: 'https://orgctl.acme.test/',
+  });
   org = await t.createOrg('ci-org');
   remote = BareRemote.create();
 });
@@ -47,7 +52,11 @@ describe('CI edit on a plain Git remote', () => {
     const branchesBefore = remote.branches();
     const res = await edit({ action: 'create', workflowPath: '.github/workflows/lint.yml', content: NEW_CONTENT });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ action: 'create', workflowPath: '.github/workflows/lint.yml', pullRequest: { baseBranch: 'main', number: 1, title: 'Add CI workflow .github/workflows/lint.yml' } });
+    expect(res.body).toMatchObject({
+      action: 'create',
+      workflowPath: '.github/workflows/lint.yml',
+      pullRequest: { baseBranch: 'main', number: 1, title: 'Add CI workflow .github/workflows/lint.yml' },
+    });
     expect(res.body.pullRequest.branch).toMatch(/^ci\/create-lint-[0-9a-f]{8}$/);
     expect(res.body.commitSha).toMatch(/^[0-9a-f]{40}$/);
     expect(res.body.pullRequest.url).toMatch(/^https:\/\/orgctl\.acme\.test\/api\/v0\/automations\/ci\/pull-requests\/[0-9a-f-]{36}$/);
@@ -75,7 +84,13 @@ describe('CI edit on a plain Git remote', () => {
   });
 
   it('edit: one commit changing exactly the existing file, with the title and description given', async () => {
-    const res = await edit({ action: 'edit', workflowPath: EXISTING_WORKFLOW, content: NEW_CONTENT, title: 'Lint on pull requests', description: 'Why: faster feedback.' });
+    const res = await edit({
+      action: 'edit',
+      workflowPath: EXISTING_WORKFLOW,
+      content: NEW_CONTENT,
+      title: 'Lint on pull requests',
+      description: 'Why: faster feedback.',
+    });
     expect(res.status).toBe(200);
     expect(res.body.pullRequest.branch).toMatch(/^ci\/edit-ci-[0-9a-f]{8}$/);
     expect(res.body.pullRequest.title).toBe('Lint on pull requests');
@@ -103,7 +118,10 @@ describe('CI edit on a plain Git remote', () => {
 
   it('404 when the repository does not exist, nothing recorded', async () => {
     const before = (await t.request<{ pullRequests: unknown[] }>('GET', `${LIST}?limit=100`, { key: org.ownerKey })).body.pullRequests.length;
-    const err = expectErrorObject(await edit({ repoUrl: `file://${remote.root}/missing.git`, action: 'create', workflowPath: '.github/workflows/x.yml', content: NEW_CONTENT }), 404);
+    const err = expectErrorObject(
+      await edit({ repoUrl: `file://${remote.root}/missing.git`, action: 'create', workflowPath: '.github/workflows/x.yml', content: NEW_CONTENT }),
+      404,
+    );
     expect(err.detail).toContain('Repository');
     expect((await t.request<{ pullRequests: unknown[] }>('GET', `${LIST}?limit=100`, { key: org.ownerKey })).body.pullRequests.length).toBe(before);
   });
@@ -152,7 +170,7 @@ describe('CI edit on a plain Git remote', () => {
     expect(err.detail).toContain('already has this content');
   });
 
-  it('502 with the remote\'s own message when it refuses the push; no branch, nothing recorded', async () => {
+  it("502 with the remote's own message when it refuses the push; no branch, nothing recorded", async () => {
     const refusing = BareRemote.create();
     try {
       refusing.refusePushes('pushes are frozen by policy');
@@ -213,7 +231,9 @@ describe('CI edit on a plain Git remote', () => {
       cursor = `&startAfter=${page.at(-1)!.id}`;
     }
     expect(walked).toEqual(all);
-    const mine = (await t.request<{ pullRequests: { repoUrl: string }[] }>('GET', `${LIST}?limit=100&repoUrl=${encodeURIComponent(remote.url)}`, { key: org.ownerKey })).body.pullRequests;
+    const mine = (
+      await t.request<{ pullRequests: { repoUrl: string }[] }>('GET', `${LIST}?limit=100&repoUrl=${encodeURIComponent(remote.url)}`, { key: org.ownerKey })
+    ).body.pullRequests;
     expect(mine.length).toBeGreaterThan(0);
     expect(mine.every((p) => p.repoUrl === remote.url)).toBe(true);
     expectErrorObject(await t.request('GET', `${LIST}?startAfter=00000000-0000-4000-8000-000000000000`, { key: org.ownerKey }), 400);
@@ -235,7 +255,18 @@ describe('without PUBLIC_URL', () => {
       const body = JSON.stringify({ repoUrl: bare.url, action: 'create', workflowPath: '.github/workflows/x.yml', content: NEW_CONTENT });
       const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
         const req = httpRequest(
-          { host: '127.0.0.1', port, path: EDIT, method: 'POST', headers: { host: 'evil.example.com', authorization: `Bearer ${member.key}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+          {
+            host: '127.0.0.1',
+            port,
+            path: EDIT,
+            method: 'POST',
+            headers: {
+              host: 'evil.example.com',
+              authorization: `Bearer ${member.key}`,
+              'content-type': 'application/json',
+              'content-length': Buffer.byteLength(body),
+            },
+          },
           (res) => {
             let text = '';
             res.on('data', (d) => (text += d));

@@ -16,7 +16,10 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 const edit = (body: Record<string, unknown>) =>
-  t.request('POST', EDIT, { key: org.ownerKey, body: { repoUrl: 'https://github.com/acme/api', action: 'create', workflowPath: '.github/workflows/ci.yml', content: GOOD, ...body } });
+  t.request('POST', EDIT, {
+    key: org.ownerKey,
+    body: { repoUrl: 'https://github.com/acme/api', action: 'create', workflowPath: '.github/workflows/ci.yml', content: GOOD, ...body },
+  });
 
 const pathsOf = (err: { metadata?: Record<string, unknown> }) => (err.metadata?.errors as { path: string }[]).map((e) => e.path);
 
@@ -99,7 +102,10 @@ describe('which URLs the service acts on', () => {
     const open = await TestApp.start({ ciGitHosts: 'localhost=git', ciAllowPrivateNetwork: true, ciGitTimeoutMs: 10_000 });
     try {
       const owner = await open.createOrg('open-org');
-      const res = await open.request('POST', EDIT, { key: owner.ownerKey, body: { repoUrl: 'http://localhost:9/acme/api.git', action: 'create', workflowPath: '.github/workflows/ci.yml', content: GOOD } });
+      const res = await open.request('POST', EDIT, {
+        key: owner.ownerKey,
+        body: { repoUrl: 'http://localhost:9/acme/api.git', action: 'create', workflowPath: '.github/workflows/ci.yml', content: GOOD },
+      });
       const err = expectErrorObject(res, 502);
       expect(err.detail).toContain('http://localhost:9/acme/api.git');
       const withSecret = await open.request('POST', EDIT, {
@@ -120,11 +126,32 @@ describe('which URLs the service acts on', () => {
 });
 
 describe('internal addresses', () => {
-  it.each(['127.0.0.1', '127.255.0.9', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.1', '255.255.255.255', '::1', '::', 'fe80::1', 'fd00::1', 'fc00::5', '::ffff:10.0.0.1', '::ffff:7f00:1', '64:ff9b::a00:1', '2002:7f00:1::', 'not-an-ip'])(
-    '%s is internal',
-    (a) => expect(isInternalAddress(a)).toBe(true),
+  it.each([
+    '127.0.0.1',
+    '127.255.0.9',
+    '10.1.2.3',
+    '172.16.0.1',
+    '172.31.255.255',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '224.0.0.1',
+    '255.255.255.255',
+    '::1',
+    '::',
+    'fe80::1',
+    'fd00::1',
+    'fc00::5',
+    '::ffff:10.0.0.1',
+    '::ffff:7f00:1',
+    '64:ff9b::a00:1',
+    '2002:7f00:1::',
+    'not-an-ip',
+  ])('%s is internal', (a) => expect(isInternalAddress(a)).toBe(true));
+  it.each(['140.82.112.3', '8.8.8.8', '172.32.0.1', '192.169.0.1', '2606:50c0:8000::153', '::ffff:8.8.8.8'])('%s is public', (a) =>
+    expect(isInternalAddress(a)).toBe(false),
   );
-  it.each(['140.82.112.3', '8.8.8.8', '172.32.0.1', '192.169.0.1', '2606:50c0:8000::153', '::ffff:8.8.8.8'])('%s is public', (a) => expect(isInternalAddress(a)).toBe(false));
 
   it('refuses a name when any one of its addresses is internal', async () => {
     expect(await internalAddressesOf('git.acme.test', async () => ['140.82.112.3', '10.0.0.7'])).toEqual(['10.0.0.7']);

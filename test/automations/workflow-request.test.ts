@@ -18,12 +18,17 @@ describe('workflow path rule (property)', () => {
   it('accepts exactly the files directly in .github/workflows/ with a safe name ending .yml or .yaml', () => {
     const piece = fc.stringMatching(/^[A-Za-z0-9._/ -]{0,12}$/);
     fc.assert(
-      fc.property(fc.constantFrom('', '.github/workflows/', '.github/', 'x/.github/workflows/', '/.github/workflows/'), piece, fc.constantFrom('.yml', '.yaml', '.json', '', '.yml/'), (prefix, name, ext) => {
-        const path = `${prefix}${name}${ext}`;
-        const expected = /^\.github\/workflows\/[A-Za-z0-9_][A-Za-z0-9._-]*\.ya?ml$/.test(path);
-        expect(accepts(() => checkWorkflowPath(path))).toBe(expected);
-        if (expected) expect(path.split('/')).not.toContain('..');
-      }),
+      fc.property(
+        fc.constantFrom('', '.github/workflows/', '.github/', 'x/.github/workflows/', '/.github/workflows/'),
+        piece,
+        fc.constantFrom('.yml', '.yaml', '.json', '', '.yml/'),
+        (prefix, name, ext) => {
+          const path = `${prefix}${name}${ext}`;
+          const expected = /^\.github\/workflows\/[A-Za-z0-9_][A-Za-z0-9._-]*\.ya?ml$/.test(path);
+          expect(accepts(() => checkWorkflowPath(path))).toBe(expected);
+          if (expected) expect(path.split('/')).not.toContain('..');
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -41,7 +46,9 @@ describe('branch names', () => {
     expect(branchName('delete', `.github/workflows/${'x'.repeat(80)}.yml`)).toMatch(/^ci\/delete-x{40}-[0-9a-f]{8}$/);
   });
 
-  it.each(['main', 'release/v1.2', 'feature_x+y', 'a-b'])('accepts the base branch %s', (b) => expect(accepts(() => checkBranchName(b, 'baseBranch'))).toBe(true));
+  it.each(['main', 'release/v1.2', 'feature_x+y', 'a-b'])('accepts the base branch %s', (b) =>
+    expect(accepts(() => checkBranchName(b, 'baseBranch'))).toBe(true),
+  );
   it.each(['', '-x', '.x', '/x', 'x/', 'x.', 'a..b', 'a//b', 'a.lock', 'a/.b', 'a b', 'a~1', 'a^', 'a:b', 'a@{1}', 'a\\b'])('refuses the base branch %j', (b) =>
     expect(accepts(() => checkBranchName(b, 'baseBranch'))).toBe(false),
   );
@@ -49,7 +56,11 @@ describe('branch names', () => {
 
 describe('workflow content', () => {
   it('takes `on` as the plain key of YAML 1.2, in block, flow and quoted forms', () => {
-    for (const content of ['on: push\njobs: {a: {runs-on: x}}\n', '{"on": ["push"], "jobs": {"a": {}}}', "'on':\n  push:\n    branches: [main]\njobs:\n  a:\n    steps: []\n"]) {
+    for (const content of [
+      'on: push\njobs: {a: {runs-on: x}}\n',
+      '{"on": ["push"], "jobs": {"a": {}}}',
+      "'on':\n  push:\n    branches: [main]\njobs:\n  a:\n    steps: []\n",
+    ]) {
       expect(accepts(() => checkWorkflowContent(content))).toBe(true);
     }
   });

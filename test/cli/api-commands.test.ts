@@ -35,7 +35,10 @@ afterAll(async () => {
 
 /** The CLI as a running process whose stderr the test reads as it comes, until it exits. */
 function followingCli(args: string[]) {
-  const child = spawn(process.execPath, [MAIN, ...args], { env: { ...process.env, XDG_CONFIG_HOME: config, ORGCTL_URL: '', ORGCTL_API_KEY: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [MAIN, ...args], {
+    env: { ...process.env, XDG_CONFIG_HOME: config, ORGCTL_URL: '', ORGCTL_API_KEY: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
@@ -125,8 +128,13 @@ describe('analytics', () => {
   it('--group-by and --breakdown: one row per model per day, or per entry of by_model', async () => {
     const grouped = await cli(['analytics', 'tokens', ...range, '--group-by', 'model', '--output', 'json']);
     expect(grouped.stdout.trim()).toBe((await raw(`/api/v1/analytics/tokens?${query}&group_by=model`)).text);
-    const rows = (JSON.parse((await raw(`/api/v1/analytics/tokens?${query}`)).text) as { data: { by_model: { model_id: string; billable_tokens: number }[] }[] }).data;
-    const csv = parse((await cli(['analytics', 'tokens', ...range, '--breakdown', 'by_model', '--output', 'csv'])).stdout, { columns: true }) as Record<string, string>[];
+    const rows = (
+      JSON.parse((await raw(`/api/v1/analytics/tokens?${query}`)).text) as { data: { by_model: { model_id: string; billable_tokens: number }[] }[] }
+    ).data;
+    const csv = parse((await cli(['analytics', 'tokens', ...range, '--breakdown', 'by_model', '--output', 'csv'])).stdout, { columns: true }) as Record<
+      string,
+      string
+    >[];
     expect(csv).toHaveLength(rows.reduce((n, r) => n + Math.max(1, r.by_model.length), 0));
     const first = rows.find((r) => r.by_model.length > 0)!.by_model[0]!;
     expect(csv.some((r) => r['by_model.model_id'] === first.model_id && r['by_model.billable_tokens'] === String(first.billable_tokens))).toBe(true);
@@ -136,7 +144,10 @@ describe('analytics', () => {
     const all: unknown[] = [];
     let cursor: string | null = null;
     do {
-      const page = JSON.parse((await raw(`/api/v1/analytics/users?${query}&limit=100${cursor ? `&cursor=${cursor}` : ''}`)).text) as { data: unknown[]; meta: { next_cursor: string | null; has_more: boolean } };
+      const page = JSON.parse((await raw(`/api/v1/analytics/users?${query}&limit=100${cursor ? `&cursor=${cursor}` : ''}`)).text) as {
+        data: unknown[];
+        meta: { next_cursor: string | null; has_more: boolean };
+      };
       all.push(...page.data);
       cursor = page.meta.has_more ? page.meta.next_cursor : null;
     } while (cursor);
@@ -168,14 +179,19 @@ describe('limits and keys', () => {
     const users = parse((await cli(['limits', 'users', '--output', 'csv'])).stdout, { columns: true });
     expect(users).toEqual([{ email: 'mia@acme.test', limit: '2000000' }]);
     const audit = JSON.parse((await cli(['limits', 'audit', '--output', 'json'])).stdout) as { entries: { scope: string; newLimit: number }[] };
-    expect(audit.entries.slice(0, 2)).toEqual([expect.objectContaining({ scope: 'user', newLimit: 2_000_000 }), expect.objectContaining({ scope: 'global', newLimit: 4_000_000 })]);
+    expect(audit.entries.slice(0, 2)).toEqual([
+      expect.objectContaining({ scope: 'user', newLimit: 2_000_000 }),
+      expect.objectContaining({ scope: 'global', newLimit: 4_000_000 }),
+    ]);
     const tooSmall = await cli(['limits', 'set', '--limit', '5']);
     expect(tooSmall.code).toBe(1);
     expect(tooSmall.stderr).toMatch(/limit must be >= 1000000[\s\S]*\(HTTP 400, request id /);
   });
 
   it('keys create shows the secret once; list shows it without; a revoked key answers 401 (exit 1)', async () => {
-    const created = JSON.parse((await cli(['keys', 'create', '--email', 'mia@acme.test', '--name', 'laptop', '--expires', '30d', '--output', 'json'])).stdout) as { id: string; key: string; prefix: string };
+    const created = JSON.parse(
+      (await cli(['keys', 'create', '--email', 'mia@acme.test', '--name', 'laptop', '--expires', '30d', '--output', 'json'])).stdout,
+    ) as { id: string; key: string; prefix: string };
     expect(created.key).toMatch(/^ock_/);
     const listed = await cli(['keys', 'list']);
     expect(listed.stdout).toContain(created.prefix);
@@ -240,7 +256,12 @@ describe('computers', () => {
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/already running[\s\S]*HTTP 409, request id [0-9a-f-]{36}, code install_running\)/);
     const { waitFor } = await import('../helpers/wait.js');
-    await waitFor(async () => ((await cli(['computers', 'get', 'box'])).stdout.includes('succeeded Install dependencies') ? true : undefined), 60_000, 'the install', 500);
+    await waitFor(
+      async () => ((await cli(['computers', 'get', 'box'])).stdout.includes('succeeded Install dependencies') ? true : undefined),
+      60_000,
+      'the install',
+      500,
+    );
     const followed = await cli(['computers', 'install-deps', 'box', '--follow', '--timeout', '60']);
     expect(followed.stdout).toContain('installing-app-deps');
     expect(followed.stderr).toContain('Install dependencies (install-dependencies): succeeded');
@@ -257,7 +278,14 @@ describe('computers', () => {
 describe('readiness and ci', () => {
   it('readiness upload, list and summary', async () => {
     const file = path.join(root, 'report.json');
-    writeFileSync(file, JSON.stringify({ repoUrl: 'https://github.com/acme/web', apps: { web: { description: 'Site' } }, report: { lint_config: { numerator: 1, denominator: 1, rationale: 'eslint.config.js' } } }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        repoUrl: 'https://github.com/acme/web',
+        apps: { web: { description: 'Site' } },
+        report: { lint_config: { numerator: 1, denominator: 1, rationale: 'eslint.config.js' } },
+      }),
+    );
     const up = await cli(['readiness', 'upload', file, '--output', 'json']);
     expect(up.code).toBe(0);
     const stored = JSON.parse(up.stdout) as { reportId: string };
@@ -273,7 +301,20 @@ describe('readiness and ci', () => {
     cleanups.push(() => remote.remove());
     const workflow = path.join(root, 'lint.yml');
     writeFileSync(workflow, 'name: Lint\non: [pull_request]\njobs:\n  lint:\n    runs-on: ubuntu-latest\n    steps:\n      - run: npm run lint\n');
-    const opened = await cli(['ci', 'edit', '--repo', remote.url, '--action', 'create', '--workflow', '.github/workflows/lint.yml', '--file', workflow, '--output', 'json']);
+    const opened = await cli([
+      'ci',
+      'edit',
+      '--repo',
+      remote.url,
+      '--action',
+      'create',
+      '--workflow',
+      '.github/workflows/lint.yml',
+      '--file',
+      workflow,
+      '--output',
+      'json',
+    ]);
     expect(opened.stderr).toBe('');
     const result = JSON.parse(opened.stdout) as { pullRequest: { number: number }; commitSha: string };
     expect(remote.branches().length).toBeGreaterThan(2);
@@ -287,7 +328,11 @@ describe('readiness and ci', () => {
 
 describe('failures, help and completion', () => {
   it('exit 3 when the service cannot be reached, 2 for usage; never a stack trace', async () => {
-    const down = await runCli(['analytics', 'tokens'], { XDG_CONFIG_HOME: path.join(root, 'none'), ORGCTL_URL: 'http://127.0.0.1:1', ORGCTL_API_KEY: ownerKey });
+    const down = await runCli(['analytics', 'tokens'], {
+      XDG_CONFIG_HOME: path.join(root, 'none'),
+      ORGCTL_URL: 'http://127.0.0.1:1',
+      ORGCTL_API_KEY: ownerKey,
+    });
     expect(down.code).toBe(3);
     expect(down.stderr).toContain('Cannot reach http://127.0.0.1:1');
     const unknown = await cli(['computers', 'list', '--colour']);

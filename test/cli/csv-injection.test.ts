@@ -28,7 +28,11 @@ beforeAll(async () => {
     { id: 'csv-1', type: 'model_request', ...base, model: MODEL, tier: 'standard', inputTokens: 700, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 },
     { id: 'csv-2', type: 'tool_call', ...base, tool: TOOL, autonomyLevel: 'auto-low' },
   ];
-  const res = await fetch(`${server.url}/api/v1/telemetry/events`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ events }) });
+  const res = await fetch(`${server.url}/api/v1/telemetry/events`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ events }),
+  });
   expect(res.status).toBe(202);
 }, 120_000);
 afterAll(async () => {

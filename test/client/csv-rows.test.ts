@@ -25,7 +25,10 @@ describe('CSV of API rows: formula injection (OWASP)', () => {
   });
 
   it('leaves ordinary text alone, a quote inside it or a sign later on included', () => {
-    expect(lines(toCsv([{ name: "O'Brien", title: 'fix: a-b = c', model: 'claude-sonnet-4' }]))).toEqual(['name,title,model', "O'Brien,fix: a-b = c,claude-sonnet-4"]);
+    expect(lines(toCsv([{ name: "O'Brien", title: 'fix: a-b = c', model: 'claude-sonnet-4' }]))).toEqual([
+      'name,title,model',
+      "O'Brien,fix: a-b = c,claude-sonnet-4",
+    ]);
   });
 
   it('neutralises breakdown cells and exploded breakdown entries alike', () => {

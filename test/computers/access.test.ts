@@ -47,7 +47,7 @@ describe('roles and ownership', () => {
     expect((await t.request<Computer>('GET', `${C}/${id}`, { key: alice.key })).body.name).toBe('alice-box');
   });
 
-  it("owners and managers reach every computer of the organization", async () => {
+  it('owners and managers reach every computer of the organization', async () => {
     for (const key of [org.ownerKey, manager.key]) {
       expect((await t.request('GET', `${C}/${alicesComputer.id}`, { key })).status).toBe(200);
       const list = await t.request<{ computers: Computer[] }>('GET', C, { key });

@@ -65,10 +65,15 @@ const get = async (id: string) => (await api<Computer>('GET', `/api/v0/computers
 const session = async (id: string, sessionId: string) => (await api<Session>('GET', `/api/v0/computers/${id}/install-sessions/${sessionId}`)).body;
 const stepOf = (c: Computer, id: string) => c.provisioningSteps.find((s) => s.id === id) as Step;
 const until = (id: string, pred: (c: Computer) => boolean, what: string, timeoutMs = 30_000) =>
-  waitFor(async () => {
-    const c = await get(id);
-    return pred(c) ? c : undefined;
-  }, timeoutMs, what, 100);
+  waitFor(
+    async () => {
+      const c = await get(id);
+      return pred(c) ? c : undefined;
+    },
+    timeoutMs,
+    what,
+    100,
+  );
 const agentFor = (computer: string, workdir: string) => {
   const a = startAgent({ url: server.url, key, computer, workdir });
   agents.push(a);

@@ -74,41 +74,53 @@ describe('restarting the service mid-provisioning', () => {
     await waitFor(async () => (agent.output().includes('install-dependencies succeeded') ? true : undefined), 5000, 'the agent to log its report');
   }, 120_000);
 
-  it.skipIf(!onPostgres)('two orgctl serve processes on one PostgreSQL: work queued on one reaches an agent polling the other; one 202 across both', async () => {
-    const root = mkdtempSync(path.join(tmpdir(), 'orgctl-two-'));
-    cleanups.push(() => rmSync(root, { recursive: true, force: true }));
-    const db = await createPostgresDatabase();
-    cleanups.push(() => db.drop());
-    const env = { DATABASE_URL: db.url, COMPUTERS_LEASE_MS: '3000', COMPUTERS_ENGINE_TICK_MS: '100', COMPUTERS_AGENT_POLL_MS: '100' };
-    const init = await runCli(['init', '--org', 'two', '--owner-email', 'o@two.test', '--json'], env);
-    const key = (JSON.parse(init.stdout) as { apiKey: string }).apiKey;
-    const [a, b] = await Promise.all([startServer({ ...env, CI_ALLOW_PRIVATE_NETWORK: 'true' }), startServer({ ...env, CI_ALLOW_PRIVATE_NETWORK: 'true' })]);
-    cleanups.push(() => a.stop(), () => b.stop());
-    const call = async <T>(server: Server, method: string, url: string, body?: unknown) => {
-      const res = await fetch(`${server.url}${url}`, {
-        method,
-        headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: res.status, body: (await res.json().catch(() => undefined)) as T };
-    };
-    const repo = makeGitRepo(path.join(root, 'repo'), nodeProject('two', 'echo installing'));
-    const c = (await call<Computer>(b, 'POST', '/api/v0/computers', { name: 'two-box', repos: [repo] })).body;
-    const agent = startAgent({ url: a.url, key, computer: 'two-box', workdir: path.join(root, 'work') });
-    cleanups.push(() => agent.stop('SIGKILL'));
-    const settle = () =>
-      waitFor(async () => {
-        const now = (await call<Computer>(b, 'GET', `/api/v0/computers/${c.id}`)).body;
-        return now.status === 'provisioning' ? undefined : now;
-      }, 30_000, 'provisioning to end', 100);
-    expect((await settle()).status).toBe('active');
+  it.skipIf(!onPostgres)(
+    'two orgctl serve processes on one PostgreSQL: work queued on one reaches an agent polling the other; one 202 across both',
+    async () => {
+      const root = mkdtempSync(path.join(tmpdir(), 'orgctl-two-'));
+      cleanups.push(() => rmSync(root, { recursive: true, force: true }));
+      const db = await createPostgresDatabase();
+      cleanups.push(() => db.drop());
+      const env = { DATABASE_URL: db.url, COMPUTERS_LEASE_MS: '3000', COMPUTERS_ENGINE_TICK_MS: '100', COMPUTERS_AGENT_POLL_MS: '100' };
+      const init = await runCli(['init', '--org', 'two', '--owner-email', 'o@two.test', '--json'], env);
+      const key = (JSON.parse(init.stdout) as { apiKey: string }).apiKey;
+      const [a, b] = await Promise.all([startServer({ ...env, CI_ALLOW_PRIVATE_NETWORK: 'true' }), startServer({ ...env, CI_ALLOW_PRIVATE_NETWORK: 'true' })]);
+      cleanups.push(
+        () => a.stop(),
+        () => b.stop(),
+      );
+      const call = async <T>(server: Server, method: string, url: string, body?: unknown) => {
+        const res = await fetch(`${server.url}${url}`, {
+          method,
+          headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        return { status: res.status, body: (await res.json().catch(() => undefined)) as T };
+      };
+      const repo = makeGitRepo(path.join(root, 'repo'), nodeProject('two', 'echo installing'));
+      const c = (await call<Computer>(b, 'POST', '/api/v0/computers', { name: 'two-box', repos: [repo] })).body;
+      const agent = startAgent({ url: a.url, key, computer: 'two-box', workdir: path.join(root, 'work') });
+      cleanups.push(() => agent.stop('SIGKILL'));
+      const settle = () =>
+        waitFor(
+          async () => {
+            const now = (await call<Computer>(b, 'GET', `/api/v0/computers/${c.id}`)).body;
+            return now.status === 'provisioning' ? undefined : now;
+          },
+          30_000,
+          'provisioning to end',
+          100,
+        );
+      expect((await settle()).status).toBe('active');
 
-    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => call(i % 2 ? a : b, 'POST', `/api/v0/computers/${c.id}/install-deps`)));
-    expect(results.filter((r) => r.status === 202)).toHaveLength(1);
-    expect(results.filter((r) => r.status === 409)).toHaveLength(39);
-    const done = await settle();
-    expect(done.status).toBe('active');
-    const installs = agent.output().match(/running install-dependencies/g) ?? [];
-    expect(installs).toHaveLength(2); // the first provisioning and the one install-deps, each run once
-  }, 120_000);
+      const results = await Promise.all(Array.from({ length: 40 }, (_, i) => call(i % 2 ? a : b, 'POST', `/api/v0/computers/${c.id}/install-deps`)));
+      expect(results.filter((r) => r.status === 202)).toHaveLength(1);
+      expect(results.filter((r) => r.status === 409)).toHaveLength(39);
+      const done = await settle();
+      expect(done.status).toBe('active');
+      const installs = agent.output().match(/running install-dependencies/g) ?? [];
+      expect(installs).toHaveLength(2); // the first provisioning and the one install-deps, each run once
+    },
+    120_000,
+  );
 });

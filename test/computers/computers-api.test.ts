@@ -4,7 +4,12 @@ import { expectErrorObject, TestApp, type Org } from '../helpers/test-app.js';
 let t: TestApp;
 let org: Org;
 const C = '/api/v0/computers';
-type Computer = Record<string, unknown> & { id: string; name: string; status: string; provisioningSteps: { id: string; status: string; error?: string; installSessionId?: string }[] };
+type Computer = Record<string, unknown> & {
+  id: string;
+  name: string;
+  status: string;
+  provisioningSteps: { id: string; status: string; error?: string; installSessionId?: string }[];
+};
 
 beforeAll(async () => {
   t = await TestApp.start();
@@ -16,7 +21,12 @@ const create = (body: unknown, key = org.ownerKey) => t.request<Computer>('POST'
 
 describe('create and read', () => {
   it('creates a byom computer (201) and reads it back by id and by name', async () => {
-    const res = await create({ name: 'dev-box', repos: ['https://github.com/acme/api.git'], remoteUser: 'dev', source: { kind: 'template', templateId: 'tpl-1' } });
+    const res = await create({
+      name: 'dev-box',
+      repos: ['https://github.com/acme/api.git'],
+      remoteUser: 'dev',
+      source: { kind: 'template', templateId: 'tpl-1' },
+    });
     expect(res.status).toBe(201);
     const c = res.body;
     expect(c).toMatchObject({
@@ -118,7 +128,11 @@ describe('update, list, delete', () => {
   it('404 for an unknown id, a malformed id and an unknown name', async () => {
     expectErrorObject(await t.request('GET', `${C}/5f1d7c1a-7a43-4c1e-9d3e-2b9f0d8e7c6b`, { key: org.ownerKey }), 404);
     // A malformed id answers as an unknown one: the same code and detail.
-    for (const [method, path] of [['GET', `${C}/nope`], ['POST', `${C}/nope/install-deps`], ['GET', `${C}/nope/provisioning-steps/create-sandbox`]] as const) {
+    for (const [method, path] of [
+      ['GET', `${C}/nope`],
+      ['POST', `${C}/nope/install-deps`],
+      ['GET', `${C}/nope/provisioning-steps/create-sandbox`],
+    ] as const) {
       const err = expectErrorObject(await t.request(method, path, { key: org.ownerKey }), 404);
       expect([err.metadata?.code, err.detail]).toEqual(['computer_not_found', 'Computer not found.']);
     }
@@ -133,6 +147,8 @@ describe('update, list, delete', () => {
     const b = (await create({ name: 'sess-b' })).body;
     expect((await t.request('GET', `${C}/${a.id}/install-sessions/${sessionId}`, { key: org.ownerKey })).status).toBe(200);
     expectErrorObject(await t.request('GET', `${C}/${b.id}/install-sessions/${sessionId}`, { key: org.ownerKey }), 404);
-    expect(expectErrorObject(await t.request('GET', `${C}/${a.id}/install-sessions/garbage`, { key: org.ownerKey }), 404).metadata?.code).toBe('install_session_not_found');
+    expect(expectErrorObject(await t.request('GET', `${C}/${a.id}/install-sessions/garbage`, { key: org.ownerKey }), 404).metadata?.code).toBe(
+      'install_session_not_found',
+    );
   });
 });

@@ -41,10 +41,15 @@ const startEngine = () => {
   return engine;
 };
 const get = async (id: string) => (await t.request<Computer>('GET', `${C}/${id}`, { key: org.ownerKey })).body;
-const settled = (id: string, status: 'active' | 'error') => waitFor(async () => {
-  const c = await get(id);
-  return c.status === status ? c : undefined;
-}, 10_000, `computer ${status}`);
+const settled = (id: string, status: 'active' | 'error') =>
+  waitFor(
+    async () => {
+      const c = await get(id);
+      return c.status === status ? c : undefined;
+    },
+    10_000,
+    `computer ${status}`,
+  );
 const stepOf = (c: Computer, id: string) => c.provisioningSteps.find((s) => s.id === id) as Step;
 
 describe('the e2b provider, run by the provisioning engine', () => {
@@ -61,7 +66,11 @@ describe('the e2b provider, run by the provisioning engine', () => {
     expect(cmds.some((x) => x.includes('useradd'))).toBe(true);
     expect(cmds.some((x) => x.includes("clone -- 'https://github.com/acme/api.git' '/home/user/api'") && x.includes('-c protocol.allow=never'))).toBe(true);
     expect(cmds).toContain('npm ci');
-    const session = await t.request<{ status: string; exitCode: number; log: string }>('GET', `${C}/${c.id}/install-sessions/${stepOf(c, 'install-dependencies').installSessionId}`, { key: org.ownerKey });
+    const session = await t.request<{ status: string; exitCode: number; log: string }>(
+      'GET',
+      `${C}/${c.id}/install-sessions/${stepOf(c, 'install-dependencies').installSessionId}`,
+      { key: org.ownerKey },
+    );
     expect(session.body).toMatchObject({ status: 'succeeded', exitCode: 0 });
     expect(session.body.log).toContain('package-lock.json found; $ npm ci');
   });
@@ -91,7 +100,9 @@ describe('the e2b provider, run by the provisioning engine', () => {
   it('a step whose engine died (claimed, never heartbeated) is retried by another engine after the lease expires', async () => {
     const created = await t.request<Computer>('POST', C, { key: org.ownerKey, body: { name: 'cloud-crash' } });
     // What a crashed process leaves behind: the step claimed under a lease nobody renews.
-    const [claimed] = await t.db.transaction((tx) => jobsStore.claim(tx, { provider: 'e2b', computerId: created.body.id, limit: 1 }, 'engine:crashed:', LEASE_MS, clock.now()));
+    const [claimed] = await t.db.transaction((tx) =>
+      jobsStore.claim(tx, { provider: 'e2b', computerId: created.body.id, limit: 1 }, 'engine:crashed:', LEASE_MS, clock.now()),
+    );
     expect(claimed?.step_id).toBe('create-sandbox');
     expect(stepOf(await get(created.body.id), 'create-sandbox').status).toBe('running');
     startEngine();
@@ -103,8 +114,14 @@ describe('the e2b provider, run by the provisioning engine', () => {
   it('a step lost more often than COMPUTERS_MAX_ATTEMPTS fails with a message saying so', async () => {
     const created = await t.request<Computer>('POST', C, { key: org.ownerKey, body: { name: 'cloud-lost' } });
     const reaper = createEngine(config, t.db, undefined, e2b, clock); // not started: its reap() is called by hand
-    const crashClaim = () => t.db.transaction((tx) => jobsStore.claim(tx, { provider: 'e2b', computerId: created.body.id, limit: 1 }, 'engine:crashed:', LEASE_MS, clock.now()));
-    const leaseOf = async () => (await t.db.query<{ lease_owner: string | null }>(`SELECT lease_owner FROM computer_steps WHERE computer_id = $1 AND step_id = 'create-sandbox'`, [created.body.id]))[0]!.lease_owner;
+    const crashClaim = () =>
+      t.db.transaction((tx) => jobsStore.claim(tx, { provider: 'e2b', computerId: created.body.id, limit: 1 }, 'engine:crashed:', LEASE_MS, clock.now()));
+    const leaseOf = async () =>
+      (
+        await t.db.query<{ lease_owner: string | null }>(`SELECT lease_owner FROM computer_steps WHERE computer_id = $1 AND step_id = 'create-sandbox'`, [
+          created.body.id,
+        ])
+      )[0]!.lease_owner;
 
     expect((await crashClaim()).length).toBe(1);
     clock.advance(LEASE_MS);
@@ -131,7 +148,10 @@ describe('the e2b provider, run by the provisioning engine', () => {
     // The held command never finishes by itself: stop() returns only because it kills it.
     await first.stop();
     expect(e2b.killed.filter((cmd) => cmd.includes('useradd'))).toHaveLength(1);
-    const rows = await t.db.query<{ lease_owner: string | null; status: string }>(`SELECT lease_owner, status FROM computer_steps WHERE computer_id = $1 AND step_id = 'configure-user'`, [created.body.id]);
+    const rows = await t.db.query<{ lease_owner: string | null; status: string }>(
+      `SELECT lease_owner, status FROM computer_steps WHERE computer_id = $1 AND step_id = 'configure-user'`,
+      [created.body.id],
+    );
     expect(rows[0]).toEqual({ lease_owner: null, status: 'running' });
     e2b.hold = undefined;
     startEngine();
@@ -145,9 +165,17 @@ describe('the e2b provider, run by the provisioning engine', () => {
     const created = await t.request<Computer>('POST', C, { key: org.ownerKey, body: { name: 'cloud-stale' } });
     await waitFor(async () => (e2b.commands.slice(mark).some((x) => x.cmd.includes('useradd')) ? true : undefined), 5000, 'configure-user running');
     const stepRow = async () =>
-      (await t.db.query<{ lease_owner: string; status: string; log: string }>(`SELECT lease_owner, status, log FROM computer_steps WHERE computer_id = $1 AND step_id = 'configure-user'`, [created.body.id]))[0]!;
+      (
+        await t.db.query<{ lease_owner: string; status: string; log: string }>(
+          `SELECT lease_owner, status, log FROM computer_steps WHERE computer_id = $1 AND step_id = 'configure-user'`,
+          [created.body.id],
+        )
+      )[0]!;
     // Another executor holds the step now (as after an expiry); then the stale engine's command ends, with output.
-    await t.db.query(`UPDATE computer_steps SET lease_owner = 'engine:other:', lease_expires_at = $2 WHERE computer_id = $1 AND step_id = 'configure-user'`, [created.body.id, new Date(clock.now().getTime() + 3_600_000)]);
+    await t.db.query(`UPDATE computer_steps SET lease_owner = 'engine:other:', lease_expires_at = $2 WHERE computer_id = $1 AND step_id = 'configure-user'`, [
+      created.body.id,
+      new Date(clock.now().getTime() + 3_600_000),
+    ]);
     e2b.release();
     await new Promise((r) => setTimeout(r, LEASE_MS / 2));
     const row = await stepRow();

@@ -6,7 +6,15 @@ import { expectErrorObject, TestApp, type Org } from '../helpers/test-app.js';
 import { waitFor } from '../helpers/wait.js';
 
 type Step = { id: string; status: string; error?: string; installSessionId?: string; startedAt?: number };
-type Computer = { id: string; status: string; hostId?: string; hostname?: string; remoteUser?: string; provisioningSteps: Step[]; clonedRepoDirectories?: string[] };
+type Computer = {
+  id: string;
+  status: string;
+  hostId?: string;
+  hostname?: string;
+  remoteUser?: string;
+  provisioningSteps: Step[];
+  clonedRepoDirectories?: string[];
+};
 type Job = { stepId: string; leaseToken: string; installSessionId?: string; repos: string[]; clonedRepoDirectories: string[] };
 const C = '/api/v0/computers';
 const LEASE_MS = 400;
@@ -27,12 +35,16 @@ const create = async (body: Record<string, unknown>) => (await t.request<Compute
 const get = async (id: string) => (await t.request<Computer>('GET', `${C}/${id}`, { key: key() })).body;
 const stepOf = (c: Computer, id: string) => c.provisioningSteps.find((s) => s.id === id) as Step;
 const agent = (id: string) => ({
-  register: (hostId = HOST) => t.request<Computer>('POST', `${C}/${id}/agent/register`, { key: key(), body: { hostId, hostname: 'build-7', remoteUser: 'ci' } }),
+  register: (hostId = HOST) =>
+    t.request<Computer>('POST', `${C}/${id}/agent/register`, { key: key(), body: { hostId, hostname: 'build-7', remoteUser: 'ci' } }),
   claim: async (waitMs = 0, hostId = HOST) => t.request<{ job: Job | null }>('POST', `${C}/${id}/agent/claim`, { key: key(), body: { hostId, waitMs } }),
-  heartbeat: (job: Job, log?: string) => t.request('POST', `${C}/${id}/agent/steps/${job.stepId}/heartbeat`, { key: key(), body: { leaseToken: job.leaseToken, ...(log ? { log } : {}) } }),
-  complete: (job: Job, body: Record<string, unknown>) => t.request<Computer>('POST', `${C}/${id}/agent/steps/${job.stepId}/complete`, { key: key(), body: { leaseToken: job.leaseToken, ...body } }),
+  heartbeat: (job: Job, log?: string) =>
+    t.request('POST', `${C}/${id}/agent/steps/${job.stepId}/heartbeat`, { key: key(), body: { leaseToken: job.leaseToken, ...(log ? { log } : {}) } }),
+  complete: (job: Job, body: Record<string, unknown>) =>
+    t.request<Computer>('POST', `${C}/${id}/agent/steps/${job.stepId}/complete`, { key: key(), body: { leaseToken: job.leaseToken, ...body } }),
 });
-const sessionCount = async (id: string) => (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM install_sessions WHERE computer_id = $1`, [id]))[0]!.n;
+const sessionCount = async (id: string) =>
+  (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM install_sessions WHERE computer_id = $1`, [id]))[0]!.n;
 
 describe('install-deps', () => {
   it('100 parallel requests: exactly one 202, 99 × 409, one session row', async () => {
@@ -87,7 +99,10 @@ describe('install-deps', () => {
             else expect(!running || held !== undefined).toBe(true);
             held = job ?? held;
           } else if (held) {
-            const res = await agent(c.id).complete(held, op === 'succeed' ? { status: 'succeeded', exitCode: 0 } : { status: 'failed', exitCode: 2, error: 'boom' });
+            const res = await agent(c.id).complete(
+              held,
+              op === 'succeed' ? { status: 'succeeded', exitCode: 0 } : { status: 'failed', exitCode: 2, error: 'boom' },
+            );
             expect(res.status).toBe(200);
             expect(stepOf(res.body, 'install-dependencies').status).toBe(op === 'succeed' ? 'succeeded' : 'failed');
             expect(res.body.status).toBe(op === 'succeed' ? 'active' : 'error');
@@ -173,10 +188,14 @@ describe('the host agent protocol', () => {
       const c = await create({ name: 'lost', repos: ['file:///srv/git/x.git'] });
       await agent(c.id).register();
       const job = (await agent(c.id).claim()).body.job!;
-      const failed = await waitFor(async () => {
-        const now = await get(c.id);
-        return now.status === 'error' ? now : undefined;
-      }, 5000, 'the step to fail');
+      const failed = await waitFor(
+        async () => {
+          const now = await get(c.id);
+          return now.status === 'error' ? now : undefined;
+        },
+        5000,
+        'the step to fail',
+      );
       expect(stepOf(failed, 'clone-repos').error).toMatch(/^host agent lost: no heartbeat for \d+ s/);
       expectErrorObject(await agent(c.id).heartbeat(job), 409);
     } finally {
@@ -190,10 +209,14 @@ describe('the host agent protocol', () => {
     try {
       const c = await create({ name: 'no-agent', autoInstallDeps: false });
       await t.request('POST', `${C}/${c.id}/install-deps`, { key: key() });
-      const failed = await waitFor(async () => {
-        const now = await get(c.id);
-        return now.status === 'error' ? now : undefined;
-      }, 5000, 'the step to fail');
+      const failed = await waitFor(
+        async () => {
+          const now = await get(c.id);
+          return now.status === 'error' ? now : undefined;
+        },
+        5000,
+        'the step to fail',
+      );
       expect(stepOf(failed, 'install-dependencies').error).toContain('no host agent connected');
       expect(await t.db.query(`SELECT id FROM install_sessions WHERE computer_id = $1 AND status = 'running'`, [c.id])).toEqual([]);
     } finally {
@@ -222,6 +245,9 @@ describe('the host agent protocol', () => {
     const e2bComputer = await create({ name: 'e2b-one', provider: 'e2b' });
     expectErrorObject(await agent(e2bComputer.id).register(), 409);
     const c = await create({ name: 'strict' });
-    expectErrorObject(await t.request('POST', `${C}/${c.id}/agent/register`, { key: key(), body: { hostId: HOST, hostname: 'h', remoteUser: 'u', extra: 1 } }), 400);
+    expectErrorObject(
+      await t.request('POST', `${C}/${c.id}/agent/register`, { key: key(), body: { hostId: HOST, hostname: 'h', remoteUser: 'u', extra: 1 } }),
+      400,
+    );
   });
 });

@@ -18,7 +18,10 @@ describe('what install detects', () => {
     [['go.mod', 'go.sum'], ['go mod download']],
     [['Cargo.toml', 'Cargo.lock'], ['cargo fetch']],
     [['Gemfile', 'Gemfile.lock'], ['bundle install']],
-    [['go.mod', 'web', 'package.json', 'package-lock.json'], ['npm ci', 'go mod download']],
+    [
+      ['go.mod', 'web', 'package.json', 'package-lock.json'],
+      ['npm ci', 'go mod download'],
+    ],
     [['README.md', 'src'], []],
   ])('%j → %j', (files, expected) => {
     expect(commands(files)).toEqual(expected);
@@ -27,7 +30,12 @@ describe('what install detects', () => {
 
 describe('repository directories', () => {
   it('uses the last path segment without .git, made unique', () => {
-    expect(repoDirectoryNames(['https://github.com/acme/api.git', 'file:///srv/x/api', 'ssh://git@h/a/web/', 'https://h/.hidden.git'])).toEqual(['api', 'api-2', 'web', 'hidden']);
+    expect(repoDirectoryNames(['https://github.com/acme/api.git', 'file:///srv/x/api', 'ssh://git@h/a/web/', 'https://h/.hidden.git'])).toEqual([
+      'api',
+      'api-2',
+      'web',
+      'hidden',
+    ]);
   });
 });
 

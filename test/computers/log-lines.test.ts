@@ -14,9 +14,15 @@ const feed = (chunks: string[]) => {
 
 describe('a step log keeps each progress line in its last state', () => {
   it('git progress redrawn with \\r becomes its final line', () => {
-    expect(feed(['Cloning into x...\n', 'Receiving objects:  10% (1/10)\rReceiving', ' objects:  50% (5/10)\r', 'Receiving objects: 100% (10/10), done.\n', 'done\n'])).toBe(
-      'Cloning into x...\nReceiving objects: 100% (10/10), done.\ndone\n',
-    );
+    expect(
+      feed([
+        'Cloning into x...\n',
+        'Receiving objects:  10% (1/10)\rReceiving',
+        ' objects:  50% (5/10)\r',
+        'Receiving objects: 100% (10/10), done.\n',
+        'done\n',
+      ]),
+    ).toBe('Cloning into x...\nReceiving objects: 100% (10/10), done.\ndone\n');
   });
 
   it('CRLF line ends stay line ends; an unfinished last line is kept when the step ends', () => {

@@ -32,7 +32,12 @@ describe('the host agent runs an install command', () => {
   });
 
   it('reports the exit code and the tail of stderr of a failing command', async () => {
-    const result = await runStepProcess(['/bin/sh', '-c', 'echo broken >&2; exit 3'], { cwd: tmpdir(), env: { PATH: process.env.PATH }, signal: new AbortController().signal, onOutput: () => undefined });
+    const result = await runStepProcess(['/bin/sh', '-c', 'echo broken >&2; exit 3'], {
+      cwd: tmpdir(),
+      env: { PATH: process.env.PATH },
+      signal: new AbortController().signal,
+      onOutput: () => undefined,
+    });
     expect(result).toMatchObject({ exitCode: 3, stderr: 'broken\n' });
   });
 });

@@ -20,7 +20,11 @@ const provider = fc.constantFrom<ProviderType>('byom', 'e2b');
 const planned = fc
   .record({ provider, repos: fc.nat(2), autoInstallDeps: fc.boolean(), e2bMissing: fc.boolean() })
   .map(({ provider, repos, autoInstallDeps, e2bMissing }) =>
-    planSteps(provider, { repos, autoInstallDeps, e2bMissing: e2bMissing ? 'not configured' : undefined }).map((s): StepState => ({ id: s.stepId, status: s.status, held: false })),
+    planSteps(provider, { repos, autoInstallDeps, e2bMissing: e2bMissing ? 'not configured' : undefined }).map((s): StepState => ({
+      id: s.stepId,
+      status: s.status,
+      held: false,
+    })),
   );
 const event: fc.Arbitrary<StepEvent> = fc.oneof(
   fc.record({ kind: fc.constantFrom('claim' as const, 'succeed' as const, 'fail' as const, 'release' as const), step: fc.constantFrom<StepId>(...stepIds) }),

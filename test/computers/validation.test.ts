@@ -61,7 +61,8 @@ describe('create body limits, each side of each boundary', () => {
 
   it('hostId: a uuid passes; a bad uuid is 400', async () => {
     expect((await create({ name: unique(), hostId: '3b241101-e2bb-4255-8caf-4136c566a962' })).status).toBe(201);
-    for (const hostId of ['3b241101-e2bb-4255-8caf-4136c566a96', 'not-a-uuid', '', '3b241101e2bb42558caf4136c566a962x']) await rejects({ name: unique(), hostId }, '/hostId');
+    for (const hostId of ['3b241101-e2bb-4255-8caf-4136c566a96', 'not-a-uuid', '', '3b241101e2bb42558caf4136c566a962x'])
+      await rejects({ name: unique(), hostId }, '/hostId');
   });
 
   it('repos: 20 pass; 21 are 400', async () => {
@@ -86,16 +87,24 @@ describe('create body limits, each side of each boundary', () => {
     expect((await create({ name: unique(), repos })).status).toBe(201);
   });
 
-  it.each([['javascript:alert(1)'], [' JavaScript:alert(document.cookie)'], ['data:text/html,<script>alert(1)</script>'], ['mailto:a@example.com'], ['ftp://example.com/acme/x']])(
-    'repos: %j, of a scheme that is no git transport, is 400 saying so',
-    async (repo) => {
-      const err = await rejects({ name: unique(), repos: ['https://github.com/a/b.git', repo] }, '/repos/1');
-      expect(err.detail).toMatch(/\/repos\/1 must be a remote repository URL .*; [a-z]+: is not a scheme of a repository/);
-    },
-  );
+  it.each([
+    ['javascript:alert(1)'],
+    [' JavaScript:alert(document.cookie)'],
+    ['data:text/html,<script>alert(1)</script>'],
+    ['mailto:a@example.com'],
+    ['ftp://example.com/acme/x'],
+  ])('repos: %j, of a scheme that is no git transport, is 400 saying so', async (repo) => {
+    const err = await rejects({ name: unique(), repos: ['https://github.com/a/b.git', repo] }, '/repos/1');
+    expect(err.detail).toMatch(/\/repos\/1 must be a remote repository URL .*; [a-z]+: is not a scheme of a repository/);
+  });
 
   it('repos: the computer keeps (and its agent clones) a URL without its credentials; the token shows nowhere', async () => {
-    const repos = ['https://user:TOKEN-c1@github.com/acme/x.git', 'https://TOKEN-c2@github.com/acme/y', 'ssh://git:TOKEN-c3@github.com/acme/z', 'git@github.com:acme/w.git'];
+    const repos = [
+      'https://user:TOKEN-c1@github.com/acme/x.git',
+      'https://TOKEN-c2@github.com/acme/y',
+      'ssh://git:TOKEN-c3@github.com/acme/z',
+      'git@github.com:acme/w.git',
+    ];
     const res = await t.app.inject({ method: 'POST', url: C, headers: { authorization: `Bearer ${org.ownerKey}` }, payload: { name: unique(), repos } });
     expect(res.statusCode).toBe(201);
     expect(res.body).not.toContain('TOKEN');
@@ -151,14 +160,19 @@ describe('create body limits, each side of each boundary', () => {
 
   it('any valid name round-trips (property)', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.string({ minLength: 1, maxLength: 63, unit: 'grapheme-ascii' }).filter((s) => ![...s].some((ch) => ch === '/' || ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f)), async (raw) => {
-        const name = `${raw.slice(0, 55)}-${++n}`;
-        const res = await create({ name });
-        expect(res.status).toBe(201);
-        expect(res.body.name).toBe(name);
-        const back = await t.request<{ id: string }>('GET', `${C}/name/${encodeURIComponent(name)}`, { key: org.ownerKey });
-        expect(back.body.id).toBe(res.body.id);
-      }),
+      fc.asyncProperty(
+        fc
+          .string({ minLength: 1, maxLength: 63, unit: 'grapheme-ascii' })
+          .filter((s) => ![...s].some((ch) => ch === '/' || ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f)),
+        async (raw) => {
+          const name = `${raw.slice(0, 55)}-${++n}`;
+          const res = await create({ name });
+          expect(res.status).toBe(201);
+          expect(res.body.name).toBe(name);
+          const back = await t.request<{ id: string }>('GET', `${C}/name/${encodeURIComponent(name)}`, { key: org.ownerKey });
+          expect(back.body.id).toBe(res.body.id);
+        },
+      ),
       { numRuns: 25 },
     );
   });

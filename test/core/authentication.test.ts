@@ -56,7 +56,10 @@ describe('401 for every missing or invalid credential, with the same error objec
         return { authorization: `Bearer ${k.slice(0, -1)}${last}` };
       },
     ],
-    ['a JWT with alg none', async () => ({ authorization: `Bearer ${b64({ alg: 'none', typ: 'JWT' })}.${b64({ sub: org.ownerId, org_id: org.orgId, exp: nowSec() + 300 })}.` })],
+    [
+      'a JWT with alg none',
+      async () => ({ authorization: `Bearer ${b64({ alg: 'none', typ: 'JWT' })}.${b64({ sub: org.ownerId, org_id: org.orgId, exp: nowSec() + 300 })}.` }),
+    ],
     [
       'a JWT without exp',
       async () => ({
@@ -64,8 +67,14 @@ describe('401 for every missing or invalid credential, with the same error objec
       }),
     ],
     ['an expired JWT', async () => ({ authorization: `Bearer ${await jwt({ sub: org.ownerId, org_id: org.orgId, exp: nowSec() - 10 })}` })],
-    ['a JWT signed with the wrong secret', async () => ({ authorization: `Bearer ${await jwt({ sub: org.ownerId, org_id: org.orgId }, 'another-secret-that-is-also-32-characters')}` })],
-    ['a JWT naming a user of another organization', async () => ({ authorization: `Bearer ${await jwt({ sub: org.ownerId, org_id: '00000000-0000-4000-8000-000000000000' })}` })],
+    [
+      'a JWT signed with the wrong secret',
+      async () => ({ authorization: `Bearer ${await jwt({ sub: org.ownerId, org_id: org.orgId }, 'another-secret-that-is-also-32-characters')}` }),
+    ],
+    [
+      'a JWT naming a user of another organization',
+      async () => ({ authorization: `Bearer ${await jwt({ sub: org.ownerId, org_id: '00000000-0000-4000-8000-000000000000' })}` }),
+    ],
     ['a JWT whose sub is not a user id', async () => ({ authorization: `Bearer ${await jwt({ sub: 'admin', org_id: org.orgId })}` })],
   ];
 
@@ -86,7 +95,10 @@ describe('401 for every missing or invalid credential, with the same error objec
   });
 
   it('a key is refused once its expiry has passed, even though it was cached', async () => {
-    const created = await t.request<{ key: string }>('POST', '/api/v0/api-keys', { key: org.ownerKey, body: { name: 'short', expiresAt: clock.now().getTime() + 700 } });
+    const created = await t.request<{ key: string }>('POST', '/api/v0/api-keys', {
+      key: org.ownerKey,
+      body: { name: 'short', expiresAt: clock.now().getTime() + 700 },
+    });
     expect(created.status).toBe(201);
     expect((await t.request('GET', '/api/v0/me', { key: created.body.key })).status).toBe(200);
     clock.advance(699);

@@ -1,6 +1,18 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addDays, DAY_MS, dayStartMs, daysBetween, daysFromCivil, daysInMonth, eachDay, monthStart, nextMonthStart, utcDay, weekday } from '../../src/core/days.js';
+import {
+  addDays,
+  DAY_MS,
+  dayStartMs,
+  daysBetween,
+  daysFromCivil,
+  daysInMonth,
+  eachDay,
+  monthStart,
+  nextMonthStart,
+  utcDay,
+  weekday,
+} from '../../src/core/days.js';
 
 // The oracles: the engine's own formatter and parser, and the copies src/core/days.ts replaced
 // (analytics' dayNumber and dateOf, limits' month by Date.UTC), so "behaviour unchanged" is checked, not assumed.
@@ -17,13 +29,21 @@ const oldNextMonth = (day: string) => {
 const FIRST = oldDayNumber('0000-01-01');
 const LAST = oldDayNumber('9999-12-31');
 const dayIn = (first: number, last: number) => fc.integer({ min: first, max: last }).map(oldDateOf);
-const anyDay = fc.oneof(dayIn(FIRST, LAST), dayIn(oldDayNumber('1900-01-01'), oldDayNumber('2100-12-31')), fc.constantFrom('0000-01-01', '9999-12-31', '2000-02-29', '1900-02-28', '2026-01-14', '2026-12-31'));
+const anyDay = fc.oneof(
+  dayIn(FIRST, LAST),
+  dayIn(oldDayNumber('1900-01-01'), oldDayNumber('2100-12-31')),
+  fc.constantFrom('0000-01-01', '9999-12-31', '2000-02-29', '1900-02-28', '2026-01-14', '2026-12-31'),
+);
 /** Months from 1900 on: Date.UTC, the old limits oracle, reads the years 0 to 99 as 1900 to 1999. */
 const modernDay = fc.oneof(dayIn(oldDayNumber('1900-01-01'), LAST - 31), fc.constantFrom('2000-02-29', '2100-02-28', '2026-12-31', '2027-01-01'));
 
 describe('utcDay', () => {
   it('names the UTC day of an instant as toISOString does, over the whole range of Date (cached names included)', () => {
-    const ms = fc.oneof(fc.integer({ min: -8.64e15, max: 8.64e15 }), fc.integer({ min: FIRST * DAY_MS, max: (LAST + 1) * DAY_MS - 1 }), fc.constantFrom(-8.64e15, 8.64e15, -1, 0, DAY_MS - 1, DAY_MS));
+    const ms = fc.oneof(
+      fc.integer({ min: -8.64e15, max: 8.64e15 }),
+      fc.integer({ min: FIRST * DAY_MS, max: (LAST + 1) * DAY_MS - 1 }),
+      fc.constantFrom(-8.64e15, 8.64e15, -1, 0, DAY_MS - 1, DAY_MS),
+    );
     fc.assert(
       fc.property(ms, (t) => {
         expect(utcDay(t), String(t)).toBe(iso(t));
@@ -35,7 +55,12 @@ describe('utcDay', () => {
 
   it('names the day of each millisecond either side of midnight', () => {
     const start = dayStartMs('2026-03-01');
-    expect([utcDay(start - 1), utcDay(start), utcDay(start + DAY_MS - 1), utcDay(start + DAY_MS)]).toEqual(['2026-02-28', '2026-03-01', '2026-03-01', '2026-03-02']);
+    expect([utcDay(start - 1), utcDay(start), utcDay(start + DAY_MS - 1), utcDay(start + DAY_MS)]).toEqual([
+      '2026-02-28',
+      '2026-03-01',
+      '2026-03-01',
+      '2026-03-02',
+    ]);
   });
 });
 

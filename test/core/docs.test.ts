@@ -12,7 +12,13 @@ describe('documentation moves with the code', () => {
   });
 
   it('the README, docs/ and openapi.json stand alone: they cite no document a user does not have', () => {
-    const pages = ['README.md', 'openapi.json', ...readdirSync(new URL('docs/', root)).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+    const pages = [
+      'README.md',
+      'openapi.json',
+      ...readdirSync(new URL('docs/', root))
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => `docs/${f}`),
+    ];
     const outside = /api-spec(\.md)?|contract(\.md)? ?§|\bcontract\.md|§ ?\d|the issue note|readiness-criteria\.md|\.\.\/shared\//i;
     const cited = pages.flatMap((p) =>
       readFileSync(new URL(p, root), 'utf8')

@@ -32,7 +32,13 @@ function raw(request: string): Promise<{ status: number; headers: string; body: 
 
 const expectErrorObject = (res: Awaited<ReturnType<typeof raw>>, status: number) => {
   expect(res.status).toBe(status);
-  expect(res.body).toMatchObject({ status, title: expect.any(String), detail: expect.any(String), metadata: { code: expect.any(String) }, requestId: expect.any(String) });
+  expect(res.body).toMatchObject({
+    status,
+    title: expect.any(String),
+    detail: expect.any(String),
+    metadata: { code: expect.any(String) },
+    requestId: expect.any(String),
+  });
   expect(res.headers).toContain(`x-request-id: ${String(res.body.requestId).toLowerCase()}`);
 };
 

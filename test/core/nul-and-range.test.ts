@@ -18,7 +18,17 @@ describe('a NUL character anywhere it could reach the database is 400 naming the
     ['a computer name', 'POST', '/api/v0/computers', { name: 'a\u0000b' }, '/name'],
     ['a computer remoteUser', 'POST', '/api/v0/computers', { name: 'ok', remoteUser: 'u\u0000' }, '/remoteUser'],
     ['a readiness repoUrl', 'POST', '/api/organization/maturity-level-reports', { repoUrl: 'https://github.com/a/b\u0000' }, '/repoUrl'],
-    ['a nested string', 'POST', '/api/v1/telemetry/events', { events: [{ id: 'x', type: 'hook', timestamp: '2026-10-01T10:00:00Z', sessionId: 's', client: 'web', event: 'Stop', matcher: '', command: 'echo \u0000' }] }, '/events/0/command'],
+    [
+      'a nested string',
+      'POST',
+      '/api/v1/telemetry/events',
+      {
+        events: [
+          { id: 'x', type: 'hook', timestamp: '2026-10-01T10:00:00Z', sessionId: 's', client: 'web', event: 'Stop', matcher: '', command: 'echo \u0000' },
+        ],
+      },
+      '/events/0/command',
+    ],
   ])('%s', async (_what, method, url, body, path) => {
     const err = expectErrorObject(await t.request(method as 'POST', url, { key: org.ownerKey, body }), 400);
     expect(paths(err)).toContain(path);

@@ -27,14 +27,17 @@ describe('rate limits by plan', () => {
     expect(res.headers['ratelimit']).toMatch(new RegExp(`^"read";r=${PER_MINUTE.team.read - 1};t=\\d+$`));
     const write = await t.request('PUT', '/api/v0/organization/usage/limits/global', { key: org.ownerKey, body: { limit: 2_000_000 } });
     expect(write.headers['ratelimit-policy']).toBe(`"write";q=${PER_MINUTE.team.write};w=60`);
-    const ingest = await t.request('POST', '/api/v1/telemetry/events', { key: org.ownerKey, body: { events: [{ id: 'h1', type: 'git_commit', timestamp: '2026-10-01T10:00:00Z', sessionId: 's', client: 'web' }] } });
+    const ingest = await t.request('POST', '/api/v1/telemetry/events', {
+      key: org.ownerKey,
+      body: { events: [{ id: 'h1', type: 'git_commit', timestamp: '2026-10-01T10:00:00Z', sessionId: 's', client: 'web' }] },
+    });
     expect(ingest.headers['ratelimit-policy']).toBe(`"ingest";q=${PER_MINUTE.team.ingest};w=60`);
     const analytics = await t.request('GET', '/api/v1/analytics/activity?startDate=2026-10-01&endDate=2026-10-01', { key: org.ownerKey });
     expect(analytics.headers['ratelimit-policy']).toBe(`"analytics";q=${PER_MINUTE.team.analytics};w=60`);
     expect((await t.request('GET', '/healthz')).headers['ratelimit-policy']).toBeUndefined();
   });
 
-  it('past the free plan\'s writes a minute: 429 with Retry-After and the error object; another principal is not affected', async () => {
+  it("past the free plan's writes a minute: 429 with Retry-After and the error object; another principal is not affected", async () => {
     const org = await onPlan('free-org', 'free');
     const other = await t.addUser(org, 'manager');
     const put = (key: string) => t.request('PUT', '/api/v0/organization/usage/limits/global', { key, body: { limit: 2_000_000 } });
@@ -56,7 +59,14 @@ describe('rate limits by plan', () => {
       const put = (i: number) =>
         i % 2 === 0
           ? t.request('PUT', '/api/v0/organization/usage/limits/global', { key: org.ownerKey, body: { limit: 2_000_000 } })
-          : second.inject({ method: 'PUT', url: '/api/v0/organization/usage/limits/global', headers: { authorization: `Bearer ${org.ownerKey}`, 'content-type': 'application/json' }, payload: { limit: 2_000_000 } }).then((r) => ({ status: r.statusCode }));
+          : second
+              .inject({
+                method: 'PUT',
+                url: '/api/v0/organization/usage/limits/global',
+                headers: { authorization: `Bearer ${org.ownerKey}`, 'content-type': 'application/json' },
+                payload: { limit: 2_000_000 },
+              })
+              .then((r) => ({ status: r.statusCode }));
       const statuses: number[] = [];
       for (let i = 0; i <= PER_MINUTE.free.write; i++) statuses.push((await put(i)).status);
       expect(statuses.filter((s) => s === 200)).toHaveLength(PER_MINUTE.free.write);
@@ -72,7 +82,10 @@ describe('overload', () => {
     const own = await TestApp.start({ overloadMaxEventLoopDelayMs: 40 });
     try {
       const org = await own.createOrg('busy-org');
-      const exportBody = encode(messages.logsRequest, logs({ 'service.name': 'claude-code' }, [{ name: 'claude_code.user_prompt', attrs: { 'session.id': 's' } }]) as never);
+      const exportBody = encode(
+        messages.logsRequest,
+        logs({ 'service.name': 'claude-code' }, [{ name: 'claude_code.user_prompt', attrs: { 'session.id': 's' } }]) as never,
+      );
       // Block the loop again and again, as a stalled process would, then ask while it is measured as lagging.
       const stall = setInterval(() => {
         const until = Date.now() + 150;
@@ -85,7 +98,12 @@ describe('overload', () => {
           const res = await own.request('GET', '/api/v0/me', { key: org.ownerKey });
           if (res.status === 503) shed ??= res;
           // An agent's OTLP export is shed alike, answered in its own encoding.
-          const exported = await own.app.inject({ method: 'POST', url: '/v1/logs', headers: { authorization: `Bearer ${org.ownerKey}`, 'content-type': 'application/x-protobuf' }, payload: exportBody });
+          const exported = await own.app.inject({
+            method: 'POST',
+            url: '/v1/logs',
+            headers: { authorization: `Bearer ${org.ownerKey}`, 'content-type': 'application/x-protobuf' },
+            payload: exportBody,
+          });
           if (exported.statusCode === 503) shedExport ??= exported;
           await new Promise((r) => setTimeout(r, 20));
         }

@@ -45,7 +45,10 @@ const URLS = [
 describe('migration 0058', () => {
   it('strips user information from the repository URLs of readiness reports, computers (and their clone logs) and CI pull requests, as the parser does', async () => {
     const db = await emptyDb();
-    await migrate(db, loadMigrations().filter((m) => m.version < 58));
+    await migrate(
+      db,
+      loadMigrations().filter((m) => m.version < 58),
+    );
     const identity = new IdentityService(db);
     const org = await identity.createOrganization({ name: 'old-urls', ownerEmail: 'owner@old.test' });
     for (const [i, url] of URLS.entries()) {
@@ -60,11 +63,15 @@ describe('migration 0058', () => {
       );
     }
     const computer = randomUUID();
-    await db.query(`INSERT INTO computers (id, org_id, name, provider, owner_kind, owner_id, repos) VALUES ($1, $2, 'box', 'byom', 'user', $3, $4::text::jsonb)`, [computer, org.orgId, org.userId, JSON.stringify(URLS)]);
     await db.query(
-      `INSERT INTO computer_steps (computer_id, step_id, position, status, log, error) VALUES ($1, 'clone-repos', 1, 'failed', $2, $3)`,
-      [computer, `$ git clone ${URLS[0]} /home/me/api\nCloning into 'api'...\n$ git clone ${URLS[4]} /home/me/api-2\n`, `git clone ${URLS[1]} failed (exit 128)`],
+      `INSERT INTO computers (id, org_id, name, provider, owner_kind, owner_id, repos) VALUES ($1, $2, 'box', 'byom', 'user', $3, $4::text::jsonb)`,
+      [computer, org.orgId, org.userId, JSON.stringify(URLS)],
     );
+    await db.query(`INSERT INTO computer_steps (computer_id, step_id, position, status, log, error) VALUES ($1, 'clone-repos', 1, 'failed', $2, $3)`, [
+      computer,
+      `$ git clone ${URLS[0]} /home/me/api\nCloning into 'api'...\n$ git clone ${URLS[4]} /home/me/api-2\n`,
+      `git clone ${URLS[1]} failed (exit 128)`,
+    ]);
 
     expect(await migrate(db)).toContain('0058_repo_urls_without_credentials');
 
@@ -77,7 +84,9 @@ describe('migration 0058', () => {
     const [box] = await db.query<{ repos: string[] }>(`SELECT repos FROM computers WHERE id = $1`, [computer]);
     expect(box!.repos).toEqual(clean);
     const [step] = await db.query<{ log: string; error: string }>(`SELECT log, error FROM computer_steps WHERE computer_id = $1`, [computer]);
-    expect(step!.log).toBe(`$ git clone https://github.com/acme/api.git /home/me/api\nCloning into 'api'...\n$ git clone ssh://github.com:22/acme/api /home/me/api-2\n`);
+    expect(step!.log).toBe(
+      `$ git clone https://github.com/acme/api.git /home/me/api\nCloning into 'api'...\n$ git clone ssh://github.com:22/acme/api /home/me/api-2\n`,
+    );
     expect(step!.error).toBe('git clone https://github.com/acme/api failed (exit 128)');
 
     // And as the API shows them, to a guest.

@@ -52,7 +52,10 @@ describe('retry, the one way to retry', () => {
   });
 
   it('gives up with the last failure once its time is spent', async () => {
-    const f = failing(Array.from({ length: 1000 }, () => transient), 'never');
+    const f = failing(
+      Array.from({ length: 1000 }, () => transient),
+      'never',
+    );
     await expect(retry(f.fn, { firstDelayMs: 10, maxDelayMs: 10, retryable, withinMs: 100 })).rejects.toBe(transient);
     expect(f.calls()).toBeGreaterThan(1);
     expect(f.calls()).toBeLessThan(1000);

@@ -36,7 +36,12 @@ describe('service accounts over the API', () => {
   });
 
   it('rejects an owner or guest role, an empty name and unknown properties with 400', async () => {
-    for (const body of [{ name: 'x', role: 'owner' }, { name: 'x', role: 'guest' }, { name: '', role: 'member' }, { name: 'x', role: 'member', admin: true }]) {
+    for (const body of [
+      { name: 'x', role: 'owner' },
+      { name: 'x', role: 'guest' },
+      { name: '', role: 'member' },
+      { name: 'x', role: 'member', admin: true },
+    ]) {
       expectErrorObject(await t.request('POST', PATH, { key: org.ownerKey, body }), 400);
     }
   });

@@ -41,11 +41,18 @@ describe('the host agent installs from the service itself', { timeout: 180_000 }
   it('npm install -g URL gives a working orgctl agent, which talks to the service', () => {
     const prefix = path.join(dir, 'prefix');
     // From npm's cache where it can: the dependencies are the ones this checkout installed.
-    const install = spawnSync('npm', ['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', `${server.url}/download/orgctl.tgz`], { encoding: 'utf8', timeout: 170_000 });
+    const install = spawnSync(
+      'npm',
+      ['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', `${server.url}/download/orgctl.tgz`],
+      { encoding: 'utf8', timeout: 170_000 },
+    );
     expect(install.status, install.stderr).toBe(0);
     const bin = path.join(prefix, 'bin', 'orgctl');
     expect(existsSync(bin)).toBe(true);
-    const agent = spawnSync(bin, ['agent', '--url', server.url, '--key', 'ock_not_a_key', '--computer', 'laptop', '--workdir', path.join(dir, 'work')], { encoding: 'utf8', timeout: 60_000 });
+    const agent = spawnSync(bin, ['agent', '--url', server.url, '--key', 'ock_not_a_key', '--computer', 'laptop', '--workdir', path.join(dir, 'work')], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(agent.status).toBe(1);
     expect(agent.stderr).toContain('the service answered 401');
   });

@@ -18,7 +18,9 @@ describe('the first start of orgctl serve', { timeout: 120_000 }, () => {
       const port = (busy.address() as AddressInfo).port;
       const res = await runCli(['serve'], { ...env, PORT: String(port) });
       expect(res.code).toBe(1);
-      expect(res.stderr.trim()).toBe(`Cannot listen on 127.0.0.1:${port}: the port is in use by another process. Stop it, or choose another port with PORT=${port + 1}.`);
+      expect(res.stderr.trim()).toBe(
+        `Cannot listen on 127.0.0.1:${port}: the port is in use by another process. Stop it, or choose another port with PORT=${port + 1}.`,
+      );
       expect(res.stdout).not.toContain('ock_');
     } finally {
       busy.close();

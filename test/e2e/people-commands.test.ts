@@ -15,7 +15,9 @@ describe('the database commands that list and manage people and keys', { timeout
 
   it('lists users, changes a role, keeps the last owner, removes a user, lists and revokes keys', async () => {
     const env = await installation();
-    const init = json<{ orgId: string; userId: string; apiKey: string }>((await runCli(['init', '--org', 'acme', '--owner-email', 'o@acme.test', '--json'], env)).stdout);
+    const init = json<{ orgId: string; userId: string; apiKey: string }>(
+      (await runCli(['init', '--org', 'acme', '--owner-email', 'o@acme.test', '--json'], env)).stdout,
+    );
     expect((await runCli(['users', 'add', '--email', 'mia@acme.test', '--role', 'member'], env)).code).toBe(0);
     const miaKey = json<{ apiKey: string; keyId: string }>((await runCli(['keys', 'create', '--email', 'mia@acme.test', '--json'], env)).stdout);
 
@@ -32,7 +34,9 @@ describe('the database commands that list and manage people and keys', { timeout
     expect(lastOwner.stderr).toContain('an organization keeps at least one owner');
     expect((await runCli(['users', 'remove', '--email', 'o@acme.test'], env)).code).toBe(1);
 
-    const promoted = json<{ role: string; previousRole: string }>((await runCli(['users', 'set-role', '--email', 'mia@acme.test', '--role', 'owner', '--json'], env)).stdout);
+    const promoted = json<{ role: string; previousRole: string }>(
+      (await runCli(['users', 'set-role', '--email', 'mia@acme.test', '--role', 'owner', '--json'], env)).stdout,
+    );
     expect(promoted).toMatchObject({ role: 'owner', previousRole: 'member' });
 
     const keys = json<{ keys: { id: string; holder: string; state: string; prefix: string }[] }>((await runCli(['keys', 'list', '--json'], env)).stdout);
@@ -87,6 +91,8 @@ describe('the database commands that list and manage people and keys', { timeout
     expect(ambiguous.stderr).toContain(`${b.orgId} ("beta")`);
     const nobody = await runCli(['keys', 'create', '--email', 'nobody@beta.test', '--org-id', b.orgId], env);
     expect(nobody.code).toBe(1);
-    expect(nobody.stderr.trim()).toBe(`No user nobody@beta.test in organization "beta" (${b.orgId}). List its users with: orgctl users list --org-id ${b.orgId}`);
+    expect(nobody.stderr.trim()).toBe(
+      `No user nobody@beta.test in organization "beta" (${b.orgId}). List its users with: orgctl users list --org-id ${b.orgId}`,
+    );
   });
 });

@@ -26,7 +26,10 @@ describe('orgctl as a process', { timeout: 120_000 }, () => {
     const me = await call(`${first.url}/api/v0/me`, miaKey);
     expect(me.status).toBe(200);
     expect(await me.json()).toMatchObject({ email: 'mia@acme.test', role: 'manager', organization: { id: created.orgId, name: 'acme' } });
-    const put = await call(`${first.url}/api/v0/organization/usage/limits/global`, created.apiKey, { method: 'PUT', body: JSON.stringify({ limit: 3_000_000 }) });
+    const put = await call(`${first.url}/api/v0/organization/usage/limits/global`, created.apiKey, {
+      method: 'PUT',
+      body: JSON.stringify({ limit: 3_000_000 }),
+    });
     expect(put.status).toBe(200);
     expect(await first.stop()).toBe(0);
 

@@ -71,7 +71,10 @@ describe('web sign-in from the command line', { timeout: 120_000 }, () => {
       const setup = await post(`${appUrl}/api/v0/session/setup`, { token: 'split-listeners-setup-token', password: 'owner password 1' });
       expect(setup.status).toBe(200);
       const { csrfToken } = (await setup.json()) as { csrfToken: string };
-      const cookie = setup.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+      const cookie = setup.headers
+        .getSetCookie()
+        .map((c) => c.split(';')[0])
+        .join('; ');
       const created = await fetch(`${appUrl}/api/v0/api-keys`, {
         method: 'POST',
         headers: { cookie, 'content-type': 'application/json', 'sec-fetch-site': 'same-origin', 'x-csrf-token': csrfToken },
@@ -80,7 +83,11 @@ describe('web sign-in from the command line', { timeout: 120_000 }, () => {
       expect(created.status).toBe(201);
       const { key } = (await created.json()) as { key: string };
       expect((await fetch(`${server.url}/api/v0/me`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
-      const refused = await fetch(`${appUrl}/api/v0/api-keys`, { method: 'POST', headers: { cookie, 'content-type': 'application/json', 'sec-fetch-site': 'cross-site', 'x-csrf-token': csrfToken }, body: '{}' });
+      const refused = await fetch(`${appUrl}/api/v0/api-keys`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json', 'sec-fetch-site': 'cross-site', 'x-csrf-token': csrfToken },
+        body: '{}',
+      });
       expect(refused.status).toBe(403);
       const missing = await fetch(`${appUrl}/api/v0/nothing`);
       const body = (await missing.json()) as { status: number; requestId: string };

@@ -49,7 +49,12 @@ describe('a host agent killed with SIGKILL during an install', () => {
     const workdir = path.join(root, 'work');
     const first: AgentProcess = startAgent({ url: server.url, key, computer: 'kill-box', workdir });
     cleanups.push(() => first.stop('SIGKILL'));
-    const installPid = await waitFor(async () => (existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) : undefined), 60_000, 'the install to start', 100);
+    const installPid = await waitFor(
+      async () => (existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) : undefined),
+      60_000,
+      'the install to start',
+      100,
+    );
     expect(alive(installPid)).toBe(true);
 
     await first.stop('SIGKILL');
@@ -60,11 +65,21 @@ describe('a host agent killed with SIGKILL during an install', () => {
     const second = startAgent({ url: server.url, key, computer: 'kill-box', workdir });
     cleanups.push(() => second.stop('SIGKILL'));
     // The agent logs what it ended once the group is gone.
-    await waitFor(async () => (/ended what a previous agent left running in .*\(process group \d+/.test(second.output()) ? true : undefined), 15_000, 'the agent to end the leftover install', 100);
+    await waitFor(
+      async () => (/ended what a previous agent left running in .*\(process group \d+/.test(second.output()) ? true : undefined),
+      15_000,
+      'the agent to end the leftover install',
+      100,
+    );
     expect(alive(installPid)).toBe(false);
 
     // The lost step fails by its lease; a new install runs, once, with no other beside it.
-    await waitFor(async () => ((await api<Computer>('GET', `/api/v0/computers/${created.body.id}`)).body.provisioningSteps.at(-1)!.status === 'failed' ? true : undefined), 30_000, 'the lost install to fail', 200);
+    await waitFor(
+      async () => ((await api<Computer>('GET', `/api/v0/computers/${created.body.id}`)).body.provisioningSteps.at(-1)!.status === 'failed' ? true : undefined),
+      30_000,
+      'the lost install to fail',
+      200,
+    );
     rmSync(pidFile, { force: true });
     expect((await api('POST', `/api/v0/computers/${created.body.id}/install-deps`)).status).toBe(202);
     const again = await waitFor(async () => (existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) : undefined), 60_000, 'the new install to start', 100);

@@ -44,7 +44,14 @@ describe('request bodies past HTTP_BODY_MEMORY_MB', () => {
   };
 
   it('while two 3.9 MiB exports are being read, a third export and an API request are answered 503 with Retry-After at once, each in its own format; /healthz within 100 ms; once they are read, the next is taken', async () => {
-    const slow = await holdConnections({ port, count: 2, behaviour: 'slow-body', path: '/v1/logs', headers: { authorization: `Bearer ${org.ownerKey}` }, bodyBytes: Math.floor(3.9 * MiB) });
+    const slow = await holdConnections({
+      port,
+      count: 2,
+      behaviour: 'slow-body',
+      path: '/v1/logs',
+      headers: { authorization: `Bearer ${org.ownerKey}` },
+      bodyBytes: Math.floor(3.9 * MiB),
+    });
     try {
       await until(() => held() === 2 * Math.floor(3.9 * MiB));
 
@@ -77,7 +84,14 @@ describe('request bodies past HTTP_BODY_MEMORY_MB', () => {
     const gz = gzipSync(paddedExport(4 * MiB));
     expect(gz.length).toBeLessThan(20 * 1024);
     const send = () => rawRequest(port, head('/v1/logs', org.ownerKey, 'application/json', gz.length, 'Content-Encoding: gzip\r\n'), gz);
-    const slow = await holdConnections({ port, count: 2, behaviour: 'slow-body', path: '/v1/logs', headers: { authorization: `Bearer ${org.ownerKey}` }, bodyBytes: 3 * MiB });
+    const slow = await holdConnections({
+      port,
+      count: 2,
+      behaviour: 'slow-body',
+      path: '/v1/logs',
+      headers: { authorization: `Bearer ${org.ownerKey}` },
+      bodyBytes: 3 * MiB,
+    });
     try {
       await until(() => held() === 6 * MiB);
       const refused = await send();

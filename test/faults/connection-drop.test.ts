@@ -64,12 +64,23 @@ describe.skipIf(!onPostgres)('a PostgreSQL connection dropped while writes are i
   const nextWrite = (): (() => Promise<Answer>) => {
     const n = ++sent;
     if (n % 2 === 0) {
-      const events = Array.from({ length: NATIVE_EVENTS }, (_, i) => ({ id: `drop-${n}-${i}`, type: 'git_commit', timestamp: `${NATIVE_DAY}T10:00:00Z`, sessionId: `s${n}`, client: 'terminal-ui' }));
+      const events = Array.from({ length: NATIVE_EVENTS }, (_, i) => ({
+        id: `drop-${n}-${i}`,
+        type: 'git_commit',
+        timestamp: `${NATIVE_DAY}T10:00:00Z`,
+        sessionId: `s${n}`,
+        client: 'terminal-ui',
+      }));
       const payload = JSON.stringify({ events });
       return () => app.inject({ method: 'POST', url: '/api/v1/telemetry/events', headers: { ...auth(), 'content-type': 'application/json' }, payload });
     }
     tokensSent += n;
-    const body = encode(messages.metricsRequest, metrics({ 'service.name': 'claude-code' }, [sum('claude_code.token.usage', [{ attrs: { 'session.id': `s${n}`, type: 'input', model: 'claude-sonnet-4-5' }, value: n }])]) as never);
+    const body = encode(
+      messages.metricsRequest,
+      metrics({ 'service.name': 'claude-code' }, [
+        sum('claude_code.token.usage', [{ attrs: { 'session.id': `s${n}`, type: 'input', model: 'claude-sonnet-4-5' }, value: n }]),
+      ]) as never,
+    );
     return () => app.inject({ method: 'POST', url: '/v1/metrics', headers: { ...auth(), 'content-type': 'application/x-protobuf' }, payload: body });
   };
   const unanswered: string[] = [];
@@ -129,7 +140,10 @@ describe.skipIf(!onPostgres)('a PostgreSQL connection dropped while writes are i
               (SELECT coalesce(sum(git_commits), 0)::int FROM analytics_user_day WHERE org_id = $1 AND day = $2) AS commits`,
       [orgId, NATIVE_DAY],
     );
-    const [otlp] = await db.query<{ tokens: number }>(`SELECT coalesce(sum(input_tokens), 0)::bigint AS tokens FROM analytics_user_day WHERE org_id = $1 AND day = $2`, [orgId, YESTERDAY]);
+    const [otlp] = await db.query<{ tokens: number }>(
+      `SELECT coalesce(sum(input_tokens), 0)::bigint AS tokens FROM analytics_user_day WHERE org_id = $1 AND day = $2`,
+      [orgId, YESTERDAY],
+    );
     const nativeSent = Math.floor(sent / 2) * NATIVE_EVENTS;
     expect({ events: native!.events, commits: native!.commits, tokens: otlp!.tokens }).toEqual({ events: nativeSent, commits: nativeSent, tokens: tokensSent });
   }, 300_000);

@@ -79,7 +79,12 @@ describe.skipIf(!onPostgres)('a PostgreSQL server that stops answering or refuse
     const cached = await buildApp(loadConfig({}, { logLevel: 'silent', authCacheTtlMs: 1000, overloadMaxEventLoopDelayMs: 0 }), { db });
     try {
       const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/x-protobuf' };
-      const body = encode(messages.metricsRequest, metrics({ 'service.name': 'claude-code' }, [sum('claude_code.token.usage', [{ attrs: { 'session.id': 's', type: 'input', model: 'claude-sonnet-4-5' }, value: 4321 }])]) as never);
+      const body = encode(
+        messages.metricsRequest,
+        metrics({ 'service.name': 'claude-code' }, [
+          sum('claude_code.token.usage', [{ attrs: { 'session.id': 's', type: 'input', model: 'claude-sonnet-4-5' }, value: 4321 }]),
+        ]) as never,
+      );
       const send = () => cached.inject({ method: 'POST', url: '/v1/metrics', headers, payload: body });
       expect((await cached.inject({ method: 'GET', url: '/api/v0/me', headers: { authorization: `Bearer ${key}` } })).statusCode).toBe(200);
       proxy.current!.silence();
@@ -92,7 +97,11 @@ describe.skipIf(!onPostgres)('a PostgreSQL server that stops answering or refuse
       // The exporter retries the same bytes once told to; until the pool has reconnected, 503 again.
       expect(await statusOnceAnswered(send)).toBe(200);
       expect((await send()).statusCode).toBe(200);
-      const tokens = await cached.inject({ method: 'GET', url: `/api/v1/analytics/tokens?startDate=${YESTERDAY}&endDate=${YESTERDAY}`, headers: { authorization: `Bearer ${key}` } });
+      const tokens = await cached.inject({
+        method: 'GET',
+        url: `/api/v1/analytics/tokens?startDate=${YESTERDAY}&endDate=${YESTERDAY}`,
+        headers: { authorization: `Bearer ${key}` },
+      });
       expect(JSON.parse(tokens.body).data[0]).toMatchObject({ input_tokens: 4321 });
     } finally {
       proxy.current!.resume();

@@ -22,7 +22,16 @@ afterEach(async () => {
 });
 
 const hooks = (prefix: string, n: number) =>
-  Array.from({ length: n }, (_, i) => ({ id: `${prefix}-${i}`, type: 'hook', timestamp: '2026-10-01T10:00:00Z', sessionId: `s${i}`, client: 'web', event: 'Stop', matcher: '', command: `${'x'.repeat(150)}${i}` }));
+  Array.from({ length: n }, (_, i) => ({
+    id: `${prefix}-${i}`,
+    type: 'hook',
+    timestamp: '2026-10-01T10:00:00Z',
+    sessionId: `s${i}`,
+    client: 'web',
+    event: 'Stop',
+    matcher: '',
+    command: `${'x'.repeat(150)}${i}`,
+  }));
 
 describe.skipIf(onPostgres || !canMount)('the embedded database on a full disk', { timeout: 120_000 }, () => {
   it('answers ingestion 503 with Retry-After, keeps serving reads, and stores again once space returns', async () => {
@@ -31,7 +40,11 @@ describe.skipIf(onPostgres || !canMount)('the embedded database on a full disk',
     server = await startServer({ DATA_DIR: path.join(dir, 'data'), DATABASE_URL: '' });
     const key = /Owner API key[^:]*: (ock_\w+)/.exec(server.output())![1]!;
     const post = (events: unknown[]) =>
-      fetch(`${server!.url}/api/v1/telemetry/events`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ events }) });
+      fetch(`${server!.url}/api/v1/telemetry/events`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ events }),
+      });
     // dd stops with "No space left on device", which is what it is for.
     try {
       execFileSync('dd', ['if=/dev/zero', `of=${path.join(dir, 'filler')}`, 'bs=1M', 'count=200'], { stdio: 'ignore' });

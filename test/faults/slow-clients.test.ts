@@ -59,7 +59,13 @@ describe('slow clients', () => {
   }, 150_000);
 
   it('refuses connections past HTTP_MAX_CONNECTIONS_PER_ADDRESS and HTTP_MAX_CONNECTIONS at once, keeps those it holds, and serves again once they go', async () => {
-    const { server, port } = await serve({ ...TIMEOUTS, HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '5000', HTTP_MAX_CONNECTIONS: '200', HTTP_MAX_CONNECTIONS_PER_ADDRESS: '80' });
+    const { server, port } = await serve({
+      ...TIMEOUTS,
+      HTTP_HEADERS_TIMEOUT_MS: '5000',
+      HTTP_REQUEST_TIMEOUT_MS: '5000',
+      HTTP_MAX_CONNECTIONS: '200',
+      HTTP_MAX_CONNECTIONS_PER_ADDRESS: '80',
+    });
     // One address asks for more than its share: the rest are closed at once, and another address is still served.
     const greedy = await holdConnections({ port, count: 120, behaviour: 'idle', from: '127.0.0.1' });
     running.push({ stop: greedy.release });
@@ -87,7 +93,9 @@ describe('slow clients', () => {
   it('a process allowed 256 open files survives 400 connections and answers /healthz after them (no EMFILE thrown from a timer)', async () => {
     // The pressure sampler runs here (the suite turns it off elsewhere): it read memory through a file, and threw EMFILE.
     const { server, port } = await serve({ ...TIMEOUTS, HTTP_MAX_CONNECTIONS_PER_ADDRESS: '0', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '1000' }, 256);
-    const flood = await Promise.all(['127.0.0.3', '127.0.0.4', '127.0.0.5', '127.0.0.6'].map((from) => holdConnections({ port, count: 100, behaviour: 'idle', from })));
+    const flood = await Promise.all(
+      ['127.0.0.3', '127.0.0.4', '127.0.0.5', '127.0.0.6'].map((from) => holdConnections({ port, count: 100, behaviour: 'idle', from })),
+    );
     running.push({ stop: () => flood.forEach((f) => f.release()) });
     // Long enough for several pressure samples at the limit.
     await new Promise((r) => setTimeout(r, 1500));

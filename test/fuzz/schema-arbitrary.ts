@@ -47,7 +47,9 @@ function shapedBy(schema: Schema, doc: Parameters<typeof fromSchema>[1], depth: 
     case 'object': {
       const props = Object.entries(schema.properties ?? {});
       if (props.length === 0) return fc.dictionary(fc.string({ maxLength: 20 }), nasty, { maxKeys: 3 });
-      return fc.record(Object.fromEntries(props.map(([k, s]) => [k, fromSchema(s, doc, depth + 1)])), { requiredKeys: schema.required?.filter((k) => schema.properties?.[k]) ?? [] });
+      return fc.record(Object.fromEntries(props.map(([k, s]) => [k, fromSchema(s, doc, depth + 1)])), {
+        requiredKeys: schema.required?.filter((k) => schema.properties?.[k]) ?? [],
+      });
     }
     case 'array':
       return fc.array(fromSchema(schema.items, doc, depth + 1), { maxLength: 4 });
@@ -61,7 +63,8 @@ function shapedBy(schema: Schema, doc: Parameters<typeof fromSchema>[1], depth: 
       return fc.constant(null);
     case 'string':
       if (schema.format === 'uuid') return fc.uuid();
-      if (schema.format === 'date' || /date/i.test(String(schema.description ?? ''))) return fc.constantFrom('2026-10-01', '2026-02-30', '2026-01-13', '2999-01-01');
+      if (schema.format === 'date' || /date/i.test(String(schema.description ?? '')))
+        return fc.constantFrom('2026-10-01', '2026-02-30', '2026-01-13', '2999-01-01');
       return fc.string({ maxLength: Math.min(schema.maxLength ?? 30, 30) });
     default:
       return nasty;

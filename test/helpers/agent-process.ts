@@ -40,7 +40,8 @@ export function makeGitRepo(dir: string, files: Record<string, string>): string 
     mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
     writeFileSync(path.join(dir, name), content);
   }
-  const git = (...a: string[]) => execFileSync('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.com', '-c', 'init.defaultBranch=main', ...a], { cwd: dir, stdio: 'pipe' });
+  const git = (...a: string[]) =>
+    execFileSync('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.com', '-c', 'init.defaultBranch=main', ...a], { cwd: dir, stdio: 'pipe' });
   git('init', '-q');
   git('add', '-A');
   git('commit', '-q', '-m', 'initial');
@@ -51,7 +52,11 @@ export function makeGitRepo(dir: string, files: Record<string, string>): string 
 export function nodeProject(name: string, preinstall: string): Record<string, string> {
   return {
     'package.json': JSON.stringify({ name, version: '1.0.0', private: true, scripts: { preinstall } }, null, 2),
-    'package-lock.json': JSON.stringify({ name, version: '1.0.0', lockfileVersion: 3, requires: true, packages: { '': { name, version: '1.0.0', hasInstallScript: true } } }, null, 2),
+    'package-lock.json': JSON.stringify(
+      { name, version: '1.0.0', lockfileVersion: 3, requires: true, packages: { '': { name, version: '1.0.0', hasInstallScript: true } } },
+      null,
+      2,
+    ),
   };
 }
 

@@ -45,7 +45,11 @@ export interface Server {
  * `openFiles`, the process may hold at most that many file descriptors (its hard limit, which
  * Node cannot raise), as on a machine with a low `ulimit -n`. `startMs` bounds the wait for it to listen.
  */
-export function startServer(env: Record<string, string | undefined>, args: string[] = [], opts: { openFiles?: number; startMs?: number } = {}): Promise<Server> {
+export function startServer(
+  env: Record<string, string | undefined>,
+  args: string[] = [],
+  opts: { openFiles?: number; startMs?: number } = {},
+): Promise<Server> {
   return new Promise((resolve, reject) => {
     const options = { env: { ...process.env, LOG_LEVEL: 'warn', PORT: '0', ...env }, stdio: 'pipe' } as const;
     const child =

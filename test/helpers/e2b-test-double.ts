@@ -19,7 +19,8 @@ export class E2bTestDouble implements E2bClient {
   readonly sandboxes = new Map<string, { alive: boolean; metadata: Record<string, string> }>();
   readonly commands: RecordedCommand[] = [];
   readonly killed: string[] = [];
-  respond: (cmd: string) => Reply = (cmd) => (cmd.startsWith('ls -A') ? { exitCode: 0, stdout: 'package.json\npackage-lock.json\n' } : { exitCode: 0, stdout: `ran: ${cmd}\n` });
+  respond: (cmd: string) => Reply = (cmd) =>
+    cmd.startsWith('ls -A') ? { exitCode: 0, stdout: 'package.json\npackage-lock.json\n' } : { exitCode: 0, stdout: `ran: ${cmd}\n` };
   hold: ((cmd: string) => boolean) | undefined;
   private releaseHeld: (() => void)[] = [];
   private next = 0;

@@ -14,7 +14,8 @@ const ENV = {
 };
 
 /** Runs git in `cwd` and returns its trimmed output (throws on failure). */
-export const git = (cwd: string, ...args: string[]): string => execFileSync('git', ['-c', 'init.defaultBranch=main', ...args], { cwd, env: ENV, encoding: 'utf8' }).trim();
+export const git = (cwd: string, ...args: string[]): string =>
+  execFileSync('git', ['-c', 'init.defaultBranch=main', ...args], { cwd, env: ENV, encoding: 'utf8' }).trim();
 
 export const EXISTING_WORKFLOW = '.github/workflows/ci.yml';
 export const EXISTING_CONTENT = 'name: CI\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - run: npm test\n';

@@ -57,7 +57,12 @@ export class GitHubApiTestDouble {
   static readonly BASE_TREE = sha1('base tree');
 
   addRepo(fullName: string, files: Record<string, string>, defaultBranch = 'main'): void {
-    this.repos.set(fullName, { defaultBranch, branches: new Map([[defaultBranch, GitHubApiTestDouble.BASE_COMMIT]]), files: new Map(Object.entries(files)), pulls: this.repos.get(fullName)?.pulls ?? 41 });
+    this.repos.set(fullName, {
+      defaultBranch,
+      branches: new Map([[defaultBranch, GitHubApiTestDouble.BASE_COMMIT]]),
+      files: new Map(Object.entries(files)),
+      pulls: this.repos.get(fullName)?.pulls ?? 41,
+    });
   }
 
   /** Makes the next matching request fail with GitHub's error shape. */

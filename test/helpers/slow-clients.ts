@@ -71,7 +71,11 @@ export async function holdConnections(o: HoldOptions): Promise<{ held: HeldConne
         if (o.behaviour === 'slow-headers') socket.write(`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n`);
         else {
           const headers = { host: '127.0.0.1', 'content-type': 'application/json', ...o.headers, 'content-length': String(o.bodyBytes ?? 1_000_000) };
-          socket.write(`POST ${o.path ?? '/v1/logs'} HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`);
+          socket.write(
+            `POST ${o.path ?? '/v1/logs'} HTTP/1.1\r\n${Object.entries(headers)
+              .map(([k, v]) => `${k}: ${v}\r\n`)
+              .join('')}\r\n`,
+          );
         }
         let n = 0;
         const timer = setInterval(() => {

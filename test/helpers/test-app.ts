@@ -105,7 +105,10 @@ export class TestApp {
 }
 
 /** Asserts the shape of the error object and returns it. */
-export function expectErrorObject(res: Response, status: number): { detail: string; status: number; title: string; metadata?: Record<string, unknown>; requestId: string } {
+export function expectErrorObject(
+  res: Response,
+  status: number,
+): { detail: string; status: number; title: string; metadata?: Record<string, unknown>; requestId: string } {
   const body = res.body as Record<string, unknown>;
   if (res.status !== status) throw new Error(`expected status ${status}, got ${res.status}: ${res.raw}`);
   const problems: string[] = [];

@@ -70,7 +70,18 @@ describe('orgctl hooks run', () => {
 
   it('exits 1 and runs nothing when the configuration is invalid', async () => {
     const dir = tempDir();
-    const file = writeJson(dir, 'bad.json', { hooks: { Stop: [{ hooks: [{ type: 'command', command: `touch ${dir}/ran` }, { type: 'command', command: 'x', timeout: -5 }] }] } });
+    const file = writeJson(dir, 'bad.json', {
+      hooks: {
+        Stop: [
+          {
+            hooks: [
+              { type: 'command', command: `touch ${dir}/ran` },
+              { type: 'command', command: 'x', timeout: -5 },
+            ],
+          },
+        ],
+      },
+    });
     const r = await orgctl(['hooks', 'run', 'Stop', '--config', file]);
     expect(r).toMatchObject({ code: 1, stdout: '', stderr: `${file}: /hooks/Stop/0/hooks/1/timeout must be a number of seconds > 0 and <= 2147483\n` });
     expect(() => readFileSync(`${dir}/ran`)).toThrow();
@@ -118,13 +129,22 @@ describe('orgctl hooks validate and list', () => {
       `${bad}: /Stop/0/hooks/0/type must be "command" (the only hook type)`,
       `${bad}: /Stop/0/matcher is not a valid regular expression (Unterminated character class)`,
     ]);
-    expect(JSON.parse(json.stdout)).toMatchObject({ valid: false, errors: [{ file: bad, path: '/Later' }, { path: '/Stop/0/hooks/0/type' }, { path: '/Stop/0/matcher' }] });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      valid: false,
+      errors: [{ file: bad, path: '/Later' }, { path: '/Stop/0/hooks/0/type' }, { path: '/Stop/0/matcher' }],
+    });
   });
 
   it('list shows what would run for each event', async () => {
     const dir = tempDir();
-    const file = writeJson(dir, 'h.json', { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'guard', timeout: 5 }] }], Stop: [{ hooks: [{ type: 'command', command: 'check' }] }] });
-    const [r, human] = await Promise.all([orgctl(['hooks', 'list', '--config', file, '--json']), orgctl(['hooks', 'list', '--config', file, '--tool-name', 'Edit'])]);
+    const file = writeJson(dir, 'h.json', {
+      PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'guard', timeout: 5 }] }],
+      Stop: [{ hooks: [{ type: 'command', command: 'check' }] }],
+    });
+    const [r, human] = await Promise.all([
+      orgctl(['hooks', 'list', '--config', file, '--json']),
+      orgctl(['hooks', 'list', '--config', file, '--tool-name', 'Edit']),
+    ]);
     expect(r.code).toBe(0);
     const listed = JSON.parse(r.stdout);
     expect(listed.events.PreToolUse).toEqual([{ command: 'guard', matcher: 'Bash', timeoutSeconds: 5, source: file }]);

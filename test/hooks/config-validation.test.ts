@@ -34,11 +34,15 @@ describe('hook configuration validation', () => {
   });
 
   it('names an unknown event with its file and path', () => {
-    expect(messages({ hooks: { Stopp: [] } })).toEqual(['/p/hooks.json: /hooks/Stopp is not a known event (events: PreToolUse, PostToolUse, Notification, Stop, SubagentStop, SessionEnd)']);
+    expect(messages({ hooks: { Stopp: [] } })).toEqual([
+      '/p/hooks.json: /hooks/Stopp is not a known event (events: PreToolUse, PostToolUse, Notification, Stop, SubagentStop, SessionEnd)',
+    ]);
   });
 
   it('rejects a hook type other than "command"', () => {
-    expect(messages({ hooks: { Stop: [{ hooks: [ok, { type: 'prompt', command: 'x' }] }] } })).toEqual(['/p/hooks.json: /hooks/Stop/0/hooks/1/type must be "command" (the only hook type)']);
+    expect(messages({ hooks: { Stop: [{ hooks: [ok, { type: 'prompt', command: 'x' }] }] } })).toEqual([
+      '/p/hooks.json: /hooks/Stop/0/hooks/1/type must be "command" (the only hook type)',
+    ]);
   });
 
   it('rejects a missing or empty command', () => {
@@ -49,7 +53,9 @@ describe('hook configuration validation', () => {
   });
 
   it.each([[-1], [0], ['10'], [null], [3e9]])('rejects the timeout %s', (timeout) => {
-    expect(messages({ hooks: { SessionEnd: [{ hooks: [{ ...ok, timeout }] }] } })).toEqual(['/p/hooks.json: /hooks/SessionEnd/0/hooks/0/timeout must be a number of seconds > 0 and <= 2147483']);
+    expect(messages({ hooks: { SessionEnd: [{ hooks: [{ ...ok, timeout }] }] } })).toEqual([
+      '/p/hooks.json: /hooks/SessionEnd/0/hooks/0/timeout must be a number of seconds > 0 and <= 2147483',
+    ]);
   });
 
   it('rejects a matcher that is not a regular expression, without echoing it', () => {
@@ -67,7 +73,9 @@ describe('hook configuration validation', () => {
     expect(messages({ Stop: {} })).toEqual(['/p/hooks.json: /Stop must be an array of entries']);
     expect(messages({ Stop: ['echo'] })).toEqual(['/p/hooks.json: /Stop/0 must be an object {"matcher"?: ..., "hooks": [...]}']);
     expect(messages({ Stop: [{ hooks: 'echo' }] })).toEqual(['/p/hooks.json: /Stop/0/hooks must be an array of hooks']);
-    expect(messages({ Stop: [{ hooks: [ok], matcher: 1 }] })).toEqual(['/p/hooks.json: /Stop/0/matcher must be a string (a regular expression on the tool name)']);
+    expect(messages({ Stop: [{ hooks: [ok], matcher: 1 }] })).toEqual([
+      '/p/hooks.json: /Stop/0/matcher must be a string (a regular expression on the tool name)',
+    ]);
   });
 
   it('rejects a misspelt property instead of silently ignoring it', () => {
@@ -102,7 +110,10 @@ describe('hook configuration validation', () => {
     const dir = tempDir();
     const a = writeJson(dir, 'a.json', { Stop: [{ hooks: [{ type: 'command' }] }] });
     const b = writeJson(dir, 'b.json', { hooks: { Bogus: [] } });
-    expect((await loadError([a, b])).split('\n')).toEqual([`${a}: /Stop/0/hooks/0/command is required and must be a non-empty string`, expect.stringMatching(new RegExp(`^${b}: /hooks/Bogus is not a known event`))]);
+    expect((await loadError([a, b])).split('\n')).toEqual([
+      `${a}: /Stop/0/hooks/0/command is required and must be a non-empty string`,
+      expect.stringMatching(new RegExp(`^${b}: /hooks/Bogus is not a known event`)),
+    ]);
   });
 
   it('reports invalid JSON with line and column but not the text of the file', async () => {
@@ -148,7 +159,10 @@ describe('hook configuration files', () => {
   it('finds the user file under HOME or ORGCTL_HOOKS_USER, and the project file under the project directory', () => {
     const home = tempDir();
     const project = tempDir();
-    expect(defaultHookFiles({ HOME: home }, project).map((f) => f.path)).toEqual([path.join(home, '.orgctl/hooks.json'), path.join(project, '.orgctl/hooks.json')]);
+    expect(defaultHookFiles({ HOME: home }, project).map((f) => f.path)).toEqual([
+      path.join(home, '.orgctl/hooks.json'),
+      path.join(project, '.orgctl/hooks.json'),
+    ]);
     expect(defaultHookFiles({ HOME: home, ORGCTL_HOOKS_USER: '/etc/my-hooks.json' }, project)[0]?.path).toBe('/etc/my-hooks.json');
   });
 
@@ -162,11 +176,21 @@ describe('hook configuration files', () => {
 });
 
 describe('hook configuration validation, property-based', () => {
-  const command = fc.record({ type: fc.constant('command'), command: fc.string({ minLength: 1 }), timeout: fc.option(fc.double({ min: 0.001, max: 86400, noNaN: true }), { nil: undefined }) }, { requiredKeys: ['type', 'command'] });
+  const command = fc.record(
+    {
+      type: fc.constant('command'),
+      command: fc.string({ minLength: 1 }),
+      timeout: fc.option(fc.double({ min: 0.001, max: 86400, noNaN: true }), { nil: undefined }),
+    },
+    { requiredKeys: ['type', 'command'] },
+  );
   const matcher = fc.option(fc.constantFrom('', '*', 'Edit', 'Edit|Write', 'mcp__.*', 'Notebook.*'), { nil: undefined });
   const entry = fc.record({ matcher, hooks: fc.array(command, { maxLength: 3 }) }, { requiredKeys: ['hooks'] });
   const eventMap = fc.dictionary(fc.constantFrom(...hookEvents), fc.array(entry, { maxLength: 3 }));
-  const document = fc.oneof(eventMap, eventMap.map((hooks) => ({ hooks })));
+  const document = fc.oneof(
+    eventMap,
+    eventMap.map((hooks) => ({ hooks })),
+  );
 
   it('accepts every well-formed document in either layout', () => {
     fc.assert(fc.property(document, (doc) => validateHooksDocument(doc, 'f').issues.length === 0));

@@ -28,6 +28,8 @@ describe("the hooks runner's precompiled validators", () => {
 
   it('report errors as ajv does, with the failing schema (verbose)', () => {
     expect(validateHookEventMap({ Stop: [{ hooks: [{ type: 'command', command: '' }] }] })).toBe(false);
-    expect(validateHookEventMap.errors).toMatchObject([{ instancePath: '/Stop/0/hooks/0/command', keyword: 'minLength', parentSchema: { errorMessage: 'must be a non-empty string' } }]);
+    expect(validateHookEventMap.errors).toMatchObject([
+      { instancePath: '/Stop/0/hooks/0/command', keyword: 'minLength', parentSchema: { errorMessage: 'must be a non-empty string' } },
+    ]);
   });
 });

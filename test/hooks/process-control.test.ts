@@ -85,7 +85,13 @@ describe('running hooks together', () => {
     const command = `echo ran >> ${log}`;
     const loaded = eventsWith('Stop', [
       { source: 'user', hooks: [{ type: 'command', command, timeout: 5 }] },
-      { source: 'project', hooks: [{ type: 'command', command, timeout: 20 }, { type: 'command', command }] },
+      {
+        source: 'project',
+        hooks: [
+          { type: 'command', command, timeout: 20 },
+          { type: 'command', command },
+        ],
+      },
     ]);
     const planned = selectHooks(loaded, 'Stop');
     expect(planned).toEqual([{ command, timeoutMs: 60_000, matcher: '', source: 'user' }]);

@@ -36,7 +36,13 @@ afterAll(async () => {
 
 describe('hook telemetry events', () => {
   it('describes each hook that runs as a `hook` telemetry event', () => {
-    const events = hookTelemetryEvents({ sessionId: 's1', client: 'terminal-ui', event: 'PreToolUse', hooks: [{ ...plan('fmt'), matcher: 'Edit' }, plan('lint')], at: new Date('2026-03-01T10:00:00Z') });
+    const events = hookTelemetryEvents({
+      sessionId: 's1',
+      client: 'terminal-ui',
+      event: 'PreToolUse',
+      hooks: [{ ...plan('fmt'), matcher: 'Edit' }, plan('lint')],
+      at: new Date('2026-03-01T10:00:00Z'),
+    });
     expect(events.every((e) => Value.Check(HookTelemetryEventSchema, e))).toBe(true);
     expect(events.map(({ id: _id, ...rest }) => rest)).toEqual([
       { type: 'hook', timestamp: '2026-03-01T10:00:00.000Z', sessionId: 's1', client: 'terminal-ui', event: 'PreToolUse', matcher: 'Edit', command: 'fmt' },
@@ -63,8 +69,17 @@ describe('telemetry with the service down', () => {
 
   it('does not change a run or its duration, and waits for a hung service only until the timeout', async () => {
     const dir = tempDir();
-    const config = writeJson(dir, 'h.json', { Stop: [{ hooks: [{ type: 'command', command: script(dir, 'block.sh', 'sleep 0.3; echo "not done" >&2; exit 2') }] }] });
-    const options = { event: 'Stop' as const, files: [{ path: config, explicit: true }], cwd: dir, env: testEnv, client: 'terminal-ui' as const, sessionId: 's' };
+    const config = writeJson(dir, 'h.json', {
+      Stop: [{ hooks: [{ type: 'command', command: script(dir, 'block.sh', 'sleep 0.3; echo "not done" >&2; exit 2') }] }],
+    });
+    const options = {
+      event: 'Stop' as const,
+      files: [{ path: config, explicit: true }],
+      cwd: dir,
+      env: testEnv,
+      client: 'terminal-ui' as const,
+      sessionId: 's',
+    };
     const quiet = await runEvent(options);
     const t0 = performance.now();
     const [hung, refused] = await Promise.all([

@@ -83,13 +83,16 @@ describe('PUT the global limit', () => {
 
   it('accepts exactly the integers from 1000000 to 2^53-1 and null (property)', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.integer({ min: -1e7, max: 3e6 }), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constant(null), fc.string(), fc.boolean()), async (limit) => {
-        const before = await currentLimit();
-        const res = await t.request('PUT', PATH, { key: org.ownerKey, body: { limit } });
-        const valid = limit === null || (typeof limit === 'number' && Number.isSafeInteger(limit) && limit >= 1_000_000);
-        expect(res.status).toBe(valid ? 200 : 400);
-        expect(await currentLimit()).toBe(valid ? limit : before);
-      }),
+      fc.asyncProperty(
+        fc.oneof(fc.integer({ min: -1e7, max: 3e6 }), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constant(null), fc.string(), fc.boolean()),
+        async (limit) => {
+          const before = await currentLimit();
+          const res = await t.request('PUT', PATH, { key: org.ownerKey, body: { limit } });
+          const valid = limit === null || (typeof limit === 'number' && Number.isSafeInteger(limit) && limit >= 1_000_000);
+          expect(res.status).toBe(valid ? 200 : 400);
+          expect(await currentLimit()).toBe(valid ? limit : before);
+        },
+      ),
       { numRuns: 60 },
     );
   });

@@ -66,7 +66,12 @@ describe('individual overrides', () => {
     const d = await t.addUser(org, 'member', 'dave@example.com');
     const res = await t.request('PUT', USERS, {
       key: org.ownerKey,
-      body: { users: [{ email: d.email, limit: 4_000_000 }, { email: 'eve@example.com', limit: 12 }] },
+      body: {
+        users: [
+          { email: d.email, limit: 4_000_000 },
+          { email: 'eve@example.com', limit: 12 },
+        ],
+      },
     });
     const err = expectErrorObject(res, 400);
     expect(err.metadata?.errors).toEqual([{ path: '/users/1/limit', message: 'must be >= 1000000 or null' }]);

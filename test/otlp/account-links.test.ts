@@ -31,7 +31,10 @@ describe('account links', () => {
     const dev = await t.addUser(org, 'member');
     await t.request('PUT', LINKS, { key: org.ownerKey, body: { email: dev.email, accountId: 'droid-user-9' } });
     await t.request('PUT', LINKS, { key: org.ownerKey, body: { email: dev.email, accountId: 'anthropic-uuid-9' } });
-    const droid = await t.request('POST', '/v1/metrics', { key: org.ownerKey, body: metrics({ 'service.name': 'droid', 'user.id': 'droid-user-9' }, [sum('droid.git.commits', [{ attrs: { 'session.id': 'd' }, value: 2 }])]) });
+    const droid = await t.request('POST', '/v1/metrics', {
+      key: org.ownerKey,
+      body: metrics({ 'service.name': 'droid', 'user.id': 'droid-user-9' }, [sum('droid.git.commits', [{ attrs: { 'session.id': 'd' }, value: 2 }])]),
+    });
     expect(droid).toMatchObject({ status: 200, body: {} });
     const claude = { 'service.name': 'claude-code' };
     const res = await t.request('POST', '/v1/logs', {
@@ -43,7 +46,9 @@ describe('account links', () => {
       ]),
     });
     expect(res.body).toEqual({ partialSuccess: { rejectedLogRecords: 1, errorMessage: expect.stringContaining('account not-linked is linked to no user') } });
-    const rows = (await t.request<{ data: Record<string, unknown>[] }>('GET', `/api/v1/analytics/users?startDate=${YESTERDAY}&endDate=${YESTERDAY}`, { key: org.ownerKey })).body.data;
+    const rows = (
+      await t.request<{ data: Record<string, unknown>[] }>('GET', `/api/v1/analytics/users?startDate=${YESTERDAY}&endDate=${YESTERDAY}`, { key: org.ownerKey })
+    ).body.data;
     const byEmail = new Map(rows.map((r) => [r.user_email, r]));
     expect(byEmail.get(dev.email)).toMatchObject({ git_commits: 2, user_messages: 1 });
     // Claude Code's user.id is an installation id: that record stays the caller's.

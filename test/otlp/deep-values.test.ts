@@ -24,15 +24,26 @@ function deepJson(levels: number): string {
   return body.replace('{"stringValue":"PLACEHOLDER"}', inner);
 }
 
-const tagAndLength = (fieldNumber: number, length: number) => protobuf.Writer.create().uint32((fieldNumber << 3) | 2).uint32(length).finish();
+const tagAndLength = (fieldNumber: number, length: number) =>
+  protobuf.Writer.create()
+    .uint32((fieldNumber << 3) | 2)
+    .uint32(length)
+    .finish();
 const embed = (fieldNumber: number, bytes: Uint8Array) => Buffer.concat([tagAndLength(fieldNumber, bytes.length), bytes]);
 const concat = (...parts: Uint8Array[]) => Buffer.concat(parts);
-const keyOf = (key: string) => protobuf.Writer.create().uint32((1 << 3) | 2).string(key).finish();
+const keyOf = (key: string) =>
+  protobuf.Writer.create()
+    .uint32((1 << 3) | 2)
+    .string(key)
+    .finish();
 
 /** The same export in protobuf: ExportLogsServiceRequest > ResourceLogs > ScopeLogs > LogRecord > attributes (KeyValue). */
 function deepProtobuf(levels: number): Buffer {
   // AnyValue.kvlist_value (6) > KeyValueList.values (1) > KeyValue {key (1), value (2)}
-  let value: Uint8Array = protobuf.Writer.create().uint32((1 << 3) | 2).string('bottom').finish();
+  let value: Uint8Array = protobuf.Writer.create()
+    .uint32((1 << 3) | 2)
+    .string('bottom')
+    .finish();
   for (let i = 0; i < levels; i++) value = embed(6, embed(1, concat(keyOf('k'), embed(2, value))));
   const attribute = embed(6, concat(keyOf('deep'), embed(2, value)));
   return Buffer.from(embed(1, embed(2, embed(2, attribute))));

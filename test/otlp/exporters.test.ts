@@ -55,7 +55,9 @@ afterAll(async () => {
 
 type Row = Record<string, unknown>;
 const usersRow = async (email: string) => {
-  const res = await fetch(`${server.url}/api/v1/analytics/users?startDate=${YESTERDAY}&endDate=${YESTERDAY}&limit=100`, { headers: { authorization: `Bearer ${ownerKey}` } });
+  const res = await fetch(`${server.url}/api/v1/analytics/users?startDate=${YESTERDAY}&endDate=${YESTERDAY}&limit=100`, {
+    headers: { authorization: `Bearer ${ownerKey}` },
+  });
   return ((await res.json()) as { data: Row[] }).data.find((r) => r.user_email === email);
 };
 const headers = (key: string) => ({ Authorization: `Bearer ${key}` });
@@ -71,10 +73,24 @@ async function recordMetrics(exporter: PushMetricExporter, record: (p: MeterProv
 }
 
 async function emitLogs(exporter: JsonLogExporter | ProtoLogExporter, names: string[], session: string, content: Record<string, string> = {}): Promise<void> {
-  const provider = new LoggerProvider({ resource: resourceFromAttributes({ 'service.name': 'claude-code' }), processors: [new SimpleLogRecordProcessor({ exporter })] });
+  const provider = new LoggerProvider({
+    resource: resourceFromAttributes({ 'service.name': 'claude-code' }),
+    processors: [new SimpleLogRecordProcessor({ exporter })],
+  });
   const logger = provider.getLogger('com.anthropic.claude_code.events');
   names.forEach((name, i) =>
-    logger.emit({ body: `claude_code.${name}`, timestamp: new Date(YESTERDAY_MS), attributes: { 'event.name': name, 'event.sequence': i, 'event.timestamp': new Date(YESTERDAY_MS + i).toISOString(), 'session.id': session, ...(name === 'tool_result' ? { tool_name: 'Grep' } : {}), ...content } }),
+    logger.emit({
+      body: `claude_code.${name}`,
+      timestamp: new Date(YESTERDAY_MS),
+      attributes: {
+        'event.name': name,
+        'event.sequence': i,
+        'event.timestamp': new Date(YESTERDAY_MS + i).toISOString(),
+        'session.id': session,
+        ...(name === 'tool_result' ? { tool_name: 'Grep' } : {}),
+        ...content,
+      },
+    }),
   );
   await provider.forceFlush();
   await provider.shutdown();
@@ -83,40 +99,68 @@ async function emitLogs(exporter: JsonLogExporter | ProtoLogExporter, names: str
 describe('real OpenTelemetry exporters to orgctl serve', () => {
   it('metrics in JSON with delta temporality', async () => {
     const key = keyOf(users[0]!);
-    await recordMetrics(new JsonMetricExporter({ url: `${server.url}/v1/metrics`, headers: headers(key), temporalityPreference: AggregationTemporalityPreference.DELTA }), (p) => {
-      const tokens = p.getMeter('com.anthropic.claude_code').createCounter('claude_code.token.usage');
-      tokens.add(1200, { type: 'input', model: 'claude-sonnet-4-5', 'session.id': 's1' });
-      tokens.add(300, { type: 'output', model: 'claude-sonnet-4-5', 'session.id': 's1' });
-    }, 2);
+    await recordMetrics(
+      new JsonMetricExporter({ url: `${server.url}/v1/metrics`, headers: headers(key), temporalityPreference: AggregationTemporalityPreference.DELTA }),
+      (p) => {
+        const tokens = p.getMeter('com.anthropic.claude_code').createCounter('claude_code.token.usage');
+        tokens.add(1200, { type: 'input', model: 'claude-sonnet-4-5', 'session.id': 's1' });
+        tokens.add(300, { type: 'output', model: 'claude-sonnet-4-5', 'session.id': 's1' });
+      },
+      2,
+    );
     // Two flushes of delta points: each adds its own.
     expect(await usersRow(users[0]!)).toMatchObject({ primary_model: 'claude-sonnet-4-5' });
-    const res = await fetch(`${server.url}/api/v1/analytics/tokens?startDate=${YESTERDAY}&endDate=${YESTERDAY}`, { headers: { authorization: `Bearer ${ownerKey}` } });
-    const byUser = ((await res.json()) as { data: { by_user: { user_email: string; by_model: Row[] }[] }[] }).data[0]!.by_user.find((u) => u.user_email === users[0]);
+    const res = await fetch(`${server.url}/api/v1/analytics/tokens?startDate=${YESTERDAY}&endDate=${YESTERDAY}`, {
+      headers: { authorization: `Bearer ${ownerKey}` },
+    });
+    const byUser = ((await res.json()) as { data: { by_user: { user_email: string; by_model: Row[] }[] }[] }).data[0]!.by_user.find(
+      (u) => u.user_email === users[0],
+    );
     expect(byUser!.by_model[0]).toMatchObject({ input_tokens: 2400, output_tokens: 600 });
   });
 
   it('metrics in JSON with cumulative temporality (the SDK default): three flushes count the growth once', async () => {
     const key = keyOf(users[1]!);
     let round = 0;
-    await recordMetrics(new JsonMetricExporter({ url: `${server.url}/v1/metrics`, headers: headers(key) }), (p) => {
-      round += 1;
-      p.getMeter('com.anthropic.claude_code').createCounter('claude_code.commit.count').add(round, { 'session.id': 's2' });
-    }, 3);
+    await recordMetrics(
+      new JsonMetricExporter({ url: `${server.url}/v1/metrics`, headers: headers(key) }),
+      (p) => {
+        round += 1;
+        p.getMeter('com.anthropic.claude_code').createCounter('claude_code.commit.count').add(round, { 'session.id': 's2' });
+      },
+      3,
+    );
     expect(await usersRow(users[1]!)).toMatchObject({ git_commits: 1 + 2 + 3 });
   });
 
   it('metrics in protobuf, gzip-compressed', async () => {
     const key = keyOf(users[2]!);
-    await recordMetrics(new ProtoMetricExporter({ url: `${server.url}/v1/metrics`, headers: headers(key), compression: 'gzip' as never, temporalityPreference: AggregationTemporalityPreference.DELTA }), (p) => {
-      p.getMeter('com.anthropic.claude_code').createCounter('claude_code.pull_request.count').add(2, { 'session.id': 's3' });
-      p.getMeter('com.anthropic.claude_code').createCounter('claude_code.session.count').add(1, { 'session.id': 's3' });
-    });
+    await recordMetrics(
+      new ProtoMetricExporter({
+        url: `${server.url}/v1/metrics`,
+        headers: headers(key),
+        compression: 'gzip' as never,
+        temporalityPreference: AggregationTemporalityPreference.DELTA,
+      }),
+      (p) => {
+        p.getMeter('com.anthropic.claude_code').createCounter('claude_code.pull_request.count').add(2, { 'session.id': 's3' });
+        p.getMeter('com.anthropic.claude_code').createCounter('claude_code.session.count').add(1, { 'session.id': 's3' });
+      },
+    );
     expect(await usersRow(users[2]!)).toMatchObject({ git_prs_created: 2, sessions: 1 });
   });
 
   it('logs in JSON and in protobuf', async () => {
-    await emitLogs(new JsonLogExporter({ url: `${server.url}/v1/logs`, headers: headers(keyOf(users[3]!)) }), ['user_prompt', 'assistant_response', 'tool_result'], 'l1');
-    await emitLogs(new ProtoLogExporter({ url: `${server.url}/v1/logs`, headers: headers(keyOf(users[4]!)) }), ['user_prompt', 'tool_result', 'tool_result'], 'l2');
+    await emitLogs(
+      new JsonLogExporter({ url: `${server.url}/v1/logs`, headers: headers(keyOf(users[3]!)) }),
+      ['user_prompt', 'assistant_response', 'tool_result'],
+      'l1',
+    );
+    await emitLogs(
+      new ProtoLogExporter({ url: `${server.url}/v1/logs`, headers: headers(keyOf(users[4]!)) }),
+      ['user_prompt', 'tool_result', 'tool_result'],
+      'l2',
+    );
     expect(await usersRow(users[3]!)).toMatchObject({ messages: 2, user_messages: 1, tool_calls: 1 });
     expect(await usersRow(users[4]!)).toMatchObject({ messages: 1, user_messages: 1, tool_calls: 2 });
   });
@@ -132,11 +176,19 @@ describe('real OpenTelemetry exporters to orgctl serve', () => {
     const refused = await fetch(`${server.url}/v1/logs`, {
       method: 'POST',
       headers: { ...headers(ownerKey), 'content-type': 'application/json' },
-      body: JSON.stringify(logs({ 'service.name': 'claude-code' }, [{ name: 'claude_code.user_prompt', attrs: { 'user.email': 'nobody@acme.test', 'session.id': 'l4', prompt: secret } }])),
+      body: JSON.stringify(
+        logs({ 'service.name': 'claude-code' }, [
+          { name: 'claude_code.user_prompt', attrs: { 'user.email': 'nobody@acme.test', 'session.id': 'l4', prompt: secret } },
+        ]),
+      ),
     });
     expect(refused.status).toBe(200);
     expect(JSON.stringify(await refused.json())).toMatch(/nobody@acme\.test/);
-    const broken = await fetch(`${server.url}/v1/logs`, { method: 'POST', headers: { ...headers(ownerKey), 'content-type': 'application/json' }, body: `{"resourceLogs": [${secret}` });
+    const broken = await fetch(`${server.url}/v1/logs`, {
+      method: 'POST',
+      headers: { ...headers(ownerKey), 'content-type': 'application/json' },
+      body: `{"resourceLogs": [${secret}`,
+    });
     expect(broken.status).toBe(400);
     const logged = server.output().slice(before);
     // The requests were logged (so the level let everything through), their content was not.

@@ -10,7 +10,14 @@ export const ns = (ms: number) => `${BigInt(ms) * 1_000_000n}`;
 export const kv = (attrs: Attrs) =>
   Object.entries(attrs).map(([key, v]) => ({
     key,
-    value: typeof v === 'string' ? { stringValue: v } : typeof v === 'boolean' ? { boolValue: v } : Number.isInteger(v) ? { intValue: String(v) } : { doubleValue: v },
+    value:
+      typeof v === 'string'
+        ? { stringValue: v }
+        : typeof v === 'boolean'
+          ? { boolValue: v }
+          : Number.isInteger(v)
+            ? { intValue: String(v) }
+            : { doubleValue: v },
   }));
 
 export interface Point {
@@ -37,11 +44,19 @@ export const histogram = (name: string, points: { attrs: Attrs; sum: number; cou
   name,
   histogram: {
     aggregationTemporality: 1,
-    dataPoints: points.map((p) => ({ attributes: kv(p.attrs), startTimeUnixNano: ns(YESTERDAY_MS - 60_000), timeUnixNano: ns(p.timeMs ?? YESTERDAY_MS), count: String(p.count), sum: p.sum })),
+    dataPoints: points.map((p) => ({
+      attributes: kv(p.attrs),
+      startTimeUnixNano: ns(YESTERDAY_MS - 60_000),
+      timeUnixNano: ns(p.timeMs ?? YESTERDAY_MS),
+      count: String(p.count),
+      sum: p.sum,
+    })),
   },
 });
 
-export const metrics = (resource: Attrs, list: unknown[]) => ({ resourceMetrics: [{ resource: { attributes: kv(resource) }, scopeMetrics: [{ scope: { name: 'test' }, metrics: list }] }] });
+export const metrics = (resource: Attrs, list: unknown[]) => ({
+  resourceMetrics: [{ resource: { attributes: kv(resource) }, scopeMetrics: [{ scope: { name: 'test' }, metrics: list }] }],
+});
 
 export interface LogEvent {
   /** The qualified event name, e.g. claude_code.user_prompt */
@@ -61,7 +76,12 @@ export const logs = (resource: Attrs, events: LogEvent[]) => ({
           logRecords: events.map((e, i) => ({
             timeUnixNano: ns(e.timeMs ?? YESTERDAY_MS),
             body: { stringValue: e.name },
-            attributes: kv({ 'event.name': e.name.slice(e.name.indexOf('.') + 1), 'event.sequence': i, 'event.timestamp': new Date(e.timeMs ?? YESTERDAY_MS).toISOString(), ...e.attrs }),
+            attributes: kv({
+              'event.name': e.name.slice(e.name.indexOf('.') + 1),
+              'event.sequence': i,
+              'event.timestamp': new Date(e.timeMs ?? YESTERDAY_MS).toISOString(),
+              ...e.attrs,
+            }),
           })),
         },
       ],
@@ -73,7 +93,19 @@ export const spans = (resource: Attrs, list: { name: string; attrs: Attrs; timeM
   resourceSpans: [
     {
       resource: { attributes: kv(resource) },
-      scopeSpans: [{ scope: { name: 'test' }, spans: list.map((s, i) => ({ traceId: '0'.repeat(31) + String(i % 10), spanId: '0'.repeat(15) + String(i % 10), name: s.name, startTimeUnixNano: ns((s.timeMs ?? YESTERDAY_MS) - 1000), endTimeUnixNano: ns(s.timeMs ?? YESTERDAY_MS), attributes: kv(s.attrs) })) }],
+      scopeSpans: [
+        {
+          scope: { name: 'test' },
+          spans: list.map((s, i) => ({
+            traceId: '0'.repeat(31) + String(i % 10),
+            spanId: '0'.repeat(15) + String(i % 10),
+            name: s.name,
+            startTimeUnixNano: ns((s.timeMs ?? YESTERDAY_MS) - 1000),
+            endTimeUnixNano: ns(s.timeMs ?? YESTERDAY_MS),
+            attributes: kv(s.attrs),
+          })),
+        },
+      ],
     },
   ],
 });

@@ -13,4 +13,9 @@ export async function yesterdayRow(t: TestApp, org: Org, report: string, extra =
 
 /** An OTLP/JSON export sent with a key (the owner's by default). */
 export const exportJson = (t: TestApp, org: Org, signal: string, body: unknown, key = org.ownerKey) =>
-  t.app.inject({ method: 'POST', url: `/v1/${signal}`, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+  t.app.inject({
+    method: 'POST',
+    url: `/v1/${signal}`,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    payload: JSON.stringify(body),
+  });

@@ -22,21 +22,28 @@ const MODELS = ['claude-sonnet-4-5', 'claude-opus-4-1', 'no-such-model'];
 const TYPES = { input: 'inputTokens', output: 'outputTokens', cacheRead: 'cacheReadTokens', cacheCreation: 'cacheWriteTokens' } as const;
 const ENTRIES = { cli: 'terminal-ui', 'sdk-ts': 'non-interactive-cli' } as const;
 
-const arbPoint = fc.record({
-  commit: fc.boolean(),
-  user: fc.integer({ min: 0, max: 2 }),
-  entry: fc.constantFrom(...(Object.keys(ENTRIES) as (keyof typeof ENTRIES)[])),
-  model: fc.constantFrom(...MODELS),
-  type: fc.constantFrom(...(Object.keys(TYPES) as (keyof typeof TYPES)[])),
-  minute: fc.integer({ min: 0, max: 2 }),
-  value: fc.integer({ min: 0, max: 5000 }),
-}).map((p) => (p.commit ? { ...p, value: p.value % 4 } : p));
+const arbPoint = fc
+  .record({
+    commit: fc.boolean(),
+    user: fc.integer({ min: 0, max: 2 }),
+    entry: fc.constantFrom(...(Object.keys(ENTRIES) as (keyof typeof ENTRIES)[])),
+    model: fc.constantFrom(...MODELS),
+    type: fc.constantFrom(...(Object.keys(TYPES) as (keyof typeof TYPES)[])),
+    minute: fc.integer({ min: 0, max: 2 }),
+    value: fc.integer({ min: 0, max: 5000 }),
+  })
+  .map((p) => (p.commit ? { ...p, value: p.value % 4 } : p));
 type P = { commit: boolean; user: number; entry: keyof typeof ENTRIES; model: string; type: keyof typeof TYPES; minute: number; value: number };
 
 /** What makes two points the same one (their key): everything but the value. */
 const keyOf = (p: P) => (p.commit ? ['commit', p.user, p.entry, p.minute] : ['tokens', p.user, p.entry, p.model, p.type, p.minute]).join('|');
 const email = (user: number) => `u${user}@tokens.test`;
-const attrsOf = (p: P) => ({ 'session.id': `s${p.user}`, 'user.email': email(p.user), 'app.entrypoint': p.entry, ...(p.commit ? {} : { model: p.model, type: p.type }) });
+const attrsOf = (p: P) => ({
+  'session.id': `s${p.user}`,
+  'user.email': email(p.user),
+  'app.entrypoint': p.entry,
+  ...(p.commit ? {} : { model: p.model, type: p.type }),
+});
 const point = (p: P): Point => ({ attrs: attrsOf(p), value: p.value, timeMs: YESTERDAY_MS + p.minute * 60_000, startMs: YESTERDAY_MS - 60_000 });
 
 /** An export of these points, in their order: each run of points of one metric is a metric of its own. */
@@ -47,7 +54,10 @@ function exportOf(points: P[]) {
     if (last && last[0]!.commit === p.commit) last.push(p);
     else runs.push([p]);
   }
-  return metrics({ 'service.name': 'claude-code' }, runs.map((run) => sum(run[0]!.commit ? 'claude_code.commit.count' : 'claude_code.token.usage', run.map(point))));
+  return metrics(
+    { 'service.name': 'claude-code' },
+    runs.map((run) => sum(run[0]!.commit ? 'claude_code.commit.count' : 'claude_code.token.usage', run.map(point))),
+  );
 }
 
 /** Whether a point makes nothing (no tokens, no commits): then it is not kept as seen either. */
@@ -75,7 +85,12 @@ function counted(exports: P[][]): P[] {
 /** The native events of the points that count: a model request of one kind of tokens, or a commit per unit. */
 function nativeEvents(points: P[], userIds: string[]) {
   return points.flatMap((p, i) => {
-    const base = { timestamp: new Date(YESTERDAY_MS + p.minute * 60_000).toISOString(), sessionId: `s${p.user}`, client: ENTRIES[p.entry], userId: userIds[p.user] };
+    const base = {
+      timestamp: new Date(YESTERDAY_MS + p.minute * 60_000).toISOString(),
+      sessionId: `s${p.user}`,
+      client: ENTRIES[p.entry],
+      userId: userIds[p.user],
+    };
     if (p.commit) return Array.from({ length: p.value }, (_, j) => ({ id: `c${i}-${j}`, type: 'git_commit', ...base }));
     if (p.value === 0) return [];
     const tokens = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, [TYPES[p.type]]: p.value };
@@ -85,13 +100,17 @@ function nativeEvents(points: P[], userIds: string[]) {
 
 /** A report with each user id written as its user's email, and lists of users in the emails' order, so two organizations compare. */
 async function report(org: Org, ids: Map<string, string>, path: string): Promise<unknown> {
-  const res = await t.request<{ data: Row[] }>('GET', `/api/v1/analytics/${path}${path.includes('?') ? '&' : '?'}startDate=${YESTERDAY}&endDate=${YESTERDAY}`, { key: org.ownerKey });
+  const res = await t.request<{ data: Row[] }>('GET', `/api/v1/analytics/${path}${path.includes('?') ? '&' : '?'}startDate=${YESTERDAY}&endDate=${YESTERDAY}`, {
+    key: org.ownerKey,
+  });
   expect(res.status).toBe(200);
   const named = JSON.parse(JSON.stringify(res.body.data), (k, v: unknown) => (k === 'user_id' && typeof v === 'string' ? (ids.get(v) ?? v) : v)) as unknown;
   const order = (v: unknown): unknown => {
     if (Array.isArray(v)) {
       const items = v.map(order);
-      return items.every((x) => typeof x === 'object' && x !== null && 'user_id' in x) ? items.sort((a, b) => String((a as Row).user_id).localeCompare(String((b as Row).user_id))) : items;
+      return items.every((x) => typeof x === 'object' && x !== null && 'user_id' in x)
+        ? items.sort((a, b) => String((a as Row).user_id).localeCompare(String((b as Row).user_id)))
+        : items;
     }
     return typeof v === 'object' && v !== null ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, order(x)])) : v;
   };
@@ -115,10 +134,13 @@ describe('token data points counted by their parts', () => {
         async (unique, repeats, cut) => {
           run++;
           // Points repeated later in the export, with other values: the last of each counts.
-          const list = [...unique, ...repeats.map((r) => {
-            const p = unique[r.at % unique.length]!;
-            return { ...p, value: p.commit ? r.value % 4 : r.value };
-          })];
+          const list = [
+            ...unique,
+            ...repeats.map((r) => {
+              const p = unique[r.at % unique.length]!;
+              return { ...p, value: p.commit ? r.value % 4 : r.value };
+            }),
+          ];
           const at = cut % (list.length + 1);
           const exports = [list.slice(0, at), list.slice(at)].filter((e) => e.length > 0);
           const viaOtlp = await orgWithUsers(`tokens-otlp-${run}`);

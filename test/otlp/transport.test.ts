@@ -22,7 +22,11 @@ const json = (org: Org, signal: string, body: unknown, key = org.ownerKey) => ex
 const day = (org: Org, report: string) => yesterdayRow(t, org, report);
 const claude = { 'service.name': 'claude-code' };
 const tokensOf = (value: number, o: { startMs?: number; timeMs?: number; temporality?: 1 | 2 } = {}) =>
-  metrics(claude, [sum('claude_code.token.usage', [{ attrs: { 'session.id': 's', type: 'input', model: 'claude-sonnet-4-5' }, value, startMs: o.startMs, timeMs: o.timeMs }], { temporality: o.temporality })]);
+  metrics(claude, [
+    sum('claude_code.token.usage', [{ attrs: { 'session.id': 's', type: 'input', model: 'claude-sonnet-4-5' }, value, startMs: o.startMs, timeMs: o.timeMs }], {
+      temporality: o.temporality,
+    }),
+  ]);
 
 describe('idempotency and temporality', () => {
   it('a byte-identical retry and a re-batched export count once', async () => {
@@ -35,12 +39,15 @@ describe('idempotency and temporality', () => {
     expect((await json(org, 'logs', body)).statusCode).toBe(200);
     expect((await json(org, 'logs', body)).statusCode).toBe(200);
     const records = body.resourceLogs[0]!.scopeLogs[0]!.logRecords;
-    const regrouped = (list: typeof records) => ({ resourceLogs: [{ ...body.resourceLogs[0], scopeLogs: [{ scope: { name: 'other-batch' }, logRecords: list }] }] });
+    const regrouped = (list: typeof records) => ({
+      resourceLogs: [{ ...body.resourceLogs[0], scopeLogs: [{ scope: { name: 'other-batch' }, logRecords: list }] }],
+    });
     await json(org, 'logs', regrouped(records.slice(0, 2)));
     await json(org, 'logs', regrouped(records.slice(1)));
     expect(await day(org, 'activity')).toMatchObject({ user_messages: 3 });
     // Seen and new records in one export: only the new one counts.
-    const fourth = logs(claude, [{ name: 'claude_code.user_prompt', attrs: { 'session.id': 's', 'event.sequence': 4 } }]).resourceLogs[0]!.scopeLogs[0]!.logRecords;
+    const fourth = logs(claude, [{ name: 'claude_code.user_prompt', attrs: { 'session.id': 's', 'event.sequence': 4 } }]).resourceLogs[0]!.scopeLogs[0]!
+      .logRecords;
     await json(org, 'logs', regrouped([records[0]!, ...fourth, records[2]!]));
     expect(await day(org, 'activity')).toMatchObject({ user_messages: 4 });
 
@@ -66,29 +73,62 @@ describe('idempotency and temporality', () => {
 
   it('the delta points of one collection count once however they are split, re-batched or sent at once; past the bound they are refused', async () => {
     const org = await t.createOrg('collections');
-    const point = (i: number, timeMs = YESTERDAY_MS) => ({ attrs: { 'session.id': `s${i}`, type: 'input', model: 'claude-sonnet-4-5' }, value: 10 + i, timeMs });
-    const exportOf = (ids: number[], timeMs?: number) => metrics(claude, [sum('claude_code.token.usage', ids.map((i) => point(i, timeMs)))]);
-    const collections = async () => (await t.db.query<{ n: number; bytes: number }>(`SELECT count(*)::int AS n, coalesce(sum(octet_length(keys)), 0)::int AS bytes FROM otlp_seen_groups WHERE org_id = $1`, [org.orgId]))[0];
+    const point = (i: number, timeMs = YESTERDAY_MS) => ({
+      attrs: { 'session.id': `s${i}`, type: 'input', model: 'claude-sonnet-4-5' },
+      value: 10 + i,
+      timeMs,
+    });
+    const exportOf = (ids: number[], timeMs?: number) =>
+      metrics(claude, [
+        sum(
+          'claude_code.token.usage',
+          ids.map((i) => point(i, timeMs)),
+        ),
+      ]);
+    const collections = async () =>
+      (
+        await t.db.query<{ n: number; bytes: number }>(
+          `SELECT count(*)::int AS n, coalesce(sum(octet_length(keys)), 0)::int AS bytes FROM otlp_seen_groups WHERE org_id = $1`,
+          [org.orgId],
+        )
+      )[0];
 
     // A new collection, then an export adding to it, then three at once, overlapping.
     await json(org, 'metrics', exportOf([0, 1, 2]));
     await json(org, 'metrics', exportOf([2, 3]));
-    const together = await Promise.all([json(org, 'metrics', exportOf([3, 4, 5])), json(org, 'metrics', exportOf([4, 5])), json(org, 'metrics', exportOf([0, 5, 6]))]);
+    const together = await Promise.all([
+      json(org, 'metrics', exportOf([3, 4, 5])),
+      json(org, 'metrics', exportOf([4, 5])),
+      json(org, 'metrics', exportOf([0, 5, 6])),
+    ]);
     expect(together.map((r) => r.statusCode)).toEqual([200, 200, 200]);
     expect(await day(org, 'tokens')).toMatchObject({ input_tokens: 10 + 11 + 12 + 13 + 14 + 15 + 16 });
     expect(await collections()).toEqual({ n: 1, bytes: 7 * 24 });
 
     // Three exports at once creating the same new collection (another time).
     const later = YESTERDAY_MS + 60_000;
-    await Promise.all([json(org, 'metrics', exportOf([0, 1], later)), json(org, 'metrics', exportOf([1, 2], later)), json(org, 'metrics', exportOf([0, 2], later))]);
+    await Promise.all([
+      json(org, 'metrics', exportOf([0, 1], later)),
+      json(org, 'metrics', exportOf([1, 2], later)),
+      json(org, 'metrics', exportOf([0, 2], later)),
+    ]);
     expect(await day(org, 'tokens')).toMatchObject({ input_tokens: 91 + 10 + 11 + 12 });
     expect(await collections()).toEqual({ n: 2, bytes: 10 * 24 });
   });
 
   it('counts Claude Code events by session and minute (one row each), other log records one row each, and a retry of either once', async () => {
     const org = await t.createOrg('log-groups');
-    const prompt = (session: string, sequence: number, timeMs: number) => ({ name: 'claude_code.user_prompt', timeMs, attrs: { 'session.id': session, 'event.sequence': sequence } });
-    const body = logs(claude, [prompt('a', 1, YESTERDAY_MS), prompt('a', 2, YESTERDAY_MS + 1_000), prompt('a', 3, YESTERDAY_MS + 60_000), prompt('b', 1, YESTERDAY_MS)]);
+    const prompt = (session: string, sequence: number, timeMs: number) => ({
+      name: 'claude_code.user_prompt',
+      timeMs,
+      attrs: { 'session.id': session, 'event.sequence': sequence },
+    });
+    const body = logs(claude, [
+      prompt('a', 1, YESTERDAY_MS),
+      prompt('a', 2, YESTERDAY_MS + 1_000),
+      prompt('a', 3, YESTERDAY_MS + 60_000),
+      prompt('b', 1, YESTERDAY_MS),
+    ]);
     const codex = logs({ 'service.name': 'codex_cli_rs' }, [{ name: 'codex.user_prompt', attrs: { 'conversation.id': 'c-1' } }]);
     for (let i = 0; i < 2; i++) {
       expect((await json(org, 'logs', body)).statusCode).toBe(200);
@@ -102,9 +142,15 @@ describe('idempotency and temporality', () => {
 
   it('refuses the points that would take one collection past 20,000, and still counts the rest', async () => {
     const org = await t.createOrg('collection-bound');
-    const points = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => ({ attrs: { 'session.id': `s${from + i}`, type: 'input', model: 'claude-sonnet-4-5' }, value: 1 }));
+    const points = (from: number, to: number) =>
+      Array.from({ length: to - from }, (_, i) => ({ attrs: { 'session.id': `s${from + i}`, type: 'input', model: 'claude-sonnet-4-5' }, value: 1 }));
     const first = await json(org, 'metrics', metrics(claude, [sum('claude_code.token.usage', points(0, 20_001))]));
-    expect(first.json()).toEqual({ partialSuccess: { rejectedDataPoints: 1, errorMessage: expect.stringContaining('more than 20000 data points of one metric with the same start and time') } });
+    expect(first.json()).toEqual({
+      partialSuccess: {
+        rejectedDataPoints: 1,
+        errorMessage: expect.stringContaining('more than 20000 data points of one metric with the same start and time'),
+      },
+    });
     expect(await day(org, 'tokens')).toMatchObject({ input_tokens: 20_000 });
     // The collection is full: another new point is refused, a point seen before still counts nothing.
     const second = await json(org, 'metrics', metrics(claude, [sum('claude_code.token.usage', points(19_999, 20_002))]));
@@ -116,9 +162,16 @@ describe('idempotency and temporality', () => {
     const org = await t.createOrg('stream-set-bound');
     const start = YESTERDAY_MS - 3_600_000;
     const points = (from: number, to: number, value: number, minute: number) =>
-      Array.from({ length: to - from }, (_, i) => ({ attrs: { 'session.id': `s${from + i}`, type: 'input', model: 'claude-sonnet-4-5' }, value, startMs: start, timeMs: start + minute * 60_000 }));
+      Array.from({ length: to - from }, (_, i) => ({
+        attrs: { 'session.id': `s${from + i}`, type: 'input', model: 'claude-sonnet-4-5' },
+        value,
+        startMs: start,
+        timeMs: start + minute * 60_000,
+      }));
     const first = await json(org, 'metrics', metrics(claude, [sum('claude_code.token.usage', points(0, 20_001, 1, 1), { temporality: 2 })]));
-    expect(first.json()).toEqual({ partialSuccess: { rejectedDataPoints: 1, errorMessage: expect.stringContaining('more than 20000 cumulative streams of one metric') } });
+    expect(first.json()).toEqual({
+      partialSuccess: { rejectedDataPoints: 1, errorMessage: expect.stringContaining('more than 20000 cumulative streams of one metric') },
+    });
     expect(await day(org, 'tokens')).toMatchObject({ input_tokens: 20_000 });
     // The set is full: a stream in it still counts its growth, new ones are refused.
     const second = await json(org, 'metrics', metrics(claude, [sum('claude_code.token.usage', points(19_999, 20_002, 3, 2), { temporality: 2 })]));
@@ -138,7 +191,12 @@ describe('idempotency and temporality', () => {
     // orgctl restarted: a new app on the same database keeps the stream's state.
     const other = await t.otherProcess();
     try {
-      const res = await other.inject({ method: 'POST', url: '/v1/metrics', headers: { authorization: `Bearer ${org.ownerKey}`, 'content-type': 'application/json' }, payload: JSON.stringify(point(300, 3)) });
+      const res = await other.inject({
+        method: 'POST',
+        url: '/v1/metrics',
+        headers: { authorization: `Bearer ${org.ownerKey}`, 'content-type': 'application/json' },
+        payload: JSON.stringify(point(300, 3)),
+      });
       expect(res.statusCode).toBe(200);
     } finally {
       await other.close();
@@ -153,14 +211,18 @@ describe('idempotency and temporality', () => {
     // The stream's state is kept in its set's row (its metric's, resource's and scope's), under the
     // stream's key as every release computed it: 48 bytes, the key, its start, last time and value.
     const last = metricPoints(point(10, 6, start + 3.5 * 60_000)).points[0]!;
-    const sets = await t.db.query<{ k: string; states: string }>(`SELECT translate(encode(set_key, 'base64'), '+/', '-_') AS k, encode(states, 'hex') AS states FROM otlp_stream_sets WHERE org_id = $1`, [org.orgId]);
+    const sets = await t.db.query<{ k: string; states: string }>(
+      `SELECT translate(encode(set_key, 'base64'), '+/', '-_') AS k, encode(states, 'hex') AS states FROM otlp_stream_sets WHERE org_id = $1`,
+      [org.orgId],
+    );
     expect(sets.map((r) => r.k)).toEqual([streamSetKey(last).slice('otlp:'.length)]);
     const packed = Buffer.from(sets[0]!.states, 'hex');
     expect(packed.length).toBe(48);
     expect(packed.subarray(0, 24).toString('base64url')).toBe(streamKey(last).slice('otlp:'.length));
     expect([packed.readBigUInt64BE(24), packed.readBigUInt64BE(32), packed.readDoubleBE(40)]).toEqual([last.startNs, last.timeNs, 10]);
     // The stream's state alone counted each step once: no key was recorded for them.
-    for (const table of ['otlp_seen', 'otlp_seen_groups']) expect(await t.db.query(`SELECT count(*)::int AS n FROM ${table} WHERE org_id = $1`, [org.orgId]), table).toEqual([{ n: 0 }]);
+    for (const table of ['otlp_seen', 'otlp_seen_groups'])
+      expect(await t.db.query(`SELECT count(*)::int AS n FROM ${table} WHERE org_id = $1`, [org.orgId]), table).toEqual([{ n: 0 }]);
   });
 
   it('several points of a cumulative stream in one export count step by step, and exports of the same streams at once count each step once', async () => {
@@ -198,7 +260,9 @@ describe('idempotency and temporality', () => {
           { temporality: 2 },
         ),
       ]);
-    const more = await Promise.all([later('a', 'b', 4, 10), later('b', 'a', 4, 10), later('b', 'a', 5, 25), later('a', 'b', 5, 25)].map((body) => json(org, 'metrics', body)));
+    const more = await Promise.all(
+      [later('a', 'b', 4, 10), later('b', 'a', 4, 10), later('b', 'a', 5, 25), later('a', 'b', 5, 25)].map((body) => json(org, 'metrics', body)),
+    );
     expect(more.map((a) => a.statusCode)).toEqual([200, 200, 200, 200]);
     // Whichever arrived first, each stream ends at its latest value: every step counted once, or
     // (minute 4 after minute 5) not at all.
@@ -212,12 +276,18 @@ describe('attribution', () => {
     const manager = await t.addUser(org, 'manager');
     const member = await t.addUser(org, 'member');
     const other = await t.addUser(org, 'member');
-    const prompt = (email: string, seq: number) => ({ name: 'claude_code.user_prompt', attrs: { 'session.id': `s-${email}`, 'event.sequence': seq, 'user.email': email } });
+    const prompt = (email: string, seq: number) => ({
+      name: 'claude_code.user_prompt',
+      attrs: { 'session.id': `s-${email}`, 'event.sequence': seq, 'user.email': email },
+    });
     const res = await json(org, 'logs', logs(claude, [prompt(member.email.toUpperCase(), 1), prompt('ghost@nowhere.test', 2)]), manager.key);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ partialSuccess: { rejectedLogRecords: 1, errorMessage: expect.stringContaining('ghost@nowhere.test is not a user of this organization') } });
+    expect(res.json()).toEqual({
+      partialSuccess: { rejectedLogRecords: 1, errorMessage: expect.stringContaining('ghost@nowhere.test is not a user of this organization') },
+    });
     await json(org, 'logs', logs(claude, [prompt(other.email, 3)]), member.key);
-    const rows = (await t.request<{ data: Row[] }>('GET', `/api/v1/analytics/users?startDate=${YESTERDAY}&endDate=${YESTERDAY}`, { key: org.ownerKey })).body.data;
+    const rows = (await t.request<{ data: Row[] }>('GET', `/api/v1/analytics/users?startDate=${YESTERDAY}&endDate=${YESTERDAY}`, { key: org.ownerKey })).body
+      .data;
     expect(new Map(rows.map((r) => [r.user_email, r.user_messages]))).toEqual(new Map([[member.email, 2]]));
   });
 });
@@ -234,7 +304,9 @@ describe('transport', () => {
     expect(await day(org, 'tokens')).toMatchObject({ input_tokens: 1234 });
     const bad = encode(messages.metricsRequest, metrics(claude, [sum('claude_code.commit.count', [{ attrs: {}, value: -3 }])]) as never);
     const partial = await send(org, 'metrics', bad, { 'content-type': 'application/x-protobuf' });
-    expect(decodeToPlain(messages.metricsResponse, partial.rawPayload)).toEqual({ partialSuccess: { rejectedDataPoints: '1', errorMessage: expect.stringContaining('below 0') } });
+    expect(decodeToPlain(messages.metricsResponse, partial.rawPayload)).toEqual({
+      partialSuccess: { rejectedDataPoints: '1', errorMessage: expect.stringContaining('below 0') },
+    });
   });
 
   it('gzip of any size: a small body inflating past 1 MiB and a large one are read whole; a body that is not gzip is refused, small or large', async () => {
@@ -293,7 +365,10 @@ describe('transport', () => {
     const org = await t.createOrg('refusals');
     const garbage = await send(org, 'logs', Buffer.from([0xff, 0xff, 0xff, 0x0f]), { 'content-type': 'application/x-protobuf' });
     expect(garbage.statusCode).toBe(400);
-    expect(decodeToPlain(messages.status, garbage.rawPayload)).toMatchObject({ code: 3, message: expect.stringContaining('not a protobuf ExportLogsServiceRequest') });
+    expect(decodeToPlain(messages.status, garbage.rawPayload)).toMatchObject({
+      code: 3,
+      message: expect.stringContaining('not a protobuf ExportLogsServiceRequest'),
+    });
     const notJson = await send(org, 'logs', '{"resourceLogs": [', { 'content-type': 'application/json' });
     expect(notJson.statusCode).toBe(400);
     expect(notJson.json()).toMatchObject({ status: 400, code: 3, detail: 'The body is not JSON.', requestId: expect.any(String) });
@@ -306,16 +381,32 @@ describe('transport', () => {
     expect(inflated.json()).toMatchObject({ detail: expect.stringContaining('inflates past') });
     const huge = await send(org, 'metrics', Buffer.alloc(21 * 1024 * 1024, 0x20), { 'content-type': 'application/json' });
     expect(huge.statusCode).toBe(413);
-    const nan = await send(org, 'metrics', JSON.stringify(metrics(claude, [sum('claude_code.commit.count', [{ attrs: {}, value: 1 }])])).replace('"asDouble":1', '"asDouble":"NaN"'), { 'content-type': 'application/json' });
+    const nan = await send(
+      org,
+      'metrics',
+      JSON.stringify(metrics(claude, [sum('claude_code.commit.count', [{ attrs: {}, value: 1 }])])).replace('"asDouble":1', '"asDouble":"NaN"'),
+      { 'content-type': 'application/json' },
+    );
     expect(nan.json()).toEqual({ partialSuccess: { rejectedDataPoints: 1, errorMessage: expect.stringContaining('not a finite number') } });
     const negative = await json(org, 'metrics', metrics(claude, [sum('claude_code.commit.count', [{ attrs: {}, value: -1 }])]));
     expect(negative.json()).toMatchObject({ partialSuccess: { rejectedDataPoints: 1 } });
     const beforeEpoch = JSON.stringify(tokensOf(5, { temporality: 2 })).replace(/"startTimeUnixNano":"\d+"/, '"startTimeUnixNano":"-1"');
     expect(beforeEpoch).toContain('"startTimeUnixNano":"-1"');
     const negativeTime = await send(org, 'metrics', beforeEpoch, { 'content-type': 'application/json' });
-    expect(negativeTime.json()).toEqual({ partialSuccess: { rejectedDataPoints: 1, errorMessage: expect.stringContaining('time is not an unsigned 64-bit number') } });
+    expect(negativeTime.json()).toEqual({
+      partialSuccess: { rejectedDataPoints: 1, errorMessage: expect.stringContaining('time is not an unsigned 64-bit number') },
+    });
     // OTLP stores no events: it records the keys it counted (otlp_seen) and the rollups.
-    for (const table of ['otlp_seen', 'otlp_seen_groups', 'otlp_streams', 'otlp_stream_sets', 'analytics_user_day', 'analytics_user_day_model', 'analytics_day_counter', 'telemetry_events']) {
+    for (const table of [
+      'otlp_seen',
+      'otlp_seen_groups',
+      'otlp_streams',
+      'otlp_stream_sets',
+      'analytics_user_day',
+      'analytics_user_day_model',
+      'analytics_day_counter',
+      'telemetry_events',
+    ]) {
       const stored = await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE org_id = $1`, [org.orgId]);
       expect(stored[0]?.n, table).toBe(0);
     }
@@ -324,7 +415,10 @@ describe('transport', () => {
   it('token sums past what the service keeps exactly: a 503 (never a 500), nothing of the export counted, and the service keeps serving', async () => {
     const org = await t.createOrg('huge-sums');
     const kinds = ['input', 'output', 'cacheRead', 'cacheCreation'];
-    const points = Array.from({ length: 4000 }, (_, i) => ({ attrs: { 'session.id': `s${i}`, type: kinds[i % 4]!, model: 'gpt-5' }, value: 1_000_000_000_000 }));
+    const points = Array.from({ length: 4000 }, (_, i) => ({
+      attrs: { 'session.id': `s${i}`, type: kinds[i % 4]!, model: 'gpt-5' },
+      value: 1_000_000_000_000,
+    }));
     const res = await json(org, 'metrics', metrics(claude, [sum('claude_code.token.usage', points)]));
     expect(res.statusCode).toBe(503);
     expect(res.headers['retry-after']).toBeDefined();

@@ -62,7 +62,12 @@ describe('upgrade from event rows to otlp_seen (migration 0051) and to groups (0
     // The new release starts on the upgraded database: the retries count nothing.
     const upgraded = await t.otherProcess();
     const postUpgraded = (signal: string, body: unknown) =>
-      upgraded.inject({ method: 'POST', url: `/v1/${signal}`, headers: { authorization: `Bearer ${org.ownerKey}`, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+      upgraded.inject({
+        method: 'POST',
+        url: `/v1/${signal}`,
+        headers: { authorization: `Bearer ${org.ownerKey}`, 'content-type': 'application/json' },
+        payload: JSON.stringify(body),
+      });
     try {
       expect((await postUpgraded('logs', logBody)).statusCode).toBe(200);
       expect((await postUpgraded('metrics', metricBody)).statusCode).toBe(200);
@@ -73,7 +78,15 @@ describe('upgrade from event rows to otlp_seen (migration 0051) and to groups (0
       // New records still count, a new point of the same group (collection) too.
       await postUpgraded('logs', logs(claude, [{ name: 'claude_code.user_prompt', attrs: { ...session, 'event.sequence': 3 } }]));
       expect(await day(org, 'activity')).toMatchObject({ user_messages: 2 });
-      await postUpgraded('metrics', metrics(claude, [sum('claude_code.commit.count', [{ attrs: session, value: 3 }, { attrs: { 'session.id': 'other' }, value: 2 }])]));
+      await postUpgraded(
+        'metrics',
+        metrics(claude, [
+          sum('claude_code.commit.count', [
+            { attrs: session, value: 3 },
+            { attrs: { 'session.id': 'other' }, value: 2 },
+          ]),
+        ]),
+      );
       expect(await day(org, 'productivity')).toMatchObject({ git_commits: 3 + 2 });
     } finally {
       await upgraded.close();
@@ -86,19 +99,36 @@ describe('upgrade of cumulative streams to sets (migration 0055)', () => {
     const org = await t.createOrg('upgrade-streams');
     const start = YESTERDAY_MS - 3_600_000;
     const tokens = (value: number, minute: number) =>
-      metrics(claude, [sum('claude_code.token.usage', [{ attrs: { ...session, type: 'input', model: 'claude-sonnet-4-5' }, value, startMs: start, timeMs: start + minute * 60_000 }], { temporality: 2 })]);
+      metrics(claude, [
+        sum(
+          'claude_code.token.usage',
+          [{ attrs: { ...session, type: 'input', model: 'claude-sonnet-4-5' }, value, startMs: start, timeMs: start + minute * 60_000 }],
+          { temporality: 2 },
+        ),
+      ]);
     expect((await post(org, 'metrics', tokens(100, 1))).statusCode).toBe(200);
     expect(await day(org, 'tokens')).toMatchObject({ input_tokens: 100 });
 
     // The database as the previous release left it: the stream's state in a row of its own, no sets.
     const counted = metricPoints(tokens(100, 1)).points[0]!;
     await t.db.exec(`DROP TABLE otlp_stream_sets; DELETE FROM schema_migrations WHERE version = 55`);
-    await t.db.query(`INSERT INTO otlp_streams (org_id, stream_key, start_ns, last_ns, last_value) VALUES ($1, $2, $3, $4, $5)`, [org.orgId, streamKey(counted), String(counted.startNs), String(counted.timeNs), 100]);
+    await t.db.query(`INSERT INTO otlp_streams (org_id, stream_key, start_ns, last_ns, last_value) VALUES ($1, $2, $3, $4, $5)`, [
+      org.orgId,
+      streamKey(counted),
+      String(counted.startNs),
+      String(counted.timeNs),
+      100,
+    ]);
     expect(await migrate(t.db)).toEqual(['0055_otlp_stream_sets']);
 
     const upgraded = await t.otherProcess();
     const postUpgraded = (body: unknown) =>
-      upgraded.inject({ method: 'POST', url: '/v1/metrics', headers: { authorization: `Bearer ${org.ownerKey}`, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+      upgraded.inject({
+        method: 'POST',
+        url: '/v1/metrics',
+        headers: { authorization: `Bearer ${org.ownerKey}`, 'content-type': 'application/json' },
+        payload: JSON.stringify(body),
+      });
     try {
       expect((await postUpgraded(tokens(100, 1))).statusCode).toBe(200);
       expect(await day(org, 'tokens')).toMatchObject({ input_tokens: 100 });

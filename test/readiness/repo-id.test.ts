@@ -29,24 +29,41 @@ describe('canonical repoId', () => {
     expect(canonicalRepoId(input)).toBe(id);
   });
 
-  it.each([[''], ['not a url'], ['https://github.com'], ['https://github.com/'], ['ftp://github.com/a/b'], ['file:///srv/repo.git'], ['/srv/repo.git'], ['https://github.com/../x'], ['acme/api'], ['https://exa mple.com/a'], ['javascript:alert(1)'], ['data:text/html,x'], ['mailto:a@b.example'], ['https://u:pa/ss@github.com/a/b']])(
-    'names no repository: %j',
-    (input) => {
-      expect(canonicalRepoId(input)).toBeUndefined();
-    },
-  );
+  it.each([
+    [''],
+    ['not a url'],
+    ['https://github.com'],
+    ['https://github.com/'],
+    ['ftp://github.com/a/b'],
+    ['file:///srv/repo.git'],
+    ['/srv/repo.git'],
+    ['https://github.com/../x'],
+    ['acme/api'],
+    ['https://exa mple.com/a'],
+    ['javascript:alert(1)'],
+    ['data:text/html,x'],
+    ['mailto:a@b.example'],
+    ['https://u:pa/ss@github.com/a/b'],
+  ])('names no repository: %j', (input) => {
+    expect(canonicalRepoId(input)).toBeUndefined();
+  });
 
   it('is idempotent and agrees across URL forms (property)', () => {
     const segment = fc.stringMatching(/^[A-Za-z0-9_-]{1,12}$/);
     fc.assert(
-      fc.property(fc.constantFrom('github.com', 'GitLab.Example.com', 'git.acme.io'), fc.array(segment, { minLength: 1, maxLength: 4 }), fc.boolean(), (host, parts, dotGit) => {
-        const path = `${parts.join('/')}${dotGit ? '.git' : ''}`;
-        const id = canonicalRepoId(`https://${host}/${path}`);
-        expect(id).toBe(`${host.toLowerCase()}/${parts.join('/').toLowerCase()}`);
-        expect(canonicalRepoId(`git@${host}:${path}`)).toBe(id);
-        expect(canonicalRepoId(`ssh://git@${host}:2222/${path}/`)).toBe(id);
-        expect(canonicalRepoId(id as string)).toBe(id);
-      }),
+      fc.property(
+        fc.constantFrom('github.com', 'GitLab.Example.com', 'git.acme.io'),
+        fc.array(segment, { minLength: 1, maxLength: 4 }),
+        fc.boolean(),
+        (host, parts, dotGit) => {
+          const path = `${parts.join('/')}${dotGit ? '.git' : ''}`;
+          const id = canonicalRepoId(`https://${host}/${path}`);
+          expect(id).toBe(`${host.toLowerCase()}/${parts.join('/').toLowerCase()}`);
+          expect(canonicalRepoId(`git@${host}:${path}`)).toBe(id);
+          expect(canonicalRepoId(`ssh://git@${host}:2222/${path}/`)).toBe(id);
+          expect(canonicalRepoId(id as string)).toBe(id);
+        },
+      ),
     );
   });
 });
@@ -94,9 +111,12 @@ describe('repository URLs without credentials', () => {
     if (canonicalRepoId(input) !== undefined) expect(canonicalRepoId(clean)).toBe(canonicalRepoId(input));
   });
 
-  it.each([['javascript:alert(1)'], ['JAVASCRIPT:alert(1)'], ['vbscript:x'], ['data:text/html,x'], ['ext::sh -c id'], ['ftp://host.example/a'], ['not a url']])('names no repository: %j', (input) => {
-    expect(withoutCredentials(input)).toBeUndefined();
-  });
+  it.each([['javascript:alert(1)'], ['JAVASCRIPT:alert(1)'], ['vbscript:x'], ['data:text/html,x'], ['ext::sh -c id'], ['ftp://host.example/a'], ['not a url']])(
+    'names no repository: %j',
+    (input) => {
+      expect(withoutCredentials(input)).toBeUndefined();
+    },
+  );
 
   it('never keeps what stood between the scheme and the @ of an http(s) URL (property)', () => {
     fc.assert(

@@ -39,11 +39,15 @@ describe('readiness reports never keep the credentials of a repository URL', () 
     expect(JSON.stringify(rows)).not.toContain(secret);
   });
 
-  it.each([['javascript:alert(1)'], [' JavaScript:alert(document.cookie)'], ['data:text/html,<script>alert(1)</script>'], ['mailto:a@example.com'], ['ftp://example.com/acme/repo'], ['https://user:pa/ss@example.com/acme/repo']])(
-    'refuses %j with 400 naming /repoUrl',
-    async (repoUrl) => {
-      const err = expectErrorObject(await t.request('POST', PATH, { key: org.ownerKey, body: report(repoUrl) }), 400);
-      expect(err.detail).toContain('/repoUrl must be a remote repository URL');
-    },
-  );
+  it.each([
+    ['javascript:alert(1)'],
+    [' JavaScript:alert(document.cookie)'],
+    ['data:text/html,<script>alert(1)</script>'],
+    ['mailto:a@example.com'],
+    ['ftp://example.com/acme/repo'],
+    ['https://user:pa/ss@example.com/acme/repo'],
+  ])('refuses %j with 400 naming /repoUrl', async (repoUrl) => {
+    const err = expectErrorObject(await t.request('POST', PATH, { key: org.ownerKey, body: report(repoUrl) }), 400);
+    expect(err.detail).toContain('/repoUrl must be a remote repository URL');
+  });
 });

@@ -16,7 +16,9 @@ afterAll(() => t?.close());
 const report = (kb: number, repo = 'https://github.com/acme/big') => ({
   repoUrl: repo,
   apps: { '.': { description: 'root' } },
-  report: Object.fromEntries(Array.from({ length: Math.ceil(kb / 18) }, (_, i) => [`criterion_${i}`, { numerator: 1, denominator: 1, rationale: 'r'.repeat(18_000) }])),
+  report: Object.fromEntries(
+    Array.from({ length: Math.ceil(kb / 18) }, (_, i) => [`criterion_${i}`, { numerator: 1, denominator: 1, rationale: 'r'.repeat(18_000) }]),
+  ),
   commitHash: 'abc',
   branch: 'main',
   hasLocalChanges: false,
@@ -40,7 +42,9 @@ describe('readiness report sizes', () => {
       ids.push(res.body.reportId);
     }
     const page = async (after?: string) =>
-      (await t.request<{ reports: { reportId: string }[] }>('GET', `${PATH}?limit=100${after ? `&startAfter=${after}` : ''}`, { key: org.ownerKey })).body.reports.map((r) => r.reportId);
+      (
+        await t.request<{ reports: { reportId: string }[] }>('GET', `${PATH}?limit=100${after ? `&startAfter=${after}` : ''}`, { key: org.ownerKey })
+      ).body.reports.map((r) => r.reportId);
     const first = await page();
     expect(first.length).toBeGreaterThan(1);
     expect(first.length).toBeLessThan(12);

@@ -15,7 +15,8 @@ afterAll(() => t?.close());
 
 type E = { numerator: number | null; denominator: number; rationale: string };
 const ids = (level: number) => CRITERIA.filter((c) => c.level === level).map((c) => c.id);
-const all = (level: number, numerator: number): Record<string, E> => Object.fromEntries(ids(level).map((id) => [id, { numerator, denominator: 1, rationale: 'r' }]));
+const all = (level: number, numerator: number): Record<string, E> =>
+  Object.fromEntries(ids(level).map((id) => [id, { numerator, denominator: 1, rationale: 'r' }]));
 const upload = async (repoUrl: string, report: Record<string, E>) => {
   const res = await t.request<{ reportId: string; createdAt: number }>('POST', PATH, { key: org.ownerKey, body: { repoUrl, apps: {}, report } });
   expect(res.status).toBe(201);
@@ -27,7 +28,13 @@ type Summary = {
   repositories: {
     repoId: string;
     reports: number;
-    latest: { reportId: string; level: number; bandLevel: number; passRate: number; pillars: { pillar: string; passed: number; evaluated: number; rate: number | null }[] };
+    latest: {
+      reportId: string;
+      level: number;
+      bandLevel: number;
+      passRate: number;
+      pillars: { pillar: string; passed: number; evaluated: number; rate: number | null }[];
+    };
     history: { reportId: string; level: number }[];
   }[];
 };

@@ -28,7 +28,11 @@ afterAll(async () => {
   for (const c of cleanups.reverse()) await c();
 });
 
-const report = { repoUrl: 'git@github.com:Acme/Web.git', apps: { web: { description: 'Site' } }, report: { ci: { numerator: 1, denominator: 1, rationale: 'CI runs' } } };
+const report = {
+  repoUrl: 'git@github.com:Acme/Web.git',
+  apps: { web: { description: 'Site' } },
+  report: { ci: { numerator: 1, denominator: 1, rationale: 'CI runs' } },
+};
 
 describe('orgctl readiness upload', () => {
   it('sends a report file to the application address and prints the stored report', async () => {
@@ -44,7 +48,11 @@ describe('orgctl readiness upload', () => {
   });
 
   it('reads the address and key from ORGCTL_URL and ORGCTL_API_KEY, and the report from standard input', async () => {
-    const res = await runCli(['readiness', 'upload', '-'], { ORGCTL_URL: appUrl, ORGCTL_API_KEY: key }, JSON.stringify({ ...report, repoUrl: 'https://github.com/acme/stdin' }));
+    const res = await runCli(
+      ['readiness', 'upload', '-'],
+      { ORGCTL_URL: appUrl, ORGCTL_API_KEY: key },
+      JSON.stringify({ ...report, repoUrl: 'https://github.com/acme/stdin' }),
+    );
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/^Report [0-9a-f-]{36} stored for github\.com\/acme\/stdin at \d{4}-/);
   });

@@ -47,7 +47,11 @@ describe('uploading a readiness report', () => {
   it('keeps optional fields out when they were not sent, and keeps map keys in the order sent', async () => {
     const res = await t.request<Stored>('POST', PATH, {
       key: org.ownerKey,
-      body: { repoUrl: 'git@github.com:acme/minimal.git', apps: {}, report: { z: { numerator: 1, denominator: 1, rationale: '' }, a: { numerator: 0, denominator: 3, rationale: 'x' } } },
+      body: {
+        repoUrl: 'git@github.com:acme/minimal.git',
+        apps: {},
+        report: { z: { numerator: 1, denominator: 1, rationale: '' }, a: { numerator: 0, denominator: 3, rationale: 'x' } },
+      },
     });
     expect(res.status).toBe(201);
     expect(Object.keys(res.body).sort()).toEqual(['apps', 'createdAt', 'repoId', 'repoUrl', 'report', 'reportId']);
@@ -213,7 +217,10 @@ describe('upload validation', () => {
 
   it('rejects a body that is not JSON with 400 or 415', async () => {
     expectErrorObject(await t.request('POST', PATH, { key: org.ownerKey, rawBody: '{"repoUrl":', headers: { 'content-type': 'application/json' } }), 400);
-    expectErrorObject(await t.request('POST', PATH, { key: org.ownerKey, rawBody: 'repoUrl=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415);
+    expectErrorObject(
+      await t.request('POST', PATH, { key: org.ownerKey, rawBody: 'repoUrl=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+      415,
+    );
   });
 });
 

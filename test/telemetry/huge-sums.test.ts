@@ -27,8 +27,12 @@ const huge = (prefix: string, count: number, day: string) =>
     cacheWriteTokens: MAX,
   }));
 
-const storedEvents = async () => Number((await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM telemetry_events WHERE org_id = $1`, [org.orgId]))[0]!.n);
-const tokensRow = (day: string) => t.request<{ data: { date: string; total_input_tokens?: number }[] }>('GET', `/api/v1/analytics/tokens?startDate=${day}&endDate=${day}`, { key: org.ownerKey });
+const storedEvents = async () =>
+  Number((await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM telemetry_events WHERE org_id = $1`, [org.orgId]))[0]!.n);
+const tokensRow = (day: string) =>
+  t.request<{ data: { date: string; total_input_tokens?: number }[] }>('GET', `/api/v1/analytics/tokens?startDate=${day}&endDate=${day}`, {
+    key: org.ownerKey,
+  });
 
 describe('token sums the service cannot keep exactly', () => {
   it('refuses a batch of 1000 maximal model requests of one day with 400, stores none of it, and keeps serving', async () => {
@@ -48,10 +52,9 @@ describe('token sums the service cannot keep exactly', () => {
     const second = await t.request('POST', PATH, { key: org.ownerKey, body: { events: huge('c', 500, '2026-10-03') } });
     expectErrorObject(second, 400);
     expect(await storedEvents()).toBe(before);
-    const rows = await t.db.query<{ input: string }>(
-      `SELECT input_tokens::text AS input FROM analytics_user_day WHERE org_id = $1 AND day = '2026-10-03'`,
-      [org.orgId],
-    );
+    const rows = await t.db.query<{ input: string }>(`SELECT input_tokens::text AS input FROM analytics_user_day WHERE org_id = $1 AND day = '2026-10-03'`, [
+      org.orgId,
+    ]);
     expect(rows).toEqual([{ input: String(500 * MAX) }]);
     expect((await tokensRow('2026-10-03')).status).toBe(200);
   });

@@ -17,14 +17,31 @@ afterAll(() => t?.close());
 
 const stored = async () => Number((await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM telemetry_events WHERE org_id = $1`, [org.orgId]))[0]!.n);
 const commitsOn = async (date: string, userId = org.ownerId) =>
-  Number((await t.db.query<{ n: number }>(`SELECT coalesce(sum(git_commits), 0)::int AS n FROM analytics_user_day WHERE org_id = $1 AND user_id = $2 AND day = $3`, [org.orgId, userId, date]))[0]!.n);
+  Number(
+    (
+      await t.db.query<{ n: number }>(
+        `SELECT coalesce(sum(git_commits), 0)::int AS n FROM analytics_user_day WHERE org_id = $1 AND user_id = $2 AND day = $3`,
+        [org.orgId, userId, date],
+      )
+    )[0]!.n,
+  );
 
 describe('POST /api/v1/telemetry/events', () => {
   it('accepts every event type with 202 and counts duplicates by id, across and within batches', async () => {
     const events = [
       { id: uid(), type: 'session_start', ...base, delegationLevel: 'spec' },
       { id: uid(), type: 'message', ...base, role: 'user' },
-      { id: uid(), type: 'model_request', ...base, model: 'gpt-5', tier: 'standard', inputTokens: 10, outputTokens: 5, cacheReadTokens: 100, cacheWriteTokens: 0 },
+      {
+        id: uid(),
+        type: 'model_request',
+        ...base,
+        model: 'gpt-5',
+        tier: 'standard',
+        inputTokens: 10,
+        outputTokens: 5,
+        cacheReadTokens: 100,
+        cacheWriteTokens: 0,
+      },
       { id: uid(), type: 'tool_call', ...base, tool: 'Read', autonomyLevel: 'auto-low', mcpServer: 'GitHub' },
       { id: uid(), type: 'skill', ...base, name: 'pdf' },
       { id: uid(), type: 'slash_command', ...base, name: '/review' },
@@ -58,9 +75,21 @@ describe('POST /api/v1/telemetry/events', () => {
   it.each([
     ['a missing type field', { id: 'x1', type: 'message', ...base }, '/events/0/role'],
     ['a bad role', { id: 'x1', type: 'message', ...base, role: 'system' }, '/events/0/role'],
-    ['negative tokens', { id: 'x1', type: 'model_request', ...base, model: 'm', tier: 'standard', inputTokens: -1, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, '/events/0/inputTokens'],
-    ['fractional tokens', { id: 'x1', type: 'model_request', ...base, model: 'm', tier: 'standard', inputTokens: 1.5, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, '/events/0/inputTokens'],
-    ['a bad tier', { id: 'x1', type: 'model_request', ...base, model: 'm', tier: 'fast', inputTokens: 1, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, '/events/0/tier'],
+    [
+      'negative tokens',
+      { id: 'x1', type: 'model_request', ...base, model: 'm', tier: 'standard', inputTokens: -1, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      '/events/0/inputTokens',
+    ],
+    [
+      'fractional tokens',
+      { id: 'x1', type: 'model_request', ...base, model: 'm', tier: 'standard', inputTokens: 1.5, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      '/events/0/inputTokens',
+    ],
+    [
+      'a bad tier',
+      { id: 'x1', type: 'model_request', ...base, model: 'm', tier: 'fast', inputTokens: 1, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      '/events/0/tier',
+    ],
     ['a bad delegation level', { id: 'x1', type: 'session_start', ...base, delegationLevel: 'auto' }, '/events/0/delegationLevel'],
     ['spec as a tool autonomy level', { id: 'x1', type: 'tool_call', ...base, tool: 'Read', autonomyLevel: 'spec' }, '/events/0/autonomyLevel'],
     ['a bad client', { id: 'x1', type: 'git_commit', ...base, client: 'ide' }, '/events/0/client'],
@@ -100,7 +129,10 @@ describe('POST /api/v1/telemetry/events', () => {
   });
 
   it('accepts the earliest instant and 4 minutes ahead', async () => {
-    const res = await t.request('POST', PATH, { key: org.ownerKey, body: { events: [commit({ timestamp: '2026-01-14T00:00:00Z' }), commit({ timestamp: Date.now() + 4 * 60_000 })] } });
+    const res = await t.request('POST', PATH, {
+      key: org.ownerKey,
+      body: { events: [commit({ timestamp: '2026-01-14T00:00:00Z' }), commit({ timestamp: Date.now() + 4 * 60_000 })] },
+    });
     expect(res.body).toEqual({ accepted: 2, duplicates: 0 });
   });
 
@@ -127,7 +159,10 @@ describe('POST /api/v1/telemetry/events', () => {
   it('every role may ingest its own events, attributed to itself', async () => {
     for (const role of ['manager', 'member', 'guest'] as const) {
       const u = await t.addUser(org, role);
-      const res = await t.request('POST', PATH, { key: u.key, body: { events: [commit({ timestamp: '2026-09-11T10:00:00Z' }), commit({ timestamp: '2026-09-11T11:00:00Z', userId: u.id })] } });
+      const res = await t.request('POST', PATH, {
+        key: u.key,
+        body: { events: [commit({ timestamp: '2026-09-11T10:00:00Z' }), commit({ timestamp: '2026-09-11T11:00:00Z', userId: u.id })] },
+      });
       expect(res.status).toBe(202);
       expect(await commitsOn('2026-09-11', u.id)).toBe(2);
     }

@@ -35,7 +35,8 @@ describe.skipIf(!hasChromium)('analytics pages in Chromium against orgctl serve'
     expect(res.status, pathname).toBe(200);
     return (await res.json()) as T;
   };
-  const cli = (args: string[]) => runCli(args, { ORGCTL_URL: server.url, ORGCTL_API_KEY: ownerKey, XDG_CONFIG_HOME: path.join(tmpdir(), 'orgctl-analytics-none') });
+  const cli = (args: string[]) =>
+    runCli(args, { ORGCTL_URL: server.url, ORGCTL_API_KEY: ownerKey, XDG_CONFIG_HOME: path.join(tmpdir(), 'orgctl-analytics-none') });
 
   /** Clicks a CSV button and returns the downloaded file's text. */
   async function download(name: string | RegExp): Promise<string> {
@@ -54,14 +55,16 @@ describe.skipIf(!hasChromium)('analytics pages in Chromium against orgctl serve'
   /** The chart's tooltip (uPlot's live legend) with the pointer on `date`: each series' value there, by its label. */
   async function tooltipOn(testId: string, range: { startDate: string; endDate: string }, date: string): Promise<Map<string, number>> {
     const days: string[] = [];
-    for (let t = Date.parse(`${range.startDate}T00:00:00Z`); t <= Date.parse(`${range.endDate}T00:00:00Z`); t += 86_400_000) days.push(new Date(t).toISOString().slice(0, 10));
+    for (let t = Date.parse(`${range.startDate}T00:00:00Z`); t <= Date.parse(`${range.endDate}T00:00:00Z`); t += 86_400_000)
+      days.push(new Date(t).toISOString().slice(0, 10));
     const plot = page.getByTestId(`${testId}-plot`);
     const over = (await plot.locator('.u-over').boundingBox())!;
     await page.mouse.move(over.x + (over.width * days.indexOf(date)) / (days.length - 1), over.y + over.height / 2);
     const rows = plot.locator('.u-legend tr.u-series');
     await rows.first().locator('.u-value').filter({ hasText: date }).waitFor();
     const values = new Map<string, number>();
-    for (const row of (await rows.all()).slice(1)) values.set((await row.locator('.u-label').textContent())!, digits(await row.locator('.u-value').textContent()));
+    for (const row of (await rows.all()).slice(1))
+      values.set((await row.locator('.u-label').textContent())!, digits(await row.locator('.u-value').textContent()));
     return values;
   }
 
@@ -111,12 +114,15 @@ describe.skipIf(!hasChromium)('analytics pages in Chromium against orgctl serve'
     for (const c of cleanups.reverse()) await c();
   });
 
-  it('credits: the total, a day of the stacked chart and a model row equal the API; the CSV is the CLI\'s CSV of the same rows', async () => {
+  it("credits: the total, a day of the stacked chart and a model row equal the API; the CSV is the CLI's CSV of the same rows", async () => {
     await page.getByRole('link', { name: 'Analytics' }).click();
     await page.getByRole('heading', { name: 'Credits and tokens' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/analytics/credits');
     const range = lastDays(30);
-    const body = await api<{ data: { date: string; group_key: string; billable_tokens: number; input_tokens: number }[] }>('/api/v1/analytics/tokens', { ...range, group_by: 'model' });
+    const body = await api<{ data: { date: string; group_key: string; billable_tokens: number; input_tokens: number }[] }>('/api/v1/analytics/tokens', {
+      ...range,
+      group_by: 'model',
+    });
     expect(body.data.length).toBeGreaterThan(0);
     await page.getByTestId('total-credits').filter({ hasText: /\d/ }).waitFor();
     expect(digits(await page.getByTestId('total-credits').textContent())).toBe(body.data.reduce((s, r) => s + r.billable_tokens, 0));
@@ -141,7 +147,7 @@ describe.skipIf(!hasChromium)('analytics pages in Chromium against orgctl serve'
     expect(await axeViolations(page)).toEqual([]);
   });
 
-  it('a metric\'s definition shows on focus, in the words of docs/analytics.md', async () => {
+  it("a metric's definition shows on focus, in the words of docs/analytics.md", async () => {
     const term = page.getByRole('button', { name: 'Credits', exact: true }).first();
     await term.focus();
     const tip = page.getByRole('tooltip', { name: /Standard Credits of the day's model requests, rounded/ });
@@ -171,10 +177,13 @@ describe.skipIf(!hasChromium)('analytics pages in Chromium against orgctl serve'
     await page.waitForURL(/days=30/);
   });
 
-  it('tools: total tool calls and a tool\'s row equal the API; the CSV holds the API\'s rows', async () => {
+  it("tools: total tool calls and a tool's row equal the API; the CSV holds the API's rows", async () => {
     await page.getByRole('link', { name: 'Tools', exact: true }).click();
     await page.getByRole('heading', { name: 'Tools', level: 1 }).waitFor();
-    const body = await api<{ data: { date: string; tool_calls: number; by_tool: { tool: string; invocations: number }[] }[] }>('/api/v1/analytics/tools', lastDays(30));
+    const body = await api<{ data: { date: string; tool_calls: number; by_tool: { tool: string; invocations: number }[] }[] }>(
+      '/api/v1/analytics/tools',
+      lastDays(30),
+    );
     await page.getByTestId('total-tool-calls').waitFor();
     expect(digits(await page.getByTestId('total-tool-calls').textContent())).toBe(body.data.reduce((s, r) => s + r.tool_calls, 0));
     const tool = body.data.flatMap((r) => r.by_tool)[0]!.tool;
@@ -194,31 +203,45 @@ describe.skipIf(!hasChromium)('analytics pages in Chromium against orgctl serve'
     expect(await axeViolations(page)).toEqual([]);
   });
 
-  it('activity: a day\'s DAU, WAU and MAU in the chart\'s table equal the API; the CSV holds the API\'s rows', async () => {
+  it("activity: a day's DAU, WAU and MAU in the chart's table equal the API; the CSV holds the API's rows", async () => {
     await page.getByRole('link', { name: 'Activity', exact: true }).click();
     await page.getByRole('heading', { name: 'Activity', level: 1 }).waitFor();
-    const body = await api<{ data: { date: string; daily_active_users: number; weekly_active_users: number; monthly_active_users: number; sessions: number }[] }>('/api/v1/analytics/activity', lastDays(30));
+    const body = await api<{
+      data: { date: string; daily_active_users: number; weekly_active_users: number; monthly_active_users: number; sessions: number }[];
+    }>('/api/v1/analytics/activity', lastDays(30));
     await page.getByTestId('total-sessions').waitFor();
     expect(digits(await page.getByTestId('total-sessions').textContent())).toBe(body.data.reduce((s, r) => s + r.sessions, 0));
     const day = body.data[body.data.length - 3]!;
     const table = await openTable('Daily, weekly and monthly active users');
-    const cells = await table.locator('tbody tr', { has: page.getByRole('rowheader', { name: day.date, exact: true }) }).locator('td').allTextContents();
+    const cells = await table
+      .locator('tbody tr', { has: page.getByRole('rowheader', { name: day.date, exact: true }) })
+      .locator('td')
+      .allTextContents();
     expect(cells.map(digits)).toEqual([day.daily_active_users, day.weekly_active_users, day.monthly_active_users]);
     const tip = await tooltipOn('activity-chart', lastDays(30), day.date);
-    expect([tip.get('Daily active users'), tip.get('Weekly active users'), tip.get('Monthly active users')]).toEqual([day.daily_active_users, day.weekly_active_users, day.monthly_active_users]);
+    expect([tip.get('Daily active users'), tip.get('Weekly active users'), tip.get('Monthly active users')]).toEqual([
+      day.daily_active_users,
+      day.weekly_active_users,
+      day.monthly_active_users,
+    ]);
     expectCsvRows(await download('Download CSV (per day)'), body.data);
     expect(await axeViolations(page)).toEqual([]);
   });
 
-  it('productivity: commits and a language row equal the API; the CSV holds the API\'s rows', async () => {
+  it("productivity: commits and a language row equal the API; the CSV holds the API's rows", async () => {
     await page.getByRole('link', { name: 'Productivity', exact: true }).click();
     await page.getByRole('heading', { name: 'Productivity', level: 1 }).waitFor();
-    const body = await api<{ data: { date: string; git_commits: number; files_edited: number; by_language: { language: string; count: number }[] }[] }>('/api/v1/analytics/productivity', lastDays(30));
+    const body = await api<{ data: { date: string; git_commits: number; files_edited: number; by_language: { language: string; count: number }[] }[] }>(
+      '/api/v1/analytics/productivity',
+      lastDays(30),
+    );
     await page.getByTestId('total-commits').waitFor();
     expect(digits(await page.getByTestId('total-commits').textContent())).toBe(body.data.reduce((s, r) => s + r.git_commits, 0));
     const language = body.data.flatMap((r) => r.by_language)[0]!.language;
     const files = body.data.reduce((s, r) => s + (r.by_language.find((l) => l.language === language)?.count ?? 0), 0);
-    const row = page.getByRole('table', { name: 'Files by language' }).locator('tbody tr', { has: page.getByRole('rowheader', { name: language, exact: true }) });
+    const row = page
+      .getByRole('table', { name: 'Files by language' })
+      .locator('tbody tr', { has: page.getByRole('rowheader', { name: language, exact: true }) });
     expect(digits(await row.locator('td').first().textContent())).toBe(files);
     const day = body.data.find((r) => r.git_commits > 0) ?? body.data[0]!;
     const tip = await tooltipOn('productivity-chart', lastDays(30), day.date);
@@ -227,7 +250,7 @@ describe.skipIf(!hasChromium)('analytics pages in Chromium against orgctl serve'
     expect(await axeViolations(page)).toEqual([]);
   });
 
-  it('a member sees no analytics navigation, and opened directly the pages show the API\'s 403', async () => {
+  it("a member sees no analytics navigation, and opened directly the pages show the API's 403", async () => {
     const context = await browser.newContext();
     try {
       const member = await context.newPage();
@@ -248,12 +271,15 @@ describe.skipIf(!hasChromium)('analytics pages in Chromium against orgctl serve'
     }
   });
 
-  it('users: every member with totals, the idle one too; search and sort; the CSV holds the API\'s rows; a user\'s page has their days', async () => {
+  it("users: every member with totals, the idle one too; search and sort; the CSV holds the API's rows; a user's page has their days", async () => {
     await page.getByRole('link', { name: 'Users', exact: true }).click();
     await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
     // The credits page read the totals before the member joined; a reload asks again.
     await page.reload();
-    const body = await api<{ data: { user_id: string; user_email: string; billable_tokens: number; active_days: number }[] }>('/api/v1/analytics/users/totals', lastDays(30));
+    const body = await api<{ data: { user_id: string; user_email: string; billable_tokens: number; active_days: number }[] }>(
+      '/api/v1/analytics/users/totals',
+      lastDays(30),
+    );
     expect(body.data).toHaveLength(10); // the owner, 8 demo users and the invited member
     const table = page.getByTestId('users-table');
     await table.waitFor();
@@ -279,7 +305,11 @@ describe.skipIf(!hasChromium)('analytics pages in Chromium against orgctl serve'
     await page.getByTestId('user-days').waitFor();
     expect(await page.getByTestId('user-days').locator('tbody tr').count()).toBe(rows.data.length);
     const sample = rows.data[0]!;
-    const cells = await page.getByTestId('user-days').locator('tbody tr', { has: page.getByRole('rowheader', { name: sample.date, exact: true }) }).locator('td').allTextContents();
+    const cells = await page
+      .getByTestId('user-days')
+      .locator('tbody tr', { has: page.getByRole('rowheader', { name: sample.date, exact: true }) })
+      .locator('td')
+      .allTextContents();
     expect(digits(cells[0]!)).toBe(sample.billable_tokens);
     expect(digits(await page.getByTestId('user-credits').textContent())).toBe(top.billable_tokens);
     const allowance = await api<{ used: number }>('/api/v0/usage/allowance', { user_id: top.user_id });

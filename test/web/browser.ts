@@ -29,5 +29,7 @@ export async function axeViolations(page: Page): Promise<string[]> {
   await page.evaluate(axeSource);
   // An expression evaluated in the page, where `axe` is a global (this file has no DOM types).
   const { violations } = await page.evaluate<{ violations: AxeViolation[] }>('axe.run(document, { resultTypes: ["violations"] })');
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`);
 }

@@ -26,7 +26,12 @@ describe.skipIf(!hasChromium)('CI automation page in Chromium against orgctl ser
   const editor = () => s.page.getByLabel('Workflow (YAML)');
 
   it('an invalid workflow shows the API’s line and column in place, on the line it names', async () => {
-    const expected = await apiCall<{ metadata: { line: number; column: number } }>(s, 'POST', '/api/v0/automations/ci/edit', { repoUrl: remote.url, action: 'create', workflowPath: '.github/workflows/broken.yml', content: BROKEN });
+    const expected = await apiCall<{ metadata: { line: number; column: number } }>(s, 'POST', '/api/v0/automations/ci/edit', {
+      repoUrl: remote.url,
+      action: 'create',
+      workflowPath: '.github/workflows/broken.yml',
+      content: BROKEN,
+    });
     expect(expected.status).toBe(400);
     const { line, column } = expected.body.metadata;
 

@@ -102,7 +102,9 @@ describe.skipIf(!hasChromium)('computers pages in Chromium against orgctl serve 
   it('install-deps twice: the first starts a session, the second (while it runs) is shown as already running', async () => {
     const { page } = s;
     rmSync(marker, { force: true });
-    const before = (await apiCall<Computer>(s, 'GET', `/api/v0/computers/${computerId}`)).body.provisioningSteps.find((x) => x.id === 'install-dependencies')!.installSessionId;
+    const before = (await apiCall<Computer>(s, 'GET', `/api/v0/computers/${computerId}`)).body.provisioningSteps.find(
+      (x) => x.id === 'install-dependencies',
+    )!.installSessionId;
     const install = page.getByRole('button', { name: 'Install dependencies' });
     const first = page.waitForResponse((r) => r.url().endsWith('/install-deps'));
     await install.click();
@@ -120,7 +122,9 @@ describe.skipIf(!hasChromium)('computers pages in Chromium against orgctl serve 
     writeFileSync(marker, 'go');
     await waitText('computer-status', 'active');
     await waitText('step-log', 'install finished');
-    expect(await page.getByRole('heading', { name: new RegExp(`install session ${running.installSessionId!.slice(0, 8)}, succeeded, exit code 0`) }).count()).toBe(1);
+    expect(
+      await page.getByRole('heading', { name: new RegExp(`install session ${running.installSessionId!.slice(0, 8)}, succeeded, exit code 0`) }).count(),
+    ).toBe(1);
     expect(await page.evaluate('window.__notReloaded')).toBe(true);
   });
 
@@ -154,7 +158,10 @@ describe.skipIf(!hasChromium)('computers pages in Chromium against orgctl serve 
     expect(await member.getByRole('link', { name: 'owners-box' }).count()).toBe(0);
     expect(await member.getByRole('link', { name: 'members-box' }).count()).toBe(1);
     await member.goto(`${s.server.url}/computers/${owners.body.id}`);
-    await member.getByRole('alert').filter({ hasText: /not found/i }).waitFor();
+    await member
+      .getByRole('alert')
+      .filter({ hasText: /not found/i })
+      .waitFor();
     expect(await axeViolations(member)).toEqual([]);
     await member.context().close();
 

@@ -11,7 +11,19 @@ describe.skipIf(!hasChromium)('CSV downloads in Chromium: formula injection', { 
   let s: SignedIn;
   beforeAll(async () => {
     s = await signedInOwner();
-    const event = { id: 'web-csv-1', type: 'model_request', timestamp: `${yesterday}T12:00:00Z`, sessionId: 's1', client: 'terminal-ui', model: MODEL, tier: 'standard', inputTokens: 700, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 };
+    const event = {
+      id: 'web-csv-1',
+      type: 'model_request',
+      timestamp: `${yesterday}T12:00:00Z`,
+      sessionId: 's1',
+      client: 'terminal-ui',
+      model: MODEL,
+      tier: 'standard',
+      inputTokens: 700,
+      outputTokens: 5,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+    };
     expect((await apiCall(s, 'POST', '/api/v1/telemetry/events', { events: [event] })).status).toBe(202);
   }, 240_000);
   afterAll(async () => {

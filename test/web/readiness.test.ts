@@ -8,7 +8,11 @@ type E = { numerator: number | null; denominator: number; rationale: string };
 type Criteria = { criteria: { id: string; level: number }[] };
 type Summary = {
   organization: { level: number | null };
-  repositories: { repoId: string; latest: { level: number; passRate: number; pillars: { pillar: string; passed: number; evaluated: number }[] }; history: { reportId: string; level: number }[] }[];
+  repositories: {
+    repoId: string;
+    latest: { level: number; passRate: number; pillars: { pillar: string; passed: number; evaluated: number }[] };
+    history: { reportId: string; level: number }[];
+  }[];
 };
 
 const REPORTS = '/api/organization/maturity-level-reports';

@@ -89,10 +89,17 @@ describe.skipIf(!hasChromium)('Settings → service accounts, usage limits and t
     const newLimit = page.getByLabel('New limit (Standard Credits, at least 1,000,000)');
     await newLimit.fill('5000');
     await page.getByRole('button', { name: 'Set limit' }).click();
-    await page.getByRole('region', { name: 'Usage limits' }).getByRole('alert').filter({ hasText: /1000000/ }).waitFor();
+    await page
+      .getByRole('region', { name: 'Usage limits' })
+      .getByRole('alert')
+      .filter({ hasText: /1000000/ })
+      .waitFor();
     await newLimit.fill('5,000,000');
     await page.getByRole('button', { name: 'Set limit' }).click();
-    await page.getByTestId('global-limit').filter({ hasText: credits(5) }).waitFor();
+    await page
+      .getByTestId('global-limit')
+      .filter({ hasText: credits(5) })
+      .waitFor();
     expect(await page.getByRole('alert').count()).toBe(0);
 
     // One override, then two users at once (with an email that is nobody, which the API reports alone).
@@ -100,7 +107,10 @@ describe.skipIf(!hasChromium)('Settings → service accounts, usage limits and t
     await page.getByRole('checkbox', { name: new RegExp(MEMBER) }).check();
     await bulkLimit.fill('7000000');
     await page.getByRole('button', { name: 'Set for the chosen users' }).click();
-    await page.getByTestId('bulk-result').filter({ hasText: `Changed: ${MEMBER}` }).waitFor();
+    await page
+      .getByTestId('bulk-result')
+      .filter({ hasText: `Changed: ${MEMBER}` })
+      .waitFor();
     await page.getByRole('checkbox', { name: new RegExp(ANA) }).check();
     await page.getByRole('checkbox', { name: new RegExp(BEN) }).check();
     await page.getByLabel('Other emails (one a line, optional)').fill('nobody@web.test');
@@ -115,7 +125,9 @@ describe.skipIf(!hasChromium)('Settings → service accounts, usage limits and t
     expect(await page.getByRole('checkbox', { name: new RegExp(ANA) }).isChecked()).toBe(false);
 
     const limitOf = (email: string) => page.getByRole('row').filter({ hasText: email }).getByTestId('override-limit');
-    await limitOf(BEN).filter({ hasText: credits(8) }).waitFor();
+    await limitOf(BEN)
+      .filter({ hasText: credits(8) })
+      .waitFor();
     expect(await limitOf(ANA).textContent()).toMatch(credits(8));
     expect(await limitOf(MEMBER).textContent()).toMatch(credits(7));
     const limits = await apiCall<{ global: number; users: { email: string; limit: number }[] }>(s, 'GET', '/api/v0/organization/usage/limits/users');
@@ -132,7 +144,9 @@ describe.skipIf(!hasChromium)('Settings → service accounts, usage limits and t
     // An override edited in its row, and one removed.
     await page.getByLabel(`New limit of ${ANA}`).fill('9000000');
     await page.getByRole('button', { name: `Save the limit of ${ANA}` }).click();
-    await limitOf(ANA).filter({ hasText: credits(9) }).waitFor();
+    await limitOf(ANA)
+      .filter({ hasText: credits(9) })
+      .waitFor();
     await page.getByRole('button', { name: `Remove the override of ${BEN}` }).click();
     await page.getByRole('row').filter({ hasText: BEN }).getByTestId('override-limit').waitFor({ state: 'detached' });
 
@@ -172,7 +186,10 @@ describe.skipIf(!hasChromium)('Settings → service accounts, usage limits and t
     await member.getByRole('alert').filter({ hasText: FORBIDDEN }).waitFor();
     // Every role may read the limits (the API says so), but only owners and managers change them.
     await member.goto(`${s.server.url}/settings/usage-limits`);
-    await member.getByTestId('global-limit').filter({ hasText: credits(5) }).waitFor();
+    await member
+      .getByTestId('global-limit')
+      .filter({ hasText: credits(5) })
+      .waitFor();
     await member.getByText('Only owners and managers change them.').waitFor();
     expect(await member.getByRole('button', { name: 'Set limit' }).count()).toBe(0);
     expect(await member.getByRole('checkbox').count()).toBe(0);
@@ -188,7 +205,10 @@ describe.skipIf(!hasChromium)('Settings → service accounts, usage limits and t
     const { page } = s;
     await page.goto(`${s.server.url}/settings/usage-limits/audit`);
     const rows = page.getByTestId('audit-log').locator('tbody tr');
-    await rows.first().filter({ hasText: /10\D?000\D?014 → 10\D?000\D?015/ }).waitFor();
+    await rows
+      .first()
+      .filter({ hasText: /10\D?000\D?014 → 10\D?000\D?015/ })
+      .waitFor();
     expect(await rows.count()).toBe(50);
     await page.getByRole('button', { name: 'Older changes' }).click();
     await page.getByText('Changes of usage limits, newest first (page 2)').waitFor();

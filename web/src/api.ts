@@ -3,7 +3,9 @@ import { createSessionClient } from '../../src/client/session-client.js';
 import type { paths } from '../../src/client/openapi-types.js';
 
 /** The body of a 200 answer of an operation of the API, by path and method. */
-export type Body<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { responses: { 200: { content: { 'application/json': infer B } } } } ? B : never;
+export type Body<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { responses: { 200: { content: { 'application/json': infer B } } } }
+  ? B
+  : never;
 export type SessionInfo = Body<'/api/v0/session', 'get'>;
 
 let csrfToken: string | undefined;

@@ -6,13 +6,33 @@ import { Shell } from './shell/shell.js';
 const rootRoute = createRootRoute({ component: Outlet, notFoundComponent: () => <ComingSoon title="Not found" what="there is no page at this address." /> });
 
 // Pages are loaded when first visited, so the first load carries only the frame and sign-in.
-const setup = createRoute({ getParentRoute: () => rootRoute, path: '/setup', component: lazyRouteComponent(() => import('./sign-in/setup-page.js'), 'SetupPage') });
-const login = createRoute({ getParentRoute: () => rootRoute, path: '/login', component: lazyRouteComponent(() => import('./sign-in/login-page.js'), 'LoginPage') });
-const logout = createRoute({ getParentRoute: () => rootRoute, path: '/logout', component: lazyRouteComponent(() => import('./sign-in/logout-page.js'), 'LogoutPage') });
-const invite = createRoute({ getParentRoute: () => rootRoute, path: '/invite/$token', component: lazyRouteComponent(() => import('./sign-in/invite-page.js'), 'InvitePage') });
+const setup = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/setup',
+  component: lazyRouteComponent(() => import('./sign-in/setup-page.js'), 'SetupPage'),
+});
+const login = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/login',
+  component: lazyRouteComponent(() => import('./sign-in/login-page.js'), 'LoginPage'),
+});
+const logout = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/logout',
+  component: lazyRouteComponent(() => import('./sign-in/logout-page.js'), 'LogoutPage'),
+});
+const invite = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/invite/$token',
+  component: lazyRouteComponent(() => import('./sign-in/invite-page.js'), 'InvitePage'),
+});
 
 const shell = createRoute({ getParentRoute: () => rootRoute, id: 'shell', component: Shell });
-const overview = createRoute({ getParentRoute: () => shell, path: '/', component: lazyRouteComponent(() => import('./overview/overview-page.js'), 'OverviewPage') });
+const overview = createRoute({
+  getParentRoute: () => shell,
+  path: '/',
+  component: lazyRouteComponent(() => import('./overview/overview-page.js'), 'OverviewPage'),
+});
 const usage = createRoute({
   getParentRoute: () => shell,
   path: '/usage',
@@ -23,7 +43,11 @@ const usage = createRoute({
   component: lazyRouteComponent(() => import('./usage/my-usage-page.js'), 'MyUsagePage'),
 });
 const analytics = analyticsRoutes(shell);
-const readiness = createRoute({ getParentRoute: () => shell, path: '/readiness', component: lazyRouteComponent(() => import('./readiness/readiness-page.js'), 'ReadinessPage') });
+const readiness = createRoute({
+  getParentRoute: () => shell,
+  path: '/readiness',
+  component: lazyRouteComponent(() => import('./readiness/readiness-page.js'), 'ReadinessPage'),
+});
 const readinessRepository = createRoute({
   getParentRoute: () => shell,
   path: '/readiness/repository',
@@ -33,21 +57,70 @@ const readinessRepository = createRoute({
   }),
   component: lazyRouteComponent(() => import('./readiness/repository-page.js'), 'RepositoryPage'),
 });
-const computers = createRoute({ getParentRoute: () => shell, path: '/computers', component: lazyRouteComponent(() => import('./computers/computers-page.js'), 'ComputersPage') });
-const computer = createRoute({ getParentRoute: () => shell, path: '/computers/$computerId', component: lazyRouteComponent(() => import('./computers/computer-page.js'), 'ComputerPage') });
+const computers = createRoute({
+  getParentRoute: () => shell,
+  path: '/computers',
+  component: lazyRouteComponent(() => import('./computers/computers-page.js'), 'ComputersPage'),
+});
+const computer = createRoute({
+  getParentRoute: () => shell,
+  path: '/computers/$computerId',
+  component: lazyRouteComponent(() => import('./computers/computer-page.js'), 'ComputerPage'),
+});
 const ci = createRoute({ getParentRoute: () => shell, path: '/ci', component: lazyRouteComponent(() => import('./ci/ci-page.js'), 'CiPage') });
-const members = createRoute({ getParentRoute: () => shell, path: '/settings/members', component: lazyRouteComponent(() => import('./settings/members-page.js'), 'MembersPage') });
-const apiKeys = createRoute({ getParentRoute: () => shell, path: '/settings/api-keys', component: lazyRouteComponent(() => import('./settings/api-keys-page.js'), 'ApiKeysPage') });
+const members = createRoute({
+  getParentRoute: () => shell,
+  path: '/settings/members',
+  component: lazyRouteComponent(() => import('./settings/members-page.js'), 'MembersPage'),
+});
+const apiKeys = createRoute({
+  getParentRoute: () => shell,
+  path: '/settings/api-keys',
+  component: lazyRouteComponent(() => import('./settings/api-keys-page.js'), 'ApiKeysPage'),
+});
 const serviceAccounts = createRoute({
   getParentRoute: () => shell,
   path: '/settings/service-accounts',
   component: lazyRouteComponent(() => import('./settings/service-accounts-page.js'), 'ServiceAccountsPage'),
 });
-const usageLimits = createRoute({ getParentRoute: () => shell, path: '/settings/usage-limits', component: lazyRouteComponent(() => import('./settings/usage-limits-page.js'), 'UsageLimitsPage') });
-const limitsAudit = createRoute({ getParentRoute: () => shell, path: '/settings/usage-limits/audit', component: lazyRouteComponent(() => import('./settings/limits-audit-page.js'), 'LimitsAuditPage') });
-const profile = createRoute({ getParentRoute: () => shell, path: '/settings/profile', component: lazyRouteComponent(() => import('./settings/profile-page.js'), 'ProfilePage') });
+const usageLimits = createRoute({
+  getParentRoute: () => shell,
+  path: '/settings/usage-limits',
+  component: lazyRouteComponent(() => import('./settings/usage-limits-page.js'), 'UsageLimitsPage'),
+});
+const limitsAudit = createRoute({
+  getParentRoute: () => shell,
+  path: '/settings/usage-limits/audit',
+  component: lazyRouteComponent(() => import('./settings/limits-audit-page.js'), 'LimitsAuditPage'),
+});
+const profile = createRoute({
+  getParentRoute: () => shell,
+  path: '/settings/profile',
+  component: lazyRouteComponent(() => import('./settings/profile-page.js'), 'ProfilePage'),
+});
 
-const routeTree = rootRoute.addChildren([setup, login, logout, invite, shell.addChildren([overview, usage, analytics, readiness, readinessRepository, computers, computer, ci, members, apiKeys, serviceAccounts, usageLimits, limitsAudit, profile])]);
+const routeTree = rootRoute.addChildren([
+  setup,
+  login,
+  logout,
+  invite,
+  shell.addChildren([
+    overview,
+    usage,
+    analytics,
+    readiness,
+    readinessRepository,
+    computers,
+    computer,
+    ci,
+    members,
+    apiKeys,
+    serviceAccounts,
+    usageLimits,
+    limitsAudit,
+    profile,
+  ]),
+]);
 
 export const router = createRouter({ routeTree, defaultPreload: 'intent' });
 

@@ -11,7 +11,9 @@ export const usersLink: ApiCommand = {
   },
   outputs: ['table', 'json'],
   async run(ctx) {
-    const body = await unwrap(ctx.api().PUT('/api/v0/organization/account-links', { body: { email: requiredFlag(ctx, 'email'), accountId: requiredFlag(ctx, 'account-id') } }));
+    const body = await unwrap(
+      ctx.api().PUT('/api/v0/organization/account-links', { body: { email: requiredFlag(ctx, 'email'), accountId: requiredFlag(ctx, 'account-id') } }),
+    );
     printObject(ctx, body, [`Account ${body.accountId} is linked to ${body.email}.`]);
     return 0;
   },

@@ -9,7 +9,10 @@ import { printList } from './print.js';
 export function dateRange(ctx: CommandContext, now = Date.now()): { startDate: string; endDate: string } {
   const to = flag(ctx, 'to');
   const from = flag(ctx, 'from');
-  for (const [name, v] of [['to', to], ['from', from]] as const) {
+  for (const [name, v] of [
+    ['to', to],
+    ['from', from],
+  ] as const) {
     if (v !== undefined && !isDate(v)) throw new UsageError(`--${name} must be a date YYYY-MM-DD, got ${v}.`);
   }
   const endDate = to ?? addDays(utcDay(now), -1);
@@ -88,8 +91,7 @@ const usersPage = (ctx: CommandContext, range: { startDate: string; endDate: str
 
 export const analyticsUsers: ApiCommand = {
   name: 'analytics users',
-  summary:
-    'One row per user per active day, every page to the end (json: one body of the API\'s shape holding every row, with has_more false).',
+  summary: "One row per user per active day, every page to the end (json: one body of the API's shape holding every row, with has_more false).",
   flags: { ...rangeFlags },
   outputs,
   async run(ctx) {
@@ -103,7 +105,20 @@ export const analyticsUsers: ApiCommand = {
     }
     const body = { data: rows, meta: { ...page.meta, has_more: false, next_cursor: null } };
     printList(ctx, body, rows as Record<string, unknown>[], {
-      columns: ['user_email', 'date', 'billable_tokens', 'tool_calls', 'primary_model', 'sessions', 'messages', 'files_edited', 'git_commits', 'git_prs_created', 'delegation_level', 'languages'],
+      columns: [
+        'user_email',
+        'date',
+        'billable_tokens',
+        'tool_calls',
+        'primary_model',
+        'sessions',
+        'messages',
+        'files_edited',
+        'git_commits',
+        'git_prs_created',
+        'delegation_level',
+        'languages',
+      ],
     });
     return 0;
   },

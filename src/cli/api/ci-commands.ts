@@ -76,7 +76,9 @@ export const ciPrs: ApiCommand = {
     const pullRequests = [];
     for (;;) {
       const page = await unwrap(
-        ctx.api().GET('/api/v0/automations/ci/pull-requests', { params: { query: { limit, ...(repoUrl ? { repoUrl } : {}), ...(startAfter ? { startAfter } : {}) } } }),
+        ctx.api().GET('/api/v0/automations/ci/pull-requests', {
+          params: { query: { limit, ...(repoUrl ? { repoUrl } : {}), ...(startAfter ? { startAfter } : {}) } },
+        }),
       );
       pullRequests.push(...page.pullRequests);
       const last = page.pullRequests.at(-1);
@@ -85,7 +87,15 @@ export const ciPrs: ApiCommand = {
     }
     const rows =
       ctx.output === 'table'
-        ? pullRequests.map((p) => ({ created: when(p.createdAt), repository: p.repoId, number: p.number, action: p.action, workflow: p.workflowPath, title: p.title, url: p.url }))
+        ? pullRequests.map((p) => ({
+            created: when(p.createdAt),
+            repository: p.repoId,
+            number: p.number,
+            action: p.action,
+            workflow: p.workflowPath,
+            title: p.title,
+            url: p.url,
+          }))
         : (pullRequests as Record<string, unknown>[]);
     printList(ctx, { pullRequests }, rows);
     return 0;

@@ -56,7 +56,11 @@ export interface Connection {
 const CONNECTION_FLAGS: Record<string, FlagSpec> = {
   url: { type: 'string', value: 'URL', description: 'The service address (default: ORGCTL_URL, then the one `orgctl login` stored)' },
   key: { type: 'string', value: 'KEY', description: 'The API key (default: ORGCTL_API_KEY, then the one `orgctl login` stored)' },
-  'app-url': { type: 'string', value: 'URL', description: 'The application address for readiness reports when it has its own port (default: ORGCTL_APP_URL, the login, then --url)' },
+  'app-url': {
+    type: 'string',
+    value: 'URL',
+    description: 'The application address for readiness reports when it has its own port (default: ORGCTL_APP_URL, the login, then --url)',
+  },
 };
 
 /** Every flag of a command, the shared ones included, in the order help lists them. */
@@ -96,7 +100,9 @@ export function resolveConnection(values: CommandContext['values'], env: NodeJS.
   const url = pick(values.url, env.ORGCTL_URL, stored?.url);
   const key = pick(values.key, env.ORGCTL_API_KEY, stored?.key);
   if (!url || !key) {
-    throw new UsageError(`No ${!url ? 'service address' : 'API key'}: run \`orgctl login --url URL\`, or pass --url and --key, or set ORGCTL_URL and ORGCTL_API_KEY.`);
+    throw new UsageError(
+      `No ${!url ? 'service address' : 'API key'}: run \`orgctl login --url URL\`, or pass --url and --key, or set ORGCTL_URL and ORGCTL_API_KEY.`,
+    );
   }
   const appUrl = pick(values['app-url'], env.ORGCTL_APP_URL, stored?.appUrl) ?? url;
   try {
@@ -129,7 +135,8 @@ export async function runApiCommand(command: ApiCommand, argv: string[], env: No
     return 0;
   }
   const expected = command.positionals ?? [];
-  if (parsed.positionals.length > expected.length) throw new UsageError(`Unexpected argument: ${parsed.positionals[expected.length]}\n\n${commandHelp(command)}`);
+  if (parsed.positionals.length > expected.length)
+    throw new UsageError(`Unexpected argument: ${parsed.positionals[expected.length]}\n\n${commandHelp(command)}`);
   const missing = expected.find((p, i) => !p.optional && parsed.positionals[i] === undefined);
   if (missing) throw new UsageError(`Missing ${missing.name}.\n\n${commandHelp(command)}`);
   for (const [name, f] of Object.entries(flags)) {

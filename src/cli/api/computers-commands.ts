@@ -16,7 +16,7 @@ async function findComputer(api: OrgctlClient, nameOrId: string): Promise<Comput
   return unwrap(api.GET('/api/v0/computers/{computerId}', { params: { path: { computerId: nameOrId } } }));
 }
 
-const target = [{ name: 'COMPUTER', description: 'The computer\'s name or id' }];
+const target = [{ name: 'COMPUTER', description: "The computer's name or id" }];
 
 /** The line that starts the host agent of a byom computer, with the key left for the user to fill in. */
 const agentLine = (ctx: CommandContext, c: Computer) => `orgctl agent --url ${ctx.connection().url} --key <API key> --computer ${JSON.stringify(c.name)}`;
@@ -45,7 +45,10 @@ function describe(ctx: CommandContext, c: Computer): string[] {
 }
 
 const followFlags: Record<string, FlagSpec> = {
-  follow: { type: 'boolean', description: 'Stream the steps and their output until the computer settles; exit 0 succeeded, 1 failed, 4 still running at --timeout' },
+  follow: {
+    type: 'boolean',
+    description: 'Stream the steps and their output until the computer settles; exit 0 succeeded, 1 failed, 4 still running at --timeout',
+  },
   timeout: { type: 'string', value: 'SECONDS', description: 'With --follow: stop waiting after this long (default: no limit)' },
 };
 
@@ -77,7 +80,14 @@ export const computersList: ApiCommand = {
     const body = await unwrap(ctx.api().GET('/api/v0/computers', { params: { query: hostId ? { hostId } : {} } }));
     const rows =
       ctx.output === 'table'
-        ? body.computers.map((c) => ({ name: c.name, id: c.id, provider: c.providerType, status: c.status ?? '', host: c.hostname ?? '', created: when(c.createdAt) }))
+        ? body.computers.map((c) => ({
+            name: c.name,
+            id: c.id,
+            provider: c.providerType,
+            status: c.status ?? '',
+            host: c.hostname ?? '',
+            created: when(c.createdAt),
+          }))
         : (body.computers as Record<string, unknown>[]);
     printList(ctx, body, rows);
     return 0;
@@ -145,7 +155,9 @@ export const computersRename: ApiCommand = {
   outputs: ['table', 'json'],
   async run(ctx) {
     const c = await findComputer(ctx.api(), ctx.positionals[0] as string);
-    const renamed = await unwrap(ctx.api().PATCH('/api/v0/computers/{computerId}', { params: { path: { computerId: c.id } }, body: { name: ctx.positionals[1] as string } }));
+    const renamed = await unwrap(
+      ctx.api().PATCH('/api/v0/computers/{computerId}', { params: { path: { computerId: c.id } }, body: { name: ctx.positionals[1] as string } }),
+    );
     printObject(ctx, renamed, [`Renamed ${c.name} to ${renamed.name}.`]);
     return 0;
   },
@@ -178,7 +190,9 @@ export const computersInstallDeps: ApiCommand = {
       process.stderr.write(`Installing dependencies on ${c.name}${step?.installSessionId ? ` (session ${step.installSessionId})` : ''}.\n`);
       return follow(ctx, started, ['install-dependencies']);
     }
-    printObject(ctx, started, [`Installing dependencies on ${c.name}${step?.installSessionId ? ` (session ${step.installSessionId})` : ''}. Follow with: orgctl computers get ${c.name}`]);
+    printObject(ctx, started, [
+      `Installing dependencies on ${c.name}${step?.installSessionId ? ` (session ${step.installSessionId})` : ''}. Follow with: orgctl computers get ${c.name}`,
+    ]);
     return 0;
   },
 };

@@ -25,7 +25,9 @@ const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', 
 /** A step's output so far: the install step's is its install session's log. */
 async function stepLog(api: OrgctlClient, computerId: string, step: Step): Promise<string> {
   if (step.installSessionId) {
-    const session = await unwrap(api.GET('/api/v0/computers/{computerId}/install-sessions/{sessionId}', { params: { path: { computerId, sessionId: step.installSessionId } } }));
+    const session = await unwrap(
+      api.GET('/api/v0/computers/{computerId}/install-sessions/{sessionId}', { params: { path: { computerId, sessionId: step.installSessionId } } }),
+    );
     return session.log;
   }
   return (await unwrap(api.GET('/api/v0/computers/{computerId}/provisioning-steps/{stepId}', { params: { path: { computerId, stepId: step.id } } }))).log;

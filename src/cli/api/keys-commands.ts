@@ -18,7 +18,7 @@ export function expiresAt(ctx: CommandContext, now = Date.now()): number | undef
 
 export const keysList: ApiCommand = {
   name: 'keys list',
-  summary: 'API keys you may see (managers and owners: the organization\'s), never their secrets.',
+  summary: "API keys you may see (managers and owners: the organization's), never their secrets.",
   flags: { 'principal-id': { type: 'string', value: 'ID', description: 'Only the keys of this user or service account' } },
   outputs: ['table', 'json', 'csv'],
   async run(ctx) {
@@ -59,7 +59,12 @@ export const keysCreate: ApiCommand = {
     const expires = expiresAt(ctx);
     const body = await unwrap(
       ctx.api().POST('/api/v0/api-keys', {
-        body: { ...(name ? { name } : {}), ...(email ? { email } : {}), ...(principalId ? { principalId } : {}), ...(expires !== undefined ? { expiresAt: expires } : {}) },
+        body: {
+          ...(name ? { name } : {}),
+          ...(email ? { email } : {}),
+          ...(principalId ? { principalId } : {}),
+          ...(expires !== undefined ? { expiresAt: expires } : {}),
+        },
       }),
     );
     printObject(ctx, body, [

@@ -41,10 +41,7 @@ export const limitsSet: ApiCommand = {
       return 0;
     }
     const body = await unwrap(ctx.api().PUT('/api/v0/organization/usage/limits/users', { body: { users: emails.map((email) => ({ email, limit })) } }));
-    printObject(ctx, body, [
-      ...body.updated.map((u) => `${u.email}: ${credits(u.limit)}`),
-      ...body.errors.map((e) => `${e.email}: not set (${e.error})`),
-    ]);
+    printObject(ctx, body, [...body.updated.map((u) => `${u.email}: ${credits(u.limit)}`), ...body.errors.map((e) => `${e.email}: not set (${e.error})`)]);
     // Partly refused: the caller must notice in a script.
     return body.errors.length > 0 ? 1 : 0;
   },
@@ -64,7 +61,7 @@ export const limitsUsers: ApiCommand = {
 
 export const limitsAllowance: ApiCommand = {
   name: 'limits allowance',
-  summary: "Your own allowance this month: the limit that applies, what you used and what remains.",
+  summary: 'Your own allowance this month: the limit that applies, what you used and what remains.',
   outputs: ['table', 'json'],
   async run(ctx) {
     const body = await unwrap(ctx.api().GET('/api/v0/usage/allowance'));

@@ -28,7 +28,12 @@ export function printList(ctx: CommandContext, body: unknown, rows: Record<strin
     process.stdout.write(toTable(flat, { columns, width: terminalWidth() }));
     return;
   }
-  process.stdout.write(toTable(rows.map((r) => flatten(r, { scalarsOnly: true })), { columns: o.columns, width: terminalWidth() }));
+  process.stdout.write(
+    toTable(
+      rows.map((r) => flatten(r, { scalarsOnly: true })),
+      { columns: o.columns, width: terminalWidth() },
+    ),
+  );
 }
 
 /** Prints one object: its body as JSON, or its fields as `name  value` lines. */

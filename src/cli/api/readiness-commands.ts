@@ -52,7 +52,9 @@ export const readinessList: ApiCommand = {
     const reports = [];
     for (;;) {
       const page = await unwrap(
-        ctx.appApi().GET('/api/organization/maturity-level-reports', { params: { query: { limit, ...(repoId ? { repoId } : {}), ...(startAfter ? { startAfter } : {}) } } }),
+        ctx.appApi().GET('/api/organization/maturity-level-reports', {
+          params: { query: { limit, ...(repoId ? { repoId } : {}), ...(startAfter ? { startAfter } : {}) } },
+        }),
       );
       reports.push(...page.reports);
       const last = page.reports.at(-1);
@@ -75,7 +77,15 @@ export const readinessList: ApiCommand = {
               report_id: r.reportId,
             };
           })
-        : reports.map((r) => ({ reportId: r.reportId, createdAt: r.createdAt, repoId: r.repoId, repoUrl: r.repoUrl, commitHash: r.commitHash ?? null, branch: r.branch ?? null, criteria: Object.keys(r.report).length }));
+        : reports.map((r) => ({
+            reportId: r.reportId,
+            createdAt: r.createdAt,
+            repoId: r.repoId,
+            repoUrl: r.repoUrl,
+            commitHash: r.commitHash ?? null,
+            branch: r.branch ?? null,
+            criteria: Object.keys(r.report).length,
+          }));
     printList(ctx, { reports }, rows);
     return 0;
   },

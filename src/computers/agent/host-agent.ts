@@ -49,7 +49,11 @@ export class HostAgent {
   private async runRecorded(argv: [string, ...string[]], cwd: string, signal: AbortSignal, output: (chunk: string) => void, env: NodeJS.ProcessEnv) {
     const lock = this.ledger.lock(cwd);
     if ('heldBy' in lock) {
-      return { exitCode: null, signal: null, stderr: `another host agent (pid ${lock.heldBy}) is running a command in ${cwd}; not starting a second one there` };
+      return {
+        exitCode: null,
+        signal: null,
+        stderr: `another host agent (pid ${lock.heldBy}) is running a command in ${cwd}; not starting a second one there`,
+      };
     }
     try {
       return await runStepProcess(argv, { cwd, signal, onOutput: output, env, onStart: (pgid) => this.ledger.record(pgid, cwd, argv.join(' ')) });
@@ -162,9 +166,12 @@ export class HostAgent {
       }
     };
     let beating = Promise.resolve();
-    const timer = setInterval(() => {
-      beating = beating.then(beat);
-    }, Math.min(job.heartbeatIntervalMs, 500));
+    const timer = setInterval(
+      () => {
+        beating = beating.then(beat);
+      },
+      Math.min(job.heartbeatIntervalMs, 500),
+    );
     const output = (chunk: string) => pending.push(chunk);
     let outcome: Outcome;
     try {
@@ -185,14 +192,17 @@ export class HostAgent {
     // stop ends the waiting.
     const stopping = this.stopping.signal.aborted;
     try {
-      const sent = await retry(() => unwrap(this.api.POST('/api/v0/computers/{computerId}/agent/steps/{stepId}/complete', { params: step, body, signal: this.callSignal(30_000) })), {
-        firstDelayMs: 250,
-        maxDelayMs: 2000,
-        retryable: (e) => !stopping && isTransient(e),
-        signal: stopping ? undefined : this.stopping.signal,
-        withinMs: job.heartbeatIntervalMs * 4,
-        onRetry: (e, delay) => this.o.log.warn(`reporting ${job.stepId} failed (${(e as Error).message}); retrying in ${delay} ms`),
-      });
+      const sent = await retry(
+        () => unwrap(this.api.POST('/api/v0/computers/{computerId}/agent/steps/{stepId}/complete', { params: step, body, signal: this.callSignal(30_000) })),
+        {
+          firstDelayMs: 250,
+          maxDelayMs: 2000,
+          retryable: (e) => !stopping && isTransient(e),
+          signal: stopping ? undefined : this.stopping.signal,
+          withinMs: job.heartbeatIntervalMs * 4,
+          onRetry: (e, delay) => this.o.log.warn(`reporting ${job.stepId} failed (${(e as Error).message}); retrying in ${delay} ms`),
+        },
+      );
       if (sent === 'stopped') {
         this.o.log.warn(`could not report ${job.stepId}: the agent stopped`);
         return;
@@ -216,8 +226,12 @@ export class HostAgent {
           continue;
         }
         output(`$ git clone ${url} ${dir}\n`);
-        const r = await this.runRecorded(['git', ...GIT_PROTOCOLS, 'clone', '--progress', '--', url, dir], base, signal, output, { ...this.o.env, GIT_TERMINAL_PROMPT: '0' });
-        if (r.exitCode !== 0) return { status: 'failed', error: failureMessage(`git clone ${url}`, r.exitCode, r.stderr, r.signal), exitCode: r.exitCode ?? undefined };
+        const r = await this.runRecorded(['git', ...GIT_PROTOCOLS, 'clone', '--progress', '--', url, dir], base, signal, output, {
+          ...this.o.env,
+          GIT_TERMINAL_PROMPT: '0',
+        });
+        if (r.exitCode !== 0)
+          return { status: 'failed', error: failureMessage(`git clone ${url}`, r.exitCode, r.stderr, r.signal), exitCode: r.exitCode ?? undefined };
       }
       return { status: 'succeeded', exitCode: 0, clonedRepoDirectories: dirs };
     }

@@ -50,7 +50,9 @@ export class ProcessLedger {
   /** Ends the process groups a previous agent left running; returns what it ended. */
   async endLeftovers(): Promise<Entry[]> {
     const ended: Entry[] = [];
-    for (const name of readdirSync(this.dir).filter((f) => f.endsWith('.json')).sort()) {
+    for (const name of readdirSync(this.dir)
+      .filter((f) => f.endsWith('.json'))
+      .sort()) {
       let entry: Entry | undefined;
       try {
         entry = JSON.parse(readFileSync(this.file(name), 'utf8')) as Entry;

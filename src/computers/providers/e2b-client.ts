@@ -43,7 +43,14 @@ function wrap(sandbox: Sandbox): E2bSandbox {
     async run(cmd, opts) {
       // Started in the background, so that an abort can kill the process in the sandbox: aborting
       // only the request would leave it running beside the retry of the step.
-      const handle = await sandbox.commands.run(cmd, { background: true, cwd: opts.cwd, user: opts.user, timeoutMs: opts.timeoutMs ?? 0, onStdout: opts.onOutput, onStderr: opts.onOutput });
+      const handle = await sandbox.commands.run(cmd, {
+        background: true,
+        cwd: opts.cwd,
+        user: opts.user,
+        timeoutMs: opts.timeoutMs ?? 0,
+        onStdout: opts.onOutput,
+        onStderr: opts.onOutput,
+      });
       const kill = () => void handle.kill().catch(() => undefined);
       if (opts.signal?.aborted) kill();
       opts.signal?.addEventListener('abort', kill, { once: true });

@@ -53,7 +53,9 @@ export async function runE2bStep(e2b: E2bClient, stepId: string, ctx: StepContex
       if (ctx.signal.aborted) return STOPPED;
       const dir = dirs[i] as string;
       ctx.output(`$ git clone ${url} ${dir}\n`);
-      const r = await run(`test -d ${shellQuote(`${dir}/.git`)} && echo 'already cloned' || git ${GIT_PROTOCOLS.join(' ')} clone -- ${shellQuote(url)} ${shellQuote(dir)}`);
+      const r = await run(
+        `test -d ${shellQuote(`${dir}/.git`)} && echo 'already cloned' || git ${GIT_PROTOCOLS.join(' ')} clone -- ${shellQuote(url)} ${shellQuote(dir)}`,
+      );
       if (r.exitCode !== 0) return { ok: false, error: failureMessage(`git clone ${url}`, r.exitCode, r.stderr), exitCode: r.exitCode };
     }
     await ctx.setClonedDirectories(dirs);
@@ -67,7 +69,9 @@ async function installAll(sandbox: E2bSandbox, dirs: string[], user: string, ctx
   const outcome = await installRepositories(dirs, {
     async list(dir) {
       const ls = await sandbox.run(`ls -A ${shellQuote(dir)}`, { user, signal: ctx.signal });
-      return ls.exitCode === 0 ? ls.stdout.split('\n').filter(Boolean) : { error: failureMessage(`Listing ${dir}`, ls.exitCode, ls.stderr), exitCode: ls.exitCode };
+      return ls.exitCode === 0
+        ? ls.stdout.split('\n').filter(Boolean)
+        : { error: failureMessage(`Listing ${dir}`, ls.exitCode, ls.stderr), exitCode: ls.exitCode };
     },
     run: (command, dir) => sandbox.run(command, { cwd: dir, user, onOutput: (chunk) => ctx.output(chunk), signal: ctx.signal }),
     output: (chunk) => ctx.output(chunk),

@@ -21,7 +21,9 @@ function secureOrigin(request: FastifyRequest): boolean {
 }
 
 const names = (request: FastifyRequest) =>
-  secureOrigin(request) ? { session: '__Host-orgctl_session', csrf: '__Host-orgctl_csrf', secure: true } : { session: 'orgctl_session', csrf: 'orgctl_csrf', secure: false };
+  secureOrigin(request)
+    ? { session: '__Host-orgctl_session', csrf: '__Host-orgctl_csrf', secure: true }
+    : { session: 'orgctl_session', csrf: 'orgctl_csrf', secure: false };
 
 /** The session cookie's token, if the request carries one. Bearer keys are never read from cookies. */
 export function sessionTokenOf(request: FastifyRequest): string | undefined {
@@ -63,11 +65,15 @@ function fromSameOrigin(request: FastifyRequest, publicUrl: string | undefined):
  * the session's own token). Undefined when the write may go on.
  */
 export function refuseCrossSiteWrite(request: FastifyRequest, csrfToken: string, publicUrl: string | undefined): Error | undefined {
-  if (!fromSameOrigin(request, publicUrl)) return errors.forbidden('A cookie-authenticated write must come from this application (Sec-Fetch-Site: same-origin or a matching Origin).', 'csrf_refused');
+  if (!fromSameOrigin(request, publicUrl))
+    return errors.forbidden('A cookie-authenticated write must come from this application (Sec-Fetch-Site: same-origin or a matching Origin).', 'csrf_refused');
   const header = request.headers[CSRF_HEADER];
   const cookie = request.cookies?.[names(request).csrf];
   if (typeof header !== 'string' || cookie === undefined || !sameSecret(header, cookie) || !sameSecret(header, csrfToken)) {
-    return errors.forbidden(`A cookie-authenticated write needs the ${CSRF_HEADER} header equal to the CSRF cookie (GET /api/v0/session returns the token).`, 'csrf_refused');
+    return errors.forbidden(
+      `A cookie-authenticated write needs the ${CSRF_HEADER} header equal to the CSRF cookie (GET /api/v0/session returns the token).`,
+      'csrf_refused',
+    );
   }
   return undefined;
 }

@@ -16,7 +16,9 @@ export const SessionInfo = Type.Object({
   role: RoleSchema,
   organization: Type.Object({ id: Uuid, name: Type.String() }),
   credential: Type.Union([Type.Literal('session'), Type.Literal('api_key'), Type.Literal('jwt')]),
-  csrfToken: Type.Union([Type.String(), Type.Null()], { description: 'Send it as the x-csrf-token header of every write made with the session cookie; null for bearer credentials' }),
+  csrfToken: Type.Union([Type.String(), Type.Null()], {
+    description: 'Send it as the x-csrf-token header of every write made with the session cookie; null for bearer credentials',
+  }),
 });
 
 export const SetupBody = Type.Object({ token: Token, password: Password }, { additionalProperties: false });
@@ -42,10 +44,16 @@ export const InviteBody = Type.Object({ email: Email, role: RoleSchema }, { addi
 export const Invitation = Type.Object({ id: Uuid, email: Type.String(), role: RoleSchema, createdAt: EpochMs, expiresAt: EpochMs });
 export const CreatedInvitation = Type.Composite([
   Invitation,
-  Type.Object({ token: Type.String({ description: 'Shown only in this response' }), url: Type.String({ description: 'The one-time link to send to the invited person' }) }),
+  Type.Object({
+    token: Type.String({ description: 'Shown only in this response' }),
+    url: Type.String({ description: 'The one-time link to send to the invited person' }),
+  }),
 ]);
 export const InvitationList = Type.Object({ invitations: Type.Array(Invitation) });
-export const AcceptBody = Type.Object({ token: Token, password: Password, name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) }, { additionalProperties: false });
+export const AcceptBody = Type.Object(
+  { token: Token, password: Password, name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) },
+  { additionalProperties: false },
+);
 
 export const Member = Type.Object({ id: Uuid, email: Type.String(), name: Type.String(), role: RoleSchema, createdAt: EpochMs, hasPassword: Type.Boolean() });
 export const MemberList = Type.Object({ members: Type.Array(Member) });

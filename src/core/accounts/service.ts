@@ -181,7 +181,11 @@ export class AccountsService {
   }
 
   /** A one-time invitation link's token, valid 7 days; never for a role above the inviter's. */
-  async invite(actor: Pick<Principal, 'id' | 'role'> | null, orgId: string, input: { email: string; role: Role }): Promise<{ invitation: InvitationRow; token: string }> {
+  async invite(
+    actor: Pick<Principal, 'id' | 'role'> | null,
+    orgId: string,
+    input: { email: string; role: Role },
+  ): Promise<{ invitation: InvitationRow; token: string }> {
     if (actor && !(isManagerRole(actor.role) && outranksOrEquals(actor.role, input.role))) {
       throw errors.forbidden(`A ${actor.role} cannot invite a ${input.role}.`);
     }
@@ -190,8 +194,20 @@ export class AccountsService {
     const token = randomToken();
     const now = this.clock.now();
     const id = randomUUID();
-    await store.insertInvitation(this.db, { id, orgId, email, role: input.role, tokenHash: hashToken(token), createdBy: actor?.id ?? null, now, expiresAt: new Date(now.getTime() + INVITATION_MS) });
-    return { invitation: { id, org_id: orgId, email, role: input.role, created_at: now, expires_at: new Date(now.getTime() + INVITATION_MS), accepted_at: null }, token };
+    await store.insertInvitation(this.db, {
+      id,
+      orgId,
+      email,
+      role: input.role,
+      tokenHash: hashToken(token),
+      createdBy: actor?.id ?? null,
+      now,
+      expiresAt: new Date(now.getTime() + INVITATION_MS),
+    });
+    return {
+      invitation: { id, org_id: orgId, email, role: input.role, created_at: now, expires_at: new Date(now.getTime() + INVITATION_MS), accepted_at: null },
+      token,
+    };
   }
 
   pendingInvitations(orgId: string) {
@@ -217,7 +233,14 @@ export class AccountsService {
   }
 
   async members(orgId: string) {
-    return (await store.members(this.db, orgId)).map((m) => ({ id: m.id, email: m.email, name: m.name, role: m.role, createdAt: m.created_at.getTime(), hasPassword: m.has_password }));
+    return (await store.members(this.db, orgId)).map((m) => ({
+      id: m.id,
+      email: m.email,
+      name: m.name,
+      role: m.role,
+      createdAt: m.created_at.getTime(),
+      hasPassword: m.has_password,
+    }));
   }
 
   /** The API's role rules: owners and managers, never on or to a role above their own; an organization keeps an owner. */
@@ -250,7 +273,15 @@ export class AccountsService {
     if (!principal) throw errors.unauthorized();
     const token = randomToken();
     const expiresAt = new Date(now.getTime() + SESSION_ABSOLUTE_MS);
-    await store.insertSession(this.db, { id: randomUUID(), tokenHash: hashToken(token), principalId, role: principal.role, now, expiresAt, userAgent: client.userAgent?.slice(0, 300) ?? null });
+    await store.insertSession(this.db, {
+      id: randomUUID(),
+      tokenHash: hashToken(token),
+      principalId,
+      role: principal.role,
+      now,
+      expiresAt,
+      userAgent: client.userAgent?.slice(0, 300) ?? null,
+    });
     return { token, csrfToken: csrfTokenOf(token), expiresAt, principal };
   }
 

@@ -62,7 +62,10 @@ export const accountsStore = {
     await db.query(`UPDATE principals SET password_hash = $2 WHERE id = $1`, [principalId, passwordHash]);
   },
 
-  async insertSession(db: Queryable, s: { id: string; tokenHash: string; principalId: string; role: Role; now: Date; expiresAt: Date; userAgent: string | null }): Promise<void> {
+  async insertSession(
+    db: Queryable,
+    s: { id: string; tokenHash: string; principalId: string; role: Role; now: Date; expiresAt: Date; userAgent: string | null },
+  ): Promise<void> {
     await db.query(
       `INSERT INTO sessions (id, token_hash, principal_id, role, created_at, last_seen_at, expires_at, user_agent) VALUES ($1, $2, $3, $4, $5, $5, $6, $7)`,
       [s.id, s.tokenHash, s.principalId, s.role, s.now, s.expiresAt, s.userAgent],
@@ -102,7 +105,11 @@ export const accountsStore = {
 
   /** Ends every session of a user (all but `keep`, when given); expired ones of anyone go too. */
   async endSessions(db: Queryable, principalId: string, now: Date, keep?: string): Promise<void> {
-    await db.query(`DELETE FROM sessions WHERE (principal_id = $1 AND ($2::uuid IS NULL OR id <> $2::uuid)) OR expires_at <= $3`, [principalId, keep ?? null, now]);
+    await db.query(`DELETE FROM sessions WHERE (principal_id = $1 AND ($2::uuid IS NULL OR id <> $2::uuid)) OR expires_at <= $3`, [
+      principalId,
+      keep ?? null,
+      now,
+    ]);
   },
 
   /** Owners of organizations none of whose owners has a password yet: who first-run setup is for. */
@@ -140,7 +147,10 @@ export const accountsStore = {
     await db.query(`DELETE FROM setup_tokens t USING principals p WHERE p.id = t.principal_id AND p.org_id = $1`, [orgId]);
   },
 
-  async insertInvitation(db: Queryable, i: { id: string; orgId: string; email: string; role: Role; tokenHash: string; createdBy: string | null; now: Date; expiresAt: Date }): Promise<void> {
+  async insertInvitation(
+    db: Queryable,
+    i: { id: string; orgId: string; email: string; role: Role; tokenHash: string; createdBy: string | null; now: Date; expiresAt: Date },
+  ): Promise<void> {
     await db.query(
       `INSERT INTO invitations (id, org_id, email, role, token_hash, created_by, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
       [i.id, i.orgId, i.email, i.role, i.tokenHash, i.createdBy, i.now, i.expiresAt],
@@ -149,7 +159,10 @@ export const accountsStore = {
 
   /** The invitation of a token, locked until the transaction ends so it is accepted once. */
   async invitationForUpdate(db: Queryable, tokenHash: string): Promise<InvitationRow | undefined> {
-    const [row] = await db.query<InvitationRow>(`SELECT id, org_id, email, role, created_at, expires_at, accepted_at FROM invitations WHERE token_hash = $1 FOR UPDATE`, [tokenHash]);
+    const [row] = await db.query<InvitationRow>(
+      `SELECT id, org_id, email, role, created_at, expires_at, accepted_at FROM invitations WHERE token_hash = $1 FOR UPDATE`,
+      [tokenHash],
+    );
     return row;
   },
 

@@ -21,9 +21,7 @@ export function lockDataDir(dataDir: string): () => void {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       const pid = Number(readFileSync(file, 'utf8'));
       if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) {
-        throw new DataDirInUseError(
-          `The data directory ${dataDir} is in use by process ${pid}. Stop it first, or use DATABASE_URL for several processes.`,
-        );
+        throw new DataDirInUseError(`The data directory ${dataDir} is in use by process ${pid}. Stop it first, or use DATABASE_URL for several processes.`);
       }
       rmSync(file, { force: true });
     }

@@ -11,7 +11,11 @@ export interface Position {
 }
 
 /** The position of the row `startAfter` names (found by `find`); a 400 on `/startAfter` when it names none of the caller's. */
-export async function startPosition(startAfter: string | undefined, find: (id: string) => Promise<Position | undefined>, what: string): Promise<Position | undefined> {
+export async function startPosition(
+  startAfter: string | undefined,
+  find: (id: string) => Promise<Position | undefined>,
+  what: string,
+): Promise<Position | undefined> {
   if (startAfter === undefined) return undefined;
   // The query's schema made it a UUID (a malformed one is a 400 there).
   const at = await find(startAfter.toLowerCase());

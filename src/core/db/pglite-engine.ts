@@ -111,8 +111,11 @@ export class PgliteDb implements Db {
 
   async queryMany<T = Record<string, unknown>>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
     // PostgreSQL aggregates a sorted subquery's rows in their order.
-    const [doc] = await this.query<{ rows: string }>(`SELECT coalesce(json_agg(q), '[]')::text AS rows FROM (${sql}
-) AS q`, params);
+    const [doc] = await this.query<{ rows: string }>(
+      `SELECT coalesce(json_agg(q), '[]')::text AS rows FROM (${sql}
+) AS q`,
+      params,
+    );
     return JSON.parse(doc!.rows) as T[];
   }
 
@@ -136,7 +139,10 @@ export class PgliteDb implements Db {
           });
         } catch (e) {
           await this.send({ type: 'exec', sql: 'ROLLBACK', tx }).catch(() => undefined);
-          throw await begun.then(() => e, (beginError: unknown) => beginError);
+          throw await begun.then(
+            () => e,
+            (beginError: unknown) => beginError,
+          );
         }
       } finally {
         this.txGate = null;

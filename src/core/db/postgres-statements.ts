@@ -53,7 +53,8 @@ export function timedStatements(make: StatementMaker, timeoutMs: number | undefi
 export const CONNECTION_FAILURE = '08006';
 
 /** Whether an error (made by toDbError) says the connection is gone: it failed (class 08) or the server ended it (57P01-57P03). */
-export const isConnectionFailure = (e: unknown): boolean => e instanceof DbError && e.code !== undefined && (e.code.startsWith('08') || /^57P0[123]$/.test(e.code));
+export const isConnectionFailure = (e: unknown): boolean =>
+  e instanceof DbError && e.code !== undefined && (e.code.startsWith('08') || /^57P0[123]$/.test(e.code));
 
 export function toDbError(e: unknown): unknown {
   if (e instanceof DbError || !(e instanceof Error)) return e;

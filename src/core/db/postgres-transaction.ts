@@ -13,7 +13,11 @@ import { CONNECTION_FAILURE, isConnectionFailure, timedStatements, toDbError } f
  * - A connection whose state is unknown (its ROLLBACK failed, or a statement failed with the
  *   connection but the close has not been seen yet) is closed and replaced, never reused.
  */
-export async function heldTransaction<T>(pool: ConnectionPool, timeoutMs: number | undefined, body: (statements: Queryable, commit: () => Promise<void>) => Promise<T>): Promise<T> {
+export async function heldTransaction<T>(
+  pool: ConnectionPool,
+  timeoutMs: number | undefined,
+  body: (statements: Queryable, commit: () => Promise<void>) => Promise<T>,
+): Promise<T> {
   let lease: Awaited<ReturnType<ConnectionPool['lease']>>;
   try {
     lease = await pool.lease();

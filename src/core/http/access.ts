@@ -37,7 +37,12 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * A bearer credential (API key or JWT) wins when present; without one, the session cookie of the
  * web app stands for the same principal, and its writes must prove they come from our pages.
  */
-export function registerAccessControl(app: FastifyInstance, authenticator: Authenticator, sessions?: SessionAuthenticator, options: { publicUrl?: string } = {}): void {
+export function registerAccessControl(
+  app: FastifyInstance,
+  authenticator: Authenticator,
+  sessions?: SessionAuthenticator,
+  options: { publicUrl?: string } = {},
+): void {
   app.decorateRequest('principal', null);
   app.addHook('onRoute', (route) => {
     const access = (route.config as { access?: Access } | undefined)?.access;

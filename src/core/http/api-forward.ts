@@ -32,6 +32,12 @@ export function forwardApiRequests(app: FastifyInstance, api: FastifyInstance): 
     return reply.send(res.rawPayload);
   };
   for (const url of ['/api/v0/*', '/api/v1/*']) {
-    app.route({ method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], url, config: { access: 'public', rateClass: 'none' }, schema: { hide: true }, handler });
+    app.route({
+      method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+      url,
+      config: { access: 'public', rateClass: 'none' },
+      schema: { hide: true },
+      handler,
+    });
   }
 }

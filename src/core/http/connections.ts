@@ -107,7 +107,10 @@ export class ConnectionGuard {
     this.refused++;
     const now = Date.now();
     if (now - this.lastReport < REPORT_EVERY_MS) return;
-    this.log.warn({ refused: this.refused, open: this.open, maxConnections: this.max, maxPerAddress: this.maxPerAddress, lastAddress: address }, 'connections refused past the connection bounds');
+    this.log.warn(
+      { refused: this.refused, open: this.open, maxConnections: this.max, maxPerAddress: this.maxPerAddress, lastAddress: address },
+      'connections refused past the connection bounds',
+    );
     this.refused = 0;
     this.lastReport = now;
   }

@@ -4,7 +4,10 @@
  * reworded. docs/errors.md lists exactly this catalogue (`npm run docs` writes it; a test compares).
  */
 export const ERROR_CODES = {
-  validation_failed: { status: 400, meaning: 'The request breaks a rule of its schema or of the operation; `metadata.errors` lists each problem as `{path, message}`.' },
+  validation_failed: {
+    status: 400,
+    meaning: 'The request breaks a rule of its schema or of the operation; `metadata.errors` lists each problem as `{path, message}`.',
+  },
   bad_request: { status: 400, meaning: 'The request cannot be carried out as sent; `detail` says why.' },
   malformed_request: { status: 400, meaning: 'The request is not valid HTTP, its URL encoding is broken, or its body is not the JSON it claims to be.' },
   unauthenticated: { status: 401, meaning: 'The credential is missing, malformed, unknown, revoked or expired.' },
@@ -31,7 +34,7 @@ export const ERROR_CODES = {
   method_not_allowed: { status: 405, meaning: 'The path exists with other methods; `Allow` and `metadata.allowed` list them.' },
   request_timeout: { status: 408, meaning: 'The request took too long to arrive.' },
   install_running: { status: 409, meaning: 'An install is already running on this computer; `metadata.installSessionId` names it when it is a session.' },
-  step_running: { status: 409, meaning: 'A provisioning step is running on the computer\'s current host.' },
+  step_running: { status: 409, meaning: "A provisioning step is running on the computer's current host." },
   name_taken: { status: 409, meaning: 'Another object in the organization already has this name; `metadata.field` names the field.' },
   email_taken: { status: 409, meaning: 'A user with this email already exists in the organization.' },
   last_owner: { status: 409, meaning: 'The change would leave the organization without an owner.' },
@@ -48,11 +51,14 @@ export const ERROR_CODES = {
   not_a_file: { status: 409, meaning: 'The workflow path, or a directory on it, is not what it must be (a regular file, a directory).' },
   body_too_large: { status: 413, meaning: 'The body (or what it inflates to) is larger than the route accepts.' },
   path_too_long: { status: 414, meaning: 'A path parameter is longer than the service accepts.' },
-  unsupported_media_type: { status: 415, meaning: 'The body\'s content type or encoding is not one the route accepts.' },
+  unsupported_media_type: { status: 415, meaning: "The body's content type or encoding is not one the route accepts." },
   rate_limited: { status: 429, meaning: 'A request or sign-in budget is spent; `Retry-After` says when to try again.' },
   headers_too_large: { status: 431, meaning: 'The headers or the URL are larger than the service accepts.' },
   internal: { status: 500, meaning: 'A fault of the service; the log line with the same request id has the details.' },
-  upstream_failed: { status: 502, meaning: 'A Git host, GitHub or E2B failed or refused; `detail` (and `metadata.gitMessage` or `metadata.githubStatus`) says how.' },
+  upstream_failed: {
+    status: 502,
+    meaning: 'A Git host, GitHub or E2B failed or refused; `detail` (and `metadata.gitMessage` or `metadata.githubStatus`) says how.',
+  },
   database_unavailable: { status: 503, meaning: 'The database cannot serve now; nothing was stored; retry after `Retry-After` seconds.' },
   overloaded: { status: 503, meaning: 'The service is shedding load; retry after `Retry-After` seconds.' },
   unavailable: { status: 503, meaning: 'Something the request needs cannot be had now; retry after `Retry-After` seconds.' },

@@ -31,7 +31,14 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, err: App
 
 /** The code of a 4xx Fastify or Node raised itself, by its status. */
 function frameworkCode(status: number): ErrorCode {
-  const codes: Record<number, ErrorCode> = { 404: 'route_not_found', 408: 'request_timeout', 413: 'body_too_large', 414: 'path_too_long', 415: 'unsupported_media_type', 431: 'headers_too_large' };
+  const codes: Record<number, ErrorCode> = {
+    404: 'route_not_found',
+    408: 'request_timeout',
+    413: 'body_too_large',
+    414: 'path_too_long',
+    415: 'unsupported_media_type',
+    431: 'headers_too_large',
+  };
   return codes[status] ?? 'malformed_request';
 }
 
@@ -42,7 +49,8 @@ function frameworkCode(status: number): ErrorCode {
  * database that does not exist (3D000) or is not ready (55000). A client should retry them.
  */
 const isUnavailable = (code: string | undefined): boolean =>
-  code !== undefined && (code.startsWith('08') || code.startsWith('53') || /^57P0[123]$/.test(code) || code === '57014' || code === '3D000' || code === '55000');
+  code !== undefined &&
+  (code.startsWith('08') || code.startsWith('53') || /^57P0[123]$/.test(code) || code === '57014' || code === '3D000' || code === '55000');
 
 /** Whatever was thrown, as an AppError; anything unexpected becomes a 500 that shows nothing internal. */
 export function toAppError(err: FastifyError | Error, request: FastifyRequest): AppError {
@@ -90,7 +98,8 @@ export function registerErrorHandling(app: FastifyInstance, options: { pageFallb
  * whose percent-encoding is broken, 400): answered with the error object like any other.
  */
 export function frameworkErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  const status = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
+  const status =
+    err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
   const detail = status === 414 ? 'A path parameter is longer than this service accepts.' : 'The request URL is not valid (check its percent-encoding).';
   reply.header('x-request-id', request.id);
   reply.header('x-content-type-options', 'nosniff');
@@ -112,7 +121,11 @@ export function clientErrorHandler(err: Error & { code?: string }, socket: Duple
   const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
   const requestId = randomUUID();
   const detail =
-    status === 431 ? 'The request headers or URL are larger than this service accepts.' : status === 408 ? 'The request took too long to arrive.' : 'The request is not valid HTTP (check the method and request line).';
+    status === 431
+      ? 'The request headers or URL are larger than this service accepts.'
+      : status === 408
+        ? 'The request took too long to arrive.'
+        : 'The request is not valid HTTP (check the method and request line).';
   const body = JSON.stringify({ detail, status, title: titleOf(status), metadata: { code: frameworkCode(status) }, requestId });
   socket.end(
     `HTTP/1.1 ${status} ${titleOf(status)}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +

@@ -6,8 +6,15 @@ export const ErrorObject = Type.Object(
     status: Type.Integer({ description: 'HTTP status code' }),
     title: Type.String({ description: 'HTTP status title' }),
     metadata: Type.Object(
-      { code: Type.String({ description: 'The machine-readable error code (docs/errors.md lists them all), e.g. computer_not_found, install_running, validation_failed' }) },
-      { additionalProperties: true, description: 'The error code, and extra data where the code says so: `errors` lists validation problems as {path, message}' },
+      {
+        code: Type.String({
+          description: 'The machine-readable error code (docs/errors.md lists them all), e.g. computer_not_found, install_running, validation_failed',
+        }),
+      },
+      {
+        additionalProperties: true,
+        description: 'The error code, and extra data where the code says so: `errors` lists validation problems as {path, message}',
+      },
     ),
     requestId: Type.Optional(Type.String({ description: 'Equals the x-request-id response header' })),
   },

@@ -50,7 +50,10 @@ export const errors = {
   notFound: (what: string, code: CodeOf<404> = 'not_found') => new AppError(code, `${what} not found.`),
   routeNotFound: (method: string, url: string) => new AppError('route_not_found', `No route ${method} ${url}.`),
   methodNotAllowed: (method: string, allowed: string[]) =>
-    new AppError('method_not_allowed', `Method ${method} is not allowed here; allowed: ${allowed.join(', ')}.`, { metadata: { allowed }, headers: { allow: allowed.join(', ') } }),
+    new AppError('method_not_allowed', `Method ${method} is not allowed here; allowed: ${allowed.join(', ')}.`, {
+      metadata: { allowed },
+      headers: { allow: allowed.join(', ') },
+    }),
   conflict: (code: CodeOf<409>, detail: string, metadata?: Record<string, unknown>) => new AppError(code, detail, { metadata }),
   badGateway: (detail: string, metadata?: Record<string, unknown>, cause?: unknown) => new AppError('upstream_failed', detail, { metadata, cause }),
   tooManyRequests: (detail: string, retryAfterS: number) => new AppError('rate_limited', detail, { headers: { 'retry-after': String(retryAfterS) } }),

@@ -8,45 +8,44 @@ const Health = Type.Object({ status: Type.Literal('ok') });
 const Ready = Type.Object({ status: Type.Literal('ok'), database: Type.Union([Type.Literal('pglite'), Type.Literal('postgres')]) });
 const READY_TIMEOUT_MS = 2000;
 
-export const healthRoutes: FastifyPluginAsyncTypebox<{ db: Db }> =
-  async (app, { db }) => {
-    app.get(
-      '/healthz',
-      {
-        config: { access: 'public' },
-        schema: { operationId: 'health.live', tags: ['health'], summary: 'The process is up', security: [], response: { 200: Health } },
-      },
-      async () => ({ status: 'ok' as const }),
-    );
+export const healthRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, { db }) => {
+  app.get(
+    '/healthz',
+    {
+      config: { access: 'public' },
+      schema: { operationId: 'health.live', tags: ['health'], summary: 'The process is up', security: [], response: { 200: Health } },
+    },
+    async () => ({ status: 'ok' as const }),
+  );
 
-    app.get(
-      '/readyz',
-      {
-        config: { access: 'public' },
-        schema: {
-          operationId: 'health.ready',
-          tags: ['health'],
-          summary: 'The database answers',
-          security: [],
-          response: { 200: Ready, ...errorResponses(503) },
-        },
+  app.get(
+    '/readyz',
+    {
+      config: { access: 'public' },
+      schema: {
+        operationId: 'health.ready',
+        tags: ['health'],
+        summary: 'The database answers',
+        security: [],
+        response: { 200: Ready, ...errorResponses(503) },
       },
-      async (request) => {
-        let timer: NodeJS.Timeout | undefined;
-        try {
-          await Promise.race([
-            db.query('SELECT 1'),
-            new Promise((_, reject) => {
-              timer = setTimeout(() => reject(new Error(`no answer within ${READY_TIMEOUT_MS} ms`)), READY_TIMEOUT_MS);
-            }),
-          ]);
-        } catch (err) {
-          request.log.warn({ err }, 'readiness check failed');
-          throw errors.unavailable('The database is not reachable.', 5, 'database_unavailable');
-        } finally {
-          clearTimeout(timer);
-        }
-        return { status: 'ok' as const, database: db.engine };
-      },
-    );
-  };
+    },
+    async (request) => {
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        await Promise.race([
+          db.query('SELECT 1'),
+          new Promise((_, reject) => {
+            timer = setTimeout(() => reject(new Error(`no answer within ${READY_TIMEOUT_MS} ms`)), READY_TIMEOUT_MS);
+          }),
+        ]);
+      } catch (err) {
+        request.log.warn({ err }, 'readiness check failed');
+        throw errors.unavailable('The database is not reachable.', 5, 'database_unavailable');
+      } finally {
+        clearTimeout(timer);
+      }
+      return { status: 'ok' as const, database: db.engine };
+    },
+  );
+};

@@ -28,7 +28,8 @@ function nulPaths(value: unknown, path = '', out: ErrorItem[] = []): ErrorItem[]
     value.forEach((v, i) => nulPaths(v, `${path}/${i}`, out));
   } else if (value !== null && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) {
-      if (k.includes('\u0000')) out.push({ path: `${path}/${k.replaceAll('\u0000', '\\u0000')}`, message: 'is a property name with the NUL character (\\u0000)' });
+      if (k.includes('\u0000'))
+        out.push({ path: `${path}/${k.replaceAll('\u0000', '\\u0000')}`, message: 'is a property name with the NUL character (\\u0000)' });
       nulPaths(v, `${path}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, out);
     }
   }

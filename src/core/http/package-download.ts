@@ -28,14 +28,22 @@ function tarball(): Promise<string> {
     const stage = path.join(work, 'package');
     const manifest = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
     for (const entry of ['dist', 'docs', 'openapi.json', 'README.md']) {
-      if (existsSync(path.join(PACKAGE_ROOT, entry))) cpSync(path.join(PACKAGE_ROOT, entry), path.join(stage, entry), { recursive: true, filter: (f) => !f.endsWith('.map') });
+      if (existsSync(path.join(PACKAGE_ROOT, entry)))
+        cpSync(path.join(PACKAGE_ROOT, entry), path.join(stage, entry), { recursive: true, filter: (f) => !f.endsWith('.map') });
     }
     // The copy holds exactly what ships, so `files` has nothing left to select.
     const { scripts: _scripts, devDependencies: _dev, files: _files, ...installed } = manifest;
     writeFileSync(path.join(stage, 'package.json'), JSON.stringify(installed, null, 2));
-    const r = await runProcess('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: stage, timeoutMs: 120_000, killGraceMs: 1000, stdout: { first: 16 * 1024 * 1024 }, stderr: { last: 4096 } });
+    const r = await runProcess('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], {
+      cwd: stage,
+      timeoutMs: 120_000,
+      killGraceMs: 1000,
+      stdout: { first: 16 * 1024 * 1024 },
+      stderr: { last: 4096 },
+    });
     if (r.startError) throw r.startError;
-    if (r.exitCode !== 0 || r.timedOut) throw new Error(`npm pack ${r.timedOut ? 'did not finish within 120 s' : `exited with ${r.exitCode ?? r.signal}`}: ${r.stderr.trim()}`);
+    if (r.exitCode !== 0 || r.timedOut)
+      throw new Error(`npm pack ${r.timedOut ? 'did not finish within 120 s' : `exited with ${r.exitCode ?? r.signal}`}: ${r.stderr.trim()}`);
     const stdout = r.stdout;
     const [info] = JSON.parse(stdout) as { filename: string }[];
     return path.join(work, path.basename(info?.filename ?? TARBALL));
@@ -56,7 +64,13 @@ export const packageDownloadRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/download/orgctl.tgz',
     {
       config: { access: 'public', rateClass: 'none' },
-      schema: { operationId: 'download.latest', tags: ['download'], summary: 'Redirect to the package tarball of this service\'s version', security: [], response: { 302: Type.Null({ description: `Location: /download/${TARBALL}` }) } },
+      schema: {
+        operationId: 'download.latest',
+        tags: ['download'],
+        summary: "Redirect to the package tarball of this service's version",
+        security: [],
+        response: { 302: Type.Null({ description: `Location: /download/${TARBALL}` }) },
+      },
     },
     async (_request, reply) => reply.redirect(`/download/${TARBALL}`, 302),
   );
@@ -70,7 +84,10 @@ export const packageDownloadRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: `The orgctl package (npm install -g {base_url}/download/${TARBALL}), built from the files this service runs`,
         security: [],
         params: Type.Object({ file: Type.String({ maxLength: 100, description: `${TARBALL}: only this service's own version` }) }),
-        response: { 200: Type.Unsafe<unknown>({ type: 'string', format: 'binary', description: 'The npm package tarball (application/gzip)' }), ...errorResponses(404, 503) },
+        response: {
+          200: Type.Unsafe<unknown>({ type: 'string', format: 'binary', description: 'The npm package tarball (application/gzip)' }),
+          ...errorResponses(404, 503),
+        },
       },
     },
     async (request, reply) => {
@@ -82,13 +99,15 @@ export const packageDownloadRoutes: FastifyPluginAsyncTypebox = async (app) => {
         request.log.error({ err: e }, 'npm pack failed');
         throw errors.unavailable('The package could not be built on this service (npm pack failed); see its log.', 30);
       }
-      return reply
-        .type('application/gzip')
-        .header('content-length', statSync(file).size)
-        // Not cached: a rebuilt service offers other bytes under the same version.
-        .header('cache-control', 'no-store')
-        .header('content-disposition', `attachment; filename="${TARBALL}"`)
-        .send(createReadStream(file));
+      return (
+        reply
+          .type('application/gzip')
+          .header('content-length', statSync(file).size)
+          // Not cached: a rebuilt service offers other bytes under the same version.
+          .header('cache-control', 'no-store')
+          .header('content-disposition', `attachment; filename="${TARBALL}"`)
+          .send(createReadStream(file))
+      );
     },
   );
 };

@@ -32,12 +32,15 @@ export class PostgresRateStore {
          ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limit_windows.count + 1 RETURNING count`,
         [key, windowStart],
       )
-      .then(([row]) => {
-        callback(null, { current: row!.count, ttl: windowStart + timeWindow - now });
-        if (windowStart > this.lastSweep) {
-          this.lastSweep = windowStart;
-          this.db.query(`DELETE FROM rate_limit_windows WHERE window_start < $1`, [windowStart - timeWindow]).catch(() => undefined);
-        }
-      }, (e: Error) => callback(e));
+      .then(
+        ([row]) => {
+          callback(null, { current: row!.count, ttl: windowStart + timeWindow - now });
+          if (windowStart > this.lastSweep) {
+            this.lastSweep = windowStart;
+            this.db.query(`DELETE FROM rate_limit_windows WHERE window_start < $1`, [windowStart - timeWindow]).catch(() => undefined);
+          }
+        },
+        (e: Error) => callback(e),
+      );
   }
 }

@@ -51,7 +51,10 @@ export async function registerRateLimits(app: FastifyInstance, db: Db, options: 
     keyGenerator: (request) => `${request.principal ? `p:${request.principal.id}` : `a:${request.ip}`}:${classOf(request)}`,
     max: async (request) => (request.principal ? PER_MINUTE[await planOf(request.principal.orgId)][classOf(request) as RateClass] : ANONYMOUS_PER_MINUTE),
     errorResponseBuilder: (request, context) =>
-      errors.tooManyRequests(`Rate limit reached: ${context.max} ${classOf(request)} requests a minute for this ${request.principal ? 'principal' : 'address'}. Try again in ${context.after}.`, Math.max(1, Math.ceil(context.ttl / 1000))),
+      errors.tooManyRequests(
+        `Rate limit reached: ${context.max} ${classOf(request)} requests a minute for this ${request.principal ? 'principal' : 'address'}. Try again in ${context.after}.`,
+        Math.max(1, Math.ceil(context.ttl / 1000)),
+      ),
   });
   // The plugin's draft headers (limit, remaining, reset) become the current draft's two fields.
   app.addHook('onSend', async (request, reply) => {

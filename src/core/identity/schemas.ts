@@ -31,15 +31,18 @@ export const ApiKey = Type.Object({
 });
 export type ApiKeyDto = Static<typeof ApiKey>;
 
-export const CreatedApiKey = Type.Composite([
-  ApiKey,
-  Type.Object({ key: Type.String({ description: 'The secret. Shown only in this response.' }) }),
-]);
+export const CreatedApiKey = Type.Composite([ApiKey, Type.Object({ key: Type.String({ description: 'The secret. Shown only in this response.' }) })]);
 
 export const CreateApiKeyBody = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-    expiresAt: Type.Optional(Type.Integer({ minimum: 0, maximum: 253_402_300_799_999, description: 'Unix time in milliseconds; must be in the future and at most 9999-12-31T23:59:59.999Z' })),
+    expiresAt: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 253_402_300_799_999,
+        description: 'Unix time in milliseconds; must be in the future and at most 9999-12-31T23:59:59.999Z',
+      }),
+    ),
     principalId: Type.Optional(Uuid),
     email: Type.Optional(Type.String({ format: 'email', maxLength: 320 })),
   },
@@ -59,14 +62,26 @@ export const ServiceAccount = Type.Object({
   activeKeys: Type.Integer({ minimum: 0, description: 'Keys neither revoked nor expired' }),
 });
 export const ServiceAccountList = Type.Object({ serviceAccounts: Type.Array(ServiceAccount) });
-export const CreateServiceAccountBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }), role: ServiceAccountRole }, { additionalProperties: false });
+export const CreateServiceAccountBody = Type.Object(
+  { name: Type.String({ minLength: 1, maxLength: 100 }), role: ServiceAccountRole },
+  { additionalProperties: false },
+);
 export const ServiceAccountIdParams = Type.Object({ id: UuidParam('Service account', 'service_account_not_found') });
 
-const AccountId = Type.String({ minLength: 1, maxLength: 200, description: "An agent client's account id or uuid (OTLP user.account_id, user.account_uuid, or Droid's user.id)" });
+const AccountId = Type.String({
+  minLength: 1,
+  maxLength: 200,
+  description: "An agent client's account id or uuid (OTLP user.account_id, user.account_uuid, or Droid's user.id)",
+});
 export const AccountLinkBody = Type.Object(
   { email: Type.String({ format: 'email', maxLength: 320, description: 'A user of the organization' }), accountId: AccountId },
   { additionalProperties: false },
 );
-export const AccountLink = Type.Object({ accountId: Type.String(), userId: Type.String({ format: 'uuid' }), email: Type.String(), createdAt: Type.Optional(Type.Integer({ description: 'Unix time in milliseconds' })) });
+export const AccountLink = Type.Object({
+  accountId: Type.String(),
+  userId: Type.String({ format: 'uuid' }),
+  email: Type.String(),
+  createdAt: Type.Optional(Type.Integer({ description: 'Unix time in milliseconds' })),
+});
 export const AccountLinkList = Type.Object({ links: Type.Array(AccountLink) });
 export const AccountIdParams = Type.Object({ accountId: AccountId });

@@ -133,7 +133,8 @@ export class IdentityService {
   private async keepAnOwner(tx: Parameters<typeof store.countOwners>[0], orgId: string, what: string): Promise<void> {
     // Owners are locked first, so two changes at once cannot both take one of the last two.
     await tx.query(`SELECT id FROM principals WHERE org_id = $1 AND role = 'owner' ORDER BY id FOR UPDATE`, [orgId]);
-    if ((await store.countOwners(tx, orgId)) <= 1) throw errors.conflict('last_owner', `Cannot ${what}: an organization keeps at least one owner. Make another user owner first.`);
+    if ((await store.countOwners(tx, orgId)) <= 1)
+      throw errors.conflict('last_owner', `Cannot ${what}: an organization keeps at least one owner. Make another user owner first.`);
   }
 
   /** Which of these ids are users of the organization (service accounts are not users). */
@@ -166,7 +167,12 @@ export class IdentityService {
   }
 
   async accountLinks(orgId: string) {
-    return (await store.listAccountLinks(this.db, orgId)).map((l) => ({ accountId: l.account_id, userId: l.principal_id, email: l.email, createdAt: l.created_at.getTime() }));
+    return (await store.listAccountLinks(this.db, orgId)).map((l) => ({
+      accountId: l.account_id,
+      userId: l.principal_id,
+      email: l.email,
+      createdAt: l.created_at.getTime(),
+    }));
   }
 
   async addServiceAccount(input: { orgId: string; name: string; role: 'manager' | 'member' }) {
@@ -176,7 +182,13 @@ export class IdentityService {
   }
 
   async serviceAccounts(orgId: string) {
-    return (await store.listServiceAccounts(this.db, orgId, this.clock.now())).map((a) => ({ id: a.id, name: a.name, role: a.role, createdAt: a.created_at.getTime(), activeKeys: a.active_keys }));
+    return (await store.listServiceAccounts(this.db, orgId, this.clock.now())).map((a) => ({
+      id: a.id,
+      name: a.name,
+      role: a.role,
+      createdAt: a.created_at.getTime(),
+      activeKeys: a.active_keys,
+    }));
   }
 
   /** An owner's or manager's new service account, never of a role above their own. */
@@ -220,7 +232,8 @@ export class IdentityService {
     actor: Pick<Principal, 'id' | 'orgId' | 'role'> | null,
     input: { orgId: string; target?: { id: string } | { email: string }; name?: string; expiresAt?: Date | null },
   ): Promise<CreatedKey> {
-    if (input.expiresAt && input.expiresAt.getTime() <= this.clock.now().getTime()) throw errors.invalid([{ path: '/expiresAt', message: 'must be in the future' }]);
+    if (input.expiresAt && input.expiresAt.getTime() <= this.clock.now().getTime())
+      throw errors.invalid([{ path: '/expiresAt', message: 'must be in the future' }]);
     let principalId = actor?.id;
     if (input.target !== undefined) {
       const target = await this.findPrincipal(input.orgId, input.target);
@@ -263,9 +276,7 @@ export class IdentityService {
 
   async revokeApiKey(actor: Principal, keyId: string): Promise<void> {
     const key = await store.findApiKey(this.db, actor.orgId, keyId);
-    const mayRevoke =
-      key !== undefined &&
-      (key.principal_id === actor.id || (isManagerRole(actor.role) && outranksOrEquals(actor.role, key.principal_role)));
+    const mayRevoke = key !== undefined && (key.principal_id === actor.id || (isManagerRole(actor.role) && outranksOrEquals(actor.role, key.principal_role)));
     // A key the caller may not touch is reported as absent, so key ids of others are not confirmed.
     if (!key || !mayRevoke) throw errors.notFound('API key', 'api_key_not_found');
     await store.revokeApiKey(this.db, actor.orgId, keyId, this.clock.now());

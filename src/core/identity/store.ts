@@ -75,7 +75,11 @@ export const identityStore = {
   },
 
   /** The principals of an organization, users first (by email), then service accounts (by name), with their working keys. */
-  async listPrincipals(db: Queryable, orgId: string, now: Date): Promise<{ id: string; kind: PrincipalKind; email: string | null; name: string; role: Role; activeKeys: number }[]> {
+  async listPrincipals(
+    db: Queryable,
+    orgId: string,
+    now: Date,
+  ): Promise<{ id: string; kind: PrincipalKind; email: string | null; name: string; role: Role; activeKeys: number }[]> {
     return db.query(
       `SELECT p.id, p.kind, p.email, p.name, p.role,
               (SELECT count(*)::int FROM api_keys k WHERE k.principal_id = p.id AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > $2::timestamptz)) AS "activeKeys"
@@ -86,7 +90,11 @@ export const identityStore = {
   },
 
   /** The service accounts of an organization by name, with their working keys. */
-  async listServiceAccounts(db: Queryable, orgId: string, now: Date): Promise<{ id: string; name: string; role: 'manager' | 'member'; created_at: Date; active_keys: number }[]> {
+  async listServiceAccounts(
+    db: Queryable,
+    orgId: string,
+    now: Date,
+  ): Promise<{ id: string; name: string; role: 'manager' | 'member'; created_at: Date; active_keys: number }[]> {
     return db.query(
       `SELECT p.id, p.name, p.role, p.created_at,
               (SELECT count(*)::int FROM api_keys k WHERE k.principal_id = p.id AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > $2::timestamptz)) AS active_keys
@@ -121,10 +129,7 @@ export const identityStore = {
     return row?.org_id;
   },
 
-  async insertPrincipal(
-    db: Queryable,
-    p: { id: string; orgId: string; kind: PrincipalKind; email: string | null; name: string; role: Role },
-  ): Promise<void> {
+  async insertPrincipal(db: Queryable, p: { id: string; orgId: string; kind: PrincipalKind; email: string | null; name: string; role: Role }): Promise<void> {
     await db.query(`INSERT INTO principals (id, org_id, kind, email, name, role) VALUES ($1, $2, $3, $4, $5, $6)`, [
       p.id,
       p.orgId,

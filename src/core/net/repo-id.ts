@@ -68,7 +68,8 @@ export function splitRepoUrl(text: string): RepoUrlParts | undefined {
   // hold a dot: a single word before a colon is how a URI of another scheme begins
   // (`javascript:alert(1)`, `data:…`, `mailto:…`), which a browser would follow as a link.
   const scp = /^(?:([^@/:]+)@)?([^@/:]+):(?!\/\/)(.+)$/.exec(text);
-  if (scp && (scp[1] !== undefined || scp[2]!.includes('.'))) return { form: 'scp', ...(scp[1] !== undefined ? { user: scp[1] } : {}), host: scp[2]!, path: scp[3]! };
+  if (scp && (scp[1] !== undefined || scp[2]!.includes('.')))
+    return { form: 'scp', ...(scp[1] !== undefined ? { user: scp[1] } : {}), host: scp[2]!, path: scp[3]! };
   if (scp) return undefined;
   // Already canonical (or nearly): host/path, as a repoId filter is given.
   const bare = /^([^/@:]+)(\/.+)$/.exec(text);

@@ -93,7 +93,10 @@ export function runProcess(file: string, args: readonly string[], o: RunOptions 
       resolve(result);
     };
 
-    for (const [name, stream, keep] of [['stdout', child.stdout, stdout], ['stderr', child.stderr, stderr]] as const) {
+    for (const [name, stream, keep] of [
+      ['stdout', child.stdout, stdout],
+      ['stderr', child.stderr, stderr],
+    ] as const) {
       const decoder = new StringDecoder('utf8');
       stream?.on('data', (chunk: Buffer) => {
         keep.push(chunk);
@@ -168,7 +171,17 @@ function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
 
 function failedStart(e: unknown, started: number): ProcessResult {
   const startError: NodeJS.ErrnoException = e instanceof Error ? e : new Error(String(e));
-  return { exitCode: null, signal: null, timedOut: false, aborted: false, durationMs: Math.round(performance.now() - started), stdout: '', stderr: '', truncated: { stdout: false, stderr: false }, startError };
+  return {
+    exitCode: null,
+    signal: null,
+    timedOut: false,
+    aborted: false,
+    durationMs: Math.round(performance.now() - started),
+    stdout: '',
+    stderr: '',
+    truncated: { stdout: false, stderr: false },
+    startError,
+  };
 }
 
 /** What the result keeps of one stream. */

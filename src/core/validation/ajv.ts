@@ -17,7 +17,14 @@ export interface ErrorItem {
  * `type`) checks only its own branch. Exported for the hooks runner's precompiled validators
  * (scripts/compile-hooks-validators.mjs), which must check exactly as this ajv does.
  */
-export const jsonAjvOptions = { allErrors: true, removeAdditional: false, useDefaults: true, coerceTypes: false, strict: false, discriminator: true } as const satisfies Options;
+export const jsonAjvOptions = {
+  allErrors: true,
+  removeAdditional: false,
+  useDefaults: true,
+  coerceTypes: false,
+  strict: false,
+  discriminator: true,
+} as const satisfies Options;
 
 /** An ajv of the project's configuration, with the formats; `extra` only adds options (the standalone code's). */
 export function makeAjv(coerceTypes: boolean, extra: Options = {}) {

@@ -43,7 +43,10 @@ export function claudeMetric(p: PointInput): Mapped {
     return n === 0 ? NOTHING : tokenCount(p.ms, claudeClient(attrs, resource), model, kind, n);
   }
   const base: EventBase = { ms: p.ms, sessionId: session(attrs, resource), client: claudeClient(attrs, resource) };
-  const event = (type: NativeEvent['type'], extra: NativeEvent['attrs'] = {}) => (id: string): NativeEvent => nativeEvent(id, type, base, extra);
+  const event =
+    (type: NativeEvent['type'], extra: NativeEvent['attrs'] = {}) =>
+    (id: string): NativeEvent =>
+      nativeEvent(id, type, base, extra);
   switch (p.point.metric) {
     case 'claude_code.session.count':
       // Sessions opened in the agents view are not sessions of work.
@@ -104,7 +107,15 @@ export function claudeLog(l: LogInput): Mapped {
       const tool = textOf(attrs['tool_name']);
       if (!tool) return { reject: 'claude_code.tool_result without tool_name' };
       const server = mcpServer(attrs, tool);
-      return { events: [nativeEvent(l.id, 'tool_call', base, { tool, autonomyLevel: autonomy(textOf(attrs['decision_source']) ?? textOf(attrs['source'])), ...(server ? { mcpServer: server } : {}) })] };
+      return {
+        events: [
+          nativeEvent(l.id, 'tool_call', base, {
+            tool,
+            autonomyLevel: autonomy(textOf(attrs['decision_source']) ?? textOf(attrs['source'])),
+            ...(server ? { mcpServer: server } : {}),
+          }),
+        ],
+      };
     }
     case 'claude_code.skill_activated': {
       const name = text(attrs, 'skill.name', 'skill_name');

@@ -11,7 +11,12 @@ function codexClient(attrs: Attrs, resource: Attrs): Client {
   return o === 'codex_exec' || o.startsWith('codex_sdk') ? 'non-interactive-cli' : 'terminal-ui';
 }
 
-const LEVELS: Record<string, 'auto-high' | 'auto-medium' | 'auto-low'> = { never: 'auto-high', 'on-request': 'auto-medium', 'on-failure': 'auto-medium', untrusted: 'auto-low' };
+const LEVELS: Record<string, 'auto-high' | 'auto-medium' | 'auto-low'> = {
+  never: 'auto-high',
+  'on-request': 'auto-medium',
+  'on-failure': 'auto-medium',
+  untrusted: 'auto-low',
+};
 
 export function codexLog(l: LogInput): Mapped {
   const { attrs, resource } = l.record;

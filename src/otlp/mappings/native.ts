@@ -128,7 +128,8 @@ export const text = (attrs: Attrs, key: string, second?: string, third?: string)
  * and every record's shape, and V8's lookup there goes megamorphic (a generic probe for each
  * read, most of them misses), several per cent of a metric export's time.
  */
-export const textOf = (v: AttrValue | undefined): string | undefined => (typeof v === 'string' ? (v === '' ? undefined : v) : typeof v === 'number' ? String(v) : undefined);
+export const textOf = (v: AttrValue | undefined): string | undefined =>
+  typeof v === 'string' ? (v === '' ? undefined : v) : typeof v === 'number' ? String(v) : undefined;
 
 export const num = (v: AttrValue | undefined): number | undefined => {
   if (typeof v === 'number') return v;
@@ -166,5 +167,12 @@ export interface Tokens {
 }
 
 export function modelRequest(id: string, base: EventBase, model: string, t: Tokens): NativeEvent {
-  return nativeEvent(id, 'model_request', base, { model, tier: 'standard', inputTokens: t.input, outputTokens: t.output, cacheReadTokens: t.cacheRead, cacheWriteTokens: t.cacheWrite });
+  return nativeEvent(id, 'model_request', base, {
+    model,
+    tier: 'standard',
+    inputTokens: t.input,
+    outputTokens: t.output,
+    cacheReadTokens: t.cacheRead,
+    cacheWriteTokens: t.cacheWrite,
+  });
 }

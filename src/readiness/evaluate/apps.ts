@@ -95,7 +95,13 @@ async function goMembers(scan: RepoScan, workspaces: string[]): Promise<Found[]>
   workspaces.push('go.work use');
   const uses: string[] = [];
   const block = /use\s*\(([^)]*)\)/g;
-  for (const m of work.matchAll(block)) uses.push(...m[1]!.split('\n').map((l) => l.replace(/\/\/.*/, '').trim()).filter(Boolean));
+  for (const m of work.matchAll(block))
+    uses.push(
+      ...m[1]!
+        .split('\n')
+        .map((l) => l.replace(/\/\/.*/, '').trim())
+        .filter(Boolean),
+    );
   for (const m of work.matchAll(/^use\s+([^\s(]+)/gm)) uses.push(m[1]!);
   return membersOf(scan, /^go\.mod$/, uses).map((dir) => ({ dir, kind: 'go' }));
 }

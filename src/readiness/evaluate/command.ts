@@ -9,7 +9,8 @@ import { stableJson, uploadBody } from './report.js';
 
 export const readinessEvaluate: ApiCommand = {
   name: 'readiness evaluate',
-  summary: 'Evaluate a git checkout against the 84 readiness criteria, offline (forge checks need a GitHub token); print a summary or the report, and optionally upload it.',
+  summary:
+    'Evaluate a git checkout against the 84 readiness criteria, offline (forge checks need a GitHub token); print a summary or the report, and optionally upload it.',
   positionals: [{ name: 'DIR', description: 'The checkout to evaluate (default: the current directory)', optional: true }],
   flags: {
     json: { type: 'boolean', description: 'Print the report as JSON instead of the summary' },

@@ -12,8 +12,10 @@ export interface Rule {
 /** At most this many files are read for one rule, so a huge repository costs the same as a large one. */
 const MAX_FILES_PER_RULE = 4000;
 
-export const CI_FILE = /^(\.github\/workflows\/[^/]+\.ya?ml|\.gitlab-ci\.yml|\.gitlab\/ci\/.+\.ya?ml|\.circleci\/config\.ya?ml|azure-pipelines\.ya?ml|Jenkinsfile|bitbucket-pipelines\.yml|\.buildkite\/[^/]+\.ya?ml)$/;
-export const MANIFEST = /(^|\/)(package\.json|pyproject\.toml|requirements[^/]*\.(txt|in)|setup\.(py|cfg)|Pipfile|go\.mod|Cargo\.toml|pom\.xml|build\.gradle(\.kts)?|Gemfile|CMakeLists\.txt|conanfile\.(txt|py)|vcpkg\.json)$/;
+export const CI_FILE =
+  /^(\.github\/workflows\/[^/]+\.ya?ml|\.gitlab-ci\.yml|\.gitlab\/ci\/.+\.ya?ml|\.circleci\/config\.ya?ml|azure-pipelines\.ya?ml|Jenkinsfile|bitbucket-pipelines\.yml|\.buildkite\/[^/]+\.ya?ml)$/;
+export const MANIFEST =
+  /(^|\/)(package\.json|pyproject\.toml|requirements[^/]*\.(txt|in)|setup\.(py|cfg)|Pipfile|go\.mod|Cargo\.toml|pom\.xml|build\.gradle(\.kts)?|Gemfile|CMakeLists\.txt|conanfile\.(txt|py)|vcpkg\.json)$/;
 export const DOC_FILE = /^(README[^/]*|AGENTS\.md|CONTRIBUTING[^/]*|docs?\/.+\.(md|mdx|rst|txt|adoc))$|\/README[^/]*$/i;
 export const SOURCE_FILE = /\.(ts|tsx|mts|js|jsx|mjs|cjs|py|go|rs|java|kt|rb|c|cc|cpp|h|hpp|cs|php|swift|scala|ex|exs)$/;
 export const HOOK_FILE = /^(\.pre-commit-config\.ya?ml|\.husky\/[^/]+|lefthook\.ya?ml|\.lefthook\.ya?ml|\.lintstagedrc[^/]*|lint-staged\.config\.[cm]?js)$/;

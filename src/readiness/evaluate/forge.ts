@@ -33,7 +33,12 @@ export function githubRepoOf(url: string, host: string): string | undefined {
   return m ? `${m[1]}/${m[2]}` : undefined;
 }
 
-export function githubForge(opts: { repoUrl: string | undefined; token: string | undefined; apiUrl: string; timeoutMs?: number }): Forge | { unavailable: string } {
+export function githubForge(opts: {
+  repoUrl: string | undefined;
+  token: string | undefined;
+  apiUrl: string;
+  timeoutMs?: number;
+}): Forge | { unavailable: string } {
   if (!opts.token) return { unavailable: 'no GitHub token (GITHUB_TOKEN or --github-token) to read the forge' };
   const apiHost = new URL(opts.apiUrl).hostname;
   const host = apiHost === 'api.github.com' ? 'github.com' : apiHost;
@@ -41,7 +46,13 @@ export function githubForge(opts: { repoUrl: string | undefined; token: string |
   if (!name) return { unavailable: `the repository URL ${opts.repoUrl ?? '(none)'} is not a repository on ${host}` };
   const [owner, repo] = name.split('/') as [string, string];
   const r = { owner, repo };
-  const gh = new Octokit({ auth: opts.token, baseUrl: opts.apiUrl.replace(/\/+$/, ''), userAgent: 'orgctl-readiness', log: silent, request: { timeout: opts.timeoutMs ?? 20_000 } });
+  const gh = new Octokit({
+    auth: opts.token,
+    baseUrl: opts.apiUrl.replace(/\/+$/, ''),
+    userAgent: 'orgctl-readiness',
+    log: silent,
+    request: { timeout: opts.timeoutMs ?? 20_000 },
+  });
   return {
     name,
     defaultBranch: async () => (await gh.repos.get(r)).data.default_branch,
@@ -53,7 +64,8 @@ export function githubForge(opts: { repoUrl: string | undefined; token: string |
         if (p.required_pull_request_reviews) return { requiresReview: true, via: `branch protection on ${branch} requires pull request reviews` };
         return { requiresReview: false, via: `branch protection on ${branch} without required reviews` };
       } catch (e) {
-        if ((e as { status?: number }).status === 404) return { requiresReview: false, via: `no ruleset requiring pull requests and no branch protection on ${branch}` };
+        if ((e as { status?: number }).status === 404)
+          return { requiresReview: false, via: `no ruleset requiring pull requests and no branch protection on ${branch}` };
         throw e;
       }
     },
@@ -61,12 +73,21 @@ export function githubForge(opts: { repoUrl: string | undefined; token: string |
     codeScanningAnalyses: async () => (await gh.codeScanning.listRecentAnalyses({ ...r, per_page: 10 })).data.length,
     async mergedPulls(limit) {
       const pulls = (await gh.pulls.list({ ...r, state: 'closed', sort: 'updated', direction: 'desc', per_page: 50 })).data;
-      return pulls.filter((p) => p.merged_at).slice(0, limit).map((p) => ({ number: p.number, headSha: p.head.sha, mergedAt: p.merged_at! }));
+      return pulls
+        .filter((p) => p.merged_at)
+        .slice(0, limit)
+        .map((p) => ({ number: p.number, headSha: p.head.sha, mergedAt: p.merged_at! }));
     },
     async checkMinutes(sha) {
       const runs = (await gh.checks.listForRef({ ...r, ref: sha, per_page: 100 })).data.check_runs;
-      const starts = runs.map((x) => x.started_at).filter((x): x is string => !!x).map(Date.parse);
-      const ends = runs.map((x) => x.completed_at).filter((x): x is string => !!x).map(Date.parse);
+      const starts = runs
+        .map((x) => x.started_at)
+        .filter((x): x is string => !!x)
+        .map(Date.parse);
+      const ends = runs
+        .map((x) => x.completed_at)
+        .filter((x): x is string => !!x)
+        .map(Date.parse);
       if (!starts.length || !ends.length) return undefined;
       return (Math.max(...ends) - Math.min(...starts)) / 60_000;
     },
@@ -74,7 +95,10 @@ export function githubForge(opts: { repoUrl: string | undefined; token: string |
     async reviewBots(pulls) {
       const bots = new Set<string>();
       for (const n of pulls) {
-        const [reviews, comments] = await Promise.all([gh.pulls.listReviews({ ...r, pull_number: n, per_page: 100 }), gh.issues.listComments({ ...r, issue_number: n, per_page: 100 })]);
+        const [reviews, comments] = await Promise.all([
+          gh.pulls.listReviews({ ...r, pull_number: n, per_page: 100 }),
+          gh.issues.listComments({ ...r, issue_number: n, per_page: 100 }),
+        ]);
         for (const x of [...reviews.data, ...comments.data]) if (x.user?.type === 'Bot') bots.add(x.user.login);
       }
       return [...bots].sort();

@@ -16,7 +16,15 @@ export async function git(dir: string, args: string[], opts: { allowFailure?: bo
     stdout: { first: MAX_BUFFER },
     stderr: { last: 4096 },
   });
-  const failure = r.startError?.message ?? (r.timedOut ? 'did not finish within 60 s' : r.truncated.stdout ? `printed more than ${MAX_BUFFER} bytes` : r.exitCode !== 0 ? `exited with ${r.exitCode ?? r.signal}: ${r.stderr.trim()}` : undefined);
+  const failure =
+    r.startError?.message ??
+    (r.timedOut
+      ? 'did not finish within 60 s'
+      : r.truncated.stdout
+        ? `printed more than ${MAX_BUFFER} bytes`
+        : r.exitCode !== 0
+          ? `exited with ${r.exitCode ?? r.signal}: ${r.stderr.trim()}`
+          : undefined);
   if (failure === undefined) return r.stdout;
   if (opts.allowFailure) return '';
   throw new Error(`git ${args.join(' ')} failed in ${dir}: ${failure}`);

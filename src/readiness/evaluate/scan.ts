@@ -19,10 +19,7 @@ const splitZ = (out: string) => out.split('\0').filter((f) => f !== '');
 
 export async function scanRepository(dir: string): Promise<RepoScan> {
   const root = (await git(dir, ['rev-parse', '--show-toplevel'])).trim();
-  const [tracked, untracked] = await Promise.all([
-    git(root, ['ls-files', '-z', '--cached']),
-    git(root, ['ls-files', '-z', '--others', '--exclude-standard']),
-  ]);
+  const [tracked, untracked] = await Promise.all([git(root, ['ls-files', '-z', '--cached']), git(root, ['ls-files', '-z', '--others', '--exclude-standard'])]);
   const files = [...new Set([...splitZ(tracked), ...splitZ(untracked)])].sort();
   const set = new Set(files);
   const cache = new Map<string, Promise<string | undefined>>();

@@ -40,7 +40,12 @@ async function serviceWith(overrides: Partial<Config>): Promise<FastifyInstance>
  */
 async function browse(app: FastifyInstance, headers: Record<string, string>) {
   const base = { host: HOST, 'sec-fetch-site': 'same-origin', ...headers };
-  const signIn = await app.inject({ method: 'POST', url: '/api/v0/session/login', headers: { ...base, 'content-type': 'application/json' }, payload: JSON.stringify({ email, password: PASSWORD }) });
+  const signIn = await app.inject({
+    method: 'POST',
+    url: '/api/v0/session/login',
+    headers: { ...base, 'content-type': 'application/json' },
+    payload: JSON.stringify({ email, password: PASSWORD }),
+  });
   expect(signIn.statusCode).toBe(200);
   const lines = ([] as string[]).concat(signIn.headers['set-cookie'] ?? []);
   const cookies = new Map(lines.map((l) => [l.slice(0, l.indexOf('=')), l]));
@@ -84,7 +89,7 @@ describe('session cookies behind an HTTPS proxy', () => {
     expect([b.me, b.write]).toEqual([200, 201]);
   });
 
-  it('with TRUST_PROXY naming the proxy\'s address, X-Forwarded-Proto from it is believed, and from elsewhere not', async () => {
+  it("with TRUST_PROXY naming the proxy's address, X-Forwarded-Proto from it is believed, and from elsewhere not", async () => {
     expectSecureCookies((await browse(await serviceWith({ trustProxy: 'loopback' }), { 'x-forwarded-proto': 'https' })).cookies);
     expectPlainCookies((await browse(await serviceWith({ trustProxy: '10.0.0.0/8' }), { 'x-forwarded-proto': 'https' })).cookies);
   });
@@ -110,7 +115,7 @@ describe('session cookies behind an HTTPS proxy', () => {
 });
 
 describe('with APP_PORT', () => {
-  it('the application listener hands sign-ins to the API with what the proxy told it: Secure __Host- cookies, the client\'s address', async () => {
+  it("the application listener hands sign-ins to the API with what the proxy told it: Secure __Host- cookies, the client's address", async () => {
     const config = loadConfig({}, { logLevel: 'silent', overloadMaxEventLoopDelayMs: 0, trustProxy: 'loopback', appPort: 0 });
     const services = buildServices(config, { db: t.db });
     const api = await buildApp(config, { services }, ['api']);

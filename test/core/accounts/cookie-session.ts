@@ -23,7 +23,11 @@ export class CookieSession {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   }
 
-  async request<T = Record<string, unknown>>(method: Method, url: string, options: { body?: unknown; headers?: Record<string, string>; site?: string | null; csrf?: string | null; key?: string } = {}): Promise<Response<T>> {
+  async request<T = Record<string, unknown>>(
+    method: Method,
+    url: string,
+    options: { body?: unknown; headers?: Record<string, string>; site?: string | null; csrf?: string | null; key?: string } = {},
+  ): Promise<Response<T>> {
     const headers: Record<string, string> = {};
     if (this.cookies.size > 0) headers.cookie = this.cookieHeader();
     if (options.site !== null) headers['sec-fetch-site'] = options.site ?? 'same-origin';

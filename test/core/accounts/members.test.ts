@@ -43,20 +43,28 @@ describe('invitations', () => {
     expect(pending.body.invitations.map((i) => i.email)).toContain('new.person@team.test');
 
     const invitee = new CookieSession(t);
-    const accepted = await invitee.request('POST', '/api/v0/invitations/accept', { body: { token: res.body.token, password: 'my own password', name: 'New Person' } });
+    const accepted = await invitee.request('POST', '/api/v0/invitations/accept', {
+      body: { token: res.body.token, password: 'my own password', name: 'New Person' },
+    });
     expect(accepted.status).toBe(200);
     expect(accepted.body).toMatchObject({ email: 'new.person@team.test', name: 'New Person', role: 'member', credential: 'session' });
     expect((await invitee.request('GET', '/api/v0/me')).body).toMatchObject({ role: 'member' });
 
     const again = await new CookieSession(t).request('POST', '/api/v0/invitations/accept', { body: { token: res.body.token, password: 'taking it over' } });
     expectErrorObject(again, 409);
-    expectErrorObject(await new CookieSession(t).request('POST', '/api/v0/invitations/accept', { body: { token: 'x'.repeat(43), password: 'taking it over' } }), 404);
+    expectErrorObject(
+      await new CookieSession(t).request('POST', '/api/v0/invitations/accept', { body: { token: 'x'.repeat(43), password: 'taking it over' } }),
+      404,
+    );
   });
 
   it('refuses an expired invitation with 409 and creates nobody', async () => {
     const res = await t.request<Created>('POST', '/api/v0/organization/invitations', { key: org.ownerKey, body: { email: 'late@team.test', role: 'guest' } });
     await t.db.query(`UPDATE invitations SET expires_at = now() - interval '1 second' WHERE email = 'late@team.test'`);
-    const accepted = expectErrorObject(await new CookieSession(t).request('POST', '/api/v0/invitations/accept', { body: { token: res.body.token, password: 'too late now!' } }), 409);
+    const accepted = expectErrorObject(
+      await new CookieSession(t).request('POST', '/api/v0/invitations/accept', { body: { token: res.body.token, password: 'too late now!' } }),
+      409,
+    );
     expect(accepted.detail).toMatch(/expired/);
     expect(await t.identity.findPrincipal(org.orgId, { email: 'late@team.test' })).toBeUndefined();
   });
@@ -75,7 +83,9 @@ describe('members', () => {
   it('lists the users for owners and managers only', async () => {
     const member = await signedIn('member');
     expectErrorObject(await member.browser.request('GET', '/api/v0/organization/members'), 403);
-    const list = await t.request<{ members: { id: string; role: string; hasPassword: boolean }[] }>('GET', '/api/v0/organization/members', { key: org.ownerKey });
+    const list = await t.request<{ members: { id: string; role: string; hasPassword: boolean }[] }>('GET', '/api/v0/organization/members', {
+      key: org.ownerKey,
+    });
     expect(list.body.members.find((m) => m.id === member.id)).toMatchObject({ role: 'member', hasPassword: true });
     expect(list.body.members.find((m) => m.id === org.ownerId)).toMatchObject({ role: 'owner', hasPassword: false });
   });
@@ -127,7 +137,10 @@ describe('own daily usage', () => {
       event(guest.id, 'tool_call', `${day}T10:00:00Z`, 'terminal-ui', { tool: 'Read', autonomyLevel: 'auto-high' }),
       event(other.id, 'tool_call', `${day}T11:00:00Z`, 'terminal-ui', { tool: 'Edit', autonomyLevel: 'auto-high' }),
     ]);
-    const res = await guest.browser.request<{ data: { user_id: string; date: string; tool_calls: number }[] }>('GET', `/api/v0/usage/daily?startDate=${day}&endDate=${day}`);
+    const res = await guest.browser.request<{ data: { user_id: string; date: string; tool_calls: number }[] }>(
+      'GET',
+      `/api/v0/usage/daily?startDate=${day}&endDate=${day}`,
+    );
     expect(res.status).toBe(200);
     expect(res.body.data.map((r) => [r.user_id, r.date, r.tool_calls])).toEqual([[guest.id, day, 1]]);
     expectErrorObject(await guest.browser.request('GET', `/api/v0/usage/daily?startDate=${day}&endDate=2020-01-01`), 400);

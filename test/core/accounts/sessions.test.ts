@@ -30,7 +30,9 @@ describe('first-run setup', () => {
     const issued = await accounts.issueSetupTokens('fixed-setup-token-for-tests');
     expect(issued).toEqual([{ email: 'owner@web.test', orgName: 'web', token: 'fixed-setup-token-for-tests' }]);
     token = issued[0]!.token;
-    const wrong = await new CookieSession(t).request('POST', '/api/v0/session/setup', { body: { token: 'not-the-setup-token-at-all', password: OWNER_PASSWORD } });
+    const wrong = await new CookieSession(t).request('POST', '/api/v0/session/setup', {
+      body: { token: 'not-the-setup-token-at-all', password: OWNER_PASSWORD },
+    });
     expectErrorObject(wrong, 403);
   });
 
@@ -100,7 +102,10 @@ describe('sign-in', () => {
   });
 
   it('refuses a sign-in posted from another site', async () => {
-    const res = await new CookieSession(t).request('POST', '/api/v0/session/login', { body: { email: 'owner@web.test', password: OWNER_PASSWORD }, site: 'cross-site' });
+    const res = await new CookieSession(t).request('POST', '/api/v0/session/login', {
+      body: { email: 'owner@web.test', password: OWNER_PASSWORD },
+      site: 'cross-site',
+    });
     expectErrorObject(res, 403);
   });
 
@@ -108,7 +113,12 @@ describe('sign-in', () => {
     const browser = new CookieSession(t);
     const login = await browser.login('owner@web.test', OWNER_PASSWORD);
     const session = await browser.request('GET', '/api/v0/session');
-    expect(session.body).toMatchObject({ principalId: org.ownerId, role: 'owner', credential: 'session', csrfToken: (login.body as { csrfToken: string }).csrfToken });
+    expect(session.body).toMatchObject({
+      principalId: org.ownerId,
+      role: 'owner',
+      credential: 'session',
+      csrfToken: (login.body as { csrfToken: string }).csrfToken,
+    });
     const cookies = browser.cookieHeader();
     expect((await browser.request('POST', '/api/v0/session/logout')).status).toBe(204);
     expectErrorObject(await t.request('GET', '/api/v0/session', { headers: { cookie: cookies } }), 401);
@@ -174,7 +184,9 @@ describe('session expiry', () => {
 
     const old = new CookieSession(t);
     await old.login('owner@web.test', OWNER_PASSWORD);
-    const [row2] = await t.db.query<{ id: string; expires_at: Date; created_at: Date }>(`SELECT id, expires_at, created_at FROM sessions ORDER BY created_at DESC LIMIT 1`);
+    const [row2] = await t.db.query<{ id: string; expires_at: Date; created_at: Date }>(
+      `SELECT id, expires_at, created_at FROM sessions ORDER BY created_at DESC LIMIT 1`,
+    );
     expect(row2!.expires_at.getTime() - row2!.created_at.getTime()).toBe(14 * 24 * 3_600_000);
     await t.db.query(`UPDATE sessions SET expires_at = now() - interval '1 second' WHERE id = $1`, [row2!.id]);
     expectErrorObject(await old.request('GET', '/api/v0/me'), 401);
@@ -202,7 +214,10 @@ describe('own sessions and password', () => {
     const there = new CookieSession(t);
     await here.login(user.email, user.password);
     await there.login(user.email, user.password);
-    expectErrorObject(await here.request('PUT', '/api/v0/me/password', { body: { currentPassword: 'not my password', newPassword: 'a brand new password' } }), 403);
+    expectErrorObject(
+      await here.request('PUT', '/api/v0/me/password', { body: { currentPassword: 'not my password', newPassword: 'a brand new password' } }),
+      403,
+    );
     const changed = await here.request('PUT', '/api/v0/me/password', { body: { currentPassword: user.password, newPassword: 'a brand new password' } });
     expect(changed.status).toBe(204);
     expectErrorObject(await there.request('GET', '/api/v0/me'), 401);

@@ -10,9 +10,27 @@ const twoApps = {
 const deployed = { ...NODE_APP, Dockerfile: 'FROM node:20\n' };
 
 criterionCases('Build System (offline)', [
-  { id: 'build_cmd_doc', pass: { ...NODE_APP, 'README.md': '# App\n\n```\nnpm ci\nnpm run build\n```\n' }, passNames: /README\.md \(build\/install command: "npm ci/, fail: { ...NODE_APP, 'README.md': '# App\n' }, failNames: /build\/install command/ },
-  { id: 'deps_pinned', pass: { ...NODE_APP, 'package-lock.json': '{}' }, passNames: /package-lock\.json \(lockfile\)/, fail: { 'requirements.txt': 'requests>=2\n' }, failNames: /no lockfile committed.*requirements\.txt/ },
-  { id: 'agentic_development', pass: { ...NODE_APP, '.claude/settings.json': '{}' }, passNames: /\.claude\/settings\.json \(agent configuration\)/, fail: NODE_APP, failNames: /agent configuration/ },
+  {
+    id: 'build_cmd_doc',
+    pass: { ...NODE_APP, 'README.md': '# App\n\n```\nnpm ci\nnpm run build\n```\n' },
+    passNames: /README\.md \(build\/install command: "npm ci/,
+    fail: { ...NODE_APP, 'README.md': '# App\n' },
+    failNames: /build\/install command/,
+  },
+  {
+    id: 'deps_pinned',
+    pass: { ...NODE_APP, 'package-lock.json': '{}' },
+    passNames: /package-lock\.json \(lockfile\)/,
+    fail: { 'requirements.txt': 'requests>=2\n' },
+    failNames: /no lockfile committed.*requirements\.txt/,
+  },
+  {
+    id: 'agentic_development',
+    pass: { ...NODE_APP, '.claude/settings.json': '{}' },
+    passNames: /\.claude\/settings\.json \(agent configuration\)/,
+    fail: NODE_APP,
+    failNames: /agent configuration/,
+  },
   {
     id: 'build_performance_tracking',
     pass: { ...NODE_APP, '.github/workflows/ci.yml': 'jobs:\n  b:\n    steps:\n      - uses: actions/cache@v4\n' },
@@ -22,9 +40,27 @@ criterionCases('Build System (offline)', [
     skip: NODE_APP,
     skipNames: /no CI configuration/,
   },
-  { id: 'single_command_setup', pass: { ...NODE_APP, 'README.md': 'Run `npm run dev` after cloning.\n' }, passNames: /README\.md \(setup\/run command: "npm run dev/, fail: { ...NODE_APP, 'README.md': '# App\n' }, failNames: /setup\/run command/ },
-  { id: 'feature_flag_infrastructure', pass: deps('@growthbook/growthbook'), passNames: /feature-flag SDK: "@growthbook\/growthbook/, fail: NODE_APP, failNames: /feature-flag SDK/ },
-  { id: 'release_notes_automation', pass: { ...NODE_APP, '.changeset/config.json': '{}' }, passNames: /\.changeset\/config\.json/, fail: NODE_APP, failNames: /release notes tool/ },
+  {
+    id: 'single_command_setup',
+    pass: { ...NODE_APP, 'README.md': 'Run `npm run dev` after cloning.\n' },
+    passNames: /README\.md \(setup\/run command: "npm run dev/,
+    fail: { ...NODE_APP, 'README.md': '# App\n' },
+    failNames: /setup\/run command/,
+  },
+  {
+    id: 'feature_flag_infrastructure',
+    pass: deps('@growthbook/growthbook'),
+    passNames: /feature-flag SDK: "@growthbook\/growthbook/,
+    fail: NODE_APP,
+    failNames: /feature-flag SDK/,
+  },
+  {
+    id: 'release_notes_automation',
+    pass: { ...NODE_APP, '.changeset/config.json': '{}' },
+    passNames: /\.changeset\/config\.json/,
+    fail: NODE_APP,
+    failNames: /release notes tool/,
+  },
   {
     id: 'progressive_rollout',
     pass: { ...deployed, 'k8s/rollout.yaml': 'kind: Rollout\nspec:\n  strategy:\n    canary: {}\n' },
@@ -34,8 +70,29 @@ criterionCases('Build System (offline)', [
     skip: NODE_APP,
     skipNames: /not an infrastructure repository/,
   },
-  { id: 'rollback_automation', pass: { ...deployed, 'scripts/rollback.sh': 'kubectl rollout undo' }, passNames: /scripts\/rollback\.sh/, fail: deployed, failNames: /rollback/, skip: NODE_APP, skipNames: /not an infrastructure repository/ },
-  { id: 'monorepo_tooling', pass: twoApps, passNames: /2 applications declared by package\.json workspaces/, fail: { ...twoApps, 'package.json': JSON.stringify({ name: 'root' }), 'apps/api/pyproject.toml': '[project]\nname="api"\n', 'apps/web/pyproject.toml': '[project]\nname="web"\n' }, failNames: /monorepo tool config/, skip: NODE_APP, skipNames: /single application \(\.\)/ },
+  {
+    id: 'rollback_automation',
+    pass: { ...deployed, 'scripts/rollback.sh': 'kubectl rollout undo' },
+    passNames: /scripts\/rollback\.sh/,
+    fail: deployed,
+    failNames: /rollback/,
+    skip: NODE_APP,
+    skipNames: /not an infrastructure repository/,
+  },
+  {
+    id: 'monorepo_tooling',
+    pass: twoApps,
+    passNames: /2 applications declared by package\.json workspaces/,
+    fail: {
+      ...twoApps,
+      'package.json': JSON.stringify({ name: 'root' }),
+      'apps/api/pyproject.toml': '[project]\nname="api"\n',
+      'apps/web/pyproject.toml': '[project]\nname="web"\n',
+    },
+    failNames: /monorepo tool config/,
+    skip: NODE_APP,
+    skipNames: /single application \(\.\)/,
+  },
   {
     id: 'heavy_dependency_detection',
     pass: { ...pkg({ devDependencies: { vite: '5.0.0', 'size-limit': '11.0.0' } }) },
@@ -45,7 +102,13 @@ criterionCases('Build System (offline)', [
     skip: NODE_APP,
     skipNames: /not a bundled app/,
   },
-  { id: 'unused_dependencies_detection', pass: pkg({ devDependencies: { depcheck: '1.4.7' } }), passNames: /unused-dependency tool: "depcheck/, fail: NODE_APP, failNames: /unused-dependency tool/ },
+  {
+    id: 'unused_dependencies_detection',
+    pass: pkg({ devDependencies: { depcheck: '1.4.7' } }),
+    passNames: /unused-dependency tool: "depcheck/,
+    fail: NODE_APP,
+    failNames: /unused-dependency tool/,
+  },
   {
     id: 'version_drift_detection',
     pass: { ...twoApps, '.syncpackrc': '{}' },
@@ -55,7 +118,13 @@ criterionCases('Build System (offline)', [
     skip: NODE_APP,
     skipNames: /single application/,
   },
-  { id: 'release_automation', pass: { ...NODE_APP, ...workflow('npx semantic-release') }, passNames: /ci\.yml \(release or deploy automation in CI: "semantic-release/, fail: NODE_APP, failNames: /release tool config/ },
+  {
+    id: 'release_automation',
+    pass: { ...NODE_APP, ...workflow('npx semantic-release') },
+    passNames: /ci\.yml \(release or deploy automation in CI: "semantic-release/,
+    fail: NODE_APP,
+    failNames: /release tool config/,
+  },
   {
     id: 'dead_feature_flag_detection',
     pass: { ...deps('@growthbook/growthbook'), 'docs/flags.md': 'We remove stale flags every sprint.\n' },
@@ -72,8 +141,19 @@ describe('Build System (machine and forge)', () => {
     const dir = makeRepo(NODE_APP);
     const logged = await evaluate(dir, { probe: { ...BARE_MACHINE, vcsCli: async () => [{ tool: 'gh', installed: true, authenticated: true }] } });
     expect(logged.report.report.vcs_cli_tools).toMatchObject({ numerator: 1, rationale: expect.stringMatching(/gh is installed and authenticated/) });
-    const bare = await evaluate(dir, { probe: { ...BARE_MACHINE, vcsCli: async () => [{ tool: 'gh', installed: true, authenticated: false }, { tool: 'glab', installed: false, authenticated: false }] } });
-    expect(bare.report.report.vcs_cli_tools).toMatchObject({ numerator: 0, rationale: expect.stringMatching(/gh: installed, not authenticated; glab: not on PATH/) });
+    const bare = await evaluate(dir, {
+      probe: {
+        ...BARE_MACHINE,
+        vcsCli: async () => [
+          { tool: 'gh', installed: true, authenticated: false },
+          { tool: 'glab', installed: false, authenticated: false },
+        ],
+      },
+    });
+    expect(bare.report.report.vcs_cli_tools).toMatchObject({
+      numerator: 0,
+      rationale: expect.stringMatching(/gh: installed, not authenticated; glab: not on PATH/),
+    });
   });
 
   it('agentic_development passes on an AI co-author trailer in recent commits', async () => {
@@ -114,7 +194,10 @@ describe('Build System (machine and forge)', () => {
       const r = (await withForge(neglected)).report.report;
       expect(r.automated_pr_review).toMatchObject({ numerator: 0, rationale: expect.stringMatching(/no bot reviews/) });
       expect(r.fast_ci_feedback).toMatchObject({ numerator: 0, rationale: expect.stringMatching(/average CI duration 40\.0 min/) });
-      expect(r.deployment_frequency).toMatchObject({ numerator: 0, rationale: expect.stringMatching(/0 releases of acme\/app in the last 4 weeks \(fewer than 2 a week\)/) });
+      expect(r.deployment_frequency).toMatchObject({
+        numerator: 0,
+        rationale: expect.stringMatching(/0 releases of acme\/app in the last 4 weeks \(fewer than 2 a week\)/),
+      });
     });
   });
 });

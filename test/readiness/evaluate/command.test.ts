@@ -76,7 +76,9 @@ describe('orgctl readiness evaluate', () => {
 
   it('evaluates this repository itself: the report uploads and the summary shows it', async () => {
     const root = fileURLToPath(new URL('../../../', import.meta.url));
-    const res = await runCli(['readiness', 'evaluate', root, '--repo-url', 'https://github.com/orgctl/orgctl', '--upload', '--url', appUrl, '--key', key], { GITHUB_TOKEN: '' });
+    const res = await runCli(['readiness', 'evaluate', root, '--repo-url', 'https://github.com/orgctl/orgctl', '--upload', '--url', appUrl, '--key', key], {
+      GITHUB_TOKEN: '',
+    });
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/^Level: \d \(80 % rule\)/m);

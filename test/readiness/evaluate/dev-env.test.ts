@@ -7,8 +7,20 @@ import { BARE_MACHINE, criterionCases, deps, evaluate, makeRepo, NODE_APP } from
 const devcontainer = { '.devcontainer/devcontainer.json': '{\n  // Node 20\n  "image": "mcr.microsoft.com/devcontainers/typescript-node:20",\n}\n' };
 
 criterionCases('Dev Environment', [
-  { id: 'devcontainer', pass: { ...NODE_APP, ...devcontainer }, passNames: /\.devcontainer\/devcontainer\.json defines image mcr/, fail: NODE_APP, failNames: /no \.devcontainer\/devcontainer\.json/ },
-  { id: 'env_template', pass: { ...NODE_APP, '.env.example': 'PORT=3000\n' }, passNames: /\.env\.example \(environment template\)/, fail: NODE_APP, failNames: /environment template/ },
+  {
+    id: 'devcontainer',
+    pass: { ...NODE_APP, ...devcontainer },
+    passNames: /\.devcontainer\/devcontainer\.json defines image mcr/,
+    fail: NODE_APP,
+    failNames: /no \.devcontainer\/devcontainer\.json/,
+  },
+  {
+    id: 'env_template',
+    pass: { ...NODE_APP, '.env.example': 'PORT=3000\n' },
+    passNames: /\.env\.example \(environment template\)/,
+    fail: NODE_APP,
+    failNames: /environment template/,
+  },
   {
     id: 'local_services_setup',
     pass: { ...deps('pg'), 'compose.yaml': 'services:\n  db:\n    image: postgres\n' },
@@ -33,7 +45,10 @@ it('devcontainer_runnable: skipped without a devcontainer, and skipped when the 
   const none = await evaluate(makeRepo(NODE_APP));
   expect(none.report.report.devcontainer_runnable).toMatchObject({ numerator: null, rationale: 'skipped: no devcontainer configuration to run' });
   const noCli = await evaluate(makeRepo({ ...NODE_APP, ...devcontainer }), { probe: BARE_MACHINE });
-  expect(noCli.report.report.devcontainer_runnable).toMatchObject({ numerator: null, rationale: 'skipped: the devcontainer CLI is not on PATH of the evaluating machine' });
+  expect(noCli.report.report.devcontainer_runnable).toMatchObject({
+    numerator: null,
+    rationale: 'skipped: the devcontainer CLI is not on PATH of the evaluating machine',
+  });
 });
 
 it('devcontainer_runnable: with the devcontainer CLI present, passes when it reads the configuration and fails when it refuses', async () => {
@@ -45,10 +60,16 @@ it('devcontainer_runnable: with the devcontainer CLI present, passes when it rea
     process.env.PATH = `${bin}${path.delimiter}${oldPath}`;
     writeFileSync(path.join(bin, 'devcontainer'), '#!/bin/sh\n[ "$1" = read-configuration ] && [ -f "$3/.devcontainer/devcontainer.json" ]\n', { mode: 0o755 });
     const ok = await evaluate(makeRepo({ ...NODE_APP, ...devcontainer }), { probe: withCli });
-    expect(ok.report.report.devcontainer_runnable).toMatchObject({ numerator: 1, rationale: expect.stringMatching(/devcontainer read-configuration accepts \.devcontainer\/devcontainer\.json/) });
+    expect(ok.report.report.devcontainer_runnable).toMatchObject({
+      numerator: 1,
+      rationale: expect.stringMatching(/devcontainer read-configuration accepts \.devcontainer\/devcontainer\.json/),
+    });
     writeFileSync(path.join(bin, 'devcontainer'), '#!/bin/sh\nexit 1\n', { mode: 0o755 });
     const refused = await evaluate(makeRepo({ ...NODE_APP, ...devcontainer }), { probe: withCli });
-    expect(refused.report.report.devcontainer_runnable).toMatchObject({ numerator: 0, rationale: 'devcontainer read-configuration refuses .devcontainer/devcontainer.json' });
+    expect(refused.report.report.devcontainer_runnable).toMatchObject({
+      numerator: 0,
+      rationale: 'devcontainer read-configuration refuses .devcontainer/devcontainer.json',
+    });
   } finally {
     process.env.PATH = oldPath;
     rmSync(bin, { recursive: true, force: true });

@@ -36,17 +36,32 @@ const monorepos: [string, Files, string[]][] = [
   ],
   [
     'go.work',
-    { 'go.work': 'go 1.22\n\nuse (\n\t./cmd/server\n\t./cmd/worker\n)\n', 'cmd/server/go.mod': 'module x/server\n', 'cmd/worker/go.mod': 'module x/worker\n', 'cmd/server/main.go': 'package main\n' },
+    {
+      'go.work': 'go 1.22\n\nuse (\n\t./cmd/server\n\t./cmd/worker\n)\n',
+      'cmd/server/go.mod': 'module x/server\n',
+      'cmd/worker/go.mod': 'module x/worker\n',
+      'cmd/server/main.go': 'package main\n',
+    },
     ['cmd/server', 'cmd/worker'],
   ],
   [
     'Cargo workspace',
-    { 'Cargo.toml': '[workspace]\nmembers = ["crates/*"]\nexclude = ["crates/example"]\n', 'crates/core/Cargo.toml': '[package]\nname="core"\n', 'crates/cli/Cargo.toml': '[package]\nname="cli"\n', 'crates/example/Cargo.toml': '[package]\nname="ex"\n' },
+    {
+      'Cargo.toml': '[workspace]\nmembers = ["crates/*"]\nexclude = ["crates/example"]\n',
+      'crates/core/Cargo.toml': '[package]\nname="core"\n',
+      'crates/cli/Cargo.toml': '[package]\nname="cli"\n',
+      'crates/example/Cargo.toml': '[package]\nname="ex"\n',
+    },
     ['crates/cli', 'crates/core'],
   ],
   [
     'Maven multi-module',
-    { 'pom.xml': '<project><modules>\n  <module>api</module>\n  <module>batch</module>\n</modules></project>\n', 'api/pom.xml': '<project/>', 'batch/pom.xml': '<project/>', 'api/src/main/java/A.java': 'class A {}' },
+    {
+      'pom.xml': '<project><modules>\n  <module>api</module>\n  <module>batch</module>\n</modules></project>\n',
+      'api/pom.xml': '<project/>',
+      'batch/pom.xml': '<project/>',
+      'api/src/main/java/A.java': 'class A {}',
+    },
     ['api', 'batch'],
   ],
   [
@@ -56,7 +71,12 @@ const monorepos: [string, Files, string[]][] = [
   ],
   [
     'Python packages with their own pyproject',
-    { 'pyproject.toml': '[tool.ruff]\n', 'svc/ingest/pyproject.toml': '[project]\nname="ingest"\n', 'svc/report/pyproject.toml': '[project]\nname="report"\n', 'examples/demo/pyproject.toml': '[project]\nname="demo"\n' },
+    {
+      'pyproject.toml': '[tool.ruff]\n',
+      'svc/ingest/pyproject.toml': '[project]\nname="ingest"\n',
+      'svc/report/pyproject.toml': '[project]\nname="report"\n',
+      'examples/demo/pyproject.toml': '[project]\nname="demo"\n',
+    },
     ['svc/ingest', 'svc/report'],
   ],
 ];
@@ -100,9 +120,17 @@ describe('the report', () => {
   });
 
   it('is byte-identical across runs and leaves the checkout exactly as it was', async () => {
-    const dir = makeRepo({ 'package.json': '{"name":"x","workspaces":["a","b"]}', 'a/package.json': '{"name":"a"}', 'b/package.json': '{"name":"b"}', 'README.md': '# x\n\nnpm ci\n' });
+    const dir = makeRepo({
+      'package.json': '{"name":"x","workspaces":["a","b"]}',
+      'a/package.json': '{"name":"a"}',
+      'b/package.json': '{"name":"b"}',
+      'README.md': '# x\n\nnpm ci\n',
+    });
     writeFiles(dir, { 'untracked.txt': 'not committed' });
-    const before = { status: execFileSync('git', ['status', '--porcelain', '--ignored'], { cwd: dir, encoding: 'utf8' }), files: readdirSync(dir, { recursive: true }).map(String).sort() };
+    const before = {
+      status: execFileSync('git', ['status', '--porcelain', '--ignored'], { cwd: dir, encoding: 'utf8' }),
+      files: readdirSync(dir, { recursive: true }).map(String).sort(),
+    };
     const first = stableJson((await evaluate(dir)).report);
     const second = stableJson((await evaluate(dir)).report);
     expect(second).toBe(first);

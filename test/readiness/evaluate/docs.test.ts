@@ -4,9 +4,27 @@ import { commit, criterionCases, deps, evaluate, makeRepo, NODE_APP, pkg, workfl
 const agents = 'Build with `npm run build`, test with `npm test`. Conventions: small files, kebab-case names, one module per job.\n';
 
 criterionCases('Documentation', [
-  { id: 'agents_md', pass: { ...NODE_APP, 'AGENTS.md': agents }, passNames: /AGENTS\.md \(\d+ characters\) covers build, test/, fail: { ...NODE_APP, 'CLAUDE.md': agents }, failNames: /CLAUDE\.md found but no AGENTS\.md/ },
-  { id: 'readme', pass: { ...NODE_APP, 'README.md': '# App\n\n## Install\n\nnpm ci\n' }, passNames: /README\.md has setup\/usage instructions \("Install"\)/, fail: { ...NODE_APP, 'README.md': '# App\n\nAn app.\n' }, failNames: /README\.md has no setup or usage section/ },
-  { id: 'automated_doc_generation', pass: { ...NODE_APP, 'typedoc.json': '{}' }, passNames: /typedoc\.json \(documentation generator config\)/, fail: NODE_APP, failNames: /documentation generator/ },
+  {
+    id: 'agents_md',
+    pass: { ...NODE_APP, 'AGENTS.md': agents },
+    passNames: /AGENTS\.md \(\d+ characters\) covers build, test/,
+    fail: { ...NODE_APP, 'CLAUDE.md': agents },
+    failNames: /CLAUDE\.md found but no AGENTS\.md/,
+  },
+  {
+    id: 'readme',
+    pass: { ...NODE_APP, 'README.md': '# App\n\n## Install\n\nnpm ci\n' },
+    passNames: /README\.md has setup\/usage instructions \("Install"\)/,
+    fail: { ...NODE_APP, 'README.md': '# App\n\nAn app.\n' },
+    failNames: /README\.md has no setup or usage section/,
+  },
+  {
+    id: 'automated_doc_generation',
+    pass: { ...NODE_APP, 'typedoc.json': '{}' },
+    passNames: /typedoc\.json \(documentation generator config\)/,
+    fail: NODE_APP,
+    failNames: /documentation generator/,
+  },
   {
     id: 'skills',
     pass: { ...NODE_APP, '.factory/skills/release/SKILL.md': '---\nname: release\ndescription: Cut a release\n---\nRun npm version.\n' },
@@ -23,7 +41,13 @@ criterionCases('Documentation', [
     skip: NODE_APP,
     skipNames: /not an API service/,
   },
-  { id: 'service_flow_documented', pass: { ...NODE_APP, 'docs/architecture.md': '# How it fits\n' }, passNames: /docs\/architecture\.md \(architecture document\)/, fail: NODE_APP, failNames: /architecture document/ },
+  {
+    id: 'service_flow_documented',
+    pass: { ...NODE_APP, 'docs/architecture.md': '# How it fits\n' },
+    passNames: /docs\/architecture\.md \(architecture document\)/,
+    fail: NODE_APP,
+    failNames: /architecture document/,
+  },
   {
     id: 'agents_md_validation',
     pass: { ...NODE_APP, 'AGENTS.md': agents, ...workflow('npx markdown-link-check AGENTS.md') },
@@ -36,10 +60,19 @@ criterionCases('Documentation', [
 it('documentation_freshness: passes when README.md changed within 180 days of HEAD, fails naming the age otherwise', async () => {
   const fresh = makeRepo({ ...NODE_APP, 'README.md': '# App\n' }, { date: '2025-01-01T00:00:00Z' });
   commit(fresh, { 'src/x.ts': '' }, { date: '2025-03-01T00:00:00Z' });
-  expect((await evaluate(fresh)).report.report.documentation_freshness).toMatchObject({ numerator: 1, rationale: expect.stringMatching(/README\.md last changed in [0-9a-f]+, 59 days before HEAD/) });
+  expect((await evaluate(fresh)).report.report.documentation_freshness).toMatchObject({
+    numerator: 1,
+    rationale: expect.stringMatching(/README\.md last changed in [0-9a-f]+, 59 days before HEAD/),
+  });
   const stale = makeRepo({ ...NODE_APP, 'README.md': '# App\n' }, { date: '2024-01-01T00:00:00Z' });
   commit(stale, { 'src/x.ts': '' }, { date: '2025-01-01T00:00:00Z' });
-  expect((await evaluate(stale)).report.report.documentation_freshness).toMatchObject({ numerator: 0, rationale: expect.stringMatching(/366 days before HEAD \(more than 180\)/) });
+  expect((await evaluate(stale)).report.report.documentation_freshness).toMatchObject({
+    numerator: 0,
+    rationale: expect.stringMatching(/366 days before HEAD \(more than 180\)/),
+  });
   const none = makeRepo(pkg({}));
-  expect((await evaluate(none)).report.report.documentation_freshness).toMatchObject({ numerator: 0, rationale: expect.stringMatching(/none of README\.md, AGENTS\.md, CONTRIBUTING\.md exists/) });
+  expect((await evaluate(none)).report.report.documentation_freshness).toMatchObject({
+    numerator: 0,
+    rationale: expect.stringMatching(/none of README\.md, AGENTS\.md, CONTRIBUTING\.md exists/),
+  });
 });

@@ -23,7 +23,11 @@ afterAll(() => {
 });
 
 export const gitIn = (dir: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@x', '-c', 'init.defaultBranch=main', '-c', 'commit.gpgsign=false', ...args], { cwd: dir, stdio: 'pipe', encoding: 'utf8' });
+  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@x', '-c', 'init.defaultBranch=main', '-c', 'commit.gpgsign=false', ...args], {
+    cwd: dir,
+    stdio: 'pipe',
+    encoding: 'utf8',
+  });
 
 export function writeFiles(dir: string, files: Files): void {
   for (const [name, content] of Object.entries(files)) {
@@ -41,7 +45,11 @@ export function makeRepo(files: Files, opts: { date?: string; message?: string; 
   gitIn(dir, 'remote', 'add', 'origin', opts.origin ?? 'https://github.com/acme/app.git');
   gitIn(dir, 'add', '-A');
   const env = opts.date ? { ...process.env, GIT_AUTHOR_DATE: opts.date, GIT_COMMITTER_DATE: opts.date } : process.env;
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@x', 'commit', '-q', '--allow-empty', '-m', opts.message ?? 'initial'], { cwd: dir, env, stdio: 'pipe' });
+  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@x', 'commit', '-q', '--allow-empty', '-m', opts.message ?? 'initial'], {
+    cwd: dir,
+    env,
+    stdio: 'pipe',
+  });
   return dir;
 }
 
@@ -50,7 +58,11 @@ export function commit(dir: string, files: Files, opts: { date?: string; message
   writeFiles(dir, files);
   gitIn(dir, 'add', '-A');
   const env = opts.date ? { ...process.env, GIT_AUTHOR_DATE: opts.date, GIT_COMMITTER_DATE: opts.date } : process.env;
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@x', 'commit', '-q', '--allow-empty', '-m', opts.message ?? 'change'], { cwd: dir, env, stdio: 'pipe' });
+  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@x', 'commit', '-q', '--allow-empty', '-m', opts.message ?? 'change'], {
+    cwd: dir,
+    env,
+    stdio: 'pipe',
+  });
 }
 
 export const evaluate = (dir: string, o: Partial<EvaluateOptions> = {}): Promise<Evaluation> => evaluateRepository({ dir, probe: BARE_MACHINE, ...o });
@@ -59,7 +71,12 @@ export const evaluate = (dir: string, o: Partial<EvaluateOptions> = {}): Promise
 export const NODE_APP: Files = { 'package.json': JSON.stringify({ name: 'app', version: '1.0.0' }) };
 export const pkg = (extra: Record<string, unknown>): Files => ({ 'package.json': JSON.stringify({ name: 'app', version: '1.0.0', ...extra }, null, 2) });
 export const deps = (...names: string[]): Files => pkg({ dependencies: Object.fromEntries(names.map((n) => [n, '1.0.0'])) });
-export const workflow = (body: string): Files => ({ '.github/workflows/ci.yml': `on: push\njobs:\n  ci:\n    runs-on: ubuntu-latest\n    steps:\n${body.split('\n').map((l) => `      - run: ${l}`).join('\n')}\n` });
+export const workflow = (body: string): Files => ({
+  '.github/workflows/ci.yml': `on: push\njobs:\n  ci:\n    runs-on: ubuntu-latest\n    steps:\n${body
+    .split('\n')
+    .map((l) => `      - run: ${l}`)
+    .join('\n')}\n`,
+});
 
 export interface Case {
   id: string;

@@ -48,7 +48,16 @@ export const healthyForge = (): Record<string, [number, unknown]> => ({
   '/repos/acme/app': [200, { default_branch: 'main', security_and_analysis: { secret_scanning: { status: 'enabled' } } }],
   '/repos/acme/app/rules/branches/main': [200, [{ type: 'pull_request', parameters: { required_approving_review_count: 1 } }]],
   '/repos/acme/app/pulls': [200, [{ number: 7, merged_at: iso(DAY), head: { sha: 'abc' }, user: { login: 'dependabot[bot]' } }]],
-  '/repos/acme/app/commits/abc/check-runs': [200, { total_count: 2, check_runs: [{ started_at: iso(10 * MIN), completed_at: iso(6 * MIN) }, { started_at: iso(9 * MIN), completed_at: iso(5 * MIN) }] }],
+  '/repos/acme/app/commits/abc/check-runs': [
+    200,
+    {
+      total_count: 2,
+      check_runs: [
+        { started_at: iso(10 * MIN), completed_at: iso(6 * MIN) },
+        { started_at: iso(9 * MIN), completed_at: iso(5 * MIN) },
+      ],
+    },
+  ],
   '/repos/acme/app/releases': [200, Array.from({ length: 9 }, (_, i) => ({ published_at: iso((i + 1) * 3 * DAY), created_at: iso((i + 1) * 3 * DAY) }))],
   '/repos/acme/app/pulls/7/reviews': [200, [{ user: { login: 'coderabbitai[bot]', type: 'Bot' } }]],
   '/repos/acme/app/issues/7/comments': [200, []],

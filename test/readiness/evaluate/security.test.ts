@@ -10,9 +10,27 @@ const goodIgnore = { '.gitignore': '.env\nnode_modules/\ndist/\n.idea/\n.DS_Stor
 const AWS_KEY_ID = ['AKIA', 'ABCDEFGHIJKLMNOP'].join('');
 
 criterionCases('Security (offline)', [
-  { id: 'codeowners', pass: { ...NODE_APP, '.github/CODEOWNERS': '* @acme/core\n' }, passNames: /\.github\/CODEOWNERS assigns owners \(1 rules, e\.g\. "\* @acme\/core"\)/, fail: { ...NODE_APP, CODEOWNERS: '# nobody\n' }, failNames: /CODEOWNERS has no rule with a valid owner/ },
-  { id: 'dependency_update_automation', pass: { ...NODE_APP, '.github/dependabot.yml': 'version: 2\n' }, passNames: /\.github\/dependabot\.yml configures dependency updates; update pull requests not checked: no GitHub token/, fail: NODE_APP, failNames: /no Dependabot or Renovate configuration/ },
-  { id: 'gitignore_comprehensive', pass: { ...NODE_APP, ...goodIgnore }, passNames: /covers \.env, dependencies, build output, IDE and OS files/, fail: { ...NODE_APP, '.gitignore': 'node_modules/\n' }, failNames: /does not cover \.env, build output, IDE files, OS files/ },
+  {
+    id: 'codeowners',
+    pass: { ...NODE_APP, '.github/CODEOWNERS': '* @acme/core\n' },
+    passNames: /\.github\/CODEOWNERS assigns owners \(1 rules, e\.g\. "\* @acme\/core"\)/,
+    fail: { ...NODE_APP, CODEOWNERS: '# nobody\n' },
+    failNames: /CODEOWNERS has no rule with a valid owner/,
+  },
+  {
+    id: 'dependency_update_automation',
+    pass: { ...NODE_APP, '.github/dependabot.yml': 'version: 2\n' },
+    passNames: /\.github\/dependabot\.yml configures dependency updates; update pull requests not checked: no GitHub token/,
+    fail: NODE_APP,
+    failNames: /no Dependabot or Renovate configuration/,
+  },
+  {
+    id: 'gitignore_comprehensive',
+    pass: { ...NODE_APP, ...goodIgnore },
+    passNames: /covers \.env, dependencies, build output, IDE and OS files/,
+    fail: { ...NODE_APP, '.gitignore': 'node_modules/\n' },
+    failNames: /does not cover \.env, build output, IDE files, OS files/,
+  },
   {
     id: 'dast_scanning',
     pass: { ...deps('express'), ...workflow('docker run zaproxy/zap-stable zap-baseline.py -t http://localhost:3000') },
@@ -47,8 +65,20 @@ criterionCases('Security (offline)', [
     fail: { ...NODE_APP, 'config/aws.ini': `key = ${AWS_KEY_ID}\n` },
     failNames: /hardcoded or tracked secrets: config\/aws\.ini \(key in text\)/,
   },
-  { id: 'log_scrubbing', pass: { ...deps('pino'), 'src/log.ts': "pino({ redact: ['req.headers.authorization'] });" }, passNames: /src\/log\.ts \(log redaction: "redact:?"/, fail: deps('pino'), failNames: /log redaction/ },
-  { id: 'min_release_age', pass: { ...NODE_APP, 'renovate.json': '{"minimumReleaseAge": "3 days"}' }, passNames: /renovate\.json \(update delay: "minimumReleaseAge"/, fail: { ...NODE_APP, 'renovate.json': '{}' }, failNames: /update delay/ },
+  {
+    id: 'log_scrubbing',
+    pass: { ...deps('pino'), 'src/log.ts': "pino({ redact: ['req.headers.authorization'] });" },
+    passNames: /src\/log\.ts \(log redaction: "redact:?"/,
+    fail: deps('pino'),
+    failNames: /log redaction/,
+  },
+  {
+    id: 'min_release_age',
+    pass: { ...NODE_APP, 'renovate.json': '{"minimumReleaseAge": "3 days"}' },
+    passNames: /renovate\.json \(update delay: "minimumReleaseAge"/,
+    fail: { ...NODE_APP, 'renovate.json': '{}' },
+    failNames: /update delay/,
+  },
 ]);
 
 describe('Security (forge)', () => {
@@ -67,14 +97,23 @@ describe('Security (forge)', () => {
 
   it('branch_protection: passes on a pull_request rule, fails without protection, skipped without a token', async () => {
     expect((await on(healthy)).branch_protection).toMatchObject({ numerator: 1, rationale: 'acme/app: ruleset rule pull_request on main' });
-    expect((await on(neglected)).branch_protection).toMatchObject({ numerator: 0, rationale: 'acme/app: no ruleset requiring pull requests and no branch protection on main' });
+    expect((await on(neglected)).branch_protection).toMatchObject({
+      numerator: 0,
+      rationale: 'acme/app: no ruleset requiring pull requests and no branch protection on main',
+    });
     expect((await on(undefined)).branch_protection).toMatchObject({ numerator: null, rationale: expect.stringMatching(/^skipped: no GitHub token/) });
   });
 
   it('secret_scanning: a scanner in CI passes offline; otherwise the native setting decides; skipped without a token', async () => {
-    expect((await on(undefined, { ...NODE_APP, ...workflow('gitleaks detect') })).secret_scanning).toMatchObject({ numerator: 1, rationale: expect.stringMatching(/ci\.yml \(secret scanner in CI: "gitleaks"/) });
+    expect((await on(undefined, { ...NODE_APP, ...workflow('gitleaks detect') })).secret_scanning).toMatchObject({
+      numerator: 1,
+      rationale: expect.stringMatching(/ci\.yml \(secret scanner in CI: "gitleaks"/),
+    });
     expect((await on(healthy)).secret_scanning).toMatchObject({ numerator: 1, rationale: 'native secret scanning is enabled on acme/app' });
-    expect((await on(neglected)).secret_scanning).toMatchObject({ numerator: 0, rationale: expect.stringMatching(/native secret scanning is disabled on acme\/app/) });
+    expect((await on(neglected)).secret_scanning).toMatchObject({
+      numerator: 0,
+      rationale: expect.stringMatching(/native secret scanning is disabled on acme\/app/),
+    });
     expect((await on(undefined)).secret_scanning).toMatchObject({ numerator: null, rationale: expect.stringMatching(/no GitHub token/) });
   });
 
@@ -82,13 +121,22 @@ describe('Security (forge)', () => {
     const codeql = { ...NODE_APP, '.github/workflows/codeql.yml': 'jobs:\n  a:\n    steps:\n      - uses: github/codeql-action/analyze@v3\n' };
     expect((await on(undefined, codeql)).automated_security_review).toMatchObject({ numerator: 1, rationale: expect.stringMatching(/codeql\.yml/) });
     expect((await on(healthy)).automated_security_review).toMatchObject({ numerator: 1 });
-    expect((await on(neglected)).automated_security_review).toMatchObject({ numerator: 0, rationale: expect.stringMatching(/no code scanning analyses on acme\/app/) });
+    expect((await on(neglected)).automated_security_review).toMatchObject({
+      numerator: 0,
+      rationale: expect.stringMatching(/no code scanning analyses on acme\/app/),
+    });
     expect((await on(undefined)).automated_security_review).toMatchObject({ numerator: null });
   });
 
   it('dependency_update_automation: with a token, a configuration without update pull requests fails', async () => {
     const cfg = { ...NODE_APP, '.github/dependabot.yml': 'version: 2\n' };
-    expect((await on(healthy, cfg)).dependency_update_automation).toMatchObject({ numerator: 1, rationale: '.github/dependabot.yml, and 1 update pull requests on acme/app' });
-    expect((await on(neglected, cfg)).dependency_update_automation).toMatchObject({ numerator: 0, rationale: expect.stringMatching(/no Dependabot\/Renovate pull request/) });
+    expect((await on(healthy, cfg)).dependency_update_automation).toMatchObject({
+      numerator: 1,
+      rationale: '.github/dependabot.yml, and 1 update pull requests on acme/app',
+    });
+    expect((await on(neglected, cfg)).dependency_update_automation).toMatchObject({
+      numerator: 0,
+      rationale: expect.stringMatching(/no Dependabot\/Renovate pull request/),
+    });
   });
 });

@@ -4,8 +4,20 @@ const tested = { ...pkg({ scripts: { test: 'vitest run', dev: 'node server.js' }
 const untested = pkg({ scripts: { dev: 'node server.js' } });
 
 criterionCases('Testing', [
-  { id: 'unit_tests_exist', pass: tested, passNames: /1 test files, e\.g\. src\/a\.test\.ts/, fail: { ...untested, 'test/.gitkeep': '' }, failNames: /no unit test files in \./ },
-  { id: 'integration_tests_exist', pass: { ...tested, 'e2e/login.spec.ts': '' }, passNames: /integration\/e2e tests: e2e\/login\.spec\.ts/, fail: tested, failNames: /no integration or e2e tests/ },
+  {
+    id: 'unit_tests_exist',
+    pass: tested,
+    passNames: /1 test files, e\.g\. src\/a\.test\.ts/,
+    fail: { ...untested, 'test/.gitkeep': '' },
+    failNames: /no unit test files in \./,
+  },
+  {
+    id: 'integration_tests_exist',
+    pass: { ...tested, 'e2e/login.spec.ts': '' },
+    passNames: /integration\/e2e tests: e2e\/login\.spec\.ts/,
+    fail: tested,
+    failNames: /no integration or e2e tests/,
+  },
   {
     id: 'unit_tests_runnable',
     pass: tested,
@@ -13,7 +25,13 @@ criterionCases('Testing', [
     fail: { ...pkg({ scripts: { test: 'vitest run' } }) },
     failNames: /would collect no test files/,
   },
-  { id: 'test_performance_tracking', pass: { ...tested, ...workflow('npx vitest run --reporter=junit') }, passNames: /ci\.yml \(test timing\/reports in CI/, fail: tested, failNames: /test timing/ },
+  {
+    id: 'test_performance_tracking',
+    pass: { ...tested, ...workflow('npx vitest run --reporter=junit') },
+    passNames: /ci\.yml \(test timing\/reports in CI/,
+    fail: tested,
+    failNames: /test timing/,
+  },
   {
     id: 'flaky_test_detection',
     pass: { ...tested, 'vitest.config.ts': 'export default { test: { retry: 2 } };' },
@@ -23,9 +41,27 @@ criterionCases('Testing', [
     skip: untested,
     skipNames: /no tests in \./,
   },
-  { id: 'test_coverage_thresholds', pass: { ...tested, 'vitest.config.ts': 'export default { test: { coverage: { thresholds: { lines: 80 } } } };' }, passNames: /vitest\.config\.ts \(coverage threshold/, fail: { ...tested, 'vitest.config.ts': 'export default { test: { coverage: { enabled: true } } };' }, failNames: /coverage threshold/ },
-  { id: 'test_naming_conventions', pass: { ...tested, 'vitest.config.ts': "export default { test: { include: ['test/**/*.test.ts'] } };" }, passNames: /vitest\.config\.ts \(test file pattern config/, fail: tested, failNames: /test file pattern config/ },
-  { id: 'test_isolation', pass: { ...tested, 'vitest.config.ts': "export default { test: { pool: 'forks' } };" }, passNames: /vitest\.config\.ts \(parallel\/isolated test config: "pool"/, fail: tested, failNames: /isolation\/parallel tool/ },
+  {
+    id: 'test_coverage_thresholds',
+    pass: { ...tested, 'vitest.config.ts': 'export default { test: { coverage: { thresholds: { lines: 80 } } } };' },
+    passNames: /vitest\.config\.ts \(coverage threshold/,
+    fail: { ...tested, 'vitest.config.ts': 'export default { test: { coverage: { enabled: true } } };' },
+    failNames: /coverage threshold/,
+  },
+  {
+    id: 'test_naming_conventions',
+    pass: { ...tested, 'vitest.config.ts': "export default { test: { include: ['test/**/*.test.ts'] } };" },
+    passNames: /vitest\.config\.ts \(test file pattern config/,
+    fail: tested,
+    failNames: /test file pattern config/,
+  },
+  {
+    id: 'test_isolation',
+    pass: { ...tested, 'vitest.config.ts': "export default { test: { pool: 'forks' } };" },
+    passNames: /vitest\.config\.ts \(parallel\/isolated test config: "pool"/,
+    fail: tested,
+    failNames: /isolation\/parallel tool/,
+  },
   {
     id: 'interactive_qa_exists',
     pass: { ...tested, 'README.md': 'Start it with `npm run dev`, then `curl http://localhost:3000/`.\n' },

@@ -44,9 +44,13 @@ export function ActivityPage() {
               { metric: 'messages', label: 'Messages', value: sum(data, (r) => r.messages) },
             ]}
           />
-          <Section title="Active users per day" actions={<CsvDownload rows={rows.data} filename={`activity-${startDate}-${endDate}.csv`} label="Download CSV (per day)" />}>
+          <Section
+            title="Active users per day"
+            actions={<CsvDownload rows={rows.data} filename={`activity-${startDate}-${endDate}.csv`} label="Download CSV (per day)" />}
+          >
             <p className="muted">
-              <Term metric="daily_active_users">DAU</Term>, <Term metric="weekly_active_users">WAU</Term> and <Term metric="monthly_active_users">MAU</Term>; <Term metric="active">active</Term> means any event that day.
+              <Term metric="daily_active_users">DAU</Term>, <Term metric="weekly_active_users">WAU</Term> and <Term metric="monthly_active_users">MAU</Term>;{' '}
+              <Term metric="active">active</Term> means any event that day.
             </p>
             <TimeChart title="Daily, weekly and monthly active users" days={days} series={users} testId="activity-chart" />
           </Section>

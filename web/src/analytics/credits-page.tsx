@@ -41,7 +41,15 @@ export function CreditsPage() {
     return [...byModel].sort((a, b) => b[1].credits - a[1].credits || (a[0] < b[0] ? -1 : 1));
   }, [rows.data]);
   const series = useMemo(
-    () => models.map(([model]) => ({ label: model, values: daily(days, (rows.data ?? []).filter((r) => r.group_key === model), (r) => r.billable_tokens) })),
+    () =>
+      models.map(([model]) => ({
+        label: model,
+        values: daily(
+          days,
+          (rows.data ?? []).filter((r) => r.group_key === model),
+          (r) => r.billable_tokens,
+        ),
+      })),
     [models, days, rows.data],
   );
   const data = rows.data ?? [];
@@ -59,24 +67,47 @@ export function CreditsPage() {
               { metric: 'tokens', label: 'Cache write tokens', value: sum(data, (r) => r.cache_write_tokens) },
             ]}
           />
-          <Section title="Credits per day by model" actions={<CsvDownload rows={rows.data} filename={`credits-by-model-${startDate}-${endDate}.csv`} label="Download CSV (per day and model)" />}>
+          <Section
+            title="Credits per day by model"
+            actions={<CsvDownload rows={rows.data} filename={`credits-by-model-${startDate}-${endDate}.csv`} label="Download CSV (per day and model)" />}
+          >
             <p className="muted">
-              <Term metric="credits_formula">Standard Credits</Term> of each day&apos;s model requests, stacked by model; <Term metric="rounding">rounded</Term> per day and model.
+              <Term metric="credits_formula">Standard Credits</Term> of each day&apos;s model requests, stacked by model; <Term metric="rounding">rounded</Term>{' '}
+              per day and model.
             </p>
             <TimeChart title="Credits per day by model" days={days} series={series} stacked testId="credits-chart" />
           </Section>
           <Section title="Models">
-            <BarTable caption={<>Credits by model over the range (<Term metric="by_model">one row per model</Term>)</>} name="Model" unit="Credits" rows={models.map(([m, t]) => ({ key: m, label: m, value: t.credits }))} />
+            <BarTable
+              caption={
+                <>
+                  Credits by model over the range (<Term metric="by_model">one row per model</Term>)
+                </>
+              }
+              name="Model"
+              unit="Credits"
+              rows={models.map(([m, t]) => ({ key: m, label: m, value: t.credits }))}
+            />
             <table data-testid="model-tokens">
               <caption>Tokens by model over the range</caption>
               <thead>
                 <tr>
                   <th scope="col">Model</th>
-                  <th scope="col" className="num">Credits</th>
-                  <th scope="col" className="num">Input</th>
-                  <th scope="col" className="num">Output</th>
-                  <th scope="col" className="num">Cache read</th>
-                  <th scope="col" className="num">Cache write</th>
+                  <th scope="col" className="num">
+                    Credits
+                  </th>
+                  <th scope="col" className="num">
+                    Input
+                  </th>
+                  <th scope="col" className="num">
+                    Output
+                  </th>
+                  <th scope="col" className="num">
+                    Cache read
+                  </th>
+                  <th scope="col" className="num">
+                    Cache write
+                  </th>
                 </tr>
               </thead>
               <tbody>

@@ -34,7 +34,10 @@ export function ProductivityPage() {
               { metric: 'git', label: 'Pull requests', value: sum(data, (r) => r.git_prs_created) },
             ]}
           />
-          <Section title="Files and commits per day" actions={<CsvDownload rows={rows.data} filename={`productivity-${startDate}-${endDate}.csv`} label="Download CSV (per day)" />}>
+          <Section
+            title="Files and commits per day"
+            actions={<CsvDownload rows={rows.data} filename={`productivity-${startDate}-${endDate}.csv`} label="Download CSV (per day)" />}
+          >
             <p className="muted">
               <Term metric="files">Files created and edited</Term>, <Term metric="git">commits and pull requests</Term>.
             </p>
@@ -42,8 +45,18 @@ export function ProductivityPage() {
           </Section>
           <Section title="Breakdowns over the range">
             <div className="breakdowns">
-              <BarTable caption={<Term metric="by_language">Files by language</Term>} name="Language" unit="Files" rows={sumBy(data, (r) => r.by_language.map((l) => ({ name: l.language, value: l.count })))} />
-              <BarTable caption={<Term metric="by_extension">Files by extension</Term>} name="Extension" unit="Files" rows={sumBy(data, (r) => r.by_extension.map((l) => ({ name: l.extension, value: l.count })))} />
+              <BarTable
+                caption={<Term metric="by_language">Files by language</Term>}
+                name="Language"
+                unit="Files"
+                rows={sumBy(data, (r) => r.by_language.map((l) => ({ name: l.language, value: l.count })))}
+              />
+              <BarTable
+                caption={<Term metric="by_extension">Files by extension</Term>}
+                name="Extension"
+                unit="Files"
+                rows={sumBy(data, (r) => r.by_extension.map((l) => ({ name: l.extension, value: l.count })))}
+              />
             </div>
           </Section>
         </>

@@ -37,11 +37,37 @@ export function analyticsRoutes<TShell extends AnyRoute>(shell: TShell) {
       throw redirect({ to: '/analytics/credits', search: search as never });
     },
   });
-  const credits = createRoute({ getParentRoute: () => layout, path: 'credits', ...prefetch(tokensByModelQuery), component: lazyRouteComponent(() => import('./credits-page.js'), 'CreditsPage') });
-  const tools = createRoute({ getParentRoute: () => layout, path: 'tools', ...prefetch(toolsQuery), component: lazyRouteComponent(() => import('./tools-page.js'), 'ToolsPage') });
-  const activity = createRoute({ getParentRoute: () => layout, path: 'activity', ...prefetch(activityQuery), component: lazyRouteComponent(() => import('./activity-page.js'), 'ActivityPage') });
-  const productivity = createRoute({ getParentRoute: () => layout, path: 'productivity', ...prefetch(productivityQuery), component: lazyRouteComponent(() => import('./productivity-page.js'), 'ProductivityPage') });
-  const users = createRoute({ getParentRoute: () => layout, path: 'users', validateSearch: usersSearch, ...prefetch(userTotalsQuery), component: lazyRouteComponent(() => import('./users-page.js'), 'UsersPage') });
+  const credits = createRoute({
+    getParentRoute: () => layout,
+    path: 'credits',
+    ...prefetch(tokensByModelQuery),
+    component: lazyRouteComponent(() => import('./credits-page.js'), 'CreditsPage'),
+  });
+  const tools = createRoute({
+    getParentRoute: () => layout,
+    path: 'tools',
+    ...prefetch(toolsQuery),
+    component: lazyRouteComponent(() => import('./tools-page.js'), 'ToolsPage'),
+  });
+  const activity = createRoute({
+    getParentRoute: () => layout,
+    path: 'activity',
+    ...prefetch(activityQuery),
+    component: lazyRouteComponent(() => import('./activity-page.js'), 'ActivityPage'),
+  });
+  const productivity = createRoute({
+    getParentRoute: () => layout,
+    path: 'productivity',
+    ...prefetch(productivityQuery),
+    component: lazyRouteComponent(() => import('./productivity-page.js'), 'ProductivityPage'),
+  });
+  const users = createRoute({
+    getParentRoute: () => layout,
+    path: 'users',
+    validateSearch: usersSearch,
+    ...prefetch(userTotalsQuery),
+    component: lazyRouteComponent(() => import('./users-page.js'), 'UsersPage'),
+  });
   const user = createRoute({ getParentRoute: () => layout, path: 'users/$userId', component: lazyRouteComponent(() => import('./user-page.js'), 'UserPage') });
   return layout.addChildren([index, credits, tools, activity, productivity, users, user]);
 }

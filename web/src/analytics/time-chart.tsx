@@ -19,7 +19,19 @@ const axisNumber = (v: number) => (v >= 1e9 ? `${v / 1e9}G` : v >= 1e6 ? `${v / 
  * under the pointer; the same numbers are in a table behind "Data table", for screen readers and
  * keyboards. `stacked`: each series is drawn on top of the ones before it (credits by model).
  */
-export function TimeChart({ title, days, series, stacked = false, testId }: { title: string; days: string[]; series: ChartSeries[]; stacked?: boolean; testId?: string }) {
+export function TimeChart({
+  title,
+  days,
+  series,
+  stacked = false,
+  testId,
+}: {
+  title: string;
+  days: string[];
+  series: ChartSeries[];
+  stacked?: boolean;
+  testId?: string;
+}) {
   const box = useRef<HTMLDivElement>(null);
   const [tableOpen, setTableOpen] = useState(false);
   useEffect(() => {

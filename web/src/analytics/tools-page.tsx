@@ -17,10 +17,22 @@ export function ToolsPage() {
   const data = useMemo(() => rows.data ?? [], [rows.data]);
   const byTool = useMemo(() => sumBy(data, (r) => r.by_tool.map((t) => ({ name: t.tool, value: t.invocations }))), [data]);
   const series = useMemo(() => {
-    const top = [...byTool].sort((a, b) => b.value - a.value || (a.key < b.key ? -1 : 1)).slice(0, CHART_TOOLS).map((t) => t.key);
+    const top = [...byTool]
+      .sort((a, b) => b.value - a.value || (a.key < b.key ? -1 : 1))
+      .slice(0, CHART_TOOLS)
+      .map((t) => t.key);
     const shown = new Set(top);
     const out = top.map((tool) => ({ label: tool, values: daily(days, data, (r) => r.by_tool.find((t) => t.tool === tool)?.invocations ?? 0) }));
-    if (byTool.length > CHART_TOOLS) out.push({ label: 'other tools', values: daily(days, data, (r) => sum(r.by_tool.filter((t) => !shown.has(t.tool)), (t) => t.invocations)) });
+    if (byTool.length > CHART_TOOLS)
+      out.push({
+        label: 'other tools',
+        values: daily(days, data, (r) =>
+          sum(
+            r.by_tool.filter((t) => !shown.has(t.tool)),
+            (t) => t.invocations,
+          ),
+        ),
+      });
     return out;
   }, [byTool, data, days]);
   const autonomy = useMemo(
@@ -46,7 +58,10 @@ export function ToolsPage() {
               { metric: 'hooks', label: 'Hook invocations', value: sum(data, (r) => r.hooks_invocations) },
             ]}
           />
-          <Section title="Tool calls per day by tool" actions={<CsvDownload rows={rows.data} filename={`tools-${startDate}-${endDate}.csv`} label="Download CSV (per day)" />}>
+          <Section
+            title="Tool calls per day by tool"
+            actions={<CsvDownload rows={rows.data} filename={`tools-${startDate}-${endDate}.csv`} label="Download CSV (per day)" />}
+          >
             <p className="muted">
               <Term metric="tool_calls">Tool calls</Term> of the {CHART_TOOLS} most called tools, the others together.
             </p>
@@ -55,9 +70,24 @@ export function ToolsPage() {
           <Section title="Breakdowns over the range">
             <div className="breakdowns">
               <BarTable caption={<Term metric="tool_calls">Tool calls by tool</Term>} name="Tool" unit="Calls" rows={byTool} />
-              <BarTable caption={<Term metric="mcp_by_server">Tool calls by MCP server</Term>} name="MCP server" unit="Calls" rows={sumBy(data, (r) => r.mcp_by_server.map((m) => ({ name: m.server, value: m.invocations })))} />
-              <BarTable caption={<Term metric="skills">Skills</Term>} name="Skill" unit="Invocations" rows={sumBy(data, (r) => r.skills_by_name.map((m) => ({ name: m.name, value: m.count })))} />
-              <BarTable caption={<Term metric="slash_commands">Slash commands</Term>} name="Command" unit="Invocations" rows={sumBy(data, (r) => r.slash_commands_by_name.map((m) => ({ name: m.name, value: m.count })))} />
+              <BarTable
+                caption={<Term metric="mcp_by_server">Tool calls by MCP server</Term>}
+                name="MCP server"
+                unit="Calls"
+                rows={sumBy(data, (r) => r.mcp_by_server.map((m) => ({ name: m.server, value: m.invocations })))}
+              />
+              <BarTable
+                caption={<Term metric="skills">Skills</Term>}
+                name="Skill"
+                unit="Invocations"
+                rows={sumBy(data, (r) => r.skills_by_name.map((m) => ({ name: m.name, value: m.count })))}
+              />
+              <BarTable
+                caption={<Term metric="slash_commands">Slash commands</Term>}
+                name="Command"
+                unit="Invocations"
+                rows={sumBy(data, (r) => r.slash_commands_by_name.map((m) => ({ name: m.name, value: m.count })))}
+              />
               <BarTable
                 caption={<Term metric="hooks">Hooks</Term>}
                 name="Event / matcher / command"

@@ -28,9 +28,7 @@ function Allowance({ userId }: { userId: string }) {
       </div>
       <div>
         <dt>Period (UTC)</dt>
-        <dd>
-          {periodDays(a.data.periodStart, a.data.periodEnd)}
-        </dd>
+        <dd>{periodDays(a.data.periodStart, a.data.periodEnd)}</dd>
       </div>
     </dl>
   );
@@ -80,12 +78,17 @@ export function UserPage() {
               { metric: 'user_events', label: 'Sessions', value: sum(data, (r) => r.sessions) },
             ]}
           />
-          <Section title="Credits and tool calls per day" actions={<CsvDownload rows={rows.data} filename={`user-${userId}-${startDate}-${endDate}.csv`} label="Download CSV (per active day)" />}>
+          <Section
+            title="Credits and tool calls per day"
+            actions={<CsvDownload rows={rows.data} filename={`user-${userId}-${startDate}-${endDate}.csv`} label="Download CSV (per active day)" />}
+          >
             <TimeChart title="Credits and tool calls per day" days={days} series={series} testId="user-chart" />
           </Section>
           <Section title="Active days">
             {data.length === 0 ? (
-              <p>No activity from {startDate} to {endDate}.</p>
+              <p>
+                No activity from {startDate} to {endDate}.
+              </p>
             ) : (
               <table data-testid="user-days">
                 <caption>One row per day with activity (UTC days)</caption>
@@ -95,11 +98,21 @@ export function UserPage() {
                     <th scope="col" className="num">
                       <Term metric="user_billable_tokens">Credits</Term>
                     </th>
-                    <th scope="col" className="num">Tool calls</th>
-                    <th scope="col" className="num">Sessions</th>
-                    <th scope="col" className="num">Messages</th>
-                    <th scope="col" className="num">Files edited</th>
-                    <th scope="col" className="num">Commits</th>
+                    <th scope="col" className="num">
+                      Tool calls
+                    </th>
+                    <th scope="col" className="num">
+                      Sessions
+                    </th>
+                    <th scope="col" className="num">
+                      Messages
+                    </th>
+                    <th scope="col" className="num">
+                      Files edited
+                    </th>
+                    <th scope="col" className="num">
+                      Commits
+                    </th>
                     <th scope="col">
                       <Term metric="primary_model">Primary model</Term>
                     </th>

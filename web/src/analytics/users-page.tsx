@@ -48,7 +48,8 @@ export function UsersPage() {
       return asc ? c : -c;
     });
   }, [totals.data, q, sort, asc]);
-  const setSearch = (patch: Partial<UsersSearch>) => void navigate({ to: '.', search: (prev: Record<string, unknown>) => ({ ...prev, ...patch }), replace: true } as never);
+  const setSearch = (patch: Partial<UsersSearch>) =>
+    void navigate({ to: '.', search: (prev: Record<string, unknown>) => ({ ...prev, ...patch }), replace: true } as never);
   return (
     <Page title="Users">
       <div className="section-head">
@@ -68,8 +69,17 @@ export function UsersPage() {
           <thead>
             <tr>
               {COLUMNS.map((c) => (
-                <th key={c.key} scope="col" className={c.numeric ? 'num' : undefined} aria-sort={sort === c.key ? (asc ? 'ascending' : 'descending') : undefined}>
-                  <button type="button" className="sort" onClick={() => setSearch({ sort: c.key, asc: sort === c.key ? (asc ? undefined : true) : c.numeric ? undefined : true })}>
+                <th
+                  key={c.key}
+                  scope="col"
+                  className={c.numeric ? 'num' : undefined}
+                  aria-sort={sort === c.key ? (asc ? 'ascending' : 'descending') : undefined}
+                >
+                  <button
+                    type="button"
+                    className="sort"
+                    onClick={() => setSearch({ sort: c.key, asc: sort === c.key ? (asc ? undefined : true) : c.numeric ? undefined : true })}
+                  >
                     {c.label}
                     <span aria-hidden="true">{sort === c.key ? (asc ? ' ▲' : ' ▼') : ''}</span>
                   </button>

@@ -1,5 +1,15 @@
 /** What the Users page keeps in the URL besides the range: the search text and the sort. */
-export const SORT_KEYS = ['user', 'role', 'active_days', 'last_active_date', 'billable_tokens', 'tool_calls', 'sessions', 'files_edited', 'git_commits'] as const;
+export const SORT_KEYS = [
+  'user',
+  'role',
+  'active_days',
+  'last_active_date',
+  'billable_tokens',
+  'tool_calls',
+  'sessions',
+  'files_edited',
+  'git_commits',
+] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
 export interface UsersSearch {
   q?: string;

@@ -68,7 +68,14 @@ function PullRequestForm() {
       <form onSubmit={submit}>
         <div className="row">
           <Field label="Repository URL">
-            <input type="text" required maxLength={2048} placeholder="https://github.com/acme/shop" value={repoUrl} onChange={(e) => setRepoUrl(e.target.value)} />
+            <input
+              type="text"
+              required
+              maxLength={2048}
+              placeholder="https://github.com/acme/shop"
+              value={repoUrl}
+              onChange={(e) => setRepoUrl(e.target.value)}
+            />
           </Field>
           <Field label="Action">
             <select value={action} onChange={(e) => setAction(e.target.value as Action)}>
@@ -110,7 +117,10 @@ function PullRequestForm() {
 }
 
 function PullRequestList() {
-  const prs = useQuery({ queryKey: ['ci', 'pull-requests'], queryFn: () => call(api.GET('/api/v0/automations/ci/pull-requests', { params: { query: { limit: 100 } } })) });
+  const prs = useQuery({
+    queryKey: ['ci', 'pull-requests'],
+    queryFn: () => call(api.GET('/api/v0/automations/ci/pull-requests', { params: { query: { limit: 100 } } })),
+  });
   if (prs.isPending) return <Loading />;
   if (prs.error) return <ErrorNote error={prs.error} />;
   if (prs.data.pullRequests.length === 0) return <p className="muted">No pull request has been opened from orgctl yet.</p>;

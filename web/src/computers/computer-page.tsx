@@ -20,8 +20,8 @@ function AgentCommand({ computer }: { computer: Computer }) {
     <div className="card" aria-labelledby="agent-title">
       <h2 id="agent-title">Run the agent on the machine</h2>
       <p>
-        On the machine that is this computer (it needs git, Node.js 20 and the package managers of the repositories), install orgctl from this service and start the agent with
-        an API key of yours (Settings, API keys). The agent registers the machine, clones and installs, and reports every step here.
+        On the machine that is this computer (it needs git, Node.js 20 and the package managers of the repositories), install orgctl from this service and start
+        the agent with an API key of yours (Settings, API keys). The agent registers the machine, clones and installs, and reports every step here.
       </p>
       <pre className="command">
         <code>{install}</code>
@@ -88,7 +88,10 @@ function LogPanel({ computer, log, following }: { computer: Computer; log: StepL
   return (
     <div className="card" aria-labelledby="log-title">
       <h2 id="log-title">
-        {`Log of ${step.name}`} {log.session ? <span className="muted">{`· install session ${log.session.id.slice(0, 8)}, ${log.session.status}${log.session.exitCode === null ? '' : `, exit code ${log.session.exitCode}`}`}</span> : null}
+        {`Log of ${step.name}`}{' '}
+        {log.session ? (
+          <span className="muted">{`· install session ${log.session.id.slice(0, 8)}, ${log.session.status}${log.session.exitCode === null ? '' : `, exit code ${log.session.exitCode}`}`}</span>
+        ) : null}
       </h2>
       {log.truncated ? <p className="muted">The beginning of this log was dropped: the service keeps its tail.</p> : null}
       <pre ref={ref} className="log" tabIndex={0} role="log" aria-labelledby="log-title" data-testid="step-log">

@@ -52,7 +52,15 @@ export function CreateComputerForm() {
       <form onSubmit={submit}>
         <div className="row">
           <Field label="Name">
-            <input type="text" required maxLength={63} pattern="[^/]+" title="1 to 63 characters, no /" value={name} onChange={(e) => setName(e.target.value)} />
+            <input
+              type="text"
+              required
+              maxLength={63}
+              pattern="[^/]+"
+              title="1 to 63 characters, no /"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+            />
           </Field>
           <Field label="Provider">
             <select value={provider} onChange={(e) => setProvider(e.target.value as '' | 'byom' | 'e2b')}>

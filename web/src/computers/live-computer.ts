@@ -20,12 +20,18 @@ export const isLive = (c: Computer): boolean => c.provisioningSteps.some((s) => 
 /** The step whose log is shown: the one asked for, else the running one, else the last one that ran. */
 export function followedStep(c: Computer, wanted: string | null): Step | undefined {
   const steps = c.provisioningSteps;
-  return steps.find((s) => s.id === wanted) ?? steps.find((s) => s.status === 'running') ?? [...steps].reverse().find((s) => s.startedAt !== undefined || s.installSessionId !== undefined);
+  return (
+    steps.find((s) => s.id === wanted) ??
+    steps.find((s) => s.status === 'running') ??
+    [...steps].reverse().find((s) => s.startedAt !== undefined || s.installSessionId !== undefined)
+  );
 }
 
 async function readLog(computerId: string, step: Step): Promise<StepLog> {
   if (step.installSessionId) {
-    const s = await call(api.GET('/api/v0/computers/{computerId}/install-sessions/{sessionId}', { params: { path: { computerId, sessionId: step.installSessionId } } }));
+    const s = await call(
+      api.GET('/api/v0/computers/{computerId}/install-sessions/{sessionId}', { params: { path: { computerId, sessionId: step.installSessionId } } }),
+    );
     return { stepId: step.id, log: s.log, truncated: s.logTruncated, session: { id: s.id, status: s.status, exitCode: s.exitCode } };
   }
   const d = await call(api.GET('/api/v0/computers/{computerId}/provisioning-steps/{stepId}', { params: { path: { computerId, stepId: step.id } } }));

@@ -48,7 +48,11 @@ function OrganizationCard() {
           <dd>{global.data?.limit === null ? 'No limit' : number(global.data?.limit)}</dd>
         </div>
       </dl>
-      <p className="muted">{range ? `From ${range.startDate} to ${range.endDate} (UTC); today is counted tomorrow.` : 'The month started today: its first day is counted tomorrow.'}</p>
+      <p className="muted">
+        {range
+          ? `From ${range.startDate} to ${range.endDate} (UTC); today is counted tomorrow.`
+          : 'The month started today: its first day is counted tomorrow.'}
+      </p>
     </div>
   );
 }

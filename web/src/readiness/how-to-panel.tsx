@@ -8,16 +8,16 @@ export function HowToPanel() {
     <div className="card" aria-labelledby="howto-title">
       <h2 id="howto-title">How to produce a report</h2>
       <p>
-        In a git checkout of the repository, run the evaluator: it checks the 84 criteria offline, prints a summary and uploads the report here. A key comes from
-        Settings, API keys (or run <code>orgctl login</code> once and leave out <code>--url</code> and <code>--key</code>).
+        In a git checkout of the repository, run the evaluator: it checks the 84 criteria offline, prints a summary and uploads the report here. A key comes
+        from Settings, API keys (or run <code>orgctl login</code> once and leave out <code>--url</code> and <code>--key</code>).
       </p>
       <pre className="command">
         <code data-testid="evaluate-command">{line}</code>
       </pre>
       <CopyButton text={line} label="Copy command" />
       <p className="muted">
-        Without <code>--upload</code> it only prints the summary; <code>--json</code> prints the report itself. The repository is named by <code>git remote get-url origin</code>, or{' '}
-        <code>--repo-url</code>.
+        Without <code>--upload</code> it only prints the summary; <code>--json</code> prints the report itself. The repository is named by{' '}
+        <code>git remote get-url origin</code>, or <code>--repo-url</code>.
       </p>
     </div>
   );

@@ -31,7 +31,9 @@ export function LevelSectionCard({ section }: { section: LevelSection }) {
                 <td>
                   <span className={`score ${s.state}`}>{s.text}</span>
                 </td>
-                <td>{r.evaluation ? r.evaluation.rationale || <span className="muted">no rationale given</span> : <span className="muted">{r.checks}</span>}</td>
+                <td>
+                  {r.evaluation ? r.evaluation.rationale || <span className="muted">no rationale given</span> : <span className="muted">{r.checks}</span>}
+                </td>
               </tr>
             );
           })}

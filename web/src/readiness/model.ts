@@ -37,7 +37,9 @@ export function levelSections(report: Report, criteria: Criteria): { sections: L
   const known = new Set(criteria.criteria.map((c) => c.id));
   let open = true;
   const sections = LEVELS.map((level): LevelSection => {
-    const rows = criteria.criteria.filter((c) => c.level === level).map((c) => ({ id: c.id, pillar: c.pillar, checks: c.checks, evaluation: report.report[c.id] }));
+    const rows = criteria.criteria
+      .filter((c) => c.level === level)
+      .map((c) => ({ id: c.id, pillar: c.pillar, checks: c.checks, evaluation: report.report[c.id] }));
     const shares = rows.map((r) => share(r.evaluation)).filter((x): x is number => x !== null);
     const rate = shares.length === 0 ? null : shares.reduce((a, b) => a + b, 0) / shares.length;
     const section = { level, rows, rate, locked: !open };

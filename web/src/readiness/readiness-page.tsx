@@ -94,7 +94,9 @@ export function ReadinessPage() {
                 <dd>{dateTime(summary.data.organization.lastEvaluatedAt)}</dd>
               </div>
             </dl>
-            <p className="muted">The mean of each repository's latest level, rounded down. A repository reaches level N+1 when at least 80 % of its level-N criteria pass.</p>
+            <p className="muted">
+              The mean of each repository's latest level, rounded down. A repository reaches level N+1 when at least 80 % of its level-N criteria pass.
+            </p>
           </div>
           {summary.data.repositories.length > 0 ? <RepositoriesTable repositories={summary.data.repositories} /> : null}
         </>

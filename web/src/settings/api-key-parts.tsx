@@ -15,7 +15,8 @@ const EXPIRIES = [
 ];
 
 /** active, revoked or expired. */
-export const stateOf = (k: { revokedAt: number | null; expiresAt: number | null }): string => (k.revokedAt !== null ? 'revoked' : k.expiresAt !== null && k.expiresAt <= Date.now() ? 'expired' : 'active');
+export const stateOf = (k: { revokedAt: number | null; expiresAt: number | null }): string =>
+  k.revokedAt !== null ? 'revoked' : k.expiresAt !== null && k.expiresAt <= Date.now() ? 'expired' : 'active';
 
 /** Every list of keys is under this query key, so a change anywhere refreshes them all. */
 export const KEYS_QUERY = 'api-keys';
@@ -29,7 +30,12 @@ export function CreateKeyForm({ principalId, nameLabel = 'Name' }: { principalId
   const [name, setName] = useState('');
   const [days, setDays] = useState(90);
   const create = useMutation({
-    mutationFn: () => call(api.POST('/api/v0/api-keys', { body: { name, ...(principalId ? { principalId } : {}), ...(days > 0 ? { expiresAt: Date.now() + days * DAY_MS } : {}) } })),
+    mutationFn: () =>
+      call(
+        api.POST('/api/v0/api-keys', {
+          body: { name, ...(principalId ? { principalId } : {}), ...(days > 0 ? { expiresAt: Date.now() + days * DAY_MS } : {}) },
+        }),
+      ),
     onSuccess: () => {
       setName('');
       void queryClient.invalidateQueries({ queryKey: [KEYS_QUERY] });

@@ -15,7 +15,8 @@ export function LimitsAuditPage() {
   const before = pages[pages.length - 1];
   const log = useQuery({
     queryKey: ['limits-audit', before],
-    queryFn: () => call(api.GET('/api/v0/organization/usage/limits/audit', { params: { query: { limit: PAGE, ...(before === undefined ? {} : { before }) } } })),
+    queryFn: () =>
+      call(api.GET('/api/v0/organization/usage/limits/audit', { params: { query: { limit: PAGE, ...(before === undefined ? {} : { before }) } } })),
   });
   const entries = log.data?.entries ?? [];
   const last = entries[entries.length - 1];

@@ -57,8 +57,14 @@ function InviteForm({ myRole }: { myRole: Role }) {
 function MemberRow({ m, myRole, myId }: { m: Body<'/api/v0/organization/members', 'get'>['members'][number]; myRole: Role; myId: string }) {
   const queryClient = useQueryClient();
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['members'] });
-  const setRole = useMutation({ mutationFn: (role: Role) => call(api.PATCH('/api/v0/organization/members/{id}', { params: { path: { id: m.id } }, body: { role } })), onSettled: refresh });
-  const remove = useMutation({ mutationFn: () => call(api.DELETE('/api/v0/organization/members/{id}', { params: { path: { id: m.id } } })), onSettled: refresh });
+  const setRole = useMutation({
+    mutationFn: (role: Role) => call(api.PATCH('/api/v0/organization/members/{id}', { params: { path: { id: m.id } }, body: { role } })),
+    onSettled: refresh,
+  });
+  const remove = useMutation({
+    mutationFn: () => call(api.DELETE('/api/v0/organization/members/{id}', { params: { path: { id: m.id } } })),
+    onSettled: refresh,
+  });
   const mayChange = rank[m.role] <= rank[myRole];
   return (
     <tr>
@@ -68,7 +74,12 @@ function MemberRow({ m, myRole, myId }: { m: Body<'/api/v0/organization/members'
         {m.id === myId ? ' (you)' : ''}
       </td>
       <td>
-        <select aria-label={`Role of ${m.email}`} value={m.role} disabled={!mayChange || setRole.isPending} onChange={(e) => setRole.mutate(e.target.value as Role)}>
+        <select
+          aria-label={`Role of ${m.email}`}
+          value={m.role}
+          disabled={!mayChange || setRole.isPending}
+          onChange={(e) => setRole.mutate(e.target.value as Role)}
+        >
           {ROLES.filter((r) => rank[r] <= rank[myRole] || r === m.role).map((r) => (
             <option key={r}>{r}</option>
           ))}

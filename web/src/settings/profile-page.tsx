@@ -35,7 +35,11 @@ function PasswordForm() {
           <input type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} />
         </Field>
         <NewPassword value={next} confirm={confirm} onChange={setNext} onConfirm={setConfirm} />
-        {mismatch ? <p className="error" role="alert">The two passwords differ.</p> : null}
+        {mismatch ? (
+          <p className="error" role="alert">
+            The two passwords differ.
+          </p>
+        ) : null}
         <ErrorNote error={change.error} />
         {change.isSuccess ? <p role="status">Password changed; your other sessions have ended.</p> : null}
         <button type="submit" disabled={change.isPending}>
@@ -49,7 +53,10 @@ function PasswordForm() {
 function Sessions() {
   const queryClient = useQueryClient();
   const sessions = useQuery({ queryKey: ['sessions'], queryFn: () => call(api.GET('/api/v0/sessions')) });
-  const revoke = useMutation({ mutationFn: (id: string) => call(api.DELETE('/api/v0/sessions/{id}', { params: { path: { id } } })), onSettled: () => queryClient.invalidateQueries({ queryKey: ['sessions'] }) });
+  const revoke = useMutation({
+    mutationFn: (id: string) => call(api.DELETE('/api/v0/sessions/{id}', { params: { path: { id } } })),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['sessions'] }),
+  });
   if (sessions.isPending) return <Loading />;
   if (!sessions.data) return <ErrorNote error={sessions.error} />;
   return (

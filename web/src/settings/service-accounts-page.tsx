@@ -28,7 +28,9 @@ function CreateAccountForm() {
   return (
     <div className="card" aria-labelledby="create-account-title">
       <h2 id="create-account-title">Create a service account</h2>
-      <p className="muted">A service account is a principal for automation (CI, scripts), with no email and no password: it acts through its API keys, with its role.</p>
+      <p className="muted">
+        A service account is a principal for automation (CI, scripts), with no email and no password: it acts through its API keys, with its role.
+      </p>
       <form className="inline" onSubmit={submit}>
         <Field label="Account name">
           <input type="text" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
@@ -52,7 +54,10 @@ function CreateAccountForm() {
 function AccountCard({ account }: { account: ServiceAccount }) {
   const queryClient = useQueryClient();
   const titleId = useId();
-  const keys = useQuery({ queryKey: [KEYS_QUERY, account.id], queryFn: () => call(api.GET('/api/v0/api-keys', { params: { query: { principalId: account.id } } })) });
+  const keys = useQuery({
+    queryKey: [KEYS_QUERY, account.id],
+    queryFn: () => call(api.GET('/api/v0/api-keys', { params: { query: { principalId: account.id } } })),
+  });
   const remove = useMutation({
     mutationFn: () => call(api.DELETE('/api/v0/organization/service-accounts/{id}', { params: { path: { id: account.id } } })),
     onSuccess: () => {
@@ -77,7 +82,8 @@ function AccountCard({ account }: { account: ServiceAccount }) {
         className="danger"
         disabled={remove.isPending}
         onClick={() => {
-          if (window.confirm(`Remove the service account ${account.name}? Its keys stop working at once and the computers it owns are deleted.`)) remove.mutate();
+          if (window.confirm(`Remove the service account ${account.name}? Its keys stop working at once and the computers it owns are deleted.`))
+            remove.mutate();
         }}
       >
         Remove service account <span className="visually-hidden">{account.name}</span>

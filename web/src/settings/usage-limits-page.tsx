@@ -53,7 +53,8 @@ function GlobalLimitCard({ limit, manager }: { limit: number | null; manager: bo
     <div className="card" aria-labelledby="global-title">
       <h2 id="global-title">Per-user limit for everyone</h2>
       <p>
-        <span data-testid="global-limit">{credits(limit)}</span> <span className="muted">per user per calendar month (UTC), unless a user has an override below.</span>
+        <span data-testid="global-limit">{credits(limit)}</span>{' '}
+        <span className="muted">per user per calendar month (UTC), unless a user has an override below.</span>
       </p>
       {manager ? (
         <>
@@ -156,7 +157,12 @@ function BulkEdit({ overrides }: { overrides: Map<string, number> }) {
     // Those changed are no longer chosen; those the API refused stay chosen, to try again.
     const refused = new Set(r.errors.map((e) => e.email.toLowerCase()));
     setChosen((c) => new Set([...c].filter((e) => refused.has(e))));
-    setOthers((o) => o.split(/[\s,;]+/).filter((e) => refused.has(e.toLowerCase())).join('\n'));
+    setOthers((o) =>
+      o
+        .split(/[\s,;]+/)
+        .filter((e) => refused.has(e.toLowerCase()))
+        .join('\n'),
+    );
   });
   const emails = (): string[] => [...new Set([...chosen, ...others.split(/[\s,;]+/).filter(Boolean)].map((e) => e.toLowerCase()))];
   const apply = (limit: number | null) => {
@@ -183,7 +189,9 @@ function BulkEdit({ overrides }: { overrides: Map<string, number> }) {
   return (
     <div className="card" aria-labelledby="bulk-title">
       <h2 id="bulk-title">Set individual limits</h2>
-      <p className="muted">Choose one or more users, then set one limit for all of them, or remove their individual limits (the limit for everyone then applies).</p>
+      <p className="muted">
+        Choose one or more users, then set one limit for all of them, or remove their individual limits (the limit for everyone then applies).
+      </p>
       {members.isPending ? <Loading /> : <ErrorNote error={members.error} />}
       {members.data ? (
         <>

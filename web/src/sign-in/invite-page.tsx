@@ -31,7 +31,11 @@ export function InvitePage() {
           <input type="text" autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} />
         </Field>
         <NewPassword value={password} confirm={confirm} onChange={setPassword} onConfirm={setConfirm} label="Password" />
-        {mismatch ? <p className="error" role="alert">The two passwords differ.</p> : null}
+        {mismatch ? (
+          <p className="error" role="alert">
+            The two passwords differ.
+          </p>
+        ) : null}
         <ErrorNote error={accept.error} />
         <button type="submit" disabled={accept.isPending}>
           Accept invitation

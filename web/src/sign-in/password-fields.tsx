@@ -3,7 +3,19 @@ import { Field } from '../ui/parts.js';
 export const MIN_PASSWORD = 10;
 
 /** A new password typed twice; `mismatch` says whether the two differ. */
-export function NewPassword({ value, confirm, onChange, onConfirm, label = 'New password' }: { value: string; confirm: string; onChange: (v: string) => void; onConfirm: (v: string) => void; label?: string }) {
+export function NewPassword({
+  value,
+  confirm,
+  onChange,
+  onConfirm,
+  label = 'New password',
+}: {
+  value: string;
+  confirm: string;
+  onChange: (v: string) => void;
+  onConfirm: (v: string) => void;
+  label?: string;
+}) {
   return (
     <>
       <Field label={`${label} (at least ${MIN_PASSWORD} characters)`}>

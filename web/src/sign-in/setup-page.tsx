@@ -33,7 +33,11 @@ export function SetupPage() {
       <p>Choose the password of the organization's owner. This link works once.</p>
       <form onSubmit={submit}>
         <NewPassword value={password} confirm={confirm} onChange={setPassword} onConfirm={setConfirm} label="Owner password" />
-        {mismatch ? <p className="error" role="alert">The two passwords differ.</p> : null}
+        {mismatch ? (
+          <p className="error" role="alert">
+            The two passwords differ.
+          </p>
+        ) : null}
         <ErrorNote error={setup.error} />
         <button type="submit" disabled={setup.isPending}>
           Set password and sign in

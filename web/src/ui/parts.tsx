@@ -32,7 +32,10 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
       type="button"
       className="secondary"
       onClick={() => {
-        void navigator.clipboard?.writeText(text).then(() => setCopied(true), () => setCopied(false));
+        void navigator.clipboard?.writeText(text).then(
+          () => setCopied(true),
+          () => setCopied(false),
+        );
       }}
     >
       {copied ? 'Copied' : label}

@@ -28,13 +28,13 @@ export function AllowanceCard() {
         </div>
         <div>
           <dt>Period</dt>
-          <dd>
-            {periodDays(a.periodStart, a.periodEnd)}
-          </dd>
+          <dd>{periodDays(a.periodStart, a.periodEnd)}</dd>
         </div>
       </dl>
       {share !== undefined ? <progress max={100} value={share} aria-label={`${share} % of the limit used`} /> : null}
-      <p className="muted">Standard Credits; the limit is {a.source === 'individual' ? 'set for you' : a.source === 'global' ? "the organization's per-user limit" : 'not set'}.</p>
+      <p className="muted">
+        Standard Credits; the limit is {a.source === 'individual' ? 'set for you' : a.source === 'global' ? "the organization's per-user limit" : 'not set'}.
+      </p>
     </div>
   );
 }

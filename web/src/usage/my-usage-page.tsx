@@ -13,7 +13,10 @@ export function MyUsagePage() {
   const from = search.from ?? dayFromToday(-30);
   const to = search.to ?? dayFromToday(-1);
   const [draft, setDraft] = useState({ from, to });
-  const daily = useQuery({ queryKey: ['usage', 'daily', from, to], queryFn: () => call(api.GET('/api/v0/usage/daily', { params: { query: { startDate: from, endDate: to } } })) });
+  const daily = useQuery({
+    queryKey: ['usage', 'daily', from, to],
+    queryFn: () => call(api.GET('/api/v0/usage/daily', { params: { query: { startDate: from, endDate: to } } })),
+  });
   const submit = (e: FormEvent) => {
     e.preventDefault();
     void navigate({ search: { from: draft.from, to: draft.to } });
@@ -34,10 +37,14 @@ export function MyUsagePage() {
       <ErrorNote error={daily.error} />
       {daily.data ? (
         daily.data.data.length === 0 ? (
-          <p>No activity from {from} to {to}.</p>
+          <p>
+            No activity from {from} to {to}.
+          </p>
         ) : (
           <table>
-            <caption>Daily usage from {from} to {to} (UTC days)</caption>
+            <caption>
+              Daily usage from {from} to {to} (UTC days)
+            </caption>
             <thead>
               <tr>
                 <th scope="col">Day</th>

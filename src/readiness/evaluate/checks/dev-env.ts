@@ -8,14 +8,33 @@ const DEVCONTAINER = /^(\.devcontainer\/devcontainer\.json|\.devcontainer\.json|
 
 const SERVICES: Rule[] = [
   ...DATABASE,
-  dep('cache or broker client', 'redis', 'ioredis', 'memcached', 'kafkajs', 'amqplib', 'celery', 'pika', 'confluent-kafka', 'elasticsearch', '@elastic/elasticsearch', 'github.com/redis/go-redis', 'github.com/segmentio/kafka-go'),
+  dep(
+    'cache or broker client',
+    'redis',
+    'ioredis',
+    'memcached',
+    'kafkajs',
+    'amqplib',
+    'celery',
+    'pika',
+    'confluent-kafka',
+    'elasticsearch',
+    '@elastic/elasticsearch',
+    'github.com/redis/go-redis',
+    'github.com/segmentio/kafka-go',
+  ),
   file('compose file', /^(docker-)?compose[^/]*\.ya?ml$/),
 ];
 
 /** Comments and trailing commas allowed, as devcontainer.json is JSONC. */
 const parseJsonc = (text: string): unknown => {
   try {
-    return JSON.parse(text.replace(/^\s*\/\/.*$/gm, '').replace(/\/\*[\s\S]*?\*\//g, '').replace(/,(\s*[}\]])/g, '$1')) as unknown;
+    return JSON.parse(
+      text
+        .replace(/^\s*\/\/.*$/gm, '')
+        .replace(/\/\*[\s\S]*?\*\//g, '')
+        .replace(/,(\s*[}\]])/g, '$1'),
+    ) as unknown;
   } catch {
     return undefined;
   }
@@ -43,25 +62,40 @@ export const devEnvChecks: Check[] = [
       file('compose file', /(^|\/)(docker-)?compose[^/]*\.ya?ml$/),
       { file: DEVCONTAINER, content: /dockerComposeFile/, what: 'devcontainer with services' },
       file('Tiltfile', /^Tiltfile$/),
-      doc('documented local services', /docker[- ]compose up|docker run [^\n]*(postgres|mysql|redis|mongo)|(start|run|install) (a local )?(postgres|postgresql|mysql|redis|mongodb)|DATABASE_URL/i),
+      doc(
+        'documented local services',
+        /docker[- ]compose up|docker run [^\n]*(postgres|mysql|redis|mongo)|(start|run|install) (a local )?(postgres|postgresql|mysql|redis|mongodb)|DATABASE_URL/i,
+      ),
     ]);
   }),
   appCheck('database_schema', async (ctx, app) => {
     const db = await firstEvidence(ctx, app.path === '.' ? ctx.scan.files : app.files, DATABASE.slice(0, 1));
     if (!db) return skip(`no database driver or ORM in ${app.path}: no schema to define`);
-    return evidenceOutcome(ctx, appFiles(ctx, app), [
-      file('migrations', /(^|\/)(migrations?|db\/migrate|alembic\/versions|migrate)\/[^/]+$/),
-      file('schema definition', /(^|\/)(schema\.prisma|schema\.sql|structure\.sql|schema\.rb|diesel\.toml|drizzle\.config\.[cm]?[jt]s|[^/]+\.sql)$/),
-      file('Liquibase/Flyway changelog', /(^|\/)(db\/changelog\/.+|V\d+__[^/]+\.sql)$/),
-    ], appWhere(app));
+    return evidenceOutcome(
+      ctx,
+      appFiles(ctx, app),
+      [
+        file('migrations', /(^|\/)(migrations?|db\/migrate|alembic\/versions|migrate)\/[^/]+$/),
+        file('schema definition', /(^|\/)(schema\.prisma|schema\.sql|structure\.sql|schema\.rb|diesel\.toml|drizzle\.config\.[cm]?[jt]s|[^/]+\.sql)$/),
+        file('Liquibase/Flyway changelog', /(^|\/)(db\/changelog\/.+|V\d+__[^/]+\.sql)$/),
+      ],
+      appWhere(app),
+    );
   }),
   repoCheck('devcontainer_runnable', async (ctx) => {
     const f = ctx.scan.files.find((x) => DEVCONTAINER.test(x));
     if (!f) return skip('no devcontainer configuration to run');
     if (!(await ctx.probe.devcontainerCli())) return skip('the devcontainer CLI is not on PATH of the evaluating machine');
     // Building would run the repository's Dockerfile; reading the configuration proves the CLI accepts it.
-    const r = await runProcess('devcontainer', ['read-configuration', '--workspace-folder', ctx.scan.root], { timeoutMs: 60_000, killGraceMs: 1000, stdout: 'none', stderr: 'none' });
+    const r = await runProcess('devcontainer', ['read-configuration', '--workspace-folder', ctx.scan.root], {
+      timeoutMs: 60_000,
+      killGraceMs: 1000,
+      stdout: 'none',
+      stderr: 'none',
+    });
     const ok = r.exitCode === 0 && !r.timedOut;
-    return ok ? pass(`devcontainer read-configuration accepts ${f} (not built: building runs repository code)`) : fail(`devcontainer read-configuration refuses ${f}`);
+    return ok
+      ? pass(`devcontainer read-configuration accepts ${f} (not built: building runs repository code)`)
+      : fail(`devcontainer read-configuration refuses ${f}`);
   }),
 ];

@@ -15,7 +15,8 @@ function validSkill(text: string): boolean {
 export const docsChecks: Check[] = [
   repoCheck('agents_md', async (ctx) => {
     const text = await ctx.scan.read('AGENTS.md');
-    if (text === undefined) return fail(ctx.scan.has('CLAUDE.md') ? 'CLAUDE.md found but no AGENTS.md at the root (CLAUDE.md alone does not count)' : 'no AGENTS.md at the root');
+    if (text === undefined)
+      return fail(ctx.scan.has('CLAUDE.md') ? 'CLAUDE.md found but no AGENTS.md at the root (CLAUDE.md alone does not count)' : 'no AGENTS.md at the root');
     if (text.trim().length <= 100) return fail(`AGENTS.md has ${text.trim().length} characters (more than 100 needed)`);
     const topics = ['build', 'test', 'workflow', 'convention', 'lint', 'run'].filter((t) => new RegExp(t, 'i').test(text));
     if (!topics.length) return fail('AGENTS.md names no build, test, workflow or convention');
@@ -26,11 +27,29 @@ export const docsChecks: Check[] = [
     if (!name) return fail('no README at the root');
     const text = (await ctx.scan.read(name)) ?? '';
     const topic = /\b(install|setup|set up|usage|getting started|quick ?start|how to run|build)\b/i.exec(text);
-    return topic ? pass(`${name} has setup/usage instructions ("${topic[0]}")`) : fail(`${name} has no setup or usage section (install, setup, usage, getting started)`);
+    return topic
+      ? pass(`${name} has setup/usage instructions ("${topic[0]}")`)
+      : fail(`${name} has no setup or usage section (install, setup, usage, getting started)`);
   }),
   repoEvidence('automated_doc_generation', [
-    file('documentation generator config', /^(mkdocs\.ya?ml|docs?\/conf\.py|typedoc\.json|Doxyfile|\.readthedocs\.ya?ml|redocly\.ya?ml|docusaurus\.config\.[cm]?[jt]s)$/),
-    dep('documentation generator', 'typedoc', 'jsdoc', 'sphinx', 'mkdocs', 'pdoc', '@redocly/cli', 'redoc-cli', 'swagger-jsdoc', 'openapi-typescript', 'api-extractor', '@microsoft/api-documenter'),
+    file(
+      'documentation generator config',
+      /^(mkdocs\.ya?ml|docs?\/conf\.py|typedoc\.json|Doxyfile|\.readthedocs\.ya?ml|redocly\.ya?ml|docusaurus\.config\.[cm]?[jt]s)$/,
+    ),
+    dep(
+      'documentation generator',
+      'typedoc',
+      'jsdoc',
+      'sphinx',
+      'mkdocs',
+      'pdoc',
+      '@redocly/cli',
+      'redoc-cli',
+      'swagger-jsdoc',
+      'openapi-typescript',
+      'api-extractor',
+      '@microsoft/api-documenter',
+    ),
     { file: /^package\.json$/, content: /"(docs|openapi|generate:docs|docs:build)"\s*:/, what: 'docs/OpenAPI generation script' },
     ci('documentation generated in CI', /typedoc|sphinx-build|mkdocs|cargo doc|javadoc|dokka|openapi|generate[-_ ]docs|doc-?gen/i),
   ]),
@@ -53,7 +72,19 @@ export const docsChecks: Check[] = [
   }),
   appEvidenceWhen('api_schema_docs', WEB_FRAMEWORK, 'no web framework in the application: not an API service', [
     file('API schema file', /(^|\/)(openapi|swagger)[^/]*\.(json|ya?ml)$|\.graphql$|\.gql$|\.proto$/i),
-    dep('generated API schema', '@fastify/swagger', 'swagger-ui-express', '@nestjs/swagger', 'fastapi', 'drf-spectacular', 'drf-yasg', 'github.com/swaggo/swag', 'springdoc-openapi-starter-webmvc-ui', 'utoipa', 'rswag'),
+    dep(
+      'generated API schema',
+      '@fastify/swagger',
+      'swagger-ui-express',
+      '@nestjs/swagger',
+      'fastapi',
+      'drf-spectacular',
+      'drf-yasg',
+      'github.com/swaggo/swag',
+      'springdoc-openapi-starter-webmvc-ui',
+      'utoipa',
+      'rswag',
+    ),
   ]),
   repoEvidence('service_flow_documented', [
     file('architecture document', /(^|\/)ARCHITECTURE\.md$|^docs?\/[^/]*architecture[^/]*\.(md|mdx|rst)$/i),

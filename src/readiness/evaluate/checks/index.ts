@@ -10,4 +10,14 @@ import { taskDiscoveryChecks } from './task-discovery.js';
 import { testingChecks } from './testing.js';
 
 /** One check per criterion of the model, pillar by pillar. */
-export const CHECKS: readonly Check[] = [...styleChecks, ...buildChecks, ...testingChecks, ...docsChecks, ...devEnvChecks, ...observabilityChecks, ...securityChecks, ...taskDiscoveryChecks, ...productChecks];
+export const CHECKS: readonly Check[] = [
+  ...styleChecks,
+  ...buildChecks,
+  ...testingChecks,
+  ...docsChecks,
+  ...devEnvChecks,
+  ...observabilityChecks,
+  ...securityChecks,
+  ...taskDiscoveryChecks,
+  ...productChecks,
+];

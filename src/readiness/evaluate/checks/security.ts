@@ -7,7 +7,8 @@ import { fail, pass, skip, type Check } from '../types.js';
 
 const DEP_UPDATES = /^(\.github\/dependabot\.ya?ml|renovate\.json5?|\.renovaterc(\.json5?)?|\.github\/renovate\.json5?|\.gitlab\/renovate\.json5?)$/;
 const SECRET_FILE = /(^|\/)(\.env(\.(local|production|prod|development|dev))?|id_rsa|id_ed25519|[^/]+\.pem|[^/]+\.p12|credentials\.json)$/;
-const SECRET_TEXT = /AKIA[0-9A-Z]{16}|-----BEGIN (RSA |EC |OPENSSH |DSA )?PRIVATE KEY-----|\bgh[pousr]_[A-Za-z0-9]{36}\b|\bxox[baprs]-[A-Za-z0-9-]{10,}|\bsk_live_[A-Za-z0-9]{16,}/;
+const SECRET_TEXT =
+  /AKIA[0-9A-Z]{16}|-----BEGIN (RSA |EC |OPENSSH |DSA )?PRIVATE KEY-----|\bgh[pousr]_[A-Za-z0-9]{36}\b|\bxox[baprs]-[A-Za-z0-9-]{10,}|\bsk_live_[A-Za-z0-9]{16,}/;
 const SECRET_TOOLS: Rule[] = [
   file('secret scanner config', /(^|\/)(\.gitleaks\.toml|\.secrets\.baseline|\.trufflehog[^/]*|\.gitguardian\.ya?ml)$/),
   { file: HOOK_FILE, content: /gitleaks|trufflehog|detect-secrets|ggshield/, what: 'secret scanner in hooks' },
@@ -17,7 +18,9 @@ const SECRET_TOOLS: Rule[] = [
 /** Tracked files that hold a secret: by name, or by a well-known key format in their text. */
 async function trackedSecrets(ctx: Parameters<Check['run']>[0]): Promise<string[]> {
   const hits = ctx.scan.files.filter((f) => SECRET_FILE.test(f));
-  const found = await firstEvidence(ctx, ctx.scan.files, [{ file: /\.(env|ya?ml|json|toml|ini|cfg|conf|properties|py|js|ts|go|rb|java|sh|tf|txt|md)$/, content: SECRET_TEXT, what: 'key in text' }]);
+  const found = await firstEvidence(ctx, ctx.scan.files, [
+    { file: /\.(env|ya?ml|json|toml|ini|cfg|conf|properties|py|js|ts|go|rb|java|sh|tf|txt|md)$/, content: SECRET_TEXT, what: 'key in text' },
+  ]);
   return [...hits, ...(found ? [found.replace(/: ".*"\)$/, ')')] : [])];
 }
 
@@ -34,7 +37,9 @@ export const securityChecks: Check[] = [
     try {
       const status = await ctx.forge.secretScanning();
       if (status === undefined) return skip(`${ctx.forge.name} does not show its secret scanning setting to this token (needs admin access)`);
-      return status === 'enabled' ? pass(`native secret scanning is enabled on ${ctx.forge.name}`) : fail(`native secret scanning is ${status} on ${ctx.forge.name}, and no scanner in CI or hooks`);
+      return status === 'enabled'
+        ? pass(`native secret scanning is enabled on ${ctx.forge.name}`)
+        : fail(`native secret scanning is ${status} on ${ctx.forge.name}, and no scanner in CI or hooks`);
     } catch (e) {
       return skip(apiFailure(e));
     }
@@ -43,15 +48,21 @@ export const securityChecks: Check[] = [
     const f = ['CODEOWNERS', '.github/CODEOWNERS', 'docs/CODEOWNERS', '.gitlab/CODEOWNERS'].find((x) => ctx.scan.has(x));
     if (!f) return fail('no CODEOWNERS in the root, .github/, docs/ or .gitlab/');
     const owners = ((await ctx.scan.read(f)) ?? '').split('\n').filter((l) => /^[^#\s]\S*\s+(@[\w.-]+(\/[\w.-]+)?|[^@\s]+@[^@\s]+)/.test(l.trim()));
-    return owners.length ? pass(`${f} assigns owners (${owners.length} rules, e.g. "${owners[0]!.trim().slice(0, 80)}")`) : fail(`${f} has no rule with a valid owner (@user, @org/team or e-mail)`);
+    return owners.length
+      ? pass(`${f} assigns owners (${owners.length} rules, e.g. "${owners[0]!.trim().slice(0, 80)}")`)
+      : fail(`${f} has no rule with a valid owner (@user, @org/team or e-mail)`);
   }),
   repoCheck('automated_security_review', async (ctx) => {
-    const local = await firstEvidence(ctx, ctx.scan.files, [ci('security analysis with reports in CI', /github\/codeql-action|upload-sarif|semgrep|snyk|sonarsource|bandit|gosec|brakeman|osv-scanner|trivy/i)]);
+    const local = await firstEvidence(ctx, ctx.scan.files, [
+      ci('security analysis with reports in CI', /github\/codeql-action|upload-sarif|semgrep|snyk|sonarsource|bandit|gosec|brakeman|osv-scanner|trivy/i),
+    ]);
     if (local) return pass(`found ${local}`);
     if ('unavailable' in ctx.forge) return skip(`no CodeQL/Semgrep/Snyk in CI, and ${ctx.forge.unavailable}`);
     try {
       const n = await ctx.forge.codeScanningAnalyses();
-      return n > 0 ? pass(`${n} recent code scanning analyses on ${ctx.forge.name}`) : fail(`no security analysis in CI and no code scanning analyses on ${ctx.forge.name}`);
+      return n > 0
+        ? pass(`${n} recent code scanning analyses on ${ctx.forge.name}`)
+        : fail(`no security analysis in CI and no code scanning analyses on ${ctx.forge.name}`);
     } catch (e) {
       return skip(apiFailure(e));
     }
@@ -64,7 +75,9 @@ export const securityChecks: Check[] = [
     if ('unavailable' in ctx.forge) return pass(`${config} configures dependency updates; update pull requests not checked: ${ctx.forge.unavailable}`);
     try {
       const n = await ctx.forge.dependencyPulls();
-      return n > 0 ? pass(`${config}, and ${n} update pull requests on ${ctx.forge.name}`) : fail(`${config} exists but no Dependabot/Renovate pull request on ${ctx.forge.name}`);
+      return n > 0
+        ? pass(`${config}, and ${n} update pull requests on ${ctx.forge.name}`)
+        : fail(`${config} exists but no Dependabot/Renovate pull request on ${ctx.forge.name}`);
     } catch (e) {
       return pass(`${config} configures dependency updates; pull requests not checked: ${apiFailure(e)}`);
     }
@@ -82,10 +95,18 @@ export const securityChecks: Check[] = [
     // The machine's global excludes are left out so the answer depends on the repository only.
     const out = await git(ctx.scan.root, ['-c', 'core.excludesFile=/dev/null', 'check-ignore', '--no-index', ...all], { allowFailure: true });
     const ignored = new Set(out.split('\n').filter(Boolean));
-    const missing = Object.entries(probes).filter(([, ps]) => !ps.some((p) => ignored.has(p))).map(([k]) => k);
+    const missing = Object.entries(probes)
+      .filter(([, ps]) => !ps.some((p) => ignored.has(p)))
+      .map(([k]) => k);
     const secrets = await trackedSecrets(ctx);
-    const problems = [...(missing.length ? [`does not cover ${missing.join(', ')}`] : []), ...(ignored.has('.env.example') ? ['ignores .env.example'] : []), ...(secrets.length ? [`tracked secrets: ${secrets.slice(0, 3).join(', ')}`] : [])];
-    return problems.length ? fail(`.gitignore ${problems.join('; ')}`) : pass('.gitignore covers .env, dependencies, build output, IDE and OS files; no tracked secrets');
+    const problems = [
+      ...(missing.length ? [`does not cover ${missing.join(', ')}`] : []),
+      ...(ignored.has('.env.example') ? ['ignores .env.example'] : []),
+      ...(secrets.length ? [`tracked secrets: ${secrets.slice(0, 3).join(', ')}`] : []),
+    ];
+    return problems.length
+      ? fail(`.gitignore ${problems.join('; ')}`)
+      : pass('.gitignore covers .env, dependencies, build output, IDE and OS files; no tracked secrets');
   }),
   appEvidenceWhen('dast_scanning', WEB_FRAMEWORK, 'no web framework in the application: DAST does not apply', [
     ci('DAST in CI', /zaproxy|owasp[-_ ]zap|zap-baseline|zap-full-scan|zap-api-scan|nuclei|stackhawk|dastardly|burp|nikto/i),
@@ -109,17 +130,35 @@ export const securityChecks: Check[] = [
     return evidenceOutcome(ctx, ctx.scan.files, [
       ci('CI secrets', /\$\{\{\s*secrets\.|\$[A-Z_]+_(TOKEN|KEY|SECRET)\b/),
       file('SOPS config', /(^|\/)\.sops\.ya?ml$/),
-      dep('secret manager client', '@aws-sdk/client-secrets-manager', '@google-cloud/secret-manager', '@azure/keyvault-secrets', 'hvac', 'node-vault', 'doppler', 'infisical', 'github.com/hashicorp/vault/api'),
+      dep(
+        'secret manager client',
+        '@aws-sdk/client-secrets-manager',
+        '@google-cloud/secret-manager',
+        '@azure/keyvault-secrets',
+        'hvac',
+        'node-vault',
+        'doppler',
+        'infisical',
+        'github.com/hashicorp/vault/api',
+      ),
       file('environment template (with .env ignored)', /(^|\/)(\.env\.(example|sample|template)|example\.env)$/),
     ]);
   }),
   appEvidence('log_scrubbing', [
-    { file: /\.(ts|js|mjs|py|go|rb|java|kt|rs)$/, content: /\bredact\s*:|\bredact(ion|ed)?\b|scrub|sanitiz(e|er)[A-Za-z]*\s*\(|maskSecrets|send_default_pii\s*=\s*False/i, what: 'log redaction' },
+    {
+      file: /\.(ts|js|mjs|py|go|rb|java|kt|rs)$/,
+      content: /\bredact\s*:|\bredact(ion|ed)?\b|scrub|sanitiz(e|er)[A-Za-z]*\s*\(|maskSecrets|send_default_pii\s*=\s*False/i,
+      what: 'log redaction',
+    },
     doc('documented log redaction', /never log (a )?secret|redact|scrub|mask(ed|ing)? (in )?logs?/i),
   ]),
   repoEvidence('min_release_age', [
     { file: DEP_UPDATES, content: /minimumReleaseAge|stabilityDays|cooldown/, what: 'update delay' },
-    { file: /^(\.npmrc|pnpm-workspace\.yaml|bunfig\.toml|uv\.toml|pyproject\.toml)$/, content: /minimum-release-age|minimumReleaseAge|exclude-newer/, what: 'package manager release age' },
+    {
+      file: /^(\.npmrc|pnpm-workspace\.yaml|bunfig\.toml|uv\.toml|pyproject\.toml)$/,
+      content: /minimum-release-age|minimumReleaseAge|exclude-newer/,
+      what: 'package manager release age',
+    },
     doc('written release-age policy', /(waiting period|minimum release age|cool-?down|wait \d+ days).{0,80}(release|version|dependenc)/i),
   ]),
 ];

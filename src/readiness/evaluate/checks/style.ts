@@ -128,13 +128,18 @@ export const styleChecks: Check[] = [
     if (sources.length < 20) return skip(`small project (${sources.length} source files in ${app.path}): module boundaries are not applicable`);
     const goInternal = app.files.find((f) => /(^|\/)internal\/[^/]+\.go$/.test(f));
     if (goInternal) return pass(`Go internal/ package enforces the boundary: ${goInternal}`);
-    return evidenceOutcome(ctx, appFiles(ctx, app), [
-      file('dependency-cruiser config', /(^|\/)\.dependency-cruiser\.[cm]?js(on)?$/),
-      dep('boundary tool', 'dependency-cruiser', 'eslint-plugin-boundaries', 'import-linter', 'archunit', 'archunit-junit5', '@nx/enforce-module-boundaries'),
-      { file: ESLINT, content: /no-restricted-paths|no-restricted-imports|boundaries\/|enforce-module-boundaries/, what: 'ESLint import boundary rule' },
-      file('import-linter config', /(^|\/)\.importlinter$/),
-      { file: PY_CONFIG, content: /^\[tool\.importlinter\]/m, what: 'import-linter config' },
-    ], appWhere(app));
+    return evidenceOutcome(
+      ctx,
+      appFiles(ctx, app),
+      [
+        file('dependency-cruiser config', /(^|\/)\.dependency-cruiser\.[cm]?js(on)?$/),
+        dep('boundary tool', 'dependency-cruiser', 'eslint-plugin-boundaries', 'import-linter', 'archunit', 'archunit-junit5', '@nx/enforce-module-boundaries'),
+        { file: ESLINT, content: /no-restricted-paths|no-restricted-imports|boundaries\/|enforce-module-boundaries/, what: 'ESLint import boundary rule' },
+        file('import-linter config', /(^|\/)\.importlinter$/),
+        { file: PY_CONFIG, content: /^\[tool\.importlinter\]/m, what: 'import-linter config' },
+      ],
+      appWhere(app),
+    );
   }),
   repoEvidence('tech_debt_tracking', [
     ci('TODO/FIXME scanner in CI', /\b(todo|fixme)\b|leasot|tickgit|todo-to-issue/i),

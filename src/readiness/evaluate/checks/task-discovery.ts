@@ -14,8 +14,12 @@ const covered = (labels: string[]) => CATEGORIES.filter(([, re]) => labels.some(
 
 export const taskDiscoveryChecks: Check[] = [
   repoCheck('issue_templates', async (ctx) => {
-    const templates = ctx.scan.files.filter((f) => /^(\.github\/ISSUE_TEMPLATE\/(?!config\.ya?ml$)[^/]+\.(md|ya?ml)|\.github\/ISSUE_TEMPLATE\.md|\.gitlab\/issue_templates\/[^/]+\.md)$/i.test(f));
-    return templates.length ? pass(`issue templates: ${templates.slice(0, 3).join(', ')}`) : fail('no issue template under .github/ISSUE_TEMPLATE/ or .gitlab/issue_templates/');
+    const templates = ctx.scan.files.filter((f) =>
+      /^(\.github\/ISSUE_TEMPLATE\/(?!config\.ya?ml$)[^/]+\.(md|ya?ml)|\.github\/ISSUE_TEMPLATE\.md|\.gitlab\/issue_templates\/[^/]+\.md)$/i.test(f),
+    );
+    return templates.length
+      ? pass(`issue templates: ${templates.slice(0, 3).join(', ')}`)
+      : fail('no issue template under .github/ISSUE_TEMPLATE/ or .gitlab/issue_templates/');
   }),
   repoCheck('issue_labeling_system', async (ctx) => {
     const file = ctx.scan.files.find((f) => /^\.github\/(labels|issue-labels)\.(ya?ml|json)$/.test(f));
@@ -24,7 +28,8 @@ export const taskDiscoveryChecks: Check[] = [
       const cats = covered(names);
       if (cats.length >= 2) return pass(`${file} defines ${names.length} labels covering ${cats.join(', ')}`);
     }
-    if ('unavailable' in ctx.forge) return fail(`no label definitions (.github/labels.yml) covering two of priority/type/area, and labels not read: ${ctx.forge.unavailable}`);
+    if ('unavailable' in ctx.forge)
+      return fail(`no label definitions (.github/labels.yml) covering two of priority/type/area, and labels not read: ${ctx.forge.unavailable}`);
     try {
       const labels = await ctx.forge.labels();
       const cats = covered(labels);
@@ -44,7 +49,9 @@ export const taskDiscoveryChecks: Check[] = [
     return good / issues.length > 0.7 && stale / issues.length <= 0.5 ? pass(text) : fail(text);
   }),
   repoCheck('pr_templates', async (ctx) => {
-    const f = ctx.scan.files.find((x) => /^(\.github\/|docs\/)?(pull_request_template\.md|PULL_REQUEST_TEMPLATE\/[^/]+\.md)$|^\.gitlab\/merge_request_templates\/[^/]+\.md$/i.test(x));
+    const f = ctx.scan.files.find((x) =>
+      /^(\.github\/|docs\/)?(pull_request_template\.md|PULL_REQUEST_TEMPLATE\/[^/]+\.md)$|^\.gitlab\/merge_request_templates\/[^/]+\.md$/i.test(x),
+    );
     if (!f) return fail('no pull request template (.github/pull_request_template.md, PULL_REQUEST_TEMPLATE/, .gitlab/merge_request_templates/)');
     const text = (await ctx.scan.read(f)) ?? '';
     const sections = [/descri|summary|what|changes/i, /test/i, /context|why|motivation|related|issue/i].filter((re) => re.test(text)).length;

@@ -5,9 +5,12 @@ import { appCheck, appEvidence } from '../define.js';
 import { SETUP_COMMAND } from './build.js';
 import { fail, pass, skip, type Check, type CheckContext, type Outcome } from '../types.js';
 
-export const UNIT_TEST = /(^|\/)[^/]+\.(test|spec)\.[cm]?[jt]sx?$|(^|\/)test_[^/]+\.py$|(^|\/)[^/]+_test\.(py|go|rb|c|cc|cpp)$|(^|\/)tests?\/.+\.rs$|(^|\/)src\/test\/.+\.(java|kt)$|(^|\/)[^/]+Tests?\.(java|kt)$|(^|\/)[^/]+_spec\.rb$/;
-const INTEGRATION = /(^|\/)(e2e|integration|integration[-_]tests?|acceptance|cypress|playwright|integrationTest)\/.+\.[a-z]+$|(^|\/)[^/]+\.(e2e|integration)\.[a-z]+$|(^|\/)[^/]+_integration_test\.go$|(^|\/)(playwright|cypress)\.config\.[cm]?[jt]s$/;
-const TEST_CONFIG = /(^|\/)(package\.json|vitest\.config\.[cm]?[jt]s|vite\.config\.[cm]?[jt]s|jest\.config\.[cm]?[jt]s(on)?|pytest\.ini|pyproject\.toml|setup\.cfg|tox\.ini|\.mocharc[^/]*|playwright\.config\.[cm]?[jt]s|pom\.xml|build\.gradle(\.kts)?|\.rspec|spec_helper\.rb|Cargo\.toml|Makefile)$/;
+export const UNIT_TEST =
+  /(^|\/)[^/]+\.(test|spec)\.[cm]?[jt]sx?$|(^|\/)test_[^/]+\.py$|(^|\/)[^/]+_test\.(py|go|rb|c|cc|cpp)$|(^|\/)tests?\/.+\.rs$|(^|\/)src\/test\/.+\.(java|kt)$|(^|\/)[^/]+Tests?\.(java|kt)$|(^|\/)[^/]+_spec\.rb$/;
+const INTEGRATION =
+  /(^|\/)(e2e|integration|integration[-_]tests?|acceptance|cypress|playwright|integrationTest)\/.+\.[a-z]+$|(^|\/)[^/]+\.(e2e|integration)\.[a-z]+$|(^|\/)[^/]+_integration_test\.go$|(^|\/)(playwright|cypress)\.config\.[cm]?[jt]s$/;
+const TEST_CONFIG =
+  /(^|\/)(package\.json|vitest\.config\.[cm]?[jt]s|vite\.config\.[cm]?[jt]s|jest\.config\.[cm]?[jt]s(on)?|pytest\.ini|pyproject\.toml|setup\.cfg|tox\.ini|\.mocharc[^/]*|playwright\.config\.[cm]?[jt]s|pom\.xml|build\.gradle(\.kts)?|\.rspec|spec_helper\.rb|Cargo\.toml|Makefile)$/;
 
 const testsOf = (app: App) => app.files.filter((f) => UNIT_TEST.test(f));
 
@@ -20,7 +23,9 @@ async function testRunner(ctx: CheckContext, app: App): Promise<string | undefin
   if (app.languages.includes('go')) return 'go test ./...';
   if (app.languages.includes('rust') && ctx.scan.has(at('Cargo.toml'))) return 'cargo test';
   if (app.languages.includes('python')) {
-    const cfg = await firstEvidence(ctx, appFiles(ctx, app), [{ file: /(^|\/)(pytest\.ini|pyproject\.toml|setup\.cfg|tox\.ini|conftest\.py)$/, content: /pytest|^/m, what: 'pytest configuration' }]);
+    const cfg = await firstEvidence(ctx, appFiles(ctx, app), [
+      { file: /(^|\/)(pytest\.ini|pyproject\.toml|setup\.cfg|tox\.ini|conftest\.py)$/, content: /pytest|^/m, what: 'pytest configuration' },
+    ]);
     return `pytest${cfg ? ` (${cfg})` : ''}`;
   }
   if (ctx.scan.has(at('pom.xml'))) return 'mvn test';
@@ -83,37 +88,90 @@ export const testingChecks: Check[] = [
   }),
   appEvidence('test_performance_tracking', [
     ci('test timing/reports in CI', /--durations|junit|gotestsum|test[-_ ]results|test analytics|buildpulse|datadog-ci junit|--reporter[= ]\S*(junit|json)/i),
-    { file: TEST_CONFIG, content: /--durations|slowTestThreshold|reportSlowTests|junit|outputFile|--reporter[= ](junit|json)/i, what: 'test timing/report config' },
+    {
+      file: TEST_CONFIG,
+      content: /--durations|slowTestThreshold|reportSlowTests|junit|outputFile|--reporter[= ](junit|json)/i,
+      what: 'test timing/report config',
+    },
   ]),
   appCheck('flaky_test_detection', async (ctx, app) => {
     if (!testsOf(app).length) return skip(`no tests in ${app.path}: flaky-test tracking does not apply`);
-    return evidenceOutcome(ctx, appFiles(ctx, app), [
-      dep('retry/flake tool', 'pytest-rerunfailures', 'flaky', 'pytest-flakefinder', 'rspec-retry', 'jest-circus-retry', 'buildpulse'),
-      { file: TEST_CONFIG, content: /\bretry\s*:\s*[1-9]|retryTimes|\bretries\s*:\s*[1-9]|--reruns|rerunFailingTestsCount|--rerun-fails|quarantine/, what: 'test retry/quarantine config' },
-      ci('flaky-test tracking in CI', /buildpulse|--reruns|--rerun-fails|flaky|quarantine|trunk-io\/analytics/i),
-    ], appWhere(app));
+    return evidenceOutcome(
+      ctx,
+      appFiles(ctx, app),
+      [
+        dep('retry/flake tool', 'pytest-rerunfailures', 'flaky', 'pytest-flakefinder', 'rspec-retry', 'jest-circus-retry', 'buildpulse'),
+        {
+          file: TEST_CONFIG,
+          content: /\bretry\s*:\s*[1-9]|retryTimes|\bretries\s*:\s*[1-9]|--reruns|rerunFailingTestsCount|--rerun-fails|quarantine/,
+          what: 'test retry/quarantine config',
+        },
+        ci('flaky-test tracking in CI', /buildpulse|--reruns|--rerun-fails|flaky|quarantine|trunk-io\/analytics/i),
+      ],
+      appWhere(app),
+    );
   }),
   appEvidence('test_coverage_thresholds', [
-    { file: TEST_CONFIG, content: /coverageThreshold|thresholds\s*:\s*\{|--cov-fail-under|fail_under|check-coverage|--fail-under|minimum_coverage|COVEREDRATIO|<minimum>/, what: 'coverage threshold' },
-    { file: /(^|\/)(\.coveragerc|\.nycrc[^/]*|\.c8rc[^/]*|\.testcoverage\.ya?ml)$/, content: /fail_under|check-coverage|threshold|lines\s*[:=]\s*\d/, what: 'coverage threshold config' },
+    {
+      file: TEST_CONFIG,
+      content: /coverageThreshold|thresholds\s*:\s*\{|--cov-fail-under|fail_under|check-coverage|--fail-under|minimum_coverage|COVEREDRATIO|<minimum>/,
+      what: 'coverage threshold',
+    },
+    {
+      file: /(^|\/)(\.coveragerc|\.nycrc[^/]*|\.c8rc[^/]*|\.testcoverage\.ya?ml)$/,
+      content: /fail_under|check-coverage|threshold|lines\s*[:=]\s*\d/,
+      what: 'coverage threshold config',
+    },
     { file: /(^|\/)\.?codecov\.ya?ml$/, content: /target:\s*\d/, what: 'Codecov status target' },
     ci('coverage threshold in CI', /--cov-fail-under|--check-coverage|fail_under|--fail-under|coverage.*threshold/i),
   ]),
   appCheck('test_naming_conventions', async (ctx, app) => {
-    if (app.languages.includes('go') && app.files.some((f) => f.endsWith('_test.go'))) return pass('Go enforces *_test.go naming: go test only compiles those files');
-    return evidenceOutcome(ctx, appFiles(ctx, app), [
-      { file: TEST_CONFIG, content: /testMatch|testRegex|include\s*:\s*\[[^\]]*test|python_files|testpaths|<includes>|spec_pattern|--pattern/, what: 'test file pattern config' },
-      { file: /^(AGENTS\.md|CONTRIBUTING[^/]*)$/, content: /\*\.test\.|\*_test\.|test_\*\.py|tests? (files? )?(are |must be )?named/i, what: 'documented test naming' },
-    ], appWhere(app));
+    if (app.languages.includes('go') && app.files.some((f) => f.endsWith('_test.go')))
+      return pass('Go enforces *_test.go naming: go test only compiles those files');
+    return evidenceOutcome(
+      ctx,
+      appFiles(ctx, app),
+      [
+        {
+          file: TEST_CONFIG,
+          content: /testMatch|testRegex|include\s*:\s*\[[^\]]*test|python_files|testpaths|<includes>|spec_pattern|--pattern/,
+          what: 'test file pattern config',
+        },
+        {
+          file: /^(AGENTS\.md|CONTRIBUTING[^/]*)$/,
+          content: /\*\.test\.|\*_test\.|test_\*\.py|tests? (files? )?(are |must be )?named/i,
+          what: 'documented test naming',
+        },
+      ],
+      appWhere(app),
+    );
   }),
   appCheck('test_isolation', async (ctx, app) => {
     if (app.languages.includes('rust') && testsOf(app).length) return pass('cargo test runs tests in parallel threads by default');
-    return evidenceOutcome(ctx, appFiles(ctx, app), [
-      dep('isolation/parallel tool', 'pytest-xdist', 'pytest-randomly', 'testcontainers', '@testcontainers/postgresql', 'database_cleaner', 'org.testcontainers'),
-      { file: TEST_CONFIG, content: /\bpool\s*:|isolate\s*:|maxWorkers|fileParallelism|-n auto|--shuffle|parallel\.enabled|--order rand|config\.order\s*=\s*:random|--parallel|forkCount/, what: 'parallel/isolated test config' },
-      { file: /_test\.go$/, content: /t\.Parallel\(\)/, what: 't.Parallel' },
-      ci('parallel tests in CI', /-n auto|--shuffle|--parallel|t\.Parallel/),
-    ], appWhere(app));
+    return evidenceOutcome(
+      ctx,
+      appFiles(ctx, app),
+      [
+        dep(
+          'isolation/parallel tool',
+          'pytest-xdist',
+          'pytest-randomly',
+          'testcontainers',
+          '@testcontainers/postgresql',
+          'database_cleaner',
+          'org.testcontainers',
+        ),
+        {
+          file: TEST_CONFIG,
+          content:
+            /\bpool\s*:|isolate\s*:|maxWorkers|fileParallelism|-n auto|--shuffle|parallel\.enabled|--order rand|config\.order\s*=\s*:random|--parallel|forkCount/,
+          what: 'parallel/isolated test config',
+        },
+        { file: /_test\.go$/, content: /t\.Parallel\(\)/, what: 't.Parallel' },
+        ci('parallel tests in CI', /-n auto|--shuffle|--parallel|t\.Parallel/),
+      ],
+      appWhere(app),
+    );
   }),
   appCheck('interactive_qa_exists', async (ctx, app) => {
     const found = await qaPath(ctx, app);
@@ -129,4 +187,3 @@ export const testingChecks: Check[] = [
     return pass(`${found.file}: \`${found.start}\` resolves to ${target}; ${why}`);
   }),
 ];
-
