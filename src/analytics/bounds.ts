@@ -20,11 +20,33 @@ export const NAMES_PER_DAY: Record<CounterKind, { names: number; bytes: number }
   language: { names: 50, bytes: 1000 },
 };
 
-/** Distinct models (with their tiers) kept on one user's day; /tokens and /users show them. */
+/**
+ * Distinct models (with their tiers) kept on one user's day, and the bytes of their names (as
+ * bytes are counted above); /tokens and /users show them. A real user's day has a few models of a
+ * few dozen characters; the bounds keep what one person can add to every report row of their day
+ * to about 2 KB of model names.
+ */
 export const MODELS_PER_USER_DAY = 50;
+export const MODEL_BYTES_PER_USER_DAY = 2000;
 
-/** Distinct languages kept on one user's day (the `languages` of /users). */
+/** Distinct languages kept on one user's day (the `languages` of /users), and the bytes of their names. */
 export const LANGUAGES_PER_USER_DAY = 50;
+export const LANGUAGE_BYTES_PER_USER_DAY = 1000;
+
+/** What a name takes in a response: a JSON string's bytes, without its quotes. */
+const nameBytes = (name: string): number => Buffer.byteLength(JSON.stringify(name)) - 2;
+
+/** A user-day's languages as kept: sorted, the first LANGUAGES_PER_USER_DAY, while their bytes fit. */
+export function keptLanguages(languages: Iterable<string>): string[] {
+  const kept: string[] = [];
+  let bytes = 0;
+  for (const l of [...languages].sort().slice(0, LANGUAGES_PER_USER_DAY)) {
+    bytes += nameBytes(l);
+    if (bytes > LANGUAGE_BYTES_PER_USER_DAY) break;
+    kept.push(l);
+  }
+  return kept;
+}
 
 /** The name under which a day's names past its bound are counted (hooks: the event; matcher and command empty). */
 export const OTHER = '(other)';

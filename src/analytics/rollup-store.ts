@@ -1,5 +1,13 @@
 import type { Transaction } from '../core/db/db.js';
-import { LANGUAGES_PER_USER_DAY, MODELS_PER_USER_DAY, NAMES_PER_DAY, OTHER } from './bounds.js';
+import {
+  keptLanguages,
+  LANGUAGE_BYTES_PER_USER_DAY,
+  LANGUAGES_PER_USER_DAY,
+  MODEL_BYTES_PER_USER_DAY,
+  MODELS_PER_USER_DAY,
+  NAMES_PER_DAY,
+  OTHER,
+} from './bounds.js';
 import { PRIMARY_MODEL_OF } from './primary-model.js';
 import { MODEL_COUNTS, USER_DAY_COUNTS, type RollupDeltas } from './rollups.js';
 
@@ -63,25 +71,31 @@ const lockUserDaysSql = `
   SELECT count(pg_advisory_xact_lock(${USER_DAY_LOCKS}, hashtext($1 || k.day::text || k.user_id::text)))
   FROM unnest($2::date[], $3::uuid[]) AS k(day, user_id)`;
 
-// A user-day keeps at most $3 models (bounds.ts): a model it has counts as itself, a new one
-// while there is room (most credits first), the rest under $4 (OTHER) with their exact sums. The
-// user-day's advisory lock, taken first, keeps concurrent batches of it from both taking a place.
+// A user-day keeps at most $3 models and $5 bytes of their names (bounds.ts): a model it has counts
+// as itself, a new one while there is room (most credits first), the rest under $4 (OTHER) with
+// their exact sums. The user-day's advisory lock, taken first, keeps concurrent batches of it from
+// both taking a place.
 const modelRowsSql = `
   WITH incoming AS (SELECT * FROM ${jsonRows(2, modelColumns)} AS m),
   present AS (
-    SELECT i.*, EXISTS (
+    SELECT i.*, octet_length(to_json(i.model)::text) - 2 AS bytes, EXISTS (
       SELECT 1 FROM analytics_user_day_model t
       WHERE t.org_id = $1 AND t.day = i.day AND t.user_id = i.user_id AND t.model = i.model AND t.tier = i.tier
     ) AS known
     FROM incoming i
   ),
   stored AS (
-    SELECT d.day, d.user_id, (SELECT count(*) FROM analytics_user_day_model t WHERE t.org_id = $1 AND t.day = d.day AND t.user_id = d.user_id) AS n
+    SELECT d.day, d.user_id, s.n, s.bytes
     FROM (SELECT DISTINCT day, user_id FROM incoming) AS d
+    CROSS JOIN LATERAL (
+      SELECT count(*) AS n, coalesce(sum(octet_length(to_json(t.model)::text) - 2) FILTER (WHERE t.model <> $4), 0) AS bytes
+      FROM analytics_user_day_model t WHERE t.org_id = $1 AND t.day = d.day AND t.user_id = d.user_id
+    ) AS s
   ),
   placed AS (
-    SELECT p.*, p.known OR s.n + row_number() OVER (PARTITION BY p.day, p.user_id, p.known ORDER BY p.credit_units DESC, p.model, p.tier) <= $3 AS fits
+    SELECT p.*, p.known OR (s.n + row_number() OVER w <= $3 AND s.bytes + sum(p.bytes) OVER w <= $5) AS fits
     FROM present p JOIN stored s ON s.day = p.day AND s.user_id = p.user_id
+    WINDOW w AS (PARTITION BY p.day, p.user_id, p.known ORDER BY p.credit_units DESC, p.model, p.tier)
   ),
   m AS (
     SELECT day, user_id, CASE WHEN fits THEN model ELSE $4::text END AS model, CASE WHEN fits THEN tier ELSE 'standard' END AS tier,
@@ -102,7 +116,13 @@ const userDayRowsSql = `
   LEFT JOIN LATERAL (${PRIMARY_MODEL_OF('u')}) AS pm ON true
   ON CONFLICT (org_id, day, user_id) DO UPDATE SET
     ${userDaySums.map((c) => `${c} = t.${c} + EXCLUDED.${c}`).join(',\n    ')},
-    languages = ARRAY(SELECT DISTINCT l FROM unnest(t.languages || EXCLUDED.languages) AS l ORDER BY l LIMIT ${LANGUAGES_PER_USER_DAY}),
+    languages = ARRAY(
+      SELECT l FROM (
+        SELECT l, sum(octet_length(to_json(l)::text) - 2) OVER (ORDER BY l) AS bytes
+        FROM (SELECT DISTINCT l FROM unnest(t.languages || EXCLUDED.languages) AS l ORDER BY l LIMIT ${LANGUAGES_PER_USER_DAY}) AS x
+      ) AS y
+      WHERE bytes <= ${LANGUAGE_BYTES_PER_USER_DAY} ORDER BY l
+    ),
     last_session_at = CASE WHEN ${laterThanStored('EXCLUDED')} THEN EXCLUDED.last_session_at ELSE t.last_session_at END,
     last_session_level = CASE WHEN ${laterThanStored('EXCLUDED')} THEN EXCLUDED.last_session_level ELSE t.last_session_level END,
     primary_model = EXCLUDED.primary_model,
@@ -185,6 +205,7 @@ export function writeRollups(tx: Transaction, orgId: string, d: RollupDeltas): v
     JSON.stringify(d.models.map((m) => [m.day, m.userId, m.model, m.tier, m.creditUnits.toString(), ...m.counts])),
     MODELS_PER_USER_DAY,
     OTHER,
+    MODEL_BYTES_PER_USER_DAY,
   ];
   const userDays = [
     orgId,
@@ -195,7 +216,7 @@ export function writeRollups(tx: Transaction, orgId: string, d: RollupDeltas): v
         u.creditUnits.toString(),
         u.lastSession?.ms ?? null,
         u.lastSession?.level ?? null,
-        [...u.languages].sort().slice(0, LANGUAGES_PER_USER_DAY),
+        keptLanguages(u.languages),
         ...u.counts,
       ]),
     ),

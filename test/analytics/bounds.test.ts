@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NAMES_PER_DAY, MODELS_PER_USER_DAY, NAME_MAX, OTHER } from '../../src/analytics/bounds.js';
+import { LANGUAGE_BYTES_PER_USER_DAY, MODEL_BYTES_PER_USER_DAY, NAMES_PER_DAY, MODELS_PER_USER_DAY, NAME_MAX, OTHER } from '../../src/analytics/bounds.js';
 import { TestApp, type Org } from '../helpers/test-app.js';
 
 const PATH = '/api/v1/telemetry/events';
@@ -78,6 +78,54 @@ describe('what one day keeps, whoever sends it', () => {
     expect(rows.reduce((s, r) => s + r.input_tokens, 0)).toBe(models.reduce((s, _, i) => s + 100 + i, 0));
     // The most used (here: most tokens) models keep their names.
     expect(rows.map((r) => r.group_key)).toContain(models.at(-1));
+  });
+
+  it(`keeps ${MODEL_BYTES_PER_USER_DAY} bytes of model names and ${LANGUAGE_BYTES_PER_USER_DAY} of language names on one user's day, over batches; the rest counted exactly`, async () => {
+    const day = '2026-10-08';
+    // Models of 150 bytes: 13 fit in 2,000 bytes; sent in two batches, most credits first.
+    const models = Array.from({ length: 20 }, (_, i) => `${String(i).padStart(2, '0')}-${'m'.repeat(147)}`);
+    const request = (i: number, model: string) => ({
+      id: `mb${i}`,
+      type: 'model_request',
+      timestamp: `${day}T10:00:00Z`,
+      sessionId: 's',
+      client: 'web',
+      model,
+      tier: 'standard',
+      inputTokens: 1000 - i,
+      outputTokens: 1,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+    });
+    await post(models.slice(0, 10).map((m, i) => request(i, m)));
+    await post(models.slice(10).map((m, i) => request(i + 10, m)));
+    const rows = (
+      await t.request<{ data: { group_key: string; input_tokens: number }[] }>(
+        'GET',
+        `/api/v1/analytics/tokens?startDate=${day}&endDate=${day}&group_by=model`,
+        { key: org.ownerKey },
+      )
+    ).body.data;
+    expect(rows.map((r) => r.group_key).sort()).toEqual([...models.slice(0, 13), OTHER].sort());
+    expect(rows.reduce((s, r) => s + r.input_tokens, 0)).toBe(models.reduce((s, _, i) => s + 1000 - i, 0));
+
+    // Languages of 100 bytes: 10 fit in 1,000 bytes, the first in order.
+    const languages = Array.from({ length: 14 }, (_, i) => `${String(i).padStart(2, '0')}${'l'.repeat(98)}`);
+    const change = (i: number, language: string) => ({
+      id: `lb${i}`,
+      type: 'file_change',
+      timestamp: `${day}T10:00:00Z`,
+      sessionId: 's',
+      client: 'web',
+      path: `src/f${i}.txt`,
+      change: 'edited',
+      language,
+    });
+    await post(languages.slice(7).map((l, i) => change(i + 7, l)));
+    await post(languages.slice(0, 7).map((l, i) => change(i, l)));
+    const users = await t.request<{ data: { languages: string[] }[] }>('GET', `/api/v1/analytics/users?startDate=${day}&endDate=${day}`, { key: org.ownerKey });
+    expect(users.status).toBe(200);
+    expect(users.body.data[0]!.languages).toEqual(languages.slice(0, 10));
   });
 
   it(`cuts a stored name to ${NAME_MAX} characters`, async () => {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/core/db/db.js';
 import { loadMigrations, migrate } from '../../src/core/db/migrate.js';
@@ -64,6 +65,15 @@ describe('migration 0059', () => {
       `INSERT INTO analytics_user_day (org_id, day, user_id, languages, primary_model, primary_model_tier) VALUES ($1, $2, $3, $4, 'model-060', 'standard')`,
       [org.orgId, DAY, user, [...languages].reverse()],
     );
+    // Another user-day: 20 models of 150 bytes (13 fit in 2,000 bytes) and 14 languages of 100 (10 fit in 1,000).
+    const second = randomUUID();
+    for (let i = 0; i < 20; i++)
+      await db.query(
+        `INSERT INTO analytics_user_day_model (org_id, day, user_id, model, tier, credit_units, requests) VALUES ($1, $2, $3, $4, 'standard', $5, 1)`,
+        [org.orgId, DAY, second, `${String(i).padStart(2, '0')}-${'m'.repeat(147)}`, 100 - i],
+      );
+    const longLanguages = Array.from({ length: 14 }, (_, i) => `${String(i).padStart(2, '0')}${'l'.repeat(98)}`);
+    await db.query(`INSERT INTO analytics_user_day (org_id, day, user_id, languages) VALUES ($1, $2, $3, $4)`, [org.orgId, DAY, second, longLanguages]);
     for (const day of [DAY, OTHER_DAY])
       await db.query(`INSERT INTO analytics_day_version (org_id, day, version) VALUES ($1, $2, nextval('analytics_day_version_seq'))`, [org.orgId, day]);
 
@@ -84,15 +94,23 @@ describe('migration 0059', () => {
     expect(await names(OTHER_DAY, 'tool')).toHaveLength(10);
 
     const models = await db.query<{ model: string; credit_units: string; requests: string; input_tokens: string }>(
-      `SELECT model, credit_units::text, requests::text, input_tokens::text FROM analytics_user_day_model WHERE org_id = $1 ORDER BY model`,
-      [org.orgId],
+      `SELECT model, credit_units::text, requests::text, input_tokens::text FROM analytics_user_day_model WHERE org_id = $1 AND user_id = $2 ORDER BY model`,
+      [org.orgId, user],
     );
     expect(models).toHaveLength(51);
     expect(models.find((m) => m.model === '(other)')).toEqual({ model: '(other)', credit_units: '55', requests: '10', input_tokens: '55' });
     expect(models.some((m) => m.model === 'model-010')).toBe(false);
     expect(models.some((m) => m.model === 'model-011')).toBe(true);
-    const [row] = await db.query<{ languages: string[]; primary_model: string }>(`SELECT languages, primary_model FROM analytics_user_day WHERE org_id = $1`, [
-      org.orgId,
+    const secondModels = await db.query<{ model: string; credit_units: string }>(
+      `SELECT model, credit_units::text FROM analytics_user_day_model WHERE org_id = $1 AND user_id = $2 ORDER BY analytics_user_day_model.credit_units DESC`,
+      [org.orgId, second],
+    );
+    expect(secondModels.map((m) => m.model.slice(0, 2))).toEqual(['(o', ...Array.from({ length: 13 }, (_, i) => String(i).padStart(2, '0'))]);
+    expect(secondModels[0]!.credit_units).toBe(String([13, 14, 15, 16, 17, 18, 19].reduce((s, i) => s + 100 - i, 0)));
+    const [secondRow] = await db.query<{ languages: string[] }>(`SELECT languages FROM analytics_user_day WHERE user_id = $1`, [second]);
+    expect(secondRow!.languages).toEqual(longLanguages.slice(0, 10));
+    const [row] = await db.query<{ languages: string[]; primary_model: string }>(`SELECT languages, primary_model FROM analytics_user_day WHERE user_id = $1`, [
+      user,
     ]);
     expect(row!.languages).toEqual(languages.slice(0, 50));
     expect(row!.primary_model).toBe('model-060');

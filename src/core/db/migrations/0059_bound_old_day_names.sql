@@ -3,9 +3,10 @@
 -- This applies the rule ingestion applies now, once, to the rows stored before, with the bounds as
 -- they were when it was written: per organization, day and kind, names are kept most counted
 -- first, then the shortest first (then by name) while both the count and the bytes bound hold;
--- the rest are counted under '(other)' with their exact sums. A user-day keeps its 50 models with
--- the most credits (the rest under model '(other)', tier 'standard', every sum exact) and its
--- first 50 languages in order. Every day changed gets a new version, so no process serves a
+-- the rest are counted under '(other)' with their exact sums. A user-day keeps its models with the
+-- most credits while there are at most 50 and their names take at most 2,000 bytes (the rest under
+-- model '(other)', tier 'standard', every sum exact), and its first languages in order while there
+-- are at most 50 and they take at most 1,000 bytes. Every day changed gets a new version, so no process serves a
 -- report of it from before.
 
 CREATE TEMPORARY TABLE orgctl_0059_bounds (kind text PRIMARY KEY, max_names int NOT NULL, max_bytes int NOT NULL);
@@ -36,11 +37,12 @@ ON CONFLICT (org_id, day, kind, name, name2, name3) DO UPDATE SET count = t.coun
 
 CREATE TEMPORARY TABLE orgctl_0059_models AS
 SELECT r.* FROM (
-  SELECT m.*, row_number() OVER (PARTITION BY m.org_id, m.day, m.user_id ORDER BY m.credit_units DESC, m.model, m.tier) AS n
+  SELECT m.*, row_number() OVER w AS n, sum(octet_length(to_json(m.model)::text) - 2) OVER w AS bytes_so_far
   FROM analytics_user_day_model m
-  WHERE NOT (m.model = '(other)' AND m.tier = 'standard')
+  WHERE m.model <> '(other)'
+  WINDOW w AS (PARTITION BY m.org_id, m.day, m.user_id ORDER BY m.credit_units DESC, m.model, m.tier)
 ) AS r
-WHERE r.n > 50;
+WHERE r.n > 50 OR r.bytes_so_far > 2000;
 
 DELETE FROM analytics_user_day_model t USING orgctl_0059_models e
 WHERE t.org_id = e.org_id AND t.day = e.day AND t.user_id = e.user_id AND t.model = e.model AND t.tier = e.tier;
@@ -68,9 +70,16 @@ WHERE (u.org_id, u.day, u.user_id) IN (SELECT DISTINCT org_id, day, user_id FROM
 CREATE TEMPORARY TABLE orgctl_0059_days AS
 SELECT org_id, day FROM orgctl_0059_excess
 UNION SELECT org_id, day FROM orgctl_0059_models
-UNION SELECT org_id, day FROM analytics_user_day WHERE cardinality(languages) > 50;
+UNION SELECT org_id, day FROM analytics_user_day WHERE cardinality(languages) > 50 OR octet_length(to_json(languages)::text) > 1000;
 
-UPDATE analytics_user_day SET languages = ARRAY(SELECT l FROM unnest(languages) AS l ORDER BY l LIMIT 50) WHERE cardinality(languages) > 50;
+UPDATE analytics_user_day SET languages = ARRAY(
+  SELECT l FROM (
+    SELECT l, sum(octet_length(to_json(l)::text) - 2) OVER (ORDER BY l) AS bytes
+    FROM (SELECT DISTINCT l FROM unnest(languages) AS l ORDER BY l LIMIT 50) AS x
+  ) AS y
+  WHERE bytes <= 1000 ORDER BY l
+)
+WHERE cardinality(languages) > 50 OR octet_length(to_json(languages)::text) > 1000;
 
 UPDATE analytics_day_version v SET version = nextval('analytics_day_version_seq')
 FROM orgctl_0059_days d WHERE v.org_id = d.org_id AND v.day = d.day;
