@@ -7,7 +7,9 @@
  *   (c) big bodies: `--bodies` OTLP exports of `--body-mib` MiB at once, as many members would send
  * with the server's largest resident memory during each phase. The probes come from 127.0.0.2, as a load
  * balancer's health checks come from an address of their own.
- * Usage: npm run bench:flood [-- --seconds 10 --per-address 300 --addresses 8 --bodies 120 --body-mib 19]
+ * Usage: npm run bench:flood [-- --seconds 10 --per-address 300 --addresses 8 --bodies 120 --body-mib 19 --cpu-prof]
+ * With --cpu-prof, the service runs profiled and the bench reports the longest time its event loop
+ * was busy without a break in each phase: what /healthz waited behind, apart from the machine's load.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -16,6 +18,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { holdConnections, rawRequest } from '../test/helpers/slow-clients.js';
+import { longestBusyStretch } from './busy-stretches.js';
 import { fmtHealth, healthDuring } from './load.js';
 
 const { values } = parseArgs({
@@ -25,6 +28,7 @@ const { values } = parseArgs({
     addresses: { type: 'string', default: '8' },
     bodies: { type: 'string', default: '120' },
     'body-mib': { type: 'string', default: '19' },
+    'cpu-prof': { type: 'boolean', default: false },
   },
 });
 const seconds = Number(values.seconds);
@@ -32,16 +36,18 @@ const perAddress = Number(values['per-address']);
 const addresses = Number(values.addresses);
 const bodies = Number(values.bodies);
 const bodyMiB = Number(values['body-mib']);
+const profileDir = values['cpu-prof'] ? mkdtempSync(path.join(tmpdir(), 'orgctl-bench-flood-prof-')) : undefined;
 
 const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** `orgctl serve` on a new data directory: its port, owner key, pid and a way to stop it. */
 async function serve(dir: string) {
-  const child = spawn(process.execPath, [MAIN, 'serve'], {
+  const child = spawn(process.execPath, [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), MAIN, 'serve'], {
     env: { ...process.env, DATA_DIR: dir, DATABASE_URL: '', PORT: '0', LOG_LEVEL: 'warn', RATE_LIMITS: 'false' },
     stdio: 'pipe',
   });
+  const spawnedAt = performance.now();
   let out = '';
   await new Promise<void>((resolve, reject) => {
     const onData = (d: Buffer) => {
@@ -53,6 +59,7 @@ async function serve(dir: string) {
     child.on('exit', (code) => reject(new Error(`orgctl serve exited with ${code}:\n${out}`)));
   });
   return {
+    spawnedAt,
     port: Number(/listening on http:\/\/[^:]+:(\d+)/.exec(out)![1]),
     key: /Owner API key[^:]*: (ock_\w+)/.exec(out)![1]!,
     alive: () => child.exitCode === null && child.signalCode === null,
@@ -64,6 +71,7 @@ async function serve(dir: string) {
 async function main() {
   const dir = mkdtempSync(path.join(tmpdir(), 'orgctl-bench-flood-'));
   const svc = await serve(dir);
+  const windows: { name: string; from: number; to: number }[] = [];
   // The server's resident memory, sampled every 100 ms; each line reports the largest since the last.
   let rssMax = 0;
   const sampler = setInterval(() => (rssMax = Math.max(rssMax, svc.rssMiB())), 100);
@@ -87,7 +95,9 @@ async function main() {
       ),
     );
     const asked = flood.reduce((n, f) => n + f.held.length, 0);
+    const floodFrom = performance.now() - svc.spawnedAt;
     const health = await healthDuring(svc.port, sleep(seconds * 1000));
+    windows.push({ name: '(b)', from: floodFrom, to: performance.now() - svc.spawnedAt });
     const open = flood.reduce((n, f) => n + f.open(), 0);
     flood.forEach((f) => f.release());
     line(`(b) slow-client flood (${asked} asked, ${open} held at end)`, fmtHealth(health));
@@ -102,7 +112,9 @@ async function main() {
         ),
       ),
     );
+    const bodiesFrom = performance.now() - svc.spawnedAt;
     const during = await healthDuring(svc.port, sent);
+    windows.push({ name: '(c)', from: bodiesFrom, to: performance.now() - svc.spawnedAt });
     const statuses = await sent;
     const count = (s: number) => statuses.filter((x) => x === s).length;
     line(`(c) ${bodies} × ${bodyMiB} MiB exports (${count(200)} 200, ${count(503)} 503, ${count(0)} failed)`, fmtHealth(during));
@@ -114,6 +126,13 @@ async function main() {
     clearInterval(sampler);
     await svc.stop();
     rmSync(dir, { recursive: true, force: true });
+  }
+  if (profileDir) {
+    console.log(`\nThe service's event loop (--cpu-prof, ${profileDir}): its longest time busy without a break`);
+    for (const w of windows) {
+      const s = longestBusyStretch(profileDir, w.from, w.to);
+      console.log(`  ${w.name} ${s.ms.toFixed(0)} ms, mostly ${s.mostly}`);
+    }
   }
 }
 

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { createGunzip, gunzipSync } from 'node:zlib';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -7,10 +8,10 @@ import { toAppError } from '../core/http/error-handler.js';
 import { AppError, errors, titleOf } from '../core/http/errors.js';
 import { ErrorObject, errorResponses } from '../core/http/error-schema.js';
 import { access } from '../core/identity/roles.js';
-import { decodeMessage, encode, messages } from './proto.js';
-import { logRecords, metricPoints, spans, ValueTooDeepError, type LogRecordIn, type MetricPoints, type SpanIn } from './records.js';
-import { logRecordsFromWire, metricPointsFromWire } from './wire.js';
-import type { OtlpService, Signal } from './service.js';
+import { collectBody, joined, type BodyChunks } from './body-chunks.js';
+import { OtlpDecoder } from './decoder.js';
+import { encode, messages } from './proto.js';
+import type { OtlpService } from './service.js';
 
 /** An export may hold at most this much, after decompression (docs/otlp.md "Transport"). */
 export const OTLP_MAX_BYTES = 20 * 1024 * 1024;
@@ -39,29 +40,29 @@ const isProtobuf = (request: FastifyRequest) => (request.headers['content-type']
  * inflating produces is held against the process's body budget as it comes out (`hold` throws
  * the 503 of a full budget), so many exports inflating at once cannot take the process's memory.
  */
-async function rawBody(request: FastifyRequest, hold: (bytes: number) => void): Promise<Buffer> {
-  const body = request.body;
-  if (!Buffer.isBuffer(body) || body.length === 0) throw errors.badRequest('The export has no body.');
+async function rawBody(request: FastifyRequest, hold: (bytes: number) => void): Promise<BodyChunks> {
+  const body = request.body as BodyChunks | undefined;
+  if (!body || body.length === 0) throw errors.badRequest('The export has no body.');
   const encoding = String(request.headers['content-encoding'] ?? 'identity').toLowerCase();
   if (encoding === 'identity') return body;
   if (encoding !== 'gzip') throw new AppError('unsupported_media_type', `Content-Encoding ${encoding} is not supported; send gzip or none.`);
   if (body.length <= INFLATE_AT_ONCE_BODY) {
     let small: Buffer | undefined;
     try {
-      small = gunzipSync(body, { maxOutputLength: INFLATE_AT_ONCE_MAX });
+      small = gunzipSync(joined(body), { maxOutputLength: INFLATE_AT_ONCE_MAX });
     } catch (e) {
       if (!tooLarge(e)) throw notGzip();
     }
     if (small) {
       hold(small.length);
-      return small;
+      return { chunks: [small], length: small.length };
     }
   }
   return inflate(body, hold);
 }
 
 /** Inflated in chunks of 64 KiB rather than zlib's 16 (fewer round trips to the thread pool per export), each held as it comes. */
-function inflate(body: Buffer, hold: (bytes: number) => void): Promise<Buffer> {
+function inflate(body: BodyChunks, hold: (bytes: number) => void): Promise<BodyChunks> {
   return new Promise((resolve, reject) => {
     const gunzip = createGunzip({ chunkSize: INFLATE_CHUNK });
     const chunks: Buffer[] = [];
@@ -85,56 +86,15 @@ function inflate(body: Buffer, hold: (bytes: number) => void): Promise<Buffer> {
       chunks.push(chunk);
     });
     gunzip.on('error', () => fail(notGzip()));
-    gunzip.on('end', () => resolve(Buffer.concat(chunks, size)));
-    gunzip.end(body);
+    gunzip.on('end', () => resolve({ chunks, length: size }));
+    for (const chunk of body.chunks) gunzip.write(chunk);
+    gunzip.end();
   });
 }
 
 /** zlib's refusal to inflate past maxOutputLength. */
 const tooLarge = (e: unknown) => (e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' || e instanceof RangeError;
 const notGzip = () => errors.badRequest('The body is not valid gzip.');
-
-/** The records of an export, per signal. */
-interface Records {
-  metrics: MetricPoints;
-  logs: LogRecordIn[];
-  traces: SpanIn[];
-}
-
-// Protobuf metrics and logs are read from the wire (wire.ts); spans, from the decoded message.
-const FROM_PROTOBUF: { [S in Signal]: (bytes: Buffer) => Records[S] } = {
-  metrics: metricPointsFromWire,
-  logs: logRecordsFromWire,
-  traces: (bytes) => spans(decodeMessage(messages.tracesRequest, bytes)),
-};
-const FROM_JSON: { [S in Signal]: (body: Record<string, unknown>) => Records[S] } = { metrics: metricPoints, logs: logRecords, traces: spans };
-
-function read<S extends Signal>(signal: S, request: FastifyRequest, body: Buffer): Records[S] {
-  if (isProtobuf(request)) {
-    try {
-      return FROM_PROTOBUF[signal](body);
-    } catch (e) {
-      throw errors.badRequest(
-        `The body is not a protobuf Export${signal === 'traces' ? 'Trace' : signal === 'logs' ? 'Logs' : 'Metrics'}ServiceRequest: ${(e as Error).message}`,
-      );
-    }
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body.toString('utf8'));
-  } catch {
-    throw errors.badRequest('The body is not JSON.');
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-    throw errors.badRequest('The body must be a JSON object (an OTLP export request).');
-  try {
-    return FROM_JSON[signal](parsed as Record<string, unknown>);
-  } catch (e) {
-    // Malformed like protobuf nested past its limit: 400, which exporters drop rather than retry.
-    if (e instanceof ValueTooDeepError) throw errors.badRequest(e.message);
-    throw e;
-  }
-}
 
 /**
  * A failure in the request's own encoding: protobuf gets a google.rpc.Status, JSON our error
@@ -180,8 +140,10 @@ export const otlpRoutes: FastifyPluginAsync<{ otlp: OtlpService; bodies: BodyBud
   // Bodies are read as bytes here (the rest of the API takes only JSON): decoded by content type below.
   app.removeAllContentTypeParsers();
   for (const type of [PROTOBUF, 'application/json'])
-    app.addContentTypeParser(type, { parseAs: 'buffer', bodyLimit: OTLP_MAX_BYTES }, (_req, body, done) => done(null, body));
+    app.addContentTypeParser(type, (request: FastifyRequest, payload: IncomingMessage) => collectBody(request, payload, OTLP_MAX_BYTES));
   app.setErrorHandler((err, request, reply) => sendOtlpError(request, reply, err as Error));
+  const decoder = new OtlpDecoder();
+  app.addHook('onClose', () => decoder.close());
 
   for (const signal of ['metrics', 'logs', 'traces'] as const) {
     app.post(
@@ -216,12 +178,13 @@ export const otlpRoutes: FastifyPluginAsync<{ otlp: OtlpService; bodies: BodyBud
       async (request, reply) => {
         const body = await rawBody(request, (bytes) => holdBodyBytes(request, reply, bodies, bytes));
         const caller = principalOf(request);
+        const protobuf = isProtobuf(request);
         const outcome =
           signal === 'metrics'
-            ? await otlp.exportMetrics(caller, read(signal, request, body))
+            ? await otlp.exportMetrics(caller, await decoder.decode(signal, protobuf, body))
             : signal === 'logs'
-              ? await otlp.exportLogs(caller, read(signal, request, body))
-              : await otlp.exportSpans(caller, read(signal, request, body));
+              ? await otlp.exportLogs(caller, await decoder.decode(signal, protobuf, body))
+              : await otlp.exportSpans(caller, await decoder.decode(signal, protobuf, body));
         const response = outcome.rejected > 0 ? { partialSuccess: { [REJECTED[signal]]: outcome.rejected, errorMessage: outcome.errorMessage } } : {};
         reply.code(200);
         if (isProtobuf(request)) return reply.type(PROTOBUF).send(encode(RESPONSE[signal], response));

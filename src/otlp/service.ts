@@ -16,8 +16,6 @@ import { KEY_CHARS, seenStore } from './seen-store.js';
 import { MAX_STREAMS_PER_SET, type StreamSet, type StreamState } from './stream-set.js';
 import { streamsStore } from './streams-store.js';
 
-export type Signal = 'metrics' | 'logs' | 'traces';
-
 /** What the export response reports: records that could not be used (OTLP partial success). */
 export interface ExportOutcome {
   rejected: number;

@@ -136,9 +136,10 @@ describe('many big exports at once to a running orgctl serve', () => {
       expect(health.failed).toBe(0);
       expect(health.ms.length).toBeGreaterThanOrEqual(10);
       // Every probe is answered, none after seconds (unbounded, these bodies took the process to
-      // 3 GB and /healthz past 10 s). Not yet within 100 ms: the bodies taken are decoded on the
-      // event loop, which delays /healthz by a body's decoding (about 160 ms at the median here);
-      // docs/deployment.md says so, and issue 38 stays open for it.
+      // 3 GB and /healthz past 10 s). Large bodies are joined and decoded in decoding threads, so
+      // the service's event loop is never busy for long (bench/RESULTS.md, flood); the probes'
+      // own times also hold the machine's load (this test's clients share its cores), so the
+      // bound here is loose.
       expect(Math.max(...health.ms), JSON.stringify(health.ms)).toBeLessThan(2000);
     } finally {
       await server.stop();
