@@ -78,7 +78,7 @@ export function buildServices(config: Config, deps: ServiceDeps): Services {
   const identity = new IdentityService(db, clock, authenticator);
   const analytics = new AnalyticsService(db, { cacheBytes: config.analyticsCacheMb * 1024 * 1024 }, clock);
   const telemetry = new TelemetryService(db, identity, analytics, clock);
-  const signal = new WorkSignal();
+  const signal = new WorkSignal(clock);
   const computers = new ComputersService(
     db,
     identity,

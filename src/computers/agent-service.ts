@@ -59,8 +59,8 @@ export class AgentChannel {
   async claim(actor: Principal, id: string, hostId: string, waitMs: number, gone: AbortSignal): Promise<JobView | null> {
     const abort = AbortSignal.any([gone, this.closing.signal]);
     hostId = hostId.toLowerCase();
-    // The poll's deadline is a wait on this process's timers, not a time of the data: it stays on Date.
-    const deadline = Date.now() + waitMs;
+    // The poll's deadline and its waits are on the clock: a test's clock ends the poll without sleeping.
+    const deadline = this.clock.now().getTime() + waitMs;
     let touched = 0;
     for (;;) {
       const c = await this.byomComputer(this.db, actor, id);
@@ -91,7 +91,7 @@ export class AgentChannel {
           installSessionId: step.install_session_id ?? undefined,
         };
       }
-      const left = deadline - Date.now();
+      const left = deadline - this.clock.now().getTime();
       if (left <= 0) return null;
       await this.signal.wait(c.id, Math.min(left, this.settings.pollMs), abort);
     }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Clock } from '../core/clock.js';
+import type { Clock, Timer } from '../core/clock.js';
 import type { Db } from '../core/db/db.js';
 import { jobsStore, type ClaimedStep } from './jobs-store.js';
 import type { E2bClient } from './providers/e2b-client.js';
@@ -30,7 +30,7 @@ export interface EngineLogger {
  */
 export class ProvisioningEngine {
   readonly id = `engine:${randomUUID()}:`;
-  private timer: NodeJS.Timeout | undefined;
+  private timer: Timer | undefined;
   private ticking: Promise<void> | undefined;
   private readonly running = new Map<string, { abort: AbortController; done: Promise<void>; leaseOwner: string; computerId: string; stepId: string }>();
   private stopped = false;
@@ -49,7 +49,7 @@ export class ProvisioningEngine {
       this.ticking = this.tick()
         .catch((err) => this.log.warn({ err }, 'provisioning engine tick failed'))
         .finally(() => {
-          if (!this.stopped) this.timer = setTimeout(loop, this.settings.tickMs);
+          if (!this.stopped) this.timer = this.clock.timeout(loop, this.settings.tickMs);
         });
     };
     loop();
@@ -62,12 +62,17 @@ export class ProvisioningEngine {
    */
   async stop(): Promise<void> {
     this.stopped = true;
-    clearTimeout(this.timer);
+    this.timer?.cancel();
     await this.ticking;
     const inFlight = [...this.running.values()];
     for (const r of inFlight) r.abort.abort();
     await Promise.allSettled(inFlight.map((r) => r.done));
     for (const r of inFlight) await jobsStore.release(this.db, r.computerId, r.stepId, r.leaseOwner).catch(() => undefined);
+  }
+
+  /** Resolves once the steps this engine runs now have ended (recorded, or given up). */
+  async whenIdle(): Promise<void> {
+    await Promise.allSettled([...this.running.values()].map((r) => r.done));
   }
 
   async tick(): Promise<void> {
@@ -125,7 +130,7 @@ export class ProvisioningEngine {
       pending = '';
       if (chunk) await jobsStore.appendLog(this.db, step, chunk, this.settings.logMaxChars);
     };
-    const beat = setInterval(
+    const beat = this.clock.interval(
       () => {
         void jobsStore
           .heartbeat(this.db, step.computer_id, step.step_id, leaseOwner, this.settings.leaseMs, this.clock.now())
@@ -153,7 +158,7 @@ export class ProvisioningEngine {
       };
       const outcome = this.e2b ? await runE2bStep(this.e2b, step.step_id, ctx) : { ok: false, error: E2B_MISSING, exitCode: null };
       if (abort.aborted || lost) return;
-      clearInterval(beat);
+      beat.cancel();
       await flush();
       await this.db.transaction(async (tx) => {
         const held = await jobsStore.lockHeld(tx, step.computer_id, step.step_id, leaseOwner);
@@ -176,7 +181,7 @@ export class ProvisioningEngine {
         })
         .catch((e) => this.log.warn({ err: e }, 'recording a failed step failed'));
     } finally {
-      clearInterval(beat);
+      beat.cancel();
     }
   }
 }

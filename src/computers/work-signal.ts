@@ -1,3 +1,5 @@
+import type { Clock } from '../core/clock.js';
+
 /**
  * Wakes waiters in this process as soon as work is queued for a computer, so a host agent's held
  * long poll answers at once. Work queued by another process is found by the waiters' database
@@ -5,6 +7,9 @@
  */
 export class WorkSignal {
   private readonly waiters = new Map<string, Set<() => void>>();
+
+  /** `clock` times the waits: a test's clock passes a long poll's wait without sleeping. */
+  constructor(private readonly clock: Clock) {}
 
   notify(computerId: string): void {
     const set = this.waiters.get(computerId);
@@ -19,13 +24,13 @@ export class WorkSignal {
       const set = this.waiters.get(computerId) ?? new Set();
       this.waiters.set(computerId, set);
       const done = () => {
-        clearTimeout(timer);
+        timer.cancel();
         set.delete(done);
         if (set.size === 0 && this.waiters.get(computerId) === set) this.waiters.delete(computerId);
         signal?.removeEventListener('abort', done);
         resolve();
       };
-      const timer = setTimeout(done, ms);
+      const timer = this.clock.timeout(done, ms);
       set.add(done);
       signal?.addEventListener('abort', done, { once: true });
     });

@@ -11,13 +11,15 @@ import { waitFor } from '../helpers/wait.js';
 type Step = { id: string; status: string; error?: string; installSessionId?: string };
 type Computer = { id: string; status: string; providerType: string; provisioningSteps: Step[]; remoteUser?: string; clonedRepoDirectories?: string[] };
 const C = '/api/v0/computers';
-const LEASE_MS = 400;
-const config = loadConfig({}, { logLevel: 'silent', computersLeaseMs: LEASE_MS, computersEngineTickMs: 30, computersMaxAttempts: 2 });
+// The engines tick, heartbeat and expire leases by the test's clock, so a lease costs no real time.
+const LEASE_MS = 4_000;
+const TICK_MS = 30;
+const config = loadConfig({}, { logLevel: 'silent', computersLeaseMs: LEASE_MS, computersEngineTickMs: TICK_MS, computersMaxAttempts: 2 });
 
 let t: TestApp;
 let org: Org;
 let e2b: E2bTestDouble;
-// Leases expire when the test moves this clock past them, not after a sleep.
+// Leases expire, and engines tick, when the test moves this clock, not after a sleep.
 const clock = new TestClock();
 const engines: ProvisioningEngine[] = [];
 
@@ -41,15 +43,23 @@ const startEngine = () => {
   return engine;
 };
 const get = async (id: string) => (await t.request<Computer>('GET', `${C}/${id}`, { key: org.ownerKey })).body;
-const settled = (id: string, status: 'active' | 'error') =>
+/** Waits for `probe`, passing one engine tick of the clock before each look. */
+const ticking = <T>(probe: () => Promise<T | undefined>, what: string) =>
   waitFor(
-    async () => {
-      const c = await get(id);
-      return c.status === status ? c : undefined;
+    () => {
+      clock.advance(TICK_MS);
+      return probe();
     },
     10_000,
-    `computer ${status}`,
+    what,
   );
+const settled = (id: string, status: 'active' | 'error') =>
+  ticking(async () => {
+    const c = await get(id);
+    return c.status === status ? c : undefined;
+  }, `computer ${status}`);
+const commandRan = (mark: number, part: string) =>
+  ticking(async () => (e2b.commands.slice(mark).some((x) => x.cmd.includes(part)) ? true : undefined), `${part} running`);
 const stepOf = (c: Computer, id: string) => c.provisioningSteps.find((s) => s.id === id) as Step;
 
 describe('the e2b provider, run by the provisioning engine', () => {
@@ -66,6 +76,9 @@ describe('the e2b provider, run by the provisioning engine', () => {
     expect(cmds.some((x) => x.includes('useradd'))).toBe(true);
     expect(cmds.some((x) => x.includes("clone -- 'https://github.com/acme/api.git' '/home/user/api'") && x.includes('-c protocol.allow=never'))).toBe(true);
     expect(cmds).toContain('npm ci');
+    // The command's output reaches the log of the step whose lease the engine holds (the stale engine's below does not).
+    const configure = await t.request<{ log: string }>('GET', `${C}/${c.id}/provisioning-steps/configure-user`, { key: org.ownerKey });
+    expect(configure.body.log).toContain('useradd');
     const session = await t.request<{ status: string; exitCode: number; log: string }>(
       'GET',
       `${C}/${c.id}/install-sessions/${stepOf(c, 'install-dependencies').installSessionId}`,
@@ -132,11 +145,11 @@ describe('the e2b provider, run by the provisioning engine', () => {
     expect(stepOf(await get(created.body.id), 'create-sandbox').status).toBe('running');
 
     expect((await crashClaim()).length).toBe(1);
-    clock.advance(3_000);
+    clock.advance(5_000);
     expect(await reaper.reap()).toBe(1);
     const c = await get(created.body.id);
     expect(c.status).toBe('error');
-    expect(stepOf(c, 'create-sandbox').error).toBe('provisioning engine lost: no heartbeat for 3 s, 2 attempts made; giving up');
+    expect(stepOf(c, 'create-sandbox').error).toBe('provisioning engine lost: no heartbeat for 5 s, 2 attempts made; giving up');
   });
 
   it('stopping an engine kills the command it runs and releases its lease at once, and another engine finishes the step', async () => {
@@ -144,7 +157,7 @@ describe('the e2b provider, run by the provisioning engine', () => {
     const mark = e2b.commands.length;
     const first = startEngine();
     const created = await t.request<Computer>('POST', C, { key: org.ownerKey, body: { name: 'cloud-handover' } });
-    await waitFor(async () => (e2b.commands.slice(mark).some((x) => x.cmd.includes('useradd')) ? true : undefined), 5000, 'configure-user running');
+    await commandRan(mark, 'useradd');
     // The held command never finishes by itself: stop() returns only because it kills it.
     await first.stop();
     expect(e2b.killed.filter((cmd) => cmd.includes('useradd'))).toHaveLength(1);
@@ -161,9 +174,9 @@ describe('the e2b provider, run by the provisioning engine', () => {
   it('an engine that lost its lease adds nothing to the log of the step another holder took', async () => {
     e2b.hold = (cmd) => cmd.includes('useradd');
     const mark = e2b.commands.length;
-    startEngine();
+    const engine = startEngine();
     const created = await t.request<Computer>('POST', C, { key: org.ownerKey, body: { name: 'cloud-stale' } });
-    await waitFor(async () => (e2b.commands.slice(mark).some((x) => x.cmd.includes('useradd')) ? true : undefined), 5000, 'configure-user running');
+    await commandRan(mark, 'useradd');
     const stepRow = async () =>
       (
         await t.db.query<{ lease_owner: string; status: string; log: string }>(
@@ -177,7 +190,9 @@ describe('the e2b provider, run by the provisioning engine', () => {
       new Date(clock.now().getTime() + 3_600_000),
     ]);
     e2b.release();
-    await new Promise((r) => setTimeout(r, LEASE_MS / 2));
+    // The stale engine has done all it will with the step (its output, `ran: … useradd …`, written or refused) before the look.
+    await engine.whenIdle();
+    expect(e2b.commands.slice(mark).filter((x) => x.cmd.includes('useradd'))).toHaveLength(1);
     const row = await stepRow();
     expect(row).toMatchObject({ lease_owner: 'engine:other:', status: 'running' });
     expect(row.log).not.toContain('useradd');
