@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/computers/area.js';
 import { loadConfig } from '../../src/config.js';
+import { TestClock } from '../../src/core/clock.js';
 import { expectErrorObject, TestApp, type Org } from '../helpers/test-app.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -18,14 +19,17 @@ type Computer = {
 type Job = { stepId: string; leaseToken: string; installSessionId?: string; repos: string[]; clonedRepoDirectories: string[] };
 const C = '/api/v0/computers';
 const LEASE_MS = 400;
+const TICK_MS = 30;
 const HOST = '6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b';
 
 let t: TestApp;
 let org: Org;
+// Long polls, leases and the engine's ticks run on this clock: time passes only when a test moves it.
+const clock = new TestClock();
 
 beforeAll(async () => {
-  // A database poll of 10 s: a held long poll that answers sooner was woken by the signal.
-  t = await TestApp.start({ computersLeaseMs: LEASE_MS, computersAgentPollMs: 10_000, installLogMaxChars: 1024, ciAllowPrivateNetwork: true });
+  // A database poll of 10 s: a held long poll that answers while the clock stands still was woken by the signal.
+  t = await TestApp.start({ computersLeaseMs: LEASE_MS, computersAgentPollMs: 10_000, installLogMaxChars: 1024, ciAllowPrivateNetwork: true }, { clock });
   org = await t.createOrg('install-deps');
 });
 afterAll(() => t?.close());
@@ -43,6 +47,25 @@ const agent = (id: string) => ({
   complete: (job: Job, body: Record<string, unknown>) =>
     t.request<Computer>('POST', `${C}/${id}/agent/steps/${job.stepId}/complete`, { key: key(), body: { leaseToken: job.leaseToken, ...body } }),
 });
+/** A started engine on the test's clock, stopped by the returned function. */
+const startEngine = () => {
+  const engine = createEngine(loadConfig({}, { computersLeaseMs: LEASE_MS, computersEngineTickMs: TICK_MS }), t.db, undefined, undefined, clock);
+  engine.start();
+  return engine;
+};
+/** Waits for computer `id` to fail, passing one engine tick of the clock before each look. */
+const failed = (id: string) =>
+  waitFor(
+    async () => {
+      clock.advance(TICK_MS);
+      const now = await get(id);
+      return now.status === 'error' ? now : undefined;
+    },
+    10_000,
+    'the step to fail',
+  );
+/** Resolves once a long poll waits on the clock (nothing else here sets a timer while no engine runs). */
+const pollHeld = () => waitFor(async () => (clock.pending > 0 ? true : undefined), 10_000, 'the long poll to wait');
 const sessionCount = async (id: string) =>
   (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM install_sessions WHERE computer_id = $1`, [id]))[0]!.n;
 
@@ -167,36 +190,31 @@ describe('the host agent protocol', () => {
     const c = await create({ name: 'long-poll', autoInstallDeps: false });
     await agent(c.id).register();
     const polling = agent(c.id).claim(20_000);
-    await new Promise((r) => setTimeout(r, 100));
-    const queuedAt = Date.now();
+    await pollHeld();
+    // The clock stands still from here: neither the poll's deadline nor its database poll can answer it.
     await t.request('POST', `${C}/${c.id}/install-deps`, { key: key() });
     const res = await polling;
     expect(res.body.job?.stepId).toBe('install-dependencies');
-    expect(Date.now() - queuedAt).toBeLessThan(5000);
   });
 
   it('a long poll with no work answers {job: null} after waitMs', async () => {
     const c = await create({ name: 'idle', autoInstallDeps: false });
     await agent(c.id).register();
-    expect((await agent(c.id).claim(50)).body).toEqual({ job: null });
+    const polling = agent(c.id).claim(50);
+    await pollHeld();
+    clock.advance(50);
+    expect((await polling).body).toEqual({ job: null });
+    expect(clock.pending).toBe(0);
   });
 
   it('a lost agent (no heartbeat) fails its running step with a message naming the lost agent', async () => {
-    const engine = createEngine(loadConfig({}, { computersLeaseMs: LEASE_MS, computersEngineTickMs: 30 }), t.db);
-    engine.start();
+    const engine = startEngine();
     try {
       const c = await create({ name: 'lost', repos: ['file:///srv/git/x.git'] });
       await agent(c.id).register();
       const job = (await agent(c.id).claim()).body.job!;
-      const failed = await waitFor(
-        async () => {
-          const now = await get(c.id);
-          return now.status === 'error' ? now : undefined;
-        },
-        5000,
-        'the step to fail',
-      );
-      expect(stepOf(failed, 'clone-repos').error).toMatch(/^host agent lost: no heartbeat for \d+ s/);
+      const lost = await failed(c.id);
+      expect(stepOf(lost, 'clone-repos').error).toMatch(/^host agent lost: no heartbeat for \d+ s/);
       expectErrorObject(await agent(c.id).heartbeat(job), 409);
     } finally {
       await engine.stop();
@@ -204,20 +222,12 @@ describe('the host agent protocol', () => {
   });
 
   it('install-deps on a byom computer whose agent is gone fails, saying no agent is connected', async () => {
-    const engine = createEngine(loadConfig({}, { computersLeaseMs: LEASE_MS, computersEngineTickMs: 30 }), t.db);
-    engine.start();
+    const engine = startEngine();
     try {
       const c = await create({ name: 'no-agent', autoInstallDeps: false });
       await t.request('POST', `${C}/${c.id}/install-deps`, { key: key() });
-      const failed = await waitFor(
-        async () => {
-          const now = await get(c.id);
-          return now.status === 'error' ? now : undefined;
-        },
-        5000,
-        'the step to fail',
-      );
-      expect(stepOf(failed, 'install-dependencies').error).toContain('no host agent connected');
+      const gone = await failed(c.id);
+      expect(stepOf(gone, 'install-dependencies').error).toContain('no host agent connected');
       expect(await t.db.query(`SELECT id FROM install_sessions WHERE computer_id = $1 AND status = 'running'`, [c.id])).toEqual([]);
     } finally {
       await engine.stop();
