@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Octokit } from '@octokit/rest';
+import { systemClock } from '../core/clock.js';
 import { AppError, errors } from '../core/http/errors.js';
 import { commitMessage, type GitHost, type HostOutcome, type WorkflowChange } from './host.js';
 import type { RepoTarget } from './repo-target.js';
@@ -37,7 +38,7 @@ export class GitHubHost implements GitHost<GitHubTarget> {
       baseUrl: this.o.baseUrl.replace(/\/+$/, ''),
       userAgent: 'orgctl',
       log: silent,
-      request: { signal: AbortSignal.timeout(this.o.timeoutMs) },
+      request: { signal: systemClock.abortAfter(this.o.timeoutMs) },
     });
   }
 

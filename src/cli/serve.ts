@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { ALL_SURFACES, buildApp } from '../app.js';
 import type { Config } from '../config.js';
+import { systemClock } from '../core/clock.js';
 import { migrate } from '../core/db/migrate.js';
 import { openDb } from '../core/db/open-db.js';
 import { buildServices } from '../services.js';
@@ -95,16 +96,20 @@ export async function serve(argv: string[], config: Config): Promise<number> {
       if (stopping) return;
       stopping = true;
       app.log.info({ signal }, 'shutting down');
-      const timer = setTimeout(() => {
-        app.log.error('in-flight requests did not finish in time; exiting anyway');
-        resolve(1);
-      }, config.shutdownTimeoutMs);
-      timer.unref();
+      // The shutdown deadline is in real time, whatever the services' clock says: the system clock's timer.
+      const timer = systemClock.timeout(
+        () => {
+          app.log.error('in-flight requests did not finish in time; exiting anyway');
+          resolve(1);
+        },
+        config.shutdownTimeoutMs,
+        { keepAlive: false },
+      );
       Promise.all([app.close(), webApp?.close(), engine.stop()])
         .then(() => db.close())
         .then(
           () => {
-            clearTimeout(timer);
+            timer.cancel();
             resolve(0);
           },
           (err) => {

@@ -1,4 +1,5 @@
 import createClient, { type Client } from 'openapi-fetch';
+import { systemClock } from '../core/clock.js';
 import type { components, paths } from './openapi-types.js';
 
 /** The typed client of the whole API, generated from openapi.json (`npm run openapi`). */
@@ -58,7 +59,7 @@ export function createApiClient(o: ClientOptions): OrgctlClient {
     headers: { authorization: `Bearer ${o.key}` },
     // A per-client timeout joins the caller's own signal; either one aborts.
     fetch: async (request: Request) => {
-      const signal = timeoutMs === undefined ? request.signal : AbortSignal.any([request.signal, AbortSignal.timeout(timeoutMs)]);
+      const signal = timeoutMs === undefined ? request.signal : AbortSignal.any([request.signal, systemClock.abortAfter(timeoutMs)]);
       try {
         return await fetch(new Request(request, { signal }));
       } catch (e) {

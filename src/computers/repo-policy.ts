@@ -1,6 +1,7 @@
 import { internalAddressesOf, type Resolver, systemResolver } from '../core/net/network-guard.js';
 import { canonicalRepoId, notARepoUrl, splitRepoUrl, withoutCredentials } from '../core/net/repo-id.js';
 import type { ErrorItem } from '../core/http/errors.js';
+import { systemClock } from '../core/clock.js';
 
 const RESOLVE_TIMEOUT_MS = 2000;
 
@@ -34,8 +35,9 @@ async function problemOf(repo: string, allowPrivateNetwork: boolean, resolve: Re
   const host = splitRepoUrl(repo)!.host;
   let internal: string[];
   try {
-    // A resolver that does not answer in time is treated as one that found nothing.
-    internal = await Promise.race([internalAddressesOf(host, resolve), new Promise<string[]>((r) => setTimeout(() => r([]), RESOLVE_TIMEOUT_MS).unref())]);
+    // A resolver that does not answer in time is treated as one that found nothing. The resolver
+    // answers in real time, whatever the service's clock says: the wait is the system clock's.
+    internal = await Promise.race([internalAddressesOf(host, resolve), systemClock.sleep(RESOLVE_TIMEOUT_MS, { keepAlive: false }).then(() => [])]);
   } catch {
     return undefined;
   }

@@ -17,6 +17,8 @@ export interface Clock {
   interval(fn: () => void, ms: number, options?: TimerOptions): Timer;
   /** Resolves `ms` from now, or as soon as `options.signal` aborts (at once if it has); never rejects. */
   sleep(ms: number, options?: SleepOptions): Promise<void>;
+  /** A signal that aborts `ms` from now with a TimeoutError, as AbortSignal.timeout; it keeps no process alive. */
+  abortAfter(ms: number): AbortSignal;
 }
 
 export interface Timer {
@@ -62,6 +64,7 @@ export const systemClock: Clock = {
   timeout: (fn, ms, options) => realTimer(setTimeout(fn, ms), options, clearTimeout),
   interval: (fn, ms, options) => realTimer(setInterval(fn, Math.max(1, ms)), options, clearInterval),
   sleep: (ms, options) => sleepOn(systemClock, ms, options),
+  abortAfter: (ms) => AbortSignal.timeout(ms),
 };
 
 interface Scheduled {
@@ -102,6 +105,12 @@ export class TestClock implements Clock {
 
   sleep(ms: number, options?: SleepOptions): Promise<void> {
     return sleepOn(this, ms, options);
+  }
+
+  abortAfter(ms: number): AbortSignal {
+    const abort = new AbortController();
+    this.timeout(() => abort.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), ms);
+    return abort.signal;
   }
 
   /** How many timers wait to fire: lets a test see that code is waiting before it moves time. */

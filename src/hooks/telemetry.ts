@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { createApiClient, ServiceUnreachableError, type OrgctlClient } from '../client/api-client.js';
+import { systemClock } from '../core/clock.js';
 import type { HookEvent } from './events.js';
 import type { HookTelemetryEvent } from './schemas.js';
 import type { PlannedHook } from './select-hooks.js';
@@ -57,6 +57,6 @@ export async function reportHookEvents(target: TelemetryTarget, events: HookTele
     }
   };
   // The timeout should be enough; the race makes the bound hold even if it is not.
-  const late = sleep(timeoutMs + 100, { sent: false, error: 'timeout' } as TelemetryResult, { ref: false });
+  const late = systemClock.sleep(timeoutMs + 100, { keepAlive: false }).then((): TelemetryResult => ({ sent: false, error: 'timeout' }));
   return Promise.race([post(), late]);
 }

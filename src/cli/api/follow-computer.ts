@@ -1,6 +1,6 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { unwrap, type OrgctlClient } from '../../client/api-client.js';
 import type { components } from '../../client/openapi-types.js';
+import { millisOf, systemClock, type Clock } from '../../core/clock.js';
 
 type Computer = components['schemas']['Computer'];
 type Step = NonNullable<Computer['provisioningSteps']>[number];
@@ -14,7 +14,8 @@ export interface FollowOptions {
   steps?: string[];
   /** Printed once while the first step waits for something outside the service (a host agent). */
   waitingHint?: string;
-  now?: () => number;
+  /** Times the polls and the timeout (the system clock unless given). */
+  clock?: Clock;
 }
 
 export type FollowResult = { settled: 'succeeded' | 'failed'; computer: Computer } | { settled: 'timeout'; computer: Computer };
@@ -47,7 +48,8 @@ export function newLogText(previous: string, current: string): string {
  * piped, only plain lines are written. Polls once a second.
  */
 export async function followComputer(o: FollowOptions): Promise<FollowResult> {
-  const now = o.now ?? Date.now;
+  const clock = o.clock ?? systemClock;
+  const now = () => millisOf(clock);
   const started = now();
   const tty = process.stderr.isTTY === true;
   const seenStatus = new Map<string, string>();
@@ -106,6 +108,6 @@ export async function followComputer(o: FollowOptions): Promise<FollowResult> {
       process.stderr.write(`\r\u001b[2K${SPINNER[spin++ % SPINNER.length]} ${current.name}: ${current.status} (${seconds} s)`);
       spinnerShown = true;
     }
-    await sleep(POLL_MS);
+    await clock.sleep(POLL_MS);
   }
 }

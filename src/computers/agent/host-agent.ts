@@ -8,6 +8,7 @@ import type { JobView } from '../schemas.js';
 import { ApiError, createApiClient, isTransient, unwrap, type OrgctlClient } from '../../client/api-client.js';
 import { runStepProcess } from './run-process.js';
 import { retry } from '../../core/retry.js';
+import { millisOf, systemClock, type Clock } from '../../core/clock.js';
 
 export interface HostAgentOptions {
   url: string;
@@ -23,6 +24,8 @@ export interface HostAgentOptions {
   env: NodeJS.ProcessEnv;
   /** How long one long poll is held by the service. */
   waitMs?: number;
+  /** Times the heartbeats and the outage reports (the system clock unless given). */
+  clock?: Clock;
 }
 
 type Outcome = { status: 'succeeded' | 'failed'; error?: string; exitCode?: number; clonedRepoDirectories?: string[] };
@@ -39,8 +42,10 @@ export class HostAgent {
   private computerId = '';
 
   private readonly ledger: ProcessLedger;
+  private readonly clock: Clock;
 
   constructor(private readonly o: HostAgentOptions) {
+    this.clock = o.clock ?? systemClock;
     this.api = createApiClient({ url: o.url, key: o.key });
     this.ledger = new ProcessLedger(o.workdir);
   }
@@ -93,7 +98,7 @@ export class HostAgent {
           this.api.POST('/api/v0/computers/{computerId}/agent/claim', {
             params: { path: { computerId: this.computerId } },
             body: { hostId: this.o.hostId, waitMs: this.o.waitMs ?? 25_000 },
-            signal: AbortSignal.any([this.stopping.signal, AbortSignal.timeout((this.o.waitMs ?? 25_000) + 15_000)]),
+            signal: AbortSignal.any([this.stopping.signal, this.clock.abortAfter((this.o.waitMs ?? 25_000) + 15_000)]),
           }),
         ),
       );
@@ -103,7 +108,7 @@ export class HostAgent {
 
   /** Each call ends in time: an unanswered request is retried like a refused one. */
   private callSignal(timeoutMs: number): AbortSignal {
-    return AbortSignal.timeout(timeoutMs);
+    return this.clock.abortAfter(timeoutMs);
   }
 
   /** Since when the service has not answered; undefined while it does. */
@@ -112,7 +117,7 @@ export class HostAgent {
   /** The service answered: after an outage, say so once, so an operator reading the log knows the agent is back. */
   private reached(): void {
     if (this.lostSince === undefined) return;
-    this.o.log.info(`reconnected to the service after ${((Date.now() - this.lostSince) / 1000).toFixed(1)} s`);
+    this.o.log.info(`reconnected to the service after ${((millisOf(this.clock) - this.lostSince) / 1000).toFixed(1)} s`);
     this.lostSince = undefined;
   }
 
@@ -125,7 +130,7 @@ export class HostAgent {
       retryable: isTransient,
       signal: this.stopping.signal,
       onRetry: (e, delay) => {
-        this.lostSince ??= Date.now();
+        this.lostSince ??= millisOf(this.clock);
         this.o.log.warn(`service unreachable (${(e as Error).message}); retrying in ${delay} ms`);
       },
     });
@@ -160,13 +165,13 @@ export class HostAgent {
           work.abort();
         } else {
           pending.unshift(log);
-          this.lostSince ??= Date.now();
+          this.lostSince ??= millisOf(this.clock);
           this.o.log.warn(`heartbeat of ${job.stepId} failed (${(e as Error).message}); still working, retrying`);
         }
       }
     };
     let beating = Promise.resolve();
-    const timer = setInterval(
+    const timer = this.clock.interval(
       () => {
         beating = beating.then(beat);
       },
@@ -179,7 +184,7 @@ export class HostAgent {
     } catch (e) {
       outcome = { status: 'failed', error: `host agent error: ${(e as Error).message}` };
     } finally {
-      clearInterval(timer);
+      timer.cancel();
       this.stopping.signal.removeEventListener('abort', onStop);
     }
     await beating;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { systemClock } from '../../core/clock.js';
 
 interface Entry {
   /** The process group of the command (its leader's pid). */
@@ -112,6 +113,6 @@ async function killGroup(pgid: number): Promise<void> {
     }
   };
   signal('SIGTERM');
-  for (let i = 0; i < 30 && alive(pgid); i++) await new Promise((r) => setTimeout(r, 100));
+  for (let i = 0; i < 30 && alive(pgid); i++) await systemClock.sleep(100);
   signal('SIGKILL');
 }

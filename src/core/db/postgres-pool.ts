@@ -1,4 +1,5 @@
 import type postgres from 'postgres';
+import { systemClock } from '../clock.js';
 import { DbError } from './db.js';
 
 /** One connection of the pool, held by a transaction until it calls `release`. */
@@ -151,16 +152,17 @@ export class ConnectionPool {
       const waiter: Waiter = {
         forLease,
         take: (slot) => {
-          clearTimeout(timer);
+          timer?.cancel();
           resolve(slot);
         },
       };
       this.waiting.push(waiter);
       const limit = this.timeoutMs;
+      // Connections free up in real time, whatever the service's clock says: the system clock's timer.
       const timer =
         limit === undefined
           ? undefined
-          : setTimeout(() => {
+          : systemClock.timeout(() => {
               this.waiting.splice(this.waiting.indexOf(waiter), 1);
               reject(new DbError(`no database connection was free within ${limit} ms`, '57014', undefined));
             }, limit);

@@ -1,4 +1,5 @@
 import type postgres from 'postgres';
+import { systemClock, type Timer } from '../clock.js';
 import { DbError, type Queryable } from './db.js';
 
 /** Makes a statement of postgres.js (a pool's, or one connection's): sent when executed. */
@@ -17,13 +18,14 @@ export function timedStatements(make: StatementMaker, timeoutMs: number | undefi
   return {
     query: async <T>(text: string, params: readonly unknown[] = []) => {
       const pending = make(text, params).execute();
-      let timer: NodeJS.Timeout | undefined;
+      // The database answers in real time, whatever the service's clock says: the system clock's timer.
+      let timer: Timer | undefined;
       try {
         if (timeoutMs === undefined) return (await pending) as unknown as T[];
         // After a time-out, the cancelled query's own failure has nobody waiting for it.
         pending.catch(() => undefined);
         const timedOut = new Promise<never>((_, reject) => {
-          timer = setTimeout(() => {
+          timer = systemClock.timeout(() => {
             // Only a statement the server has (postgres.js sets `state` once it is written) is
             // cancelled. One still waiting for a connection is left to go out once there is one:
             // postgres.js 3.4.9 skips a cancelled statement a connection was being made for, and
@@ -36,7 +38,7 @@ export function timedStatements(make: StatementMaker, timeoutMs: number | undefi
       } catch (e) {
         throw toDbError(e);
       } finally {
-        clearTimeout(timer);
+        timer?.cancel();
       }
     },
     exec: async (text: string) => {

@@ -3,6 +3,7 @@ import type { Server, ServerOptions } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
+import { systemClock } from '../clock.js';
 
 /**
  * The timeouts of every listener (docs/deployment.md, "Connections"), as Fastify's options. Node
@@ -91,11 +92,11 @@ export class ConnectionGuard {
     }
     this.open++;
     this.perAddress.set(address, fromAddress + 1);
-    // bytesRead counts what Node's parser read straight from the handle, which emits no 'data'.
-    const silent = setTimeout(() => socket.bytesRead === 0 && socket.destroy(), this.firstByteMs);
-    silent.unref();
+    // bytesRead counts what Node's parser read straight from the handle, which emits no 'data'. A
+    // socket's bytes arrive in real time, whatever the service's clock says: the system clock's timer.
+    const silent = systemClock.timeout(() => socket.bytesRead === 0 && socket.destroy(), this.firstByteMs, { keepAlive: false });
     socket.once('close', () => {
-      clearTimeout(silent);
+      silent.cancel();
       this.open--;
       const left = (this.perAddress.get(address) ?? 1) - 1;
       if (left > 0) this.perAddress.set(address, left);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
+import { systemClock } from '../clock.js';
 import { DbError } from '../db/db.js';
 import type { ErrorCode } from './error-codes.js';
 import { AppError, errors, INTERNAL_DETAIL, titleOf } from './errors.js';
@@ -131,5 +132,6 @@ export function clientErrorHandler(err: Error & { code?: string }, socket: Duple
     `HTTP/1.1 ${status} ${titleOf(status)}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
       `X-Request-Id: ${requestId}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
   );
-  setTimeout(() => socket.destroy(), CLIENT_ERROR_LINGER_MS).unref();
+  // The socket's own time, not the service's clock: the system clock's timer.
+  systemClock.timeout(() => socket.destroy(), CLIENT_ERROR_LINGER_MS, { keepAlive: false });
 }

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { systemClock, type Timer } from '../clock.js';
 import type { Db } from '../db/db.js';
 import { errorResponses } from './error-schema.js';
 import { errors } from './errors.js';
@@ -31,19 +32,20 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, {
       },
     },
     async (request) => {
-      let timer: NodeJS.Timeout | undefined;
+      // The database answers in real time, whatever the service's clock says: the system clock's timer.
+      let timer: Timer | undefined;
       try {
         await Promise.race([
           db.query('SELECT 1'),
           new Promise((_, reject) => {
-            timer = setTimeout(() => reject(new Error(`no answer within ${READY_TIMEOUT_MS} ms`)), READY_TIMEOUT_MS);
+            timer = systemClock.timeout(() => reject(new Error(`no answer within ${READY_TIMEOUT_MS} ms`)), READY_TIMEOUT_MS);
           }),
         ]);
       } catch (err) {
         request.log.warn({ err }, 'readiness check failed');
         throw errors.unavailable('The database is not reachable.', 5, 'database_unavailable');
       } finally {
-        clearTimeout(timer);
+        timer?.cancel();
       }
       return { status: 'ok' as const, database: db.engine };
     },

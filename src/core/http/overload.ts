@@ -1,5 +1,6 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
+import { systemClock } from '../clock.js';
 import { errors } from './errors.js';
 
 /** The histogram's resolution: its mean counts this much even on an idle loop, so it is taken off. */
@@ -21,14 +22,18 @@ export async function registerOverloadShedding(app: FastifyInstance, options: { 
   let delayMs = 0;
   // The mean delay is taken over each sample: twice per threshold, at most once a second.
   const sampleMs = Math.min(1000, Math.max(RESOLUTION_MS, Math.floor(options.maxEventLoopDelayMs / 2)));
-  const timer = setInterval(() => {
-    // No sample in a whole interval means the loop was blocked all along.
-    delayMs = Number.isNaN(histogram.mean) ? Infinity : Math.max(0, histogram.mean / 1e6 - RESOLUTION_MS);
-    histogram.reset();
-  }, sampleMs);
-  timer.unref();
+  // The event loop's delay is measured in real time, whatever the service's clock says: the system clock's timer.
+  const timer = systemClock.interval(
+    () => {
+      // No sample in a whole interval means the loop was blocked all along.
+      delayMs = Number.isNaN(histogram.mean) ? Infinity : Math.max(0, histogram.mean / 1e6 - RESOLUTION_MS);
+      histogram.reset();
+    },
+    sampleMs,
+    { keepAlive: false },
+  );
   app.addHook('onClose', async () => {
-    clearInterval(timer);
+    timer.cancel();
     histogram.disable();
   });
   app.addHook('onRequest', async (request) => {

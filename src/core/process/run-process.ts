@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { systemClock } from '../clock.js';
 
 /**
  * How much of a stream the result keeps: all of it, none (it is only streamed or not wanted),
@@ -78,14 +78,15 @@ export function runProcess(file: string, args: readonly string[], o: RunOptions 
       else aborted = true;
       if (pgid !== undefined) killing ??= killGroup(pgid, o.killGraceMs ?? 0);
     };
-    const timer = o.timeoutMs === undefined ? undefined : setTimeout(() => end('timeout'), o.timeoutMs);
+    // A process runs in real time whatever a service's clock says: its timers are the system clock's.
+    const timer = o.timeoutMs === undefined ? undefined : systemClock.timeout(() => end('timeout'), o.timeoutMs);
     const onAbort = () => end('abort');
 
     let settled = false;
     const settle = (result: ProcessResult) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      timer?.cancel();
       o.signal?.removeEventListener('abort', onAbort);
       ended();
       child.stdout?.destroy();
@@ -118,10 +119,11 @@ export function runProcess(file: string, args: readonly string[], o: RunOptions 
     const closed = new Promise<boolean>((r) => child.once('close', () => r(true)));
     child.once('exit', (exitCode, signal) => {
       // With a drain, the drain bounds the rest of the wait: the timeout covered the program itself.
-      if (o.drainMs !== undefined) clearTimeout(timer);
+      if (o.drainMs !== undefined) timer?.cancel();
       void (async () => {
         await killing;
-        const done = o.drainMs === undefined ? await closed : await Promise.race([closed, sleep(o.drainMs, false, { ref: false })]);
+        const done =
+          o.drainMs === undefined ? await closed : await Promise.race([closed, systemClock.sleep(o.drainMs, { keepAlive: false }).then(() => false)]);
         if (!done && o.killLeftovers && pgid !== undefined) signalGroup(pgid, 'SIGKILL');
         // A timeout that fired while the pipes were still open.
         await killing;
@@ -153,7 +155,7 @@ async function killGroup(pgid: number, graceMs: number): Promise<void> {
     const deadline = performance.now() + graceMs;
     while (performance.now() < deadline) {
       if (!signalGroup(pgid, 0)) return;
-      await sleep(pollMs);
+      await systemClock.sleep(pollMs);
     }
   }
   signalGroup(pgid, 'SIGKILL');
