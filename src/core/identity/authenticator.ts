@@ -48,7 +48,9 @@ export class Authenticator {
   ) {
     const clock = options.clock ?? systemClock;
     this.now = () => clock.now().getTime();
-    this.cache = new LRUCache({ max: 10_000, perf: { now: this.now } });
+    // ttlResolution 0: lru-cache would otherwise keep a read of the time for a millisecond of real
+    // time, and miss a test clock's advance made within it.
+    this.cache = new LRUCache({ max: 10_000, perf: { now: this.now }, ttlResolution: 0 });
   }
 
   forgetKey(keyId: string): void {
