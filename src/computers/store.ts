@@ -58,8 +58,8 @@ export const computersStore = {
   ): Promise<void> {
     await guardName(c.name, () =>
       tx.query(
-        `INSERT INTO computers (id, org_id, name, provider, owner_kind, owner_id, host_id, remote_user, repos, auto_install_deps, source)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::text::jsonb, $10, $11::text::jsonb)`,
+        `INSERT INTO computers (id, org_id, name, provider, owner_kind, owner_id, host_id, remote_user, repos, auto_install_deps, source, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::text::jsonb, $10, $11::text::jsonb, $12)`,
         [
           c.id,
           c.org_id,
@@ -72,6 +72,7 @@ export const computersStore = {
           JSON.stringify(c.repos),
           c.auto_install_deps,
           c.source === null ? null : JSON.stringify(c.source),
+          now,
         ],
       ),
     );
