@@ -64,8 +64,13 @@ const failed = (id: string) =>
     10_000,
     'the step to fail',
   );
-/** Resolves once a long poll waits on the clock (nothing else here sets a timer while no engine runs). */
-const pollHeld = () => waitFor(async () => (clock.pending > 0 ? true : undefined), 10_000, 'the long poll to wait');
+/** Starts a long poll and resolves, with its answer to come, once it waits on the clock. */
+const heldPoll = async (id: string, waitMs: number) => {
+  const before = clock.pending;
+  const answer = agent(id).claim(waitMs);
+  await waitFor(async () => (clock.pending > before ? true : undefined), 10_000, 'the long poll to wait');
+  return { answer };
+};
 const sessionCount = async (id: string) =>
   (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM install_sessions WHERE computer_id = $1`, [id]))[0]!.n;
 
@@ -189,21 +194,19 @@ describe('the host agent protocol', () => {
   it('a held long poll answers as soon as install-deps queues work', async () => {
     const c = await create({ name: 'long-poll', autoInstallDeps: false });
     await agent(c.id).register();
-    const polling = agent(c.id).claim(20_000);
-    await pollHeld();
+    const polling = await heldPoll(c.id, 20_000);
     // The clock stands still from here: neither the poll's deadline nor its database poll can answer it.
     await t.request('POST', `${C}/${c.id}/install-deps`, { key: key() });
-    const res = await polling;
+    const res = await polling.answer;
     expect(res.body.job?.stepId).toBe('install-dependencies');
   });
 
   it('a long poll with no work answers {job: null} after waitMs', async () => {
     const c = await create({ name: 'idle', autoInstallDeps: false });
     await agent(c.id).register();
-    const polling = agent(c.id).claim(50);
-    await pollHeld();
+    const polling = await heldPoll(c.id, 50);
     clock.advance(50);
-    expect((await polling).body).toEqual({ job: null });
+    expect((await polling.answer).body).toEqual({ job: null });
     expect(clock.pending).toBe(0);
   });
 
