@@ -34,7 +34,9 @@ export class TestApp {
 
   /**
    * `extend` may add routes before the app is sealed (a test's own failing route, say). A test that
-   * moves time passes `deps.clock` (a TestClock); the fixtures and other processes share it.
+   * moves time passes `deps.clock` (a TestClock); the fixtures and other processes share it. The
+   * services wait by it too: a held long poll then answers only when woken or when the test
+   * advances the clock past its wait (docs/architecture.md, Time).
    */
   static async start(overrides: Partial<Config> = {}, deps: TestDeps = {}, extend?: (app: FastifyInstance) => void): Promise<TestApp> {
     const testDb = await createTestDb();
