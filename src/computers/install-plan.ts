@@ -79,6 +79,16 @@ export function failureMessage(what: string, exitCode: number | null, stderr: st
   return `${what} ${how}${lines.length ? `:\n${lines.join('\n')}` : ''}`.slice(0, 4000);
 }
 
+/**
+ * A failure message on one line, for a log line: the command and its exit code, then stderr's
+ * lines joined by ` | `, so the reason git or npm gives (usually last: "Could not resolve host …")
+ * is never cut off with the lines that carry it.
+ */
+export function oneLine(message: string): string {
+  const [first = '', ...rest] = message.split('\n').filter((l) => l.trim() !== '');
+  return rest.length ? `${first} ${rest.map((l) => l.trim()).join(' | ')}` : first;
+}
+
 /** How an executor (the host agent, the e2b provider) reaches a repository's directory. */
 export interface InstallRunner {
   /** The files at the directory's root, or why they could not be listed. */

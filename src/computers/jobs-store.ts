@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../core/db/db.js';
-import { DONE, EXECUTED, needsNewSession, RETRIED_BY_INSTALL, STATUS, STEP, type ProviderType, type StepStatus } from './step-machine.js';
+import { blockedReason, DONE, EXECUTED, needsNewSession, RETRIED_BY_INSTALL, STATUS, STEP, type ProviderType, type StepStatus } from './step-machine.js';
 import type { StepRow } from './store.js';
 
 /** A step as its lease holder names it. */
@@ -38,6 +38,8 @@ const { pending, running, succeeded, failed, skipped } = STATUS;
 const INSTALL = STEP.installDependencies;
 /** mayStart's own-state half in SQL (the machine's isQueued or pending); the order half is the NOT EXISTS of claim. */
 const startable = (s: string) => `(${s}.status = ${lit(pending)} OR (${s}.status = ${lit(running)} AND ${s}.lease_owner IS NULL))`;
+/** The machine's isBlocked in SQL: skipped with a reason, because an earlier step failed. */
+const blocked = `(status = ${lit(skipped)} AND error IS NOT NULL)`;
 /** `now` plus a number of milliseconds, both parameters. */
 const after = (now: string, ms: string) => `(${now}::timestamptz + ${ms}::int * interval '1 millisecond')`;
 
@@ -109,7 +111,8 @@ export const jobsStore = {
 
   /**
    * The machine's moveHost: a byom computer moved to another host, so every step that is not
-   * skipped starts over there. False (nothing changed) while a step is running on the current host.
+   * skipped (or is skipped only because an earlier one failed) starts over there. False (nothing
+   * changed) while a step is running on the current host.
    */
   async restartOnNewHost(tx: Queryable, computerId: string): Promise<boolean> {
     const busy = await tx.query(`SELECT 1 FROM computer_steps WHERE computer_id = $1 AND status = ${lit(running)} FOR UPDATE`, [computerId]);
@@ -117,7 +120,7 @@ export const jobsStore = {
     await tx.query(
       `UPDATE computer_steps SET status = ${lit(pending)}, error = NULL, started_at = NULL, completed_at = NULL, install_session_id = NULL,
          attempts = 0, lease_owner = NULL, lease_expires_at = NULL, log = ''
-       WHERE computer_id = $1 AND status <> ${lit(skipped)}`,
+       WHERE computer_id = $1 AND (status <> ${lit(skipped)} OR ${blocked})`,
       [computerId],
     );
     await tx.query(`UPDATE computers SET hostname = NULL, cloned_repo_directories = NULL, agent_seen_at = NULL WHERE id = $1`, [computerId]);
@@ -192,22 +195,29 @@ export const jobsStore = {
     if (outcome.status === failed) await this.cancelAfter(tx, step.computer_id, step.position, step.step_id, now);
   },
 
-  /** Steps queued behind a failed one will not run: back to pending, and their sessions end failed. */
+  /**
+   * Steps waiting behind a failed one (pending, or queued by install-deps) can no longer run: they
+   * are settled, skipped with the reason, so a follower sees nothing left to wait for; the
+   * sessions of queued installs end failed.
+   */
   async cancelAfter(tx: Queryable, computerId: string, position: number, failedStep: string, now: Date): Promise<void> {
-    const queuedAfter = `computer_id = $1 AND position > $2 AND status = ${lit(running)} AND lease_owner IS NULL`;
-    const queued = await tx.query<{ install_session_id: string | null }>(`SELECT install_session_id FROM computer_steps WHERE ${queuedAfter} FOR UPDATE`, [
-      computerId,
-      position,
-    ]);
-    await tx.query(`UPDATE computer_steps SET status = ${lit(pending)}, started_at = NULL, install_session_id = NULL WHERE ${queuedAfter}`, [
-      computerId,
-      position,
-    ]);
-    const ids = queued.map((q) => q.install_session_id).filter((id): id is string => id !== null);
+    const waitingAfter = `computer_id = $1 AND position > $2 AND (status = ${lit(pending)} OR (status = ${lit(running)} AND lease_owner IS NULL))`;
+    const waiting = await tx.query<{ install_session_id: string | null }>(
+      `SELECT install_session_id FROM computer_steps WHERE ${waitingAfter} AND status = ${lit(running)} FOR UPDATE`,
+      [computerId, position],
+    );
+    const reason = blockedReason(failedStep);
+    await tx.query(
+      `UPDATE computer_steps SET status = ${lit(skipped)}, error = $3, started_at = NULL, completed_at = $4, install_session_id = NULL,
+         lease_owner = NULL, lease_expires_at = NULL
+       WHERE ${waitingAfter}`,
+      [computerId, position, reason, now],
+    );
+    const ids = waiting.map((q) => q.install_session_id).filter((id): id is string => id !== null);
     if (ids.length > 0) {
       await tx.query(`UPDATE install_sessions SET status = ${lit(failed)}, error = $2, ended_at = $3 WHERE id = ANY($1::uuid[]) AND status = ${lit(running)}`, [
         ids,
-        `Not started: the step "${failedStep}" failed.`,
+        reason,
         now,
       ]);
     }
@@ -269,10 +279,10 @@ export const jobsStore = {
       return { started: false, runningSessionId: busy?.install_session_id ?? null };
     }
     await tx.query(`INSERT INTO install_sessions (id, computer_id, status, created_at) VALUES ($1, $2, ${lit(running)}, $3)`, [sessionId, computerId, now]);
-    // Failed earlier steps run again first, so the install has something to work on.
+    // Failed earlier steps (and those blocked behind them) run again first, so the install has something to work on.
     await tx.query(
       `UPDATE computer_steps SET status = ${lit(pending)}, error = NULL, started_at = NULL, completed_at = NULL, attempts = 0
-       WHERE computer_id = $1 AND status = ${lit(failed)} AND step_id IN (${list(RETRIED_BY_INSTALL)})`,
+       WHERE computer_id = $1 AND (status = ${lit(failed)} OR ${blocked}) AND step_id IN (${list(RETRIED_BY_INSTALL)})`,
       [computerId],
     );
     return { started: true };

@@ -53,6 +53,14 @@ const names: Record<StepId, string> = {
 
 export const stepName = (id: string): string => names[id as StepId] ?? id;
 
+/**
+ * The reason a step gets when it is settled without running because an earlier step failed: it is
+ * skipped with this as its error, so nothing stays pending behind a failure (a follower would wait
+ * for it for ever). A skipped step with a reason is blocked, not planned away: install-deps and a
+ * move to another host bring it back; a step skipped at planning (nothing to do) has none.
+ */
+export const blockedReason = (failedStep: string): string => `Not run: the step ${stepName(failedStep)} (${failedStep}) failed.`;
+
 export interface PlannedStep {
   stepId: StepId;
   position: number;
@@ -65,8 +73,10 @@ export function planSteps(provider: ProviderType, opts: { repos: number; autoIns
   return PLAN[provider].map((stepId, position) => {
     if (stepId === STEP.cloneRepos && opts.repos === 0) return { stepId, position, status: STATUS.skipped, error: null };
     if (stepId === STEP.installDependencies && !opts.autoInstallDeps) return { stepId, position, status: STATUS.skipped, error: null };
-    // Without E2B configured the first step fails at once, with a message naming the setting.
+    // Without E2B configured the first step fails at once, with a message naming the setting,
+    // and the steps behind it are settled as blocked.
     if (stepId === STEP.createSandbox && opts.e2bMissing) return { stepId, position, status: STATUS.failed, error: opts.e2bMissing };
+    if (opts.e2bMissing && provider === 'e2b') return { stepId, position, status: STATUS.skipped, error: blockedReason(STEP.createSandbox) };
     return { stepId, position, status: STATUS.pending, error: null };
   });
 }
@@ -81,11 +91,15 @@ export function deriveStatus(statuses: readonly StepStatus[]): ComputerStatus {
   return 'active';
 }
 
-/** One step as the machine sees it: `held` says an executor holds its lease (only while running). */
+/**
+ * One step as the machine sees it: `held` says an executor holds its lease (only while running);
+ * `blocked` marks a step skipped because an earlier one failed (in the database: skipped with an error).
+ */
 export interface StepState {
   id: StepId;
   status: StepStatus;
   held: boolean;
+  blocked?: boolean;
 }
 
 /**
@@ -93,7 +107,8 @@ export interface StepState {
  * the others act on the computer.
  * - claim: an executor takes the step under a lease.
  * - succeed / fail: the holder reports the outcome; fail is also how the engine settles a lost
- *   holder or a queued byom step whose agent is gone.
+ *   holder or a queued byom step whose agent is gone. A failure settles every step behind it that
+ *   waits (pending or queued): skipped and blocked, so no step is left waiting on one that failed.
  * - release: the lease ends without an outcome (the engine stopped, or the lease expired with
  *   attempts left); the step stays running, queued for the next executor.
  * - hostConnected: the host agent registered (connect-host succeeds).
@@ -103,6 +118,8 @@ export interface StepState {
 export type StepEvent = { kind: 'claim' | 'succeed' | 'fail' | 'release'; step: StepId } | { kind: 'hostConnected' | 'installDeps' | 'moveHost' };
 
 const isDone = (s: StepState) => DONE.includes(s.status);
+/** Skipped because an earlier step failed: brought back by install-deps and by a move to another host. */
+export const isBlocked = (s: Pick<StepState, 'status' | 'blocked'>): boolean => s.status === STATUS.skipped && s.blocked === true;
 /** Running without a holder: queued by install-deps, or released. */
 export const isQueued = (s: StepState): boolean => s.status === STATUS.running && !s.held;
 
@@ -151,8 +168,8 @@ export function apply(steps: readonly StepState[], event: StepEvent): StepState[
       const i = next.findIndex((s) => s.id === event.step);
       if (next[i]?.status !== STATUS.running) return undefined;
       next[i] = { ...next[i]!, status: STATUS.failed, held: false };
-      // Steps queued behind a failed one will not run: back to pending.
-      for (const s of next.slice(i + 1)) if (isQueued(s)) s.status = STATUS.pending;
+      // Steps waiting behind a failed one can no longer run: settled, skipped with the reason.
+      for (const s of next.slice(i + 1)) if (s.status === STATUS.pending || isQueued(s)) Object.assign(s, { status: STATUS.skipped, blocked: true });
       return next;
     }
     case 'hostConnected': {
@@ -164,13 +181,15 @@ export function apply(steps: readonly StepState[], event: StepEvent): StepState[
     case 'installDeps': {
       const install = next.find((x) => x.id === STEP.installDependencies);
       if (!install || install.status === STATUS.running) return undefined;
-      Object.assign(install, { status: STATUS.running, held: false });
-      for (const s of next) if (s.status === STATUS.failed && RETRIED_BY_INSTALL.includes(s.id)) s.status = STATUS.pending;
+      Object.assign(install, { status: STATUS.running, held: false, blocked: false });
+      for (const s of next) {
+        if ((s.status === STATUS.failed || isBlocked(s)) && RETRIED_BY_INSTALL.includes(s.id)) Object.assign(s, { status: STATUS.pending, blocked: false });
+      }
       return next;
     }
     case 'moveHost': {
       if (next.some((s) => s.status === STATUS.running)) return undefined;
-      for (const s of next) if (s.status !== STATUS.skipped) Object.assign(s, { status: STATUS.pending, held: false });
+      for (const s of next) if (s.status !== STATUS.skipped || isBlocked(s)) Object.assign(s, { status: STATUS.pending, held: false, blocked: false });
       return next;
     }
   }

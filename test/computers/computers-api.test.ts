@@ -72,6 +72,13 @@ describe('create and read', () => {
     expect(first).toMatchObject({ id: 'create-sandbox', status: 'failed' });
     expect(first!.error).toContain('E2B_API_KEY');
     expect(rest.map((s) => s.id)).toEqual(['configure-user', 'clone-repos', 'install-dependencies']);
+    // Nothing waits behind the failure: the steps after it are settled, skipped with the reason.
+    // (clone-repos has no repository to clone: skipped at planning, without a reason).
+    expect(rest.map((s) => [s.status, s.error ?? null])).toEqual([
+      ['skipped', 'Not run: the step Create the E2B sandbox (create-sandbox) failed.'],
+      ['skipped', null],
+      ['skipped', 'Not run: the step Create the E2B sandbox (create-sandbox) failed.'],
+    ]);
     expect(res.body).not.toHaveProperty('relayAgentUrl');
   });
 

@@ -176,6 +176,43 @@ describe('the host agent protocol', () => {
     expect(typeof session.endedAt).toBe('number');
   });
 
+  it('a failed clone settles the install behind it: skipped with the reason, nothing left pending; install-deps brings both back', async () => {
+    const c = await create({ name: 'unreachable', repos: ['https://nowhere.invalid/acme/web.git'] });
+    const a = agent(c.id);
+    await a.register();
+    const clone = (await a.claim()).body.job!;
+    const error =
+      "git clone https://nowhere.invalid/acme/web.git exited with code 128:\nfatal: unable to access 'https://nowhere.invalid/acme/web.git/': Could not resolve host: nowhere.invalid";
+    const failed = (await a.complete(clone, { status: 'failed', exitCode: 128, error })).body;
+    expect(failed.status).toBe('error');
+    expect(failed.provisioningSteps.map((s) => [s.id, s.status])).toEqual([
+      ['connect-host', 'succeeded'],
+      ['clone-repos', 'failed'],
+      ['install-dependencies', 'skipped'],
+    ]);
+    expect(stepOf(failed, 'clone-repos').error).toBe(error);
+    expect(stepOf(failed, 'install-dependencies').error).toBe('Not run: the step Clone the repositories (clone-repos) failed.');
+    expect((await a.claim()).body.job).toBeNull();
+
+    const again = await t.request<Computer>('POST', `${C}/${c.id}/install-deps`, { key: key() });
+    expect(again.status).toBe(202);
+    expect(again.body.provisioningSteps.map((s) => s.status)).toEqual(['succeeded', 'pending', 'running']);
+    expect(stepOf(again.body, 'install-dependencies').error).toBeUndefined();
+    const retry = (await a.claim()).body.job!;
+    expect(retry.stepId).toBe('clone-repos');
+    // Failing again settles the queued install too, and ends its session.
+    const twice = (await a.complete(retry, { status: 'failed', exitCode: 128, error })).body;
+    expect(stepOf(twice, 'install-dependencies')).toMatchObject({ status: 'skipped', error: 'Not run: the step Clone the repositories (clone-repos) failed.' });
+    const session = (
+      await t.request<{ status: string; error: string }>(
+        'GET',
+        `${C}/${c.id}/install-sessions/${stepOf(again.body, 'install-dependencies').installSessionId}`,
+        { key: key() },
+      )
+    ).body;
+    expect(session).toMatchObject({ status: 'failed', error: 'Not run: the step Clone the repositories (clone-repos) failed.' });
+  });
+
   it('a session keeps the tail of a long log (INSTALL_LOG_MAX_CHARS) and says it was truncated', async () => {
     const c = await create({ name: 'chatty', autoInstallDeps: false });
     await agent(c.id).register();

@@ -24,6 +24,7 @@ const planned = fc
       id: s.stepId,
       status: s.status,
       held: false,
+      blocked: s.status === 'skipped' && s.error !== null,
     })),
   );
 const event: fc.Arbitrary<StepEvent> = fc.oneof(
@@ -80,12 +81,25 @@ describe('the step machine', () => {
     );
   });
 
-  it('keeps a step skipped for good, except the install that install-deps runs on demand', () => {
+  it('keeps a step skipped for good, except the install that install-deps runs on demand and a step blocked by a failure', () => {
     fc.assert(
       fc.property(planned, fc.array(event, { maxLength: 60 }), (start, events) => {
-        const skipped = start.filter((s) => s.status === 'skipped' && s.id !== STEP.installDependencies).map((s) => s.id);
+        const skipped = start.filter((s) => s.status === 'skipped' && !s.blocked && s.id !== STEP.installDependencies).map((s) => s.id);
         for (const steps of run(start, events).states) {
           for (const id of skipped) expect(steps.find((s) => s.id === id)?.status).toBe('skipped');
+        }
+      }),
+    );
+  });
+
+  it('leaves nothing waiting behind a failed step: the steps after it are settled, skipped and blocked', () => {
+    fc.assert(
+      fc.property(planned, fc.array(event, { maxLength: 60 }), (start, events) => {
+        for (const steps of run(start, events).states) {
+          const failed = steps.findIndex((s) => s.status === 'failed');
+          if (failed < 0) continue;
+          expect(steps.slice(failed + 1).filter((s) => s.status === 'pending' || s.status === 'running')).toEqual([]);
+          expect(deriveStatus(steps.map((s) => s.status))).toBe('error');
         }
       }),
     );
@@ -176,7 +190,7 @@ describe('the step machine', () => {
         const steps = states[states.length - 1]!;
         const moved = apply(steps, { kind: 'moveHost' });
         if (steps.some((s) => s.status === 'running')) expect(moved).toBeUndefined();
-        else expect(moved!.map((s) => s.status)).toEqual(steps.map((s) => (s.status === 'skipped' ? 'skipped' : 'pending')));
+        else expect(moved!.map((s) => s.status)).toEqual(steps.map((s) => (s.status === 'skipped' && !s.blocked ? 'skipped' : 'pending')));
       }),
     );
   });

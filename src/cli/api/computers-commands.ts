@@ -38,7 +38,11 @@ function describe(ctx: CommandContext, c: Computer): string[] {
   const steps = c.provisioningSteps ?? [];
   if (steps.length) {
     lines.push('', 'Steps:');
-    for (const s of steps) lines.push(`  ${s.status.padEnd(9)} ${s.name} (${s.id})${s.error ? `: ${s.error.split('\n')[0]}` : ''}`);
+    for (const s of steps) {
+      // A failure's message is whole: the reason (git's "Could not resolve host …") is on its last lines.
+      const [first, ...more] = (s.error ?? '').split('\n').filter((l) => l.trim() !== '');
+      lines.push(`  ${s.status.padEnd(9)} ${s.name} (${s.id})${first ? `: ${first}` : ''}`, ...more.map((l) => `            ${l.trim()}`));
+    }
   }
   if (c.providerType === 'byom') lines.push('', 'Host agent (run on the machine):', `  ${installLine(ctx)}`, `  ${agentLine(ctx, c)}`);
   return lines;
@@ -66,7 +70,16 @@ async function follow(ctx: CommandContext, c: Computer, steps?: string[]): Promi
     process.stderr.write(`${c.name} is still provisioning after ${timeout} s; it goes on (orgctl computers get ${c.name}).\n`);
     return 4;
   }
-  process.stderr.write(result.settled === 'succeeded' ? `${c.name} is ready.\n` : `${c.name} failed; see the step above.\n`);
+  if (result.settled === 'succeeded') process.stderr.write(`${c.name} is ready.\n`);
+  else {
+    const failed = result.computer.provisioningSteps?.find((s) => s.status === 'failed');
+    // The reason a command gives is its last line (git's "fatal: … Could not resolve host …"); the whole message is in the step's line above.
+    const reason = failed?.error
+      ?.split('\n')
+      .filter((l) => l.trim() !== '')
+      .pop();
+    process.stderr.write(`${c.name} failed${failed ? ` at ${failed.name} (${failed.id})` : ''}${reason ? `: ${reason.trim()}` : '; see the steps above.'}\n`);
+  }
   return result.settled === 'succeeded' ? 0 : 1;
 }
 

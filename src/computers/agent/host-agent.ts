@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import { LogLines } from './log-lines.js';
 import { ProcessLedger } from './process-ledger.js';
-import { failureMessage, GIT_PROTOCOLS, installRepositories, repoDirectoryNames } from '../install-plan.js';
+import { failureMessage, GIT_PROTOCOLS, installRepositories, oneLine, repoDirectoryNames } from '../install-plan.js';
 import type { JobView } from '../schemas.js';
 import { ApiError, createApiClient, isTransient, unwrap, type OrgctlClient } from '../../client/api-client.js';
 import { runStepProcess } from './run-process.js';
@@ -213,7 +213,7 @@ export class HostAgent {
         return;
       }
       this.reached();
-      this.o.log.info(`${job.stepId} ${outcome.status}${outcome.error ? `: ${outcome.error.split('\n')[0]}` : ''}`);
+      this.o.log.info(`${job.stepId} ${outcome.status}${outcome.error ? `: ${oneLine(outcome.error)}` : ''}`);
     } catch (e) {
       this.o.log.warn(`could not report ${job.stepId}: ${(e as Error).message}`);
     }
