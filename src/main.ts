@@ -6,6 +6,9 @@ import type { Config } from './config.js';
 import { DataDirInUseError } from './core/db/data-dir-lock.js';
 import { AppError } from './core/http/errors.js';
 
+import type { ApiCommand } from './cli/api/command.js';
+import { LOCAL, type LocalName, type LocalSpec } from './cli/local-specs.js';
+
 type Command = (argv: string[], config: Config) => Promise<number>;
 type ClientCommand = (argv: string[]) => Promise<number>;
 
@@ -21,90 +24,55 @@ const server =
     return command(argv, loadConfig(process.env));
   };
 
-/** Each command is named by one or two words; the rest of argv is its own. */
-const commands: Record<string, { run: ClientCommand; help: string }> = {
-  serve: { run: server(async () => (await import('./cli/serve.js')).serve), help: 'Start the HTTP service (PORT, HOST, DATA_DIR or DATABASE_URL).' },
-  migrate: { run: server(async () => (await import('./cli/admin-commands.js')).migrateCommand), help: 'Apply pending database migrations.' },
-  init: {
-    run: server(async () => (await import('./cli/identity-commands.js')).init),
-    help: 'init --org NAME --owner-email EMAIL [--json]: create an organization, its owner and a key.',
-  },
-  'users add': {
-    run: server(async () => (await import('./cli/identity-commands.js')).usersAdd),
-    help: 'users add --email E --role owner|manager|member|guest [--name N] [--org-id ID] [--json]',
-  },
-  'keys create': {
-    run: server(async () => (await import('./cli/identity-commands.js')).keysCreate),
-    help: 'keys create --email E | --principal-id ID [--name N] [--org-id ID] [--json]',
-  },
-  'users list': {
-    run: server(async () => (await import('./cli/people-commands.js')).usersList),
-    help: 'users list [--org-id ID] [--json]: the users and service accounts, with their roles and working keys',
-  },
-  'users set-role': {
-    run: server(async () => (await import('./cli/people-commands.js')).usersSetRole),
-    help: 'users set-role --email E --role owner|manager|member|guest [--org-id ID] [--json] (the last owner stays owner)',
-  },
-  'users invite': {
-    run: server(async () => (await import('./cli/people-commands.js')).usersInvite),
-    help: 'users invite --email E --role owner|manager|member|guest [--org-id ID] [--json]: print a one-time web app link (valid 7 days) that sets their password',
-  },
-  'users remove': {
-    run: server(async () => (await import('./cli/people-commands.js')).usersRemove),
-    help: 'users remove --email E [--org-id ID] [--json]: remove a user and their keys (not the last owner)',
-  },
-  'keys list': {
-    run: server(async () => (await import('./cli/people-commands.js')).keysList),
-    help: 'keys list [--email E] [--org-id ID] [--json]: key metadata (prefix, holder, state, created, last used), never secrets',
-  },
-  'keys revoke': {
-    run: server(async () => (await import('./cli/people-commands.js')).keysRevoke),
-    help: 'keys revoke KEY_ID [--json]: the key authenticates nothing from now on',
-  },
-  'orgs list': {
-    run: server(async () => (await import('./cli/people-commands.js')).orgsList),
-    help: 'orgs list [--json]: the organizations, with how many users and service accounts each has',
-  },
-  'orgs set-plan': {
-    run: server(async () => (await import('./cli/people-commands.js')).orgsSetPlan),
-    help: 'orgs set-plan --plan free|team|enterprise [--org-id ID] [--json]: the request rates of the organization (docs/rate-limits.md)',
-  },
-  'service-accounts add': {
-    run: server(async () => (await import('./cli/identity-commands.js')).serviceAccountsAdd),
-    help: 'service-accounts add --name N --role manager|member [--org-id ID] [--json]',
-  },
-  openapi: { run: server(async () => (await import('./cli/admin-commands.js')).openapiCommand), help: 'Print the OpenAPI document.' },
-  'demo seed': {
-    run: server(async () => (await import('./cli/demo-command.js')).demoSeed),
-    help: 'demo seed --users N --days D [--seed S] [--org-id ID] [--json]: add N demo users and D days of their telemetry, ending yesterday (UTC)',
-  },
+/**
+ * How each command of the model runs (src/cli/local-specs.ts has the words, summaries and flags of
+ * these; a spec without a runner here does not compile). Loaded on demand.
+ */
+const runners: Record<LocalName, ClientCommand> = {
+  serve: server(async () => (await import('./cli/serve.js')).serve),
+  migrate: server(async () => (await import('./cli/admin-commands.js')).migrateCommand),
+  init: server(async () => (await import('./cli/identity-commands.js')).init),
+  usersAdd: server(async () => (await import('./cli/identity-commands.js')).usersAdd),
+  usersList: server(async () => (await import('./cli/people-commands.js')).usersList),
+  usersSetRole: server(async () => (await import('./cli/people-commands.js')).usersSetRole),
+  usersInvite: server(async () => (await import('./cli/people-commands.js')).usersInvite),
+  usersRemove: server(async () => (await import('./cli/people-commands.js')).usersRemove),
+  keysCreate: server(async () => (await import('./cli/identity-commands.js')).keysCreate),
+  keysList: server(async () => (await import('./cli/people-commands.js')).keysList),
+  keysRevoke: server(async () => (await import('./cli/people-commands.js')).keysRevoke),
+  orgsList: server(async () => (await import('./cli/people-commands.js')).orgsList),
+  orgsSetPlan: server(async () => (await import('./cli/people-commands.js')).orgsSetPlan),
+  serviceAccountsAdd: server(async () => (await import('./cli/identity-commands.js')).serviceAccountsAdd),
+  openapi: server(async () => (await import('./cli/admin-commands.js')).openapiCommand),
+  demoSeed: server(async () => (await import('./cli/demo-command.js')).demoSeed),
   // The host agent runs on a byom machine and needs no database; it gets the environment here.
-  agent: {
-    run: async (argv) => (await import('./computers/agent/command.js')).agentCommand(argv, process.env),
-    help: 'agent --url URL --key KEY --computer NAME [--workdir DIR]: run the host agent of a byom computer on this machine (ORGCTL_URL, ORGCTL_API_KEY)',
-  },
+  agent: async (argv) => (await import('./computers/agent/command.js')).agentCommand(argv, process.env),
   // The hooks client is loaded on demand and gets the environment here: it reads no process.env itself.
-  'hooks run': {
-    run: async (argv) => (await import('./hooks/commands.js')).hooksRun(argv, process.env),
-    help: 'hooks run EVENT [--config F]... [--cwd D] [--session-id S] [--message M] [--reason R] [--tool-name T] [--stop-hook-active]: run the hooks, print the result; exit 0 continue, 2 blocked, 1 error',
-  },
-  'hooks validate': {
-    run: async (argv) => (await import('./hooks/commands.js')).hooksValidate(argv, process.env),
-    help: 'hooks validate [--config F]... [--cwd D] [--json]: check the hook configuration files',
-  },
-  'hooks list': {
-    run: async (argv) => (await import('./hooks/commands.js')).hooksList(argv, process.env),
-    help: 'hooks list [--config F]... [--cwd D] [--tool-name T] [--json]: show what would run for each event',
+  hooksRun: async (argv) => (await import('./hooks/commands.js')).hooksRun(argv, process.env),
+  hooksValidate: async (argv) => (await import('./hooks/commands.js')).hooksValidate(argv, process.env),
+  hooksList: async (argv) => (await import('./hooks/commands.js')).hooksList(argv, process.env),
+  completion: async (argv) => {
+    const [{ completionScript }, { completionEntries }] = await Promise.all([import('./cli/completion.js'), import('./cli/model.js')]);
+    process.stdout.write(completionScript(argv[0], completionEntries(await model())));
+    return 0;
   },
 };
 
-type ApiRegistry = readonly import('./cli/api/command.js').ApiCommand[];
-const loadApiCommands = async (): Promise<ApiRegistry> => (await import('./cli/api/registry.js')).apiCommands;
+const localByName = new Map<string, { spec: LocalSpec; run: ClientCommand }>(
+  Object.entries(LOCAL).map(([key, spec]) => [spec.name, { spec, run: runners[key as LocalName] }]),
+);
 
-/** The keys commands exist twice: over the API when a service is configured, else on the local database. */
-const DUAL = new Set(['keys list', 'keys create', 'keys revoke']);
+/** The whole model, the commands over the API included (loaded only when needed: a hook process never is). */
+async function model() {
+  const [{ modelEntries }, { apiCommands }] = await Promise.all([import('./cli/command-list.js'), import('./cli/api/registry.js')]);
+  return modelEntries(
+    [...localByName.values()].map((l) => l.spec),
+    apiCommands,
+  );
+}
 
-async function useApiForDual(argv: string[]): Promise<boolean> {
+/** A command that exists both ways goes over the API when a service is configured, else to the database. */
+async function useApi(argv: string[]): Promise<boolean> {
   if (argv.includes('--local')) return false;
   if (argv.some((a) => a === '--url' || a.startsWith('--url='))) return true;
   if (process.env.ORGCTL_URL) return true;
@@ -112,82 +80,49 @@ async function useApiForDual(argv: string[]): Promise<boolean> {
   return readClientConfig(process.env) !== undefined;
 }
 
-async function usage(): Promise<string> {
-  const api = await loadApiCommands();
-  const local = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(24)} ${c.help}`);
-  const remote = api.map((c) => `  ${c.name.padEnd(24)} ${c.summary}`);
-  return [
-    'Usage: orgctl <command> [options]    (orgctl <command> --help lists every flag)',
-    '',
-    'Service and database administration (on the machine that runs the service):',
-    ...local,
-    '',
-    'Over the API (orgctl login --url URL, or --url/--key, or ORGCTL_URL/ORGCTL_API_KEY):',
-    ...remote,
-    `  ${'completion'.padEnd(24)} completion bash|zsh: print a shell completion script (source <(orgctl completion bash))`,
-    '',
-    'keys list|create|revoke work over the API when a service is configured; --local makes them administer the database.',
-  ].join('\n');
-}
-
-async function completion(argv: string[]): Promise<number> {
-  const { completionScript } = await import('./cli/completion.js');
-  const { allFlags } = await import('./cli/api/command.js');
-  const api = await loadApiCommands();
-  const byName = new Map<string, string[]>();
-  for (const [name, c] of Object.entries(commands))
-    byName.set(name, [...new Set([...c.help.matchAll(/--([a-z][a-z-]*)/g)].map((m) => m[1] as string)), 'help']);
-  for (const c of api) byName.set(c.name, [...new Set([...(byName.get(c.name) ?? []), ...Object.keys(allFlags(c)), ...(DUAL.has(c.name) ? ['local'] : [])])]);
-  byName.set('completion', []);
-  process.stdout.write(
-    completionScript(
-      argv[0],
-      [...byName].map(([name, flags]) => ({ name, flags })),
-    ),
-  );
-  return 0;
-}
+const HELP = ['--help', '-h'];
 
 async function dispatch(argv: string[]): Promise<number> {
   const [first = '', second = ''] = argv;
-  if (first === '' || first === 'help' || first === '--help' || first === '-h') {
-    process.stdout.write(`${await usage()}\n`);
+  if (first === '' || first === 'help' || HELP.includes(first)) {
+    const { usage } = await import('./cli/command-list.js');
+    process.stdout.write(`${usage(await model())}\n`);
     return first === '' ? 2 : 0;
   }
-  if (first === 'completion') return completion(argv.slice(1));
-  const pair = `${first} ${second}`;
-  const wantsHelp = argv.includes('--help') || argv.includes('-h');
-  if (!(DUAL.has(pair) && (wantsHelp || (await useApiForDual(argv))))) {
-    const two = commands[pair];
-    const one = commands[first];
-    const [command, rest] = two ? [two, argv.slice(2)] : one ? [one, argv.slice(1)] : [undefined, []];
-    if (command) {
-      if (wantsHelp && !DUAL.has(pair)) {
-        process.stdout.write(`orgctl ${command.help}\n`);
-        return 0;
-      }
-      return command.run(rest.filter((a) => a !== '--local'));
-    }
+  const wantsHelp = argv.some((a) => HELP.includes(a));
+  const name = localByName.has(`${first} ${second}`) ? `${first} ${second}` : first;
+  const local = localByName.get(name);
+  if (local && !local.spec.overApi) {
+    if (!wantsHelp) return local.run(argv.slice(name.split(' ').length));
+    const [{ commandHelp }, { localEntry }] = await Promise.all([import('./cli/model.js'), import('./cli/command-list.js')]);
+    process.stdout.write(commandHelp(localEntry(local.spec)));
+    return 0;
   }
-  const api = await loadApiCommands();
-  const found = api.find((c) => c.name === pair) ?? api.find((c) => c.name === first);
+  if (local && !wantsHelp && !(await useApi(argv))) return local.run(argv.slice(name.split(' ').length).filter((a) => a !== '--local'));
+  const entries = await model();
+  const found = entries.find((e) => e.over === 'api' && e.spec.name === `${first} ${second}`) ?? entries.find((e) => e.over === 'api' && e.spec.name === first);
   if (found) {
-    const { runApiCommand, commandHelp } = await import('./cli/api/command.js');
-    if (DUAL.has(pair) && wantsHelp) {
-      process.stdout.write(`${commandHelp(found)}  --local                  Administer the local database instead: orgctl ${commands[pair]?.help ?? ''}\n`);
+    const words = found.spec.name.split(' ').length;
+    if (wantsHelp) {
+      const { commandHelp } = await import('./cli/model.js');
+      process.stdout.write(commandHelp(found));
       return 0;
     }
-    return runApiCommand(found, argv.slice(found.name.split(' ').length), process.env);
+    const { runApiCommand } = await import('./cli/api/command.js');
+    return runApiCommand(found.spec as ApiCommand, argv.slice(words), process.env);
   }
-  const group = api.filter((c) => c.name.startsWith(`${first} `)).map((c) => `  orgctl ${c.name.padEnd(24)} ${c.summary}`);
-  const local = Object.entries(commands)
-    .filter(([n]) => n.startsWith(`${first} `))
-    .map(([, c]) => `  orgctl ${c.help}`);
-  if (group.length || local.length) {
-    process.stderr.write(`${second ? `Unknown command: orgctl ${first} ${second}\n\n` : ''}orgctl ${first} commands:\n${[...group, ...local].join('\n')}\n`);
+  const { groupHelp, usage } = await import('./cli/command-list.js');
+  const group = groupHelp(entries, first);
+  if (group && (second === '' || HELP.includes(second))) {
+    // `orgctl users --help` asks for the group's commands: stdout, exit 0. Without a second word it is a usage error.
+    (second === '' ? process.stderr : process.stdout).write(group);
+    return second === '' ? 2 : 0;
+  }
+  if (group) {
+    process.stderr.write(`Unknown command: orgctl ${first} ${second}\n\n${group}`);
     return 2;
   }
-  process.stderr.write(`Unknown command: ${argv.join(' ')}\n\n${await usage()}\n`);
+  process.stderr.write(`Unknown command: ${argv.join(' ')}\n\n${usage(entries)}\n`);
   return 2;
 }
 

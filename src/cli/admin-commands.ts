@@ -1,12 +1,14 @@
 import { describeApi } from '../app.js';
+import { LOCAL } from './local-specs.js';
+import { parseCommand } from './model.js';
 import type { Config } from '../config.js';
-import { output, parseFlags } from '../core/cli/args.js';
+import { output } from '../core/cli/args.js';
 import { migrate } from '../core/db/migrate.js';
 import { openDb } from '../core/db/open-db.js';
 
 /** orgctl migrate: applies pending migrations and says which. */
 export async function migrateCommand(argv: string[], config: Config): Promise<number> {
-  const { values } = parseFlags(argv, { json: { type: 'boolean' } });
+  const { values } = parseCommand(argv, LOCAL.migrate);
   const db = await openDb(config);
   const applied = await migrate(db).finally(() => db.close());
   output(values.json, { applied }, [applied.length ? `Applied: ${applied.join(', ')}` : 'The schema is up to date.']);
@@ -15,7 +17,7 @@ export async function migrateCommand(argv: string[], config: Config): Promise<nu
 
 /** orgctl openapi: prints the OpenAPI document generated from the route schemas (no database needed). */
 export async function openapiCommand(argv: string[], config: Config): Promise<number> {
-  parseFlags(argv, {});
+  parseCommand(argv, LOCAL.openapi);
   process.stdout.write(`${JSON.stringify(await describeApi(config), null, 2)}\n`);
   return 0;
 }

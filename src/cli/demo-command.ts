@@ -1,5 +1,7 @@
 import type { Config } from '../config.js';
-import { output, parseFlags, UsageError } from '../core/cli/args.js';
+import { LOCAL } from './local-specs.js';
+import { parseCommand } from './model.js';
+import { output, UsageError } from '../core/cli/args.js';
 import { addDays, utcDay } from '../core/days.js';
 import { withServices, type Services } from '../services.js';
 import { demoEvents } from '../analytics/demo-data.js';
@@ -51,13 +53,7 @@ export async function seedDemo(
 
 /** orgctl demo seed --users N --days D [--seed S] [--org-id ID] [--json] (see seedDemo). */
 export async function demoSeed(argv: string[], config: Config): Promise<number> {
-  const { values } = parseFlags(argv, {
-    users: { type: 'string' },
-    days: { type: 'string' },
-    seed: { type: 'string' },
-    'org-id': { type: 'string' },
-    json: { type: 'boolean' },
-  });
+  const { values } = parseCommand(argv, LOCAL.demoSeed);
   const users = intFlag(values.users, 'users', 1, 1000);
   const days = intFlag(values.days, 'days', 1, 366);
   const seed = intFlag(values.seed, 'seed', 0, 2 ** 31 - 1, 1);

@@ -1,6 +1,8 @@
 import type { Config } from '../config.js';
+import { LOCAL } from './local-specs.js';
+import { parseCommand } from './model.js';
 import { ROLES, type Role } from '../core/identity/roles.js';
-import { output, parseFlags, required, UsageError } from '../core/cli/args.js';
+import { output, required, UsageError } from '../core/cli/args.js';
 import { CliError } from '../core/cli/cli-error.js';
 import { withServices } from '../services.js';
 
@@ -11,7 +13,7 @@ const roleOf = (value: string, allowed: readonly string[] = ROLES): Role => {
 
 /** orgctl init --org NAME --owner-email EMAIL [--json] */
 export async function init(argv: string[], config: Config): Promise<number> {
-  const { values } = parseFlags(argv, { org: { type: 'string' }, 'owner-email': { type: 'string' }, json: { type: 'boolean' } });
+  const { values } = parseCommand(argv, LOCAL.init);
   const name = required(values.org, 'org');
   const ownerEmail = required(values['owner-email'], 'owner-email');
   const created = await withServices(config, ({ identity }) => identity.createOrganization({ name, ownerEmail }));
@@ -25,13 +27,7 @@ export async function init(argv: string[], config: Config): Promise<number> {
 
 /** orgctl users add --email E --role R [--name N] [--org-id ID] [--json] */
 export async function usersAdd(argv: string[], config: Config): Promise<number> {
-  const { values } = parseFlags(argv, {
-    email: { type: 'string' },
-    role: { type: 'string' },
-    name: { type: 'string' },
-    'org-id': { type: 'string' },
-    json: { type: 'boolean' },
-  });
+  const { values } = parseCommand(argv, LOCAL.usersAdd);
   const email = required(values.email, 'email');
   const role = roleOf(required(values.role, 'role'));
   const user = await withServices(config, async ({ identity }) => {
@@ -44,13 +40,7 @@ export async function usersAdd(argv: string[], config: Config): Promise<number> 
 
 /** orgctl keys create --email E [--name N] [--org-id ID] [--json] */
 export async function keysCreate(argv: string[], config: Config): Promise<number> {
-  const { values } = parseFlags(argv, {
-    email: { type: 'string' },
-    'principal-id': { type: 'string' },
-    name: { type: 'string' },
-    'org-id': { type: 'string' },
-    json: { type: 'boolean' },
-  });
+  const { values } = parseCommand(argv, LOCAL.keysCreate);
   if ((values.email === undefined) === (values['principal-id'] === undefined)) {
     throw new UsageError('Name the key holder with --email (a user) or --principal-id (a user or service account).');
   }
@@ -78,7 +68,7 @@ export async function keysCreate(argv: string[], config: Config): Promise<number
 
 /** orgctl service-accounts add --name N --role manager|member [--org-id ID] [--json] */
 export async function serviceAccountsAdd(argv: string[], config: Config): Promise<number> {
-  const { values } = parseFlags(argv, { name: { type: 'string' }, role: { type: 'string' }, 'org-id': { type: 'string' }, json: { type: 'boolean' } });
+  const { values } = parseCommand(argv, LOCAL.serviceAccountsAdd);
   const name = required(values.name, 'name');
   const role = roleOf(required(values.role, 'role'), ['manager', 'member']) as 'manager' | 'member';
   const account = await withServices(config, async ({ identity }) => {

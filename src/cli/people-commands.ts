@@ -1,14 +1,14 @@
 import type { Config } from '../config.js';
+import { LOCAL } from './local-specs.js';
+import { parseCommand } from './model.js';
 import { PLANS } from '../core/http/rate-limit-plans.js';
 import { ROLES, type Role } from '../core/identity/roles.js';
-import { output, parseFlags, required, UsageError } from '../core/cli/args.js';
+import { output, required, UsageError } from '../core/cli/args.js';
 import { CliError } from '../core/cli/cli-error.js';
 import { withServices } from '../services.js';
 
 // The database commands that show and change what init, users add and keys create made. Like
 // them they work on the database directly (the embedded one only while the service is stopped).
-
-const orgFlags = { 'org-id': { type: 'string' }, json: { type: 'boolean' } } as const;
 
 /** Rows as aligned columns under a header: what a terminal reader scans. */
 function table(header: string[], rows: string[][]): string[] {
@@ -25,7 +25,7 @@ const iso = (d: Date | string | null): string => (d === null ? '' : new Date(d).
 
 /** orgctl orgs list [--json] */
 export async function orgsList(argv: string[], config: Config): Promise<number> {
-  const { values } = parseFlags(argv, { json: { type: 'boolean' } });
+  const { values } = parseCommand(argv, LOCAL.orgsList);
   const orgs = await withServices(config, ({ identity }) => identity.organizationSummaries());
   output(
     values.json,
@@ -42,7 +42,7 @@ export async function orgsList(argv: string[], config: Config): Promise<number> 
 
 /** orgctl orgs set-plan --plan free|team|enterprise [--org-id ID] [--json] */
 export async function orgsSetPlan(argv: string[], config: Config): Promise<number> {
-  const { values } = parseFlags(argv, { plan: { type: 'string' }, ...orgFlags });
+  const { values } = parseCommand(argv, LOCAL.orgsSetPlan);
   const plan = required(values.plan, 'plan');
   if (!(PLANS as readonly string[]).includes(plan)) throw new UsageError(`--plan must be one of: ${PLANS.join(', ')}.`);
   const changed = await withServices(config, async ({ identity }) => {
@@ -57,7 +57,7 @@ export async function orgsSetPlan(argv: string[], config: Config): Promise<numbe
 
 /** orgctl users list [--org-id ID] [--json]: users and service accounts, with their working keys. */
 export async function usersList(argv: string[], config: Config): Promise<number> {
-  const { values } = parseFlags(argv, orgFlags);
+  const { values } = parseCommand(argv, LOCAL.usersList);
   const { orgId, principals } = await withServices(config, async ({ identity }) => {
     const orgId = await identity.resolveOrganization(values['org-id']);
     return { orgId, principals: await identity.listPrincipals(orgId) };
@@ -75,7 +75,7 @@ export async function usersList(argv: string[], config: Config): Promise<number>
 
 /** orgctl users set-role --email E --role R [--org-id ID] [--json] */
 export async function usersSetRole(argv: string[], config: Config): Promise<number> {
-  const { values } = parseFlags(argv, { email: { type: 'string' }, role: { type: 'string' }, ...orgFlags });
+  const { values } = parseCommand(argv, LOCAL.usersSetRole);
   const email = required(values.email, 'email');
   const role = required(values.role, 'role');
   if (!(ROLES as readonly string[]).includes(role)) throw new UsageError(`--role must be one of: ${ROLES.join(', ')}.`);
@@ -91,7 +91,7 @@ export async function usersSetRole(argv: string[], config: Config): Promise<numb
 
 /** orgctl users remove --email E [--org-id ID] [--json] */
 export async function usersRemove(argv: string[], config: Config): Promise<number> {
-  const { values } = parseFlags(argv, { email: { type: 'string' }, ...orgFlags });
+  const { values } = parseCommand(argv, LOCAL.usersRemove);
   const email = required(values.email, 'email');
   const removed = await withServices(config, async ({ identity }) => {
     const orgId = await identity.resolveOrganization(values['org-id']);
@@ -105,7 +105,7 @@ export async function usersRemove(argv: string[], config: Config): Promise<numbe
 
 /** orgctl keys list [--org-id ID] [--email E] [--json]: key metadata, never secrets. */
 export async function keysList(argv: string[], config: Config): Promise<number> {
-  const { values } = parseFlags(argv, { email: { type: 'string' }, ...orgFlags });
+  const { values } = parseCommand(argv, LOCAL.keysList);
   const { orgId, keys } = await withServices(config, async ({ identity }) => {
     const orgId = await identity.resolveOrganization(values['org-id']);
     const holder = values.email !== undefined ? await identity.findPrincipal(orgId, { email: values.email }) : undefined;
@@ -141,7 +141,7 @@ export async function keysList(argv: string[], config: Config): Promise<number> 
 
 /** orgctl keys revoke KEY_ID [--json]: a key id names its organization. */
 export async function keysRevoke(argv: string[], config: Config): Promise<number> {
-  const { values, positionals } = parseFlags(argv, { json: { type: 'boolean' } }, 1);
+  const { values, positionals } = parseCommand(argv, LOCAL.keysRevoke);
   if (!positionals[0]) throw new UsageError('Name the key: orgctl keys revoke KEY_ID (orgctl keys list shows the ids).');
   const keyId = positionals[0].toLowerCase();
   const revoked = await withServices(config, async ({ identity }) => {
@@ -164,7 +164,7 @@ function appUrlOf(config: Config): string {
 
 /** orgctl users invite --email E --role R [--org-id ID] [--json]: a one-time link (7 days) that sets the new user's password. */
 export async function usersInvite(argv: string[], config: Config): Promise<number> {
-  const { values } = parseFlags(argv, { email: { type: 'string' }, role: { type: 'string' }, ...orgFlags });
+  const { values } = parseCommand(argv, LOCAL.usersInvite);
   const email = required(values.email, 'email');
   const role = required(values.role, 'role');
   if (!(ROLES as readonly string[]).includes(role)) throw new UsageError(`--role must be one of: ${ROLES.join(', ')}.`);

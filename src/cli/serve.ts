@@ -1,4 +1,6 @@
 import type { AddressInfo } from 'node:net';
+import { LOCAL } from './local-specs.js';
+import { parseCommand } from './model.js';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { ALL_SURFACES, buildApp } from '../app.js';
@@ -7,7 +9,6 @@ import { systemClock } from '../core/clock.js';
 import { migrate } from '../core/db/migrate.js';
 import { openDb } from '../core/db/open-db.js';
 import { buildServices } from '../services.js';
-import { parseFlags } from '../core/cli/args.js';
 import { CliError } from '../core/cli/cli-error.js';
 
 const DEFAULT_ORG = { name: 'default', ownerEmail: 'owner@example.com' };
@@ -24,7 +25,7 @@ const DEMO = { users: 12, days: 60, seed: 1 };
  * stops accepting, lets in-flight requests finish, closes the database and exits 0.
  */
 export async function serve(argv: string[], config: Config): Promise<number> {
-  const { values } = parseFlags(argv, { demo: { type: 'boolean' } });
+  const { values } = parseCommand(argv, LOCAL.serve);
   const db = await openDb(config);
   await migrate(db);
   const split = config.appPort !== undefined;

@@ -8,7 +8,7 @@ import { fields, printList, printObject, when } from './print.js';
 
 export const ciEdit: ApiCommand = {
   name: 'ci edit',
-  summary: 'Open a pull request that creates, edits or deletes a GitHub Actions workflow file (owner or manager).',
+  summary: 'Open a pull request that creates, edits or deletes a GitHub Actions workflow file (owner, manager or member; not a guest).',
   flags: {
     repo: { type: 'string', value: 'URL', description: 'The repository (https://HOST/OWNER/REPO, ssh://, USER@HOST:PATH)' },
     action: { type: 'string', value: 'ACTION', choices: ['create', 'edit', 'delete'], description: 'What to do with the workflow file' },

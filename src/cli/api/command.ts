@@ -1,24 +1,12 @@
 import { parseArgs } from 'node:util';
 import { flag, UsageError } from '../../core/cli/args.js';
 import { createApiClient, serviceUrl, type OrgctlClient } from '../../client/api-client.js';
+import { commandHelp as modelHelp, HELP_FLAG, type CommandSpec, type FlagSpec } from '../model.js';
 import { readClientConfig } from './client-config.js';
 
 export type OutputFormat = 'table' | 'json' | 'csv';
 
-export interface FlagSpec {
-  type: 'string' | 'boolean';
-  description: string;
-  /** Shown in help as --flag VALUE. */
-  value?: string;
-  choices?: readonly string[];
-  multiple?: boolean;
-}
-
-export interface Positional {
-  name: string;
-  description: string;
-  optional?: boolean;
-}
+export type { FlagSpec, Positional } from '../model.js';
 
 /** What a command's run gets: its parsed flags and the clients of the service, made on first use. */
 export interface CommandContext {
@@ -34,12 +22,8 @@ export interface CommandContext {
   connection(): Connection;
 }
 
-export interface ApiCommand {
-  /** One or two words: `analytics tokens`. */
-  name: string;
-  summary: string;
-  positionals?: Positional[];
-  flags?: Record<string, FlagSpec>;
+/** A command of the model (cli/model.ts) that works over the API. */
+export interface ApiCommand extends CommandSpec {
   /** The output formats it offers; table first is the default. Commands without a list print json or a line. */
   outputs?: readonly OutputFormat[];
   /** Whether it calls the service (adds --url and --key). */
@@ -70,27 +54,11 @@ export function allFlags(command: ApiCommand): Record<string, FlagSpec> {
     ...command.flags,
     ...(outputs.length > 1 ? { output: { type: 'string', value: 'FORMAT', choices: outputs, description: `Output format (default ${outputs[0]})` } } : {}),
     ...(command.remote === false ? {} : CONNECTION_FLAGS),
-    help: { type: 'boolean', description: 'Show this help' },
+    help: HELP_FLAG,
   };
 }
 
-export function commandHelp(command: ApiCommand): string {
-  const positionals = (command.positionals ?? []).map((p) => (p.optional ? `[${p.name}]` : p.name)).join(' ');
-  const flags = Object.entries(allFlags(command));
-  const lines = [`Usage: orgctl ${command.name}${positionals ? ` ${positionals}` : ''}${flags.length ? ' [flags]' : ''}`, '', command.summary, ''];
-  if (command.positionals?.length) {
-    lines.push('Arguments:');
-    for (const p of command.positionals) lines.push(`  ${p.name.padEnd(24)} ${p.description}`);
-    lines.push('');
-  }
-  lines.push('Flags:');
-  for (const [name, f] of flags) {
-    const left = `--${name}${f.type === 'string' ? ` ${f.value ?? 'VALUE'}` : ''}`;
-    const choices = f.choices ? ` (${f.choices.join('|')})` : '';
-    lines.push(`  ${left.padEnd(24)} ${f.description}${choices}${f.multiple ? '; may be repeated' : ''}`);
-  }
-  return `${lines.join('\n')}\n`;
-}
+export const commandHelp = (command: ApiCommand): string => modelHelp({ spec: command, over: 'api', flags: allFlags(command) });
 
 /** Flags, then environment, then the stored login. */
 export function resolveConnection(values: CommandContext['values'], env: NodeJS.ProcessEnv): Connection {
