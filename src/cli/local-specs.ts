@@ -47,6 +47,7 @@ export const LOCAL = {
   usersList: {
     name: 'users list',
     summary: 'The users and service accounts, with their roles and working keys.',
+    overApi: true,
     flags: { ...orgId, ...json },
   },
   usersSetRole: {

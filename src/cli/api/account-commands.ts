@@ -43,4 +43,50 @@ export const usersUnlink: ApiCommand = {
   },
 };
 
-export const accountCommands = [usersLink, usersLinks, usersUnlink];
+/**
+ * The organization's people over the API (owner or manager): its users (the members endpoint) and
+ * service accounts, with how many working keys each holds, as `users list --local` shows them from
+ * the database. Three reads; json is the two list bodies in one object.
+ */
+export const usersList: ApiCommand = {
+  name: 'users list',
+  summary: 'The users and service accounts of the organization, with their roles and working keys (owner or manager).',
+  outputs: ['table', 'json', 'csv'],
+  async run(ctx) {
+    const api = ctx.api();
+    const [members, accounts, keys] = await Promise.all([
+      unwrap(api.GET('/api/v0/organization/members')),
+      unwrap(api.GET('/api/v0/organization/service-accounts')),
+      unwrap(api.GET('/api/v0/api-keys', { params: { query: {} } })),
+    ]);
+    const now = Date.now();
+    const working = new Map<string, number>();
+    for (const k of keys.apiKeys) {
+      if (k.revokedAt === null && (k.expiresAt === null || k.expiresAt > now)) working.set(k.principalId, (working.get(k.principalId) ?? 0) + 1);
+    }
+    const rows = [
+      ...members.members.map((m) => ({
+        id: m.id,
+        kind: 'user',
+        email: m.email,
+        name: m.name,
+        role: m.role,
+        keys: working.get(m.id) ?? 0,
+        created: when(m.createdAt),
+      })),
+      ...accounts.serviceAccounts.map((a) => ({
+        id: a.id,
+        kind: 'service account',
+        email: '',
+        name: a.name,
+        role: a.role,
+        keys: a.activeKeys,
+        created: when(a.createdAt),
+      })),
+    ];
+    printList(ctx, { members: members.members, serviceAccounts: accounts.serviceAccounts }, rows);
+    return 0;
+  },
+};
+
+export const accountCommands = [usersList, usersLink, usersLinks, usersUnlink];
