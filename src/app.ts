@@ -33,8 +33,8 @@ import { buildServices, type ServiceDeps, type Services } from './services.js';
 export const BODY_LIMIT = 1024 * 1024;
 
 /**
- * The two addresses of the spec: `api` ({base_url}: /api/v0, /api/v1) and `app` ({app_url}:
- * readiness reports). One listener serves both unless APP_PORT gives `app` its own.
+ * The two addresses of the service: `api` (/api/v0, /api/v1) and `app` (readiness reports and
+ * the web app). One listener serves both unless APP_PORT gives `app` its own.
  */
 export type Surface = 'api' | 'app';
 export const ALL_SURFACES: readonly Surface[] = ['api', 'app'];

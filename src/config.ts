@@ -14,7 +14,7 @@ export const settings = {
   PORT: {
     key: 'port',
     schema: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
-    doc: 'Port of the main API ({base_url}); also serves {app_url} routes unless APP_PORT is set.',
+    doc: 'Port of the main API (http://127.0.0.1:8080 by default); also serves the application routes (readiness reports and the web app) unless APP_PORT is set.',
   },
   HOST: {
     key: 'host',
@@ -24,7 +24,7 @@ export const settings = {
   APP_PORT: {
     key: 'appPort',
     schema: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
-    doc: 'When set, the {app_url} routes (readiness reports and the web app) move to their own listener on this port; the API calls the web app makes there are handed to the API.',
+    doc: 'When set, the application routes (readiness reports and the web app) move to their own listener on this port; the API calls the web app makes there are handed to the API.',
   },
   DATA_DIR: {
     key: 'dataDir',

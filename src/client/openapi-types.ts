@@ -842,7 +842,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The orgctl package (npm install -g {base_url}/download/orgctl-0.1.0.tgz), built from the files this service runs */
+        /** The orgctl package, built from the files this service runs: npm install -g with this address (/download/orgctl-0.1.0.tgz on this service) */
         get: operations["download.package"];
         put?: never;
         post?: never;

@@ -11,7 +11,7 @@ const PATH = '/api/organization/maturity-level-reports';
 /** The same resource under the name the agent client also uses. */
 const ALIAS = '/api/organization/agent-readiness-reports';
 
-/** Served on the application address ({app_url}). */
+/** Served on the application address (APP_PORT when set, else the API's own listener). */
 export const readinessRoutes: FastifyPluginAsyncTypebox<{ readiness: ReadinessService }> = async (app, { readiness }) => {
   app.get(
     '/api/organization/agent-readiness-summary',

@@ -6,7 +6,7 @@ import path from 'node:path';
 export interface ClientConfig {
   url: string;
   key: string;
-  /** The {app_url} listener (readiness reports) when the service runs it on its own port. */
+  /** The application address (readiness reports) when the service runs it on its own port. */
   appUrl?: string;
 }
 

@@ -14,9 +14,9 @@ export interface CommandContext {
   positionals: string[];
   output: OutputFormat;
   env: NodeJS.ProcessEnv;
-  /** The client of the main API ({base_url}). */
+  /** The client of the main API (--url). */
   api(): OrgctlClient;
-  /** The client of the {app_url} listener (readiness reports). */
+  /** The client of the application address (readiness reports; --app-url, else --url). */
   appApi(): OrgctlClient;
   /** Where the service is, as resolved from flags, environment and login. */
   connection(): Connection;

@@ -1,7 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { STATUS_CODES } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 export const API_VERSION = '0.1.0';
 
@@ -19,8 +19,9 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
       },
       // Relative: the document describes whichever installation serves it. Readiness report routes
-      // are served on the application address ({app_url}), the same listener unless APP_PORT is set.
-      servers: [{ url: '/', description: 'This orgctl service ({base_url}; readiness reports on {app_url})' }],
+      // are served on the application address, the same listener unless APP_PORT is set. /docs
+      // names the service's own addresses instead (servedServers).
+      servers: [{ url: '/', description: 'This orgctl service (readiness reports on its application address: APP_PORT when set)' }],
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', description: 'An API key (ock_…) or a JWT access token.' },
@@ -36,8 +37,19 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     // The page shows this service's name, not the UI library's logo.
     logo: { type: 'image/svg+xml', content: Buffer.from(LOGO), href: '/docs', target: '_self' },
     theme: { title: 'orgctl API' },
+    transformSpecification: (doc, request) => ({ ...doc, servers: servedServers(request) }),
   });
   app.get('/openapi.json', { schema: { hide: true }, config: { access: 'public' } }, async () => openApiDocument(app));
+}
+
+/**
+ * The servers /docs lists: the address the page was read from (PUBLIC_URL when set), and the
+ * application address of readiness reports when APP_PORT gives it a listener of its own.
+ */
+export function servedServers(request: FastifyRequest): { url: string; description: string }[] {
+  const api = { url: request.publicUrl, description: 'This orgctl service' };
+  const app = new URL(request.appUrl).origin;
+  return app === new URL(api.url).origin ? [api] : [api, { url: app, description: 'Its application address (readiness reports, the web app)' }];
 }
 
 const LOGO =

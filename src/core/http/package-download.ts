@@ -81,7 +81,7 @@ export const packageDownloadRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'download.package',
         tags: ['download'],
-        summary: `The orgctl package (npm install -g {base_url}/download/${TARBALL}), built from the files this service runs`,
+        summary: `The orgctl package, built from the files this service runs: npm install -g with this address (/download/${TARBALL} on this service)`,
         security: [],
         params: Type.Object({ file: Type.String({ maxLength: 100, description: `${TARBALL}: only this service's own version` }) }),
         response: {
