@@ -16,7 +16,7 @@ const cli = (args: string[]) => runCli(args, {});
 /** The flags the bash script offers for a command, as the shell would read its case line. */
 function bashFlags(script: string, name: string): string[] | undefined {
   const line = script.split('\n').find((l) => l.trimStart().startsWith(`"${name}") flags="`));
-  return line && /flags="([^"]*)"/.exec(line)![1]!.split(' ').filter(Boolean);
+  return line === undefined ? undefined : /flags="([^"]*)"/.exec(line)![1]!.split(' ').filter(Boolean);
 }
 
 describe('completion comes from the model', () => {
