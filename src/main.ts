@@ -5,7 +5,6 @@ import { ConfigError } from './config-error.js';
 import type { Config } from './config.js';
 import { DataDirInUseError } from './core/db/data-dir-lock.js';
 import { AppError } from './core/http/errors.js';
-
 import type { ApiCommand } from './cli/api/command.js';
 import { LOCAL, type LocalName, type LocalSpec } from './cli/local-specs.js';
 

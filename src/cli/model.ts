@@ -47,7 +47,7 @@ export const HELP_FLAG: FlagSpec = { type: 'boolean', description: 'Show this he
 const flagLeft = (name: string, f: FlagSpec) => `--${name}${f.type === 'string' ? ` ${f.value ?? 'VALUE'}` : ''}`;
 
 /** The flag lines of a help text, two spaces in. */
-export function flagLines(flags: Readonly<Record<string, FlagSpec>>): string[] {
+function flagLines(flags: Readonly<Record<string, FlagSpec>>): string[] {
   return Object.entries(flags).map(([name, f]) => {
     const choices = f.choices ? ` (${f.choices.join('|')})` : '';
     const more = `${f.required ? '; required' : ''}${f.multiple ? '; may be repeated' : ''}`;
@@ -56,7 +56,7 @@ export function flagLines(flags: Readonly<Record<string, FlagSpec>>): string[] {
 }
 
 /** `orgctl NAME ARGS --required VALUE [flags]`. */
-export function usageLine(entry: ModelEntry): string {
+function usageLine(entry: ModelEntry): string {
   const { spec, flags } = entry;
   const positionals = (spec.positionals ?? []).map((p) => (p.optional ? `[${p.name}]` : p.name));
   const required = Object.entries(flags)
@@ -94,11 +94,11 @@ export const completionEntries = (entries: readonly ModelEntry[]): { name: strin
 export const LOCAL_FLAG: FlagSpec = { type: 'boolean', description: 'Administer the local database instead of calling the service (see below)' };
 
 /** parseArgs options of a command's flags, literal types kept so the parsed values are typed. */
-export type ParseOptions<F> = {
+type ParseOptions<F> = {
   [K in keyof F]: { type: F[K] extends { type: 'string' } ? 'string' : 'boolean'; multiple: F[K] extends { multiple: true } ? true : false };
 };
 
-export function parseOptions<F extends Readonly<Record<string, FlagSpec>>>(flags: F): ParseOptions<F> {
+function parseOptions<F extends Readonly<Record<string, FlagSpec>>>(flags: F): ParseOptions<F> {
   return Object.fromEntries(Object.entries(flags).map(([n, f]) => [n, { type: f.type, multiple: f.multiple === true }])) as ParseOptions<F>;
 }
 
