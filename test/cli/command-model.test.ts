@@ -1,10 +1,13 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { allFlags, type ApiCommand } from '../../src/cli/api/command.js';
 import { apiCommands } from '../../src/cli/api/registry.js';
 import { modelEntries } from '../../src/cli/command-list.js';
 import { completionScript } from '../../src/cli/completion.js';
 import { LOCAL } from '../../src/cli/local-specs.js';
-import { completionEntries } from '../../src/cli/model.js';
+import { completionEntries, type FlagSpec } from '../../src/cli/model.js';
 import { runCli } from '../helpers/cli.js';
 
 // One command model (src/cli/model.ts) makes `--help`, the command lists and shell completion.
@@ -45,6 +48,22 @@ describe('completion comes from the model', () => {
     expect(bashFlags(bash.stdout, 'users list')).toEqual(expect.arrayContaining(['--local', '--org-id', '--output', '--url']));
     const zsh = await cli(['completion', 'zsh']);
     expect(zsh.stdout).toContain('"demo seed") flags=(--users --days --seed --org-id --json --help)');
+  });
+});
+
+describe('the model and the commands that parse their own flags agree', () => {
+  // The database commands parse their flags from the model; the hooks runner and the host agent
+  // (client code, with exit codes of their own) parse theirs, so each must take every flag the model lists.
+  it.each([LOCAL.hooksRun, LOCAL.hooksValidate, LOCAL.hooksList, LOCAL.agent])('$name takes every flag of its spec', async (spec) => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'orgctl-model-'));
+    const value = (name: string, f: FlagSpec) =>
+      name === 'url' ? 'not-a-url' : name === 'cwd' || name === 'workdir' ? dir : (f.choices?.[0] ?? path.join(dir, 'x'));
+    const args = Object.entries(spec.flags as Record<string, FlagSpec>).flatMap(([name, f]) =>
+      f.type === 'boolean' ? [`--${name}`] : [`--${name}`, value(name, f)],
+    );
+    const positionals = ('positionals' in spec ? spec.positionals : []).map(() => 'Stop');
+    const run = await cli([...spec.name.split(' '), ...positionals, ...args]);
+    expect(run.stderr).not.toMatch(/Unknown option|Unexpected argument/);
   });
 });
 
