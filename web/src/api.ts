@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { createSessionClient } from '../../src/client/session-client.js';
 import type { paths } from '../../src/client/openapi-types.js';
 
@@ -41,17 +41,21 @@ export function rememberSession(info: { csrfToken: string | null }): void {
   csrfToken = info.csrfToken ?? undefined;
 }
 
-export function useSession() {
-  return useQuery({
-    queryKey: ['session'],
-    queryFn: async () => {
-      const info = await call(api.GET('/api/v0/session'));
-      rememberSession(info);
-      return info;
-    },
-    retry: false,
-    staleTime: 60_000,
-  });
-}
+/** Who is signed in, and the CSRF token of their session (kept for the writes that follow). */
+export const sessionQuery = queryOptions({
+  queryKey: ['session'],
+  queryFn: async () => {
+    const info = await call(api.GET('/api/v0/session'));
+    rememberSession(info);
+    return info;
+  },
+  retry: false,
+  staleTime: 60_000,
+});
+
+export const useSession = () => useQuery(sessionQuery);
+
+/** The signed-in user, on the pages under the shell, whose route has read the session before they load. */
+export const useMe = () => useSuspenseQuery(sessionQuery).data;
 
 export const isManager = (role: string | undefined): boolean => role === 'owner' || role === 'manager';

@@ -1,9 +1,7 @@
-import { createRootRoute, createRoute, createRouter, lazyRouteComponent, Outlet } from '@tanstack/react-router';
+import { createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
 import { analyticsRoutes } from './analytics/routes.js';
-import { ComingSoon } from './shell/coming-soon.js';
-import { Shell } from './shell/shell.js';
-
-const rootRoute = createRootRoute({ component: Outlet, notFoundComponent: () => <ComingSoon title="Not found" what="there is no page at this address." /> });
+import { queryClient } from './query-client.js';
+import { rootRoute, shellRoute as shell } from './root-routes.js';
 
 // Pages are loaded when first visited, so the first load carries only the frame and sign-in.
 const setup = createRoute({
@@ -27,7 +25,6 @@ const invite = createRoute({
   component: lazyRouteComponent(() => import('./sign-in/invite-page.js'), 'InvitePage'),
 });
 
-const shell = createRoute({ getParentRoute: () => rootRoute, id: 'shell', component: Shell });
 const overview = createRoute({
   getParentRoute: () => shell,
   path: '/',
@@ -42,7 +39,7 @@ const usage = createRoute({
   }),
   component: lazyRouteComponent(() => import('./usage/my-usage-page.js'), 'MyUsagePage'),
 });
-const analytics = analyticsRoutes(shell);
+const analytics = analyticsRoutes();
 const readiness = createRoute({
   getParentRoute: () => shell,
   path: '/readiness',
@@ -122,7 +119,7 @@ const routeTree = rootRoute.addChildren([
   ]),
 ]);
 
-export const router = createRouter({ routeTree, defaultPreload: 'intent' });
+export const router = createRouter({ routeTree, context: { queryClient }, defaultPreload: 'intent' });
 
 declare module '@tanstack/react-router' {
   interface Register {

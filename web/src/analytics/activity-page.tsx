@@ -1,18 +1,19 @@
+import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { Page } from '../ui/parts.js';
+import { Page, QueryState } from '../ui/parts.js';
 import { BarTable } from './bar-table.js';
 import { CsvDownload } from './csv-download.js';
-import { useActivity } from './queries.js';
+import { activityQuery } from './queries.js';
 import { Term } from './term.js';
 import { TimeChart } from './time-chart.js';
-import { daily, Pending, Section, Stats, sum, useRange } from './view.js';
+import { daily, Section, Stats, sum, useRange } from './view.js';
 
 const CLIENTS = ['terminal-ui', 'web', 'non-interactive-cli'] as const;
 
 /** Activity: daily, weekly and monthly active users, sessions and messages, and clients. */
 export function ActivityPage() {
   const { startDate, endDate, days } = useRange();
-  const rows = useActivity({ startDate, endDate });
+  const rows = useQuery(activityQuery({ startDate, endDate }));
   const data = useMemo(() => rows.data ?? [], [rows.data]);
   const users = useMemo(
     () => [
@@ -33,7 +34,7 @@ export function ActivityPage() {
   const last = data[data.length - 1];
   return (
     <Page title="Activity">
-      <Pending query={rows} />
+      <QueryState query={rows} />
       {rows.data ? (
         <>
           <Stats

@@ -1,20 +1,20 @@
 import { Link } from '@tanstack/react-router';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { number } from '../ui/format.js';
-import { Page } from '../ui/parts.js';
+import { Page, QueryState } from '../ui/parts.js';
 import { BarTable } from './bar-table.js';
 import { CsvDownload } from './csv-download.js';
-import { tokensByModelQuery, useTokensByModel, useUserTotals } from './queries.js';
+import { tokensByModelQuery, userTotalsQuery } from './queries.js';
 import { keepRange, PRESETS, resolveRange } from './range.js';
 import { Term } from './term.js';
 import { TimeChart } from './time-chart.js';
-import { daily, Pending, Section, Stats, sum, useRange } from './view.js';
+import { daily, Section, Stats, sum, useRange } from './view.js';
 
 /** Credits and tokens: credits per day stacked by model, the models' totals, and the users who used most. */
 export function CreditsPage() {
   const { startDate, endDate, days } = useRange();
-  const rows = useTokensByModel({ startDate, endDate });
+  const rows = useQuery(tokensByModelQuery({ startDate, endDate }));
   // Once its own rows are in, the page fetches the presets' rows (small: one row per day and
   // model), so that switching to another preset draws from memory.
   const client = useQueryClient();
@@ -25,8 +25,9 @@ export function CreditsPage() {
     void Promise.all(PRESETS.map((days) => client.prefetchQuery(tokensByModelQuery(resolveRange({ days }))))).finally(() => setPrefetched(true));
   }, [loaded, client]);
   // The users' totals come last: an embedded database answers one query at a time, and the
-  // chart (and a switch of preset) is what the page is for.
-  const totals = useUserTotals({ startDate, endDate }, loaded && prefetched);
+  // chart (and a switch of preset) is what the page is for. Refused rows (a member's 403) leave
+  // them unasked, and their section unshown.
+  const totals = useQuery({ ...userTotalsQuery({ startDate, endDate }), enabled: loaded && prefetched });
   const models = useMemo(() => {
     const byModel = new Map<string, { credits: number; input: number; output: number; cacheRead: number; cacheWrite: number }>();
     for (const r of rows.data ?? []) {
@@ -55,7 +56,7 @@ export function CreditsPage() {
   const data = rows.data ?? [];
   return (
     <Page title="Credits and tokens">
-      <Pending query={rows} />
+      <QueryState query={rows} />
       {rows.data ? (
         <>
           <Stats
@@ -126,28 +127,30 @@ export function CreditsPage() {
           </Section>
         </>
       ) : null}
-      <Section title="Users with the most credits">
-        <Pending query={totals} />
-        {totals.data ? (
-          <BarTable
-            caption="Credits by user over the range, the ten largest (all users on the Users page)"
-            name="User"
-            unit="Credits"
-            limit={10}
-            rows={totals.data
-              .filter((u) => u.billable_tokens > 0)
-              .map((u) => ({
-                key: u.user_id,
-                label: (
-                  <Link to="/analytics/users/$userId" params={{ userId: u.user_id }} search={keepRange}>
-                    {u.user_email ?? u.user_name}
-                  </Link>
-                ),
-                value: u.billable_tokens,
-              }))}
-          />
-        ) : null}
-      </Section>
+      {rows.error ? null : (
+        <Section title="Users with the most credits">
+          <QueryState query={{ error: totals.error, isLoading: !totals.data }} />
+          {totals.data ? (
+            <BarTable
+              caption="Credits by user over the range, the ten largest (all users on the Users page)"
+              name="User"
+              unit="Credits"
+              limit={10}
+              rows={totals.data
+                .filter((u) => u.billable_tokens > 0)
+                .map((u) => ({
+                  key: u.user_id,
+                  label: (
+                    <Link to="/analytics/users/$userId" params={{ userId: u.user_id }} search={keepRange}>
+                      {u.user_email ?? u.user_name}
+                    </Link>
+                  ),
+                  value: u.billable_tokens,
+                }))}
+            />
+          ) : null}
+        </Section>
+      )}
     </Page>
   );
 }

@@ -1,16 +1,17 @@
+import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { Page } from '../ui/parts.js';
+import { Page, QueryState } from '../ui/parts.js';
 import { BarTable, sumBy } from './bar-table.js';
 import { CsvDownload } from './csv-download.js';
-import { useProductivity } from './queries.js';
+import { productivityQuery } from './queries.js';
 import { Term } from './term.js';
 import { TimeChart } from './time-chart.js';
-import { daily, Pending, Section, Stats, sum, useRange } from './view.js';
+import { daily, Section, Stats, sum, useRange } from './view.js';
 
 /** Productivity: files created and edited, commits and pull requests, by language and extension. */
 export function ProductivityPage() {
   const { startDate, endDate, days } = useRange();
-  const rows = useProductivity({ startDate, endDate });
+  const rows = useQuery(productivityQuery({ startDate, endDate }));
   const data = useMemo(() => rows.data ?? [], [rows.data]);
   const series = useMemo(
     () => [
@@ -23,7 +24,7 @@ export function ProductivityPage() {
   );
   return (
     <Page title="Productivity">
-      <Pending query={rows} />
+      <QueryState query={rows} />
       {rows.data ? (
         <>
           <Stats

@@ -1,11 +1,11 @@
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { Field } from '../ui/parts.js';
-import { customRangeProblem, DEFAULT_DAYS, PRESETS, resolveRange, type RangeSearch } from './range.js';
+import { customRangeProblem, DEFAULT_DAYS, PRESETS, resolveRange } from './range.js';
 
 /** The range of every analytics page: presets of the last 7/30/90/365 days, or a custom range (at most 366 days); kept in the URL. */
 export function RangeBar() {
-  const search = useSearch({ strict: false }) as RangeSearch;
+  const search = useSearch({ from: '/shell/analytics' });
   const navigate = useNavigate();
   const range = resolveRange(search);
   const [draft, setDraft] = useState({ from: range.startDate, to: range.endDate });
@@ -15,7 +15,7 @@ export function RangeBar() {
     e.preventDefault();
     const p = customRangeProblem(draft.from, draft.to);
     setProblem(p);
-    if (!p) void navigate({ to: '.', search: (prev: Record<string, unknown>) => ({ ...prev, days: undefined, from: draft.from, to: draft.to }) } as never);
+    if (!p) void navigate({ to: '.', search: (prev) => ({ ...prev, days: undefined, from: draft.from, to: draft.to }) });
   };
   return (
     <div className="range-bar">
@@ -25,7 +25,7 @@ export function RangeBar() {
             <li key={d}>
               <Link
                 to="."
-                search={((prev: Record<string, unknown>) => ({ ...prev, from: undefined, to: undefined, days: d })) as never}
+                search={(prev) => ({ ...prev, from: undefined, to: undefined, days: d })}
                 aria-current={current === d ? 'true' : undefined}
                 className={current === d ? 'preset active' : 'preset'}
               >

@@ -1,5 +1,5 @@
-import { createRoute, lazyRouteComponent, redirect, type AnyRoute } from '@tanstack/react-router';
-import { queryClient } from '../query-client.js';
+import { createRoute, lazyRouteComponent, redirect } from '@tanstack/react-router';
+import { shellRoute } from '../root-routes.js';
 import { activityQuery, productivityQuery, tokensByModelQuery, toolsQuery, userTotalsQuery } from './queries.js';
 import { rangeSearch, resolveRange, type RangeSearch } from './range.js';
 import { usersSearch } from './users-search.js';
@@ -8,24 +8,16 @@ import { usersSearch } from './users-search.js';
  * The analytics pages under the signed-in shell: /analytics/{credits,tools,activity,productivity,users}
  * and /analytics/users/$userId, all with the range in the URL (?days=N or ?from=&to=). Each page is
  * loaded on first visit; /analytics opens the credits page.
+ *
+ * A page's rows are asked for (its loader) as soon as its address is known, while the page's code
+ * is still loading, instead of after it has mounted: one round trip off the first drawing. Not
+ * awaited, so the page shows its own loading state and errors as before.
  */
-type RangeQuery = (r: { startDate: string; endDate: string }) => Parameters<typeof queryClient.prefetchQuery>[0];
+const rangeDeps = ({ search }: { search: RangeSearch }): RangeSearch => ({ days: search.days, from: search.from, to: search.to });
 
-/**
- * A page's rows are asked for as soon as its address is known, while the page's code is still
- * loading, instead of after it has mounted: one round trip off the first drawing. Not awaited, so
- * the page shows its own loading state and errors as before.
- */
-const prefetch = (query: RangeQuery) => ({
-  loaderDeps: ({ search }: { search: RangeSearch }) => ({ days: search.days, from: search.from, to: search.to }),
-  loader: ({ deps }: { deps: RangeSearch }) => {
-    void queryClient.prefetchQuery(query(resolveRange(deps)));
-  },
-});
-
-export function analyticsRoutes<TShell extends AnyRoute>(shell: TShell) {
+export function analyticsRoutes() {
   const layout = createRoute({
-    getParentRoute: () => shell,
+    getParentRoute: () => shellRoute,
     path: '/analytics',
     validateSearch: rangeSearch,
     component: lazyRouteComponent(() => import('./analytics-layout.js'), 'AnalyticsLayout'),
@@ -34,38 +26,43 @@ export function analyticsRoutes<TShell extends AnyRoute>(shell: TShell) {
     getParentRoute: () => layout,
     path: '/',
     beforeLoad: ({ search }) => {
-      throw redirect({ to: '/analytics/credits', search: search as never });
+      throw redirect({ to: '/analytics/credits', search });
     },
   });
   const credits = createRoute({
     getParentRoute: () => layout,
     path: 'credits',
-    ...prefetch(tokensByModelQuery),
+    loaderDeps: rangeDeps,
+    loader: ({ deps, context }) => void context.queryClient.prefetchQuery(tokensByModelQuery(resolveRange(deps))),
     component: lazyRouteComponent(() => import('./credits-page.js'), 'CreditsPage'),
   });
   const tools = createRoute({
     getParentRoute: () => layout,
     path: 'tools',
-    ...prefetch(toolsQuery),
+    loaderDeps: rangeDeps,
+    loader: ({ deps, context }) => void context.queryClient.prefetchQuery(toolsQuery(resolveRange(deps))),
     component: lazyRouteComponent(() => import('./tools-page.js'), 'ToolsPage'),
   });
   const activity = createRoute({
     getParentRoute: () => layout,
     path: 'activity',
-    ...prefetch(activityQuery),
+    loaderDeps: rangeDeps,
+    loader: ({ deps, context }) => void context.queryClient.prefetchQuery(activityQuery(resolveRange(deps))),
     component: lazyRouteComponent(() => import('./activity-page.js'), 'ActivityPage'),
   });
   const productivity = createRoute({
     getParentRoute: () => layout,
     path: 'productivity',
-    ...prefetch(productivityQuery),
+    loaderDeps: rangeDeps,
+    loader: ({ deps, context }) => void context.queryClient.prefetchQuery(productivityQuery(resolveRange(deps))),
     component: lazyRouteComponent(() => import('./productivity-page.js'), 'ProductivityPage'),
   });
   const users = createRoute({
     getParentRoute: () => layout,
     path: 'users',
     validateSearch: usersSearch,
-    ...prefetch(userTotalsQuery),
+    loaderDeps: rangeDeps,
+    loader: ({ deps, context }) => void context.queryClient.prefetchQuery(userTotalsQuery(resolveRange(deps))),
     component: lazyRouteComponent(() => import('./users-page.js'), 'UsersPage'),
   });
   const user = createRoute({ getParentRoute: () => layout, path: 'users/$userId', component: lazyRouteComponent(() => import('./user-page.js'), 'UserPage') });

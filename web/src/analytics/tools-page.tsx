@@ -1,11 +1,12 @@
+import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { Page } from '../ui/parts.js';
+import { Page, QueryState } from '../ui/parts.js';
 import { BarTable, sumBy } from './bar-table.js';
 import { CsvDownload } from './csv-download.js';
-import { useTools } from './queries.js';
+import { toolsQuery } from './queries.js';
 import { Term } from './term.js';
 import { TimeChart } from './time-chart.js';
-import { daily, Pending, Section, Stats, sum, useRange } from './view.js';
+import { daily, Section, Stats, sum, useRange } from './view.js';
 
 const CHART_TOOLS = 8;
 const round = (n: number) => Math.round(n * 100) / 100;
@@ -13,7 +14,7 @@ const round = (n: number) => Math.round(n * 100) / 100;
 /** Tools: tool calls per day by tool, MCP servers, skills, slash commands, hooks and autonomy. */
 export function ToolsPage() {
   const { startDate, endDate, days } = useRange();
-  const rows = useTools({ startDate, endDate });
+  const rows = useQuery(toolsQuery({ startDate, endDate }));
   const data = useMemo(() => rows.data ?? [], [rows.data]);
   const byTool = useMemo(() => sumBy(data, (r) => r.by_tool.map((t) => ({ name: t.tool, value: t.invocations }))), [data]);
   const series = useMemo(() => {
@@ -47,7 +48,7 @@ export function ToolsPage() {
   const calls = sum(data, (r) => r.tool_calls);
   return (
     <Page title="Tools">
-      <Pending query={rows} />
+      <QueryState query={rows} />
       {rows.data ? (
         <>
           <Stats

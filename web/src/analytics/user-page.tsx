@@ -1,17 +1,19 @@
+import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { number, periodDays } from '../ui/format.js';
-import { Page } from '../ui/parts.js';
+import { allowanceQuery } from '../usage/queries.js';
+import { Page, QueryState } from '../ui/parts.js';
 import { CsvDownload } from './csv-download.js';
-import { useAllowanceOf, useUserRows, useUserTotals } from './queries.js';
+import { userRowsQuery, userTotalsQuery } from './queries.js';
 import { keepRange } from './range.js';
 import { Term } from './term.js';
 import { TimeChart } from './time-chart.js';
-import { daily, Pending, Section, Stats, sum, useRange } from './view.js';
+import { daily, Section, Stats, sum, useRange } from './view.js';
 
 function Allowance({ userId }: { userId: string }) {
-  const a = useAllowanceOf(userId);
-  if (!a.data) return <Pending query={a} />;
+  const a = useQuery(allowanceQuery(userId));
+  if (!a.data) return <QueryState query={a} />;
   return (
     <dl className="stats" data-testid="user-allowance">
       <div>
@@ -36,10 +38,10 @@ function Allowance({ userId }: { userId: string }) {
 
 /** One user: allowance, credits and tool calls per day, and their daily rows of /users. */
 export function UserPage() {
-  const { userId } = useParams({ strict: false }) as { userId: string };
+  const { userId } = useParams({ from: '/shell/analytics/users/$userId' });
   const { startDate, endDate, days } = useRange();
-  const rows = useUserRows({ startDate, endDate }, userId);
-  const totals = useUserTotals({ startDate, endDate });
+  const rows = useQuery(userRowsQuery({ startDate, endDate }, userId));
+  const totals = useQuery(userTotalsQuery({ startDate, endDate }));
   const user = totals.data?.find((u) => u.user_id === userId);
   const data = useMemo(() => rows.data ?? [], [rows.data]);
   const series = useMemo(
@@ -66,7 +68,7 @@ export function UserPage() {
       <Section title="Allowance">
         <Allowance userId={userId} />
       </Section>
-      <Pending query={rows} />
+      <QueryState query={rows} />
       {rows.data ? (
         <>
           <Stats

@@ -1,15 +1,15 @@
+import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { number } from '../ui/format.js';
-import { Field, Page } from '../ui/parts.js';
+import { Field, Page, QueryState } from '../ui/parts.js';
 import { CsvDownload } from './csv-download.js';
 import type { Metric } from './definitions.js';
-import { useUserTotals, type UserTotalsRow } from './queries.js';
+import { userTotalsQuery, type UserTotalsRow } from './queries.js';
 import { keepRange } from './range.js';
 import { Term } from './term.js';
-import { Pending, useRange } from './view.js';
-
-import { type SortKey, type UsersSearch } from './users-search.js';
+import type { SortKey, UsersSearch } from './users-search.js';
+import { useRange } from './view.js';
 
 const COLUMNS: { key: SortKey; label: string; metric?: Metric; numeric?: boolean }[] = [
   { key: 'user', label: 'User' },
@@ -33,9 +33,9 @@ function value(u: UserTotalsRow, key: SortKey): string | number {
 /** Users: every member with their totals over the range, active or not; searchable and sortable, each with a page. */
 export function UsersPage() {
   const { startDate, endDate } = useRange();
-  const search = useSearch({ strict: false }) as UsersSearch & Record<string, unknown>;
-  const navigate = useNavigate();
-  const totals = useUserTotals({ startDate, endDate });
+  const search = useSearch({ from: '/shell/analytics/users' });
+  const navigate = useNavigate({ from: '/analytics/users' });
+  const totals = useQuery(userTotalsQuery({ startDate, endDate }));
   const sort = search.sort ?? 'billable_tokens';
   const asc = search.asc ?? false;
   const q = (search.q ?? '').trim().toLowerCase();
@@ -48,8 +48,7 @@ export function UsersPage() {
       return asc ? c : -c;
     });
   }, [totals.data, q, sort, asc]);
-  const setSearch = (patch: Partial<UsersSearch>) =>
-    void navigate({ to: '.', search: (prev: Record<string, unknown>) => ({ ...prev, ...patch }), replace: true } as never);
+  const setSearch = (patch: UsersSearch) => void navigate({ search: (prev) => ({ ...prev, ...patch }), replace: true });
   return (
     <Page title="Users">
       <div className="section-head">
@@ -60,7 +59,7 @@ export function UsersPage() {
         </form>
         <CsvDownload rows={totals.data} filename={`users-${startDate}-${endDate}.csv`} label="Download CSV (per user)" />
       </div>
-      <Pending query={totals} />
+      <QueryState query={totals} />
       {totals.data ? (
         <table data-testid="users-table">
           <caption>

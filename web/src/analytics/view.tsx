@@ -2,25 +2,17 @@ import { useSearch } from '@tanstack/react-router';
 import { useMemo, type ReactNode } from 'react';
 import { eachDay } from '../../../src/core/days.js';
 import { number } from '../ui/format.js';
-import { ErrorNote, Loading } from '../ui/parts.js';
 import type { Metric } from './definitions.js';
-import { resolveRange, type RangeSearch } from './range.js';
+import { resolveRange } from './range.js';
 import { Term } from './term.js';
 
 /** The range the page shows (from the URL) and every day of it, for the charts' x axis. */
 export function useRange() {
-  const search = useSearch({ strict: false }) as RangeSearch;
-  const range = resolveRange(search);
+  const range = resolveRange(useSearch({ from: '/shell/analytics' }));
   // Every day of the range, for charts whose API rows skip days. One array per range: the charts
   // redraw when their days change, not on every render.
   const days = useMemo(() => eachDay(range.startDate, range.endDate), [range.startDate, range.endDate]);
   return { ...range, days };
-}
-
-/** A query's state while it has no data: loading, or the API's error (a member's 403 among them). */
-export function Pending({ query }: { query: { isPending: boolean; error: unknown } }) {
-  if (query.error) return <ErrorNote error={query.error} />;
-  return query.isPending ? <Loading /> : null;
 }
 
 /** Headline figures over the range, each name with its definition. */

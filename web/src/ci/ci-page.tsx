@@ -1,8 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { api, ApiFailure, call, useSession } from '../api.js';
+import { api, ApiFailure, call, useMe } from '../api.js';
 import { dateTime } from '../ui/format.js';
-import { ErrorNote, Field, Loading, Page } from '../ui/parts.js';
+import { ErrorNote, Field, Page, QueryState } from '../ui/parts.js';
+import { pullRequestsQuery } from './queries.js';
 import { YamlEditor, type EditorError } from './yaml-editor.js';
 
 type Action = 'create' | 'edit' | 'delete';
@@ -54,7 +55,7 @@ function PullRequestForm() {
           },
         }),
       ),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ['ci', 'pull-requests'] }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: pullRequestsQuery.queryKey }),
   });
   const editorError = yamlError(open.error);
   const submit = (e: FormEvent) => {
@@ -117,13 +118,9 @@ function PullRequestForm() {
 }
 
 function PullRequestList() {
-  const prs = useQuery({
-    queryKey: ['ci', 'pull-requests'],
-    queryFn: () => call(api.GET('/api/v0/automations/ci/pull-requests', { params: { query: { limit: 100 } } })),
-  });
-  if (prs.isPending) return <Loading />;
-  if (prs.error) return <ErrorNote error={prs.error} />;
-  if (prs.data.pullRequests.length === 0) return <p className="muted">No pull request has been opened from orgctl yet.</p>;
+  const prs = useQuery(pullRequestsQuery);
+  if (!prs.data || prs.data.pullRequests.length === 0)
+    return <QueryState query={prs} empty={prs.data ? 'No pull request has been opened from orgctl yet.' : undefined} />;
   return (
     <table>
       <caption>Pull requests opened, newest first</caption>
@@ -158,10 +155,10 @@ function PullRequestList() {
 }
 
 export function CiPage() {
-  const session = useSession();
+  const me = useMe();
   return (
     <Page title="CI automation">
-      {session.data?.role === 'guest' ? <p>Guests cannot open pull requests; the list below is for reading.</p> : <PullRequestForm />}
+      {me.role === 'guest' ? <p>Guests cannot open pull requests; the list below is for reading.</p> : <PullRequestForm />}
       <h2>Pull requests</h2>
       <PullRequestList />
     </Page>

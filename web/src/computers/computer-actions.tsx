@@ -3,7 +3,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { api, ApiFailure, call } from '../api.js';
 import { ErrorNote, Field } from '../ui/parts.js';
-import type { Computer } from './live-computer.js';
+import { computersKey, type Computer } from './queries.js';
 
 /** Install dependencies again; the API's 409 (an install session is running) is said as "already running". */
 export function InstallDepsButton({ computer, onStarted }: { computer: Computer; onStarted: (c: Computer) => void }) {
@@ -64,7 +64,7 @@ export function DeleteButton({ computer }: { computer: Computer }) {
   const remove = useMutation({
     mutationFn: () => call(api.DELETE('/api/v0/computers/{computerId}', { params: { path: { computerId: computer.id } } })),
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: ['computers'] });
+      void queryClient.invalidateQueries({ queryKey: computersKey });
       void navigate({ to: '/computers' });
     },
   });

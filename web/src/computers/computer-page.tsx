@@ -1,7 +1,7 @@
 import { Link, useParams } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
 import { dateTime } from '../ui/format.js';
-import { CopyButton, ErrorNote, Loading, Page } from '../ui/parts.js';
+import { CopyButton, ErrorNote, Page, QueryState } from '../ui/parts.js';
 import { DeleteButton, InstallDepsButton, RenameForm } from './computer-actions.js';
 import { followedStep, isLive, useLiveComputer, type Computer, type StepLog } from './live-computer.js';
 import { StatusBadge } from './status-badge.js';
@@ -109,7 +109,7 @@ export function ComputerPage() {
   if (!computer)
     return (
       <Page title="Computer">
-        {error ? <ErrorNote error={error} /> : <Loading />}
+        <QueryState query={{ error, isLoading: !error }} />
         <p>
           <Link to="/computers">All computers</Link>
         </p>

@@ -1,8 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
-import { api, call, isManager, useSession } from '../api.js';
+import { api, call, isManager, useMe } from '../api.js';
 import { ErrorNote, Field } from '../ui/parts.js';
+import { computersKey } from './queries.js';
 
 const lines = (text: string): string[] =>
   text
@@ -12,7 +13,7 @@ const lines = (text: string): string[] =>
 
 /** The create body of the API as a form; empty optional fields are left out, so the API's defaults apply. */
 export function CreateComputerForm() {
-  const session = useSession();
+  const me = useMe();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [name, setName] = useState('');
@@ -38,7 +39,7 @@ export function CreateComputerForm() {
         }),
       ),
     onSuccess: (c) => {
-      void queryClient.invalidateQueries({ queryKey: ['computers'] });
+      void queryClient.invalidateQueries({ queryKey: computersKey });
       void navigate({ to: '/computers/$computerId', params: { computerId: c.id } });
     },
   });
@@ -86,7 +87,7 @@ export function CreateComputerForm() {
             <Field label="Host id (optional, byom: a machine's UUID)">
               <input type="text" value={hostId} onChange={(e) => setHostId(e.target.value)} />
             </Field>
-            {isManager(session.data?.role) ? (
+            {isManager(me.role) ? (
               <Field label="Owner service account id (optional)">
                 <input type="text" value={serviceAccountId} onChange={(e) => setServiceAccountId(e.target.value)} />
               </Field>

@@ -1,17 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { api, call } from '../api.js';
 import { dateTime, number } from '../ui/format.js';
-import { ErrorNote, Loading } from '../ui/parts.js';
+import { computersQuery } from '../computers/queries.js';
+import { summaryQuery } from '../readiness/queries.js';
+import { QueryState } from '../ui/parts.js';
 
 /** The organization's last readiness level, as the readiness page computes it (same query, same cache entry). */
 export function ReadinessCard() {
-  const summary = useQuery({ queryKey: ['readiness', 'summary'], queryFn: () => call(api.GET('/api/organization/agent-readiness-summary')) });
+  const summary = useQuery(summaryQuery);
   const org = summary.data?.organization;
   return (
     <div className="card" aria-labelledby="overview-readiness-title">
       <h2 id="overview-readiness-title">Readiness</h2>
-      {summary.isPending ? <Loading /> : <ErrorNote error={summary.error} />}
+      <QueryState query={summary} />
       {org ? (
         <dl className="stats">
           <div>
@@ -39,12 +40,12 @@ const STATUSES = ['active', 'provisioning', 'error'] as const;
 
 /** The computers the caller may see (a member: their own), counted by status. */
 export function ComputersCard() {
-  const computers = useQuery({ queryKey: ['computers'], queryFn: () => call(api.GET('/api/v0/computers')) });
+  const computers = useQuery(computersQuery);
   const count = (status: string) => computers.data?.computers.filter((c) => c.status === status).length ?? 0;
   return (
     <div className="card" aria-labelledby="overview-computers-title">
       <h2 id="overview-computers-title">Computers</h2>
-      {computers.isPending ? <Loading /> : <ErrorNote error={computers.error} />}
+      <QueryState query={computers} />
       {computers.data ? (
         <dl className="stats">
           {STATUSES.map((s) => (

@@ -1,10 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { api, call, isManager, useSession } from '../api.js';
+import { isManager, useMe } from '../api.js';
+import { tokensQuery } from '../analytics/queries.js';
+import { globalLimitQuery, membersQuery } from '../settings/queries.js';
 import { AllowanceCard } from '../usage/allowance-card.js';
 import { ComputersCard, ReadinessCard } from './area-cards.js';
 import { monthStart } from '../../../src/core/days.js';
 import { dayFromToday, number } from '../ui/format.js';
-import { ErrorNote, Loading, Page } from '../ui/parts.js';
+import { Page, QueryState } from '../ui/parts.js';
 
 /** This month so far, as analytics can report it: from the 1st (UTC) to yesterday. */
 function monthSoFar(): { startDate: string; endDate: string } | undefined {
@@ -15,16 +17,12 @@ function monthSoFar(): { startDate: string; endDate: string } | undefined {
 
 function OrganizationCard() {
   const range = monthSoFar();
-  const tokens = useQuery({
-    queryKey: ['analytics', 'tokens', range],
-    enabled: range !== undefined,
-    queryFn: () => call(api.GET('/api/v1/analytics/tokens', { params: { query: range! } })),
-  });
-  const members = useQuery({ queryKey: ['members'], queryFn: () => call(api.GET('/api/v0/organization/members')) });
-  const global = useQuery({ queryKey: ['limits', 'global'], queryFn: () => call(api.GET('/api/v0/organization/usage/limits/global')) });
-  if (tokens.error || members.error || global.error) return <ErrorNote error={tokens.error ?? members.error ?? global.error} />;
-  if ((range && tokens.isPending) || members.isPending || global.isPending) return <Loading />;
-  const rows = (tokens.data?.data ?? []) as { billable_tokens: number; by_user?: { user_id: string; billable_tokens: number }[] }[];
+  const tokens = useQuery(tokensQuery(range));
+  const members = useQuery(membersQuery);
+  const global = useQuery(globalLimitQuery);
+  if (!members.data || !global.data || (range && !tokens.data))
+    return <QueryState query={{ error: tokens.error ?? members.error ?? global.error, isLoading: true }} />;
+  const rows = tokens.data ?? [];
   const credits = rows.reduce((sum, r) => sum + r.billable_tokens, 0);
   const active = new Set(rows.flatMap((r) => (r.by_user ?? []).filter((u) => u.billable_tokens > 0).map((u) => u.user_id)));
   return (
@@ -41,11 +39,11 @@ function OrganizationCard() {
         </div>
         <div>
           <dt>Members</dt>
-          <dd>{number(members.data?.members.length)}</dd>
+          <dd>{number(members.data.members.length)}</dd>
         </div>
         <div>
           <dt>Per-user limit</dt>
-          <dd>{global.data?.limit === null ? 'No limit' : number(global.data?.limit)}</dd>
+          <dd>{global.data.limit === null ? 'No limit' : number(global.data.limit)}</dd>
         </div>
       </dl>
       <p className="muted">
@@ -58,15 +56,15 @@ function OrganizationCard() {
 }
 
 export function OverviewPage() {
-  const session = useSession();
+  const me = useMe();
   return (
     <Page title="Overview">
       <div className="cards">
         <AllowanceCard />
-        {isManager(session.data?.role) ? <OrganizationCard /> : null}
+        {isManager(me.role) ? <OrganizationCard /> : null}
         <ReadinessCard />
         {/* Guests cannot use computers (docs/computers.md): no card to show them a refusal. */}
-        {session.data && session.data.role !== 'guest' ? <ComputersCard /> : null}
+        {me.role !== 'guest' ? <ComputersCard /> : null}
       </div>
     </Page>
   );

@@ -1,14 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
-import { api, call } from '../api.js';
 import { dateTime, number } from '../ui/format.js';
-import { ErrorNote, Field, Loading, Page } from '../ui/parts.js';
+import { Field, Page, QueryState } from '../ui/parts.js';
 import { HowToPanel } from './how-to-panel.js';
 import { percent, type RepositorySummary } from './model.js';
+import { summaryQuery } from './queries.js';
 import { Trend } from './trend.js';
-
-export const useSummary = () => useQuery({ queryKey: ['readiness', 'summary'], queryFn: () => call(api.GET('/api/organization/agent-readiness-summary')) });
 
 function PillarRates({ pillars }: { pillars: RepositorySummary['latest']['pillars'] }) {
   return (
@@ -72,10 +70,10 @@ function RepositoriesTable({ repositories }: { repositories: RepositorySummary[]
 }
 
 export function ReadinessPage() {
-  const summary = useSummary();
+  const summary = useQuery(summaryQuery);
   return (
     <Page title="Readiness">
-      {summary.isPending ? <Loading /> : <ErrorNote error={summary.error} />}
+      <QueryState query={summary} />
       {summary.data ? (
         <>
           <div className="card" aria-labelledby="org-level-title">

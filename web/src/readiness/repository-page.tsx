@@ -1,11 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
-import { api, call } from '../api.js';
 import { dateTime } from '../ui/format.js';
-import { ErrorNote, Loading, Page } from '../ui/parts.js';
+import { Page, QueryState } from '../ui/parts.js';
 import { LevelSectionCard } from './level-section.js';
 import { levelSections, percent, score, type Criteria, type Report, type RepositorySummary } from './model.js';
-import { useSummary } from './readiness-page.js';
+import { criteriaQuery, reportsQuery, summaryQuery } from './queries.js';
 
 const HISTORY = 30;
 
@@ -72,13 +71,9 @@ function History({ repo, selected, onSelect }: { repo: RepositorySummary; select
 export function RepositoryPage() {
   const { repo: repoId, report: wanted } = useSearch({ from: '/shell/readiness/repository' });
   const navigate = useNavigate({ from: '/readiness/repository' });
-  const summary = useSummary();
-  const criteria = useQuery({ queryKey: ['readiness', 'criteria'], staleTime: Infinity, queryFn: () => call(api.GET('/api/organization/readiness-criteria')) });
-  const reports = useQuery({
-    queryKey: ['readiness', 'reports', repoId],
-    enabled: repoId !== '',
-    queryFn: () => call(api.GET('/api/organization/maturity-level-reports', { params: { query: { repoId, limit: HISTORY } } })),
-  });
+  const summary = useQuery(summaryQuery);
+  const criteria = useQuery(criteriaQuery);
+  const reports = useQuery({ ...reportsQuery(repoId, HISTORY), enabled: repoId !== '' });
   const repo = summary.data?.repositories.find((r) => r.repoId === repoId);
   const error = summary.error ?? criteria.error ?? reports.error;
   const shown = reports.data?.reports.find((r) => r.reportId === wanted) ?? reports.data?.reports[0];
@@ -87,7 +82,7 @@ export function RepositoryPage() {
       <p>
         <Link to="/readiness">All repositories</Link>
       </p>
-      {error ? <ErrorNote error={error} /> : summary.isPending || criteria.isPending || reports.isPending ? <Loading /> : null}
+      <QueryState query={{ error, isLoading: summary.isLoading || criteria.isLoading || reports.isLoading }} />
       {summary.data && !repo ? <p>No report of this repository has been uploaded.</p> : null}
       {repo && shown && criteria.data ? (
         <>

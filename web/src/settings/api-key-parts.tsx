@@ -4,6 +4,7 @@ import { api, call, type Body } from '../api.js';
 import { DAY_MS } from '../../../src/core/days.js';
 import { dateTime } from '../ui/format.js';
 import { CopyButton, ErrorNote, Field } from '../ui/parts.js';
+import { key } from './queries.js';
 
 type ApiKey = Body<'/api/v0/api-keys', 'get'>['apiKeys'][number];
 
@@ -17,9 +18,6 @@ const EXPIRIES = [
 /** active, revoked or expired. */
 export const stateOf = (k: { revokedAt: number | null; expiresAt: number | null }): string =>
   k.revokedAt !== null ? 'revoked' : k.expiresAt !== null && k.expiresAt <= Date.now() ? 'expired' : 'active';
-
-/** Every list of keys is under this query key, so a change anywhere refreshes them all. */
-export const KEYS_QUERY = 'api-keys';
 
 /**
  * Creates a key with a name and an expiry, for the caller or (owners and managers) for
@@ -38,7 +36,7 @@ export function CreateKeyForm({ principalId, nameLabel = 'Name' }: { principalId
       ),
     onSuccess: () => {
       setName('');
-      void queryClient.invalidateQueries({ queryKey: [KEYS_QUERY] });
+      void queryClient.invalidateQueries({ queryKey: key.apiKeys });
     },
   });
   const submit = (e: FormEvent) => {
@@ -80,7 +78,7 @@ export function KeyTable({ keys, caption, holder = false }: { keys: ApiKey[]; ca
   const queryClient = useQueryClient();
   const revoke = useMutation({
     mutationFn: (id: string) => call(api.DELETE('/api/v0/api-keys/{id}', { params: { path: { id } } })),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: [KEYS_QUERY] }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: key.apiKeys }),
   });
   return (
     <>

@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { api, call } from '../api.js';
-import { ErrorNote, Loading, Page } from '../ui/parts.js';
-import { CreateKeyForm, KEYS_QUERY, KeyTable } from './api-key-parts.js';
+import { Page, QueryState } from '../ui/parts.js';
+import { CreateKeyForm, KeyTable } from './api-key-parts.js';
+import { apiKeysQuery } from './queries.js';
 
 export function ApiKeysPage() {
-  const keys = useQuery({ queryKey: [KEYS_QUERY], queryFn: () => call(api.GET('/api/v0/api-keys')) });
+  const keys = useQuery(apiKeysQuery());
   return (
     <Page title="API keys">
       <div className="card" aria-labelledby="create-key-title">
@@ -12,7 +12,7 @@ export function ApiKeysPage() {
         <p className="muted">A key acts as you, with your role, for the API and the `orgctl` command line.</p>
         <CreateKeyForm />
       </div>
-      {keys.isPending ? <Loading /> : <ErrorNote error={keys.error} />}
+      <QueryState query={keys} />
       {keys.data ? <KeyTable keys={keys.data.apiKeys} caption="Keys (owners and managers see the organization's)" holder /> : null}
     </Page>
   );

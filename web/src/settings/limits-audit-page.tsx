@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
-import { api, call } from '../api.js';
 import { dateTime, number } from '../ui/format.js';
-import { ErrorNote, Loading, Page } from '../ui/parts.js';
+import { Page, QueryState } from '../ui/parts.js';
+import { limitsAuditQuery } from './queries.js';
 
 const PAGE = 50;
 const value = (n: number | null): string => (n === null ? 'no limit' : number(n));
@@ -13,11 +13,7 @@ export function LimitsAuditPage() {
   // The `before` of each page shown so far; the last is the page on screen (undefined: the newest).
   const [pages, setPages] = useState<(number | undefined)[]>([undefined]);
   const before = pages[pages.length - 1];
-  const log = useQuery({
-    queryKey: ['limits-audit', before],
-    queryFn: () =>
-      call(api.GET('/api/v0/organization/usage/limits/audit', { params: { query: { limit: PAGE, ...(before === undefined ? {} : { before }) } } })),
-  });
+  const log = useQuery(limitsAuditQuery(PAGE, before));
   const entries = log.data?.entries ?? [];
   const last = entries[entries.length - 1];
   return (
@@ -25,8 +21,10 @@ export function LimitsAuditPage() {
       <p>
         <Link to="/settings/usage-limits">Back to usage limits</Link>
       </p>
-      {log.isPending ? <Loading /> : <ErrorNote error={log.error} />}
-      {log.data && entries.length === 0 ? <p className="muted">{pages.length === 1 ? 'No limit has been changed yet.' : 'No older changes.'}</p> : null}
+      <QueryState
+        query={log}
+        empty={log.data && entries.length === 0 ? (pages.length === 1 ? 'No limit has been changed yet.' : 'No older changes.') : undefined}
+      />
       {entries.length > 0 ? (
         <table data-testid="audit-log">
           <caption>Changes of usage limits, newest first{pages.length > 1 ? ` (page ${pages.length})` : ''}</caption>

@@ -1,8 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { api, call, isManager, useSession, type Body } from '../api.js';
+import { api, call, isManager, useMe, type Body } from '../api.js';
 import { dateTime } from '../ui/format.js';
-import { CopyButton, ErrorNote, Field, Loading, Page } from '../ui/parts.js';
+import { CopyButton, ErrorNote, Field, Page, QueryState } from '../ui/parts.js';
+import { invitationsQuery, key, membersQuery } from './queries.js';
 
 const ROLES = ['owner', 'manager', 'member', 'guest'] as const;
 type Role = (typeof ROLES)[number];
@@ -16,7 +17,7 @@ function InviteForm({ myRole }: { myRole: Role }) {
     mutationFn: () => call(api.POST('/api/v0/organization/invitations', { body: { email, role } })),
     onSuccess: () => {
       setEmail('');
-      void queryClient.invalidateQueries({ queryKey: ['invitations'] });
+      void queryClient.invalidateQueries({ queryKey: key.invitations });
     },
   });
   const submit = (e: FormEvent) => {
@@ -56,7 +57,7 @@ function InviteForm({ myRole }: { myRole: Role }) {
 
 function MemberRow({ m, myRole, myId }: { m: Body<'/api/v0/organization/members', 'get'>['members'][number]; myRole: Role; myId: string }) {
   const queryClient = useQueryClient();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['members'] });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: key.members });
   const setRole = useMutation({
     mutationFn: (role: Role) => call(api.PATCH('/api/v0/organization/members/{id}', { params: { path: { id: m.id } }, body: { role } })),
     onSettled: refresh,
@@ -106,11 +107,10 @@ function MemberRow({ m, myRole, myId }: { m: Body<'/api/v0/organization/members'
 }
 
 export function MembersPage() {
-  const session = useSession();
-  const manager = isManager(session.data?.role);
-  const members = useQuery({ queryKey: ['members'], enabled: manager, queryFn: () => call(api.GET('/api/v0/organization/members')) });
-  const invitations = useQuery({ queryKey: ['invitations'], enabled: manager, queryFn: () => call(api.GET('/api/v0/organization/invitations')) });
-  if (!session.data) return <Loading />;
+  const me = useMe();
+  const manager = isManager(me.role);
+  const members = useQuery({ ...membersQuery, enabled: manager });
+  const invitations = useQuery({ ...invitationsQuery, enabled: manager });
   if (!manager) {
     return (
       <Page title="Members">
@@ -118,14 +118,14 @@ export function MembersPage() {
       </Page>
     );
   }
-  const myRole = session.data.role;
+  const myRole = me.role;
   return (
     <Page title="Members">
       <InviteForm myRole={myRole} />
-      {members.isPending ? <Loading /> : <ErrorNote error={members.error} />}
+      <QueryState query={members} />
       {members.data ? (
         <table>
-          <caption>Users of {session.data.organization.name}; a removal or role change ends their sessions at once</caption>
+          <caption>Users of {me.organization.name}; a removal or role change ends their sessions at once</caption>
           <thead>
             <tr>
               <th scope="col">User</th>
@@ -137,7 +137,7 @@ export function MembersPage() {
           </thead>
           <tbody>
             {members.data.members.map((m) => (
-              <MemberRow key={m.id} m={m} myRole={myRole} myId={session.data.principalId} />
+              <MemberRow key={m.id} m={m} myRole={myRole} myId={me.principalId} />
             ))}
           </tbody>
         </table>

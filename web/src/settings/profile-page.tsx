@@ -1,9 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { api, call, useSession } from '../api.js';
+import { api, call, sessionQuery, useMe } from '../api.js';
 import { NewPassword } from '../sign-in/password-fields.js';
 import { dateTime } from '../ui/format.js';
-import { ErrorNote, Field, Loading, Page } from '../ui/parts.js';
+import { ErrorNote, Field, Page, QueryState } from '../ui/parts.js';
+import { key, sessionsQuery } from './queries.js';
 
 function PasswordForm() {
   const queryClient = useQueryClient();
@@ -18,8 +19,8 @@ function PasswordForm() {
       setNext('');
       setConfirm('');
       // The session was renewed: its CSRF token changed with it.
-      void queryClient.invalidateQueries({ queryKey: ['session'] });
-      void queryClient.invalidateQueries({ queryKey: ['sessions'] });
+      void queryClient.invalidateQueries({ queryKey: sessionQuery.queryKey });
+      void queryClient.invalidateQueries({ queryKey: key.sessions });
     },
   });
   const submit = (e: FormEvent) => {
@@ -52,13 +53,12 @@ function PasswordForm() {
 
 function Sessions() {
   const queryClient = useQueryClient();
-  const sessions = useQuery({ queryKey: ['sessions'], queryFn: () => call(api.GET('/api/v0/sessions')) });
+  const sessions = useQuery(sessionsQuery);
   const revoke = useMutation({
     mutationFn: (id: string) => call(api.DELETE('/api/v0/sessions/{id}', { params: { path: { id } } })),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['sessions'] }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: key.sessions }),
   });
-  if (sessions.isPending) return <Loading />;
-  if (!sessions.data) return <ErrorNote error={sessions.error} />;
+  if (!sessions.data) return <QueryState query={sessions} />;
   return (
     <table>
       <caption>Signed-in sessions</caption>
@@ -96,9 +96,7 @@ function Sessions() {
 }
 
 export function ProfilePage() {
-  const session = useSession();
-  if (!session.data) return <Loading />;
-  const me = session.data;
+  const me = useMe();
   return (
     <Page title="Profile and sessions">
       <div className="card" aria-labelledby="profile-title">

@@ -2,13 +2,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { api, call, type Body } from '../api.js';
 import { dateTime } from '../ui/format.js';
-import { ErrorNote, Field, Loading, Page } from '../ui/parts.js';
-import { CreateKeyForm, KEYS_QUERY, KeyTable, stateOf } from './api-key-parts.js';
+import { ErrorNote, Field, Page, QueryState } from '../ui/parts.js';
+import { CreateKeyForm, KeyTable, stateOf } from './api-key-parts.js';
+import { apiKeysQuery, key, serviceAccountsQuery } from './queries.js';
 
 type ServiceAccount = Body<'/api/v0/organization/service-accounts', 'get'>['serviceAccounts'][number];
 type Role = ServiceAccount['role'];
-
-const ACCOUNTS_QUERY = 'service-accounts';
 
 function CreateAccountForm() {
   const queryClient = useQueryClient();
@@ -18,7 +17,7 @@ function CreateAccountForm() {
     mutationFn: () => call(api.POST('/api/v0/organization/service-accounts', { body: { name, role } })),
     onSuccess: () => {
       setName('');
-      void queryClient.invalidateQueries({ queryKey: [ACCOUNTS_QUERY] });
+      void queryClient.invalidateQueries({ queryKey: key.serviceAccounts });
     },
   });
   const submit = (e: FormEvent) => {
@@ -54,15 +53,12 @@ function CreateAccountForm() {
 function AccountCard({ account }: { account: ServiceAccount }) {
   const queryClient = useQueryClient();
   const titleId = useId();
-  const keys = useQuery({
-    queryKey: [KEYS_QUERY, account.id],
-    queryFn: () => call(api.GET('/api/v0/api-keys', { params: { query: { principalId: account.id } } })),
-  });
+  const keys = useQuery(apiKeysQuery(account.id));
   const remove = useMutation({
     mutationFn: () => call(api.DELETE('/api/v0/organization/service-accounts/{id}', { params: { path: { id: account.id } } })),
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: [ACCOUNTS_QUERY] });
-      void queryClient.invalidateQueries({ queryKey: [KEYS_QUERY] });
+      void queryClient.invalidateQueries({ queryKey: key.serviceAccounts });
+      void queryClient.invalidateQueries({ queryKey: key.apiKeys });
     },
   });
   // The keys' own list is fresher than the account's count once a key is made or revoked here.
@@ -75,7 +71,7 @@ function AccountCard({ account }: { account: ServiceAccount }) {
       </p>
       <h3>New key</h3>
       <CreateKeyForm principalId={account.id} nameLabel="Key name" />
-      {keys.isPending ? <Loading /> : <ErrorNote error={keys.error} />}
+      <QueryState query={keys} />
       {keys.data && keys.data.apiKeys.length > 0 ? <KeyTable keys={keys.data.apiKeys} caption={`Keys of ${account.name}`} /> : null}
       <button
         type="button"
@@ -95,22 +91,14 @@ function AccountCard({ account }: { account: ServiceAccount }) {
 
 /** Service accounts and their keys. Owners and managers only: the API answers others with 403, which the page shows. */
 export function ServiceAccountsPage() {
-  const accounts = useQuery({ queryKey: [ACCOUNTS_QUERY], queryFn: () => call(api.GET('/api/v0/organization/service-accounts')) });
+  const accounts = useQuery(serviceAccountsQuery);
   return (
     <Page title="Service accounts">
-      {accounts.isPending ? (
-        <Loading />
-      ) : accounts.data ? (
-        <>
-          <CreateAccountForm />
-          {accounts.data.serviceAccounts.length === 0 ? <p className="muted">No service accounts yet.</p> : null}
-          {accounts.data.serviceAccounts.map((a) => (
-            <AccountCard key={a.id} account={a} />
-          ))}
-        </>
-      ) : (
-        <ErrorNote error={accounts.error} />
-      )}
+      {accounts.data ? <CreateAccountForm /> : null}
+      <QueryState query={accounts} empty={accounts.data?.serviceAccounts.length === 0 ? 'No service accounts yet.' : undefined} />
+      {accounts.data?.serviceAccounts.map((a) => (
+        <AccountCard key={a.id} account={a} />
+      ))}
     </Page>
   );
 }

@@ -1,22 +1,23 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
-import { api, call, isManager, useSession, type Body } from '../api.js';
+import { api, call, isManager, useMe, type Body } from '../api.js';
 import { number } from '../ui/format.js';
-import { ErrorNote, Field, Loading, Page } from '../ui/parts.js';
+import { allowanceKey } from '../usage/queries.js';
+import { ErrorNote, Field, Page, QueryState } from '../ui/parts.js';
 import { CreditsField, NOT_A_NUMBER, parseCredits } from './credits-field.js';
+import { key, membersQuery, userLimitsQuery } from './queries.js';
 
 type UserLimits = Body<'/api/v0/organization/usage/limits/users', 'get'>;
 type Result = Body<'/api/v0/organization/usage/limits/users', 'put'>;
 
-const LIMITS_QUERY = 'limits';
 const credits = (n: number | null): string => (n === null ? 'No limit' : `${number(n)} credits`);
 
 /** After a change: the limits, the audit log and the caller's own allowance may all have moved. */
 function useRefresh() {
   const queryClient = useQueryClient();
   return () => {
-    for (const key of [LIMITS_QUERY, 'limits-audit', 'allowance']) void queryClient.invalidateQueries({ queryKey: [key] });
+    for (const queryKey of [key.limits, key.limitsAudit, allowanceKey]) void queryClient.invalidateQueries({ queryKey });
   };
 }
 
@@ -147,7 +148,7 @@ function Overrides({ data, manager }: { data: UserLimits; manager: boolean }) {
 
 /** Chooses members (and any emails typed) and sets or removes one limit for all of them in one PUT. */
 function BulkEdit({ overrides }: { overrides: Map<string, number> }) {
-  const members = useQuery({ queryKey: ['members'], queryFn: () => call(api.GET('/api/v0/organization/members')) });
+  const members = useQuery(membersQuery);
   const [filter, setFilter] = useState('');
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [others, setOthers] = useState('');
@@ -192,7 +193,7 @@ function BulkEdit({ overrides }: { overrides: Map<string, number> }) {
       <p className="muted">
         Choose one or more users, then set one limit for all of them, or remove their individual limits (the limit for everyone then applies).
       </p>
-      {members.isPending ? <Loading /> : <ErrorNote error={members.error} />}
+      <QueryState query={members} />
       {members.data ? (
         <>
           <Field label="Filter members">
@@ -260,16 +261,15 @@ function BulkResult({ result }: { result: Result }) {
 
 /** The global limit, the individual overrides and their bulk edit. Everyone may read the limits; only owners and managers change them (the API decides). */
 export function UsageLimitsPage() {
-  const session = useSession();
-  const limits = useQuery({ queryKey: [LIMITS_QUERY, 'users'], queryFn: () => call(api.GET('/api/v0/organization/usage/limits/users')) });
-  const manager = isManager(session.data?.role);
+  const limits = useQuery(userLimitsQuery);
+  const manager = isManager(useMe().role);
   return (
     <Page title="Usage limits">
       <p className="muted">
         Standard Credits each user may use per calendar month (UTC).{' '}
         {manager ? <Link to="/settings/usage-limits/audit">Audit log of limit changes</Link> : 'Only owners and managers change them.'}
       </p>
-      {limits.isPending ? <Loading /> : <ErrorNote error={limits.error} />}
+      <QueryState query={limits} />
       {limits.data ? (
         <>
           <GlobalLimitCard limit={limits.data.global} manager={manager} />

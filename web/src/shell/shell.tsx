@@ -1,6 +1,5 @@
 import { Link, Navigate, Outlet } from '@tanstack/react-router';
-import { ApiFailure, isManager, useSession } from '../api.js';
-import { ErrorNote, Loading } from '../ui/parts.js';
+import { ApiFailure, isManager, useMe, useSession } from '../api.js';
 
 interface NavItem {
   to: string;
@@ -41,13 +40,12 @@ function NavList({ items, manager }: { items: NavItem[]; manager: boolean }) {
   );
 }
 
-/** The frame of every signed-in page: who is signed in, the navigation, and the page. */
+/** The frame of every signed-in page (the route's beforeLoad has read the session): who is signed in, the navigation, and the page. */
 export function Shell() {
+  const me = useMe();
+  // A session that ends while the app is open (a role change, a sign-out elsewhere) is found on its next reading.
   const session = useSession();
-  if (session.isPending) return <Loading />;
   if (session.error instanceof ApiFailure && session.error.status === 401) return <Navigate to="/login" />;
-  if (session.error || !session.data) return <ErrorNote error={session.error} />;
-  const me = session.data;
   const manager = isManager(me.role);
   return (
     <div className="shell">

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
-import { rememberSession, type SessionInfo } from '../api.js';
+import { rememberSession, sessionQuery, type SessionInfo } from '../api.js';
 
 /** After setup, sign-in or an accepted invitation: keep the new session and go to the overview. */
 export function useSignedIn() {
@@ -9,7 +9,7 @@ export function useSignedIn() {
   return (info: SessionInfo) => {
     rememberSession(info);
     queryClient.clear();
-    queryClient.setQueryData(['session'], info);
+    queryClient.setQueryData(sessionQuery.queryKey, info);
     void navigate({ to: '/' });
   };
 }

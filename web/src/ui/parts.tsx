@@ -43,8 +43,19 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
   );
 }
 
-export function Loading() {
+function Loading() {
   return <p className="muted">Loading…</p>;
+}
+
+/**
+ * What a query has to say before (or instead of) its data, the one way every page says it: the
+ * API's error; "Loading…" only while a request is on its way (a query that waits for another, or
+ * will not run, is not loading); `empty` once the data holds nothing to show.
+ */
+export function QueryState({ query, empty }: { query: { isLoading: boolean; error: unknown }; empty?: ReactNode }) {
+  if (query.error) return <ErrorNote error={query.error} />;
+  if (query.isLoading) return <Loading />;
+  return empty ? <p className="muted">{empty}</p> : null;
 }
 
 /** A page of a signed-in area: its title as the page's one h1. */

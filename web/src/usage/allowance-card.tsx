@@ -1,13 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { api, call } from '../api.js';
 import { number, periodDays } from '../ui/format.js';
-import { ErrorNote, Loading } from '../ui/parts.js';
+import { QueryState } from '../ui/parts.js';
+import { allowanceQuery } from './queries.js';
 
 /** The caller's own credits this period: limit, used, remaining, and where the limit comes from. */
 export function AllowanceCard() {
-  const allowance = useQuery({ queryKey: ['allowance'], queryFn: () => call(api.GET('/api/v0/usage/allowance')) });
-  if (allowance.isPending) return <Loading />;
-  if (!allowance.data) return <ErrorNote error={allowance.error} />;
+  const allowance = useQuery(allowanceQuery());
+  if (!allowance.data) return <QueryState query={allowance} />;
   const a = allowance.data;
   const share = a.limit ? Math.min(100, Math.round((a.used / a.limit) * 100)) : undefined;
   return (

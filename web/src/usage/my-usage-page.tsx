@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
-import { api, call } from '../api.js';
 import { dayFromToday, number } from '../ui/format.js';
-import { ErrorNote, Field, Loading, Page } from '../ui/parts.js';
+import { Field, Page, QueryState } from '../ui/parts.js';
 import { AllowanceCard } from './allowance-card.js';
+import { dailyUsageQuery } from './queries.js';
 
 /** My usage: the allowance, and one row per day of the range (in the URL, so a view can be shared). */
 export function MyUsagePage() {
@@ -13,10 +13,7 @@ export function MyUsagePage() {
   const from = search.from ?? dayFromToday(-30);
   const to = search.to ?? dayFromToday(-1);
   const [draft, setDraft] = useState({ from, to });
-  const daily = useQuery({
-    queryKey: ['usage', 'daily', from, to],
-    queryFn: () => call(api.GET('/api/v0/usage/daily', { params: { query: { startDate: from, endDate: to } } })),
-  });
+  const daily = useQuery(dailyUsageQuery(from, to));
   const submit = (e: FormEvent) => {
     e.preventDefault();
     void navigate({ search: { from: draft.from, to: draft.to } });
@@ -33,46 +30,39 @@ export function MyUsagePage() {
         </Field>
         <button type="submit">Show</button>
       </form>
-      {daily.isPending ? <Loading /> : null}
-      <ErrorNote error={daily.error} />
-      {daily.data ? (
-        daily.data.data.length === 0 ? (
-          <p>
-            No activity from {from} to {to}.
-          </p>
-        ) : (
-          <table>
-            <caption>
-              Daily usage from {from} to {to} (UTC days)
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Day</th>
-                <th scope="col">Credits</th>
-                <th scope="col">Sessions</th>
-                <th scope="col">Messages</th>
-                <th scope="col">Tool calls</th>
-                <th scope="col">Files edited</th>
-                <th scope="col">Commits</th>
-                <th scope="col">Primary model</th>
+      <QueryState query={daily} empty={daily.data?.data.length === 0 ? `No activity from ${from} to ${to}.` : undefined} />
+      {daily.data && daily.data.data.length > 0 ? (
+        <table>
+          <caption>
+            Daily usage from {from} to {to} (UTC days)
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Day</th>
+              <th scope="col">Credits</th>
+              <th scope="col">Sessions</th>
+              <th scope="col">Messages</th>
+              <th scope="col">Tool calls</th>
+              <th scope="col">Files edited</th>
+              <th scope="col">Commits</th>
+              <th scope="col">Primary model</th>
+            </tr>
+          </thead>
+          <tbody>
+            {daily.data.data.map((r) => (
+              <tr key={r.date}>
+                <td>{r.date}</td>
+                <td>{number(r.billable_tokens)}</td>
+                <td>{number(r.sessions)}</td>
+                <td>{number(r.messages)}</td>
+                <td>{number(r.tool_calls)}</td>
+                <td>{number(r.files_edited)}</td>
+                <td>{number(r.git_commits)}</td>
+                <td>{r.primary_model ?? '—'}</td>
               </tr>
-            </thead>
-            <tbody>
-              {daily.data.data.map((r) => (
-                <tr key={r.date}>
-                  <td>{r.date}</td>
-                  <td>{number(r.billable_tokens)}</td>
-                  <td>{number(r.sessions)}</td>
-                  <td>{number(r.messages)}</td>
-                  <td>{number(r.tool_calls)}</td>
-                  <td>{number(r.files_edited)}</td>
-                  <td>{number(r.git_commits)}</td>
-                  <td>{r.primary_model ?? '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )
+            ))}
+          </tbody>
+        </table>
       ) : null}
     </Page>
   );

@@ -1,0 +1,35 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { createRootRouteWithContext, createRoute, Outlet, redirect } from '@tanstack/react-router';
+import { ApiFailure, sessionQuery } from './api.js';
+import { ComingSoon } from './shell/coming-soon.js';
+import { Shell } from './shell/shell.js';
+import { ErrorNote } from './ui/parts.js';
+
+/** What every route's beforeLoad and loader get: the app's one query cache. */
+export interface RouterContext {
+  queryClient: QueryClient;
+}
+
+export const rootRoute = createRootRouteWithContext<RouterContext>()({
+  component: Outlet,
+  notFoundComponent: () => <ComingSoon title="Not found" what="there is no page at this address." />,
+});
+
+/**
+ * The signed-in pages. The gate is before any of them loads: the session is read (or taken from
+ * the cache), and without one the app goes to the sign-in page.
+ */
+export const shellRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  id: 'shell',
+  beforeLoad: async ({ context }) => {
+    try {
+      await context.queryClient.ensureQueryData(sessionQuery);
+    } catch (error) {
+      if (error instanceof ApiFailure && error.status === 401) throw redirect({ to: '/login' });
+      throw error;
+    }
+  },
+  errorComponent: ({ error }) => <ErrorNote error={error} />,
+  component: Shell,
+});
