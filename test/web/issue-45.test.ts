@@ -9,6 +9,16 @@ const MODELS = Array.from({ length: 12 }, (_, i) => `model-${String(i + 1).padSt
 const WIDE = { width: 1280, height: 800 };
 const NARROW = { width: 390, height: 844 };
 
+/** Records every text drawn on a canvas (uPlot draws its axes there), in window.__drawn. */
+const RECORD_CANVAS_TEXT = `
+  window.__drawn = [];
+  const fillText = CanvasRenderingContext2D.prototype.fillText;
+  CanvasRenderingContext2D.prototype.fillText = function (text, ...rest) {
+    window.__drawn.push(String(text));
+    return fillText.call(this, text, ...rest);
+  };
+`;
+
 /** The bugs of issue 45 in the web app, each as a person meets it in Chromium. */
 describe.skipIf(!hasChromium)('issue 45 in Chromium against orgctl serve', { timeout: 240_000 }, () => {
   let s: SignedIn;
@@ -104,5 +114,49 @@ describe.skipIf(!hasChromium)('issue 45 in Chromium against orgctl serve', { tim
       expect(await member.getByText('Loading…').count(), area).toBe(0);
     }
     expect(await axeViolations(member)).toEqual([]);
+  });
+
+  it('6. a chart of twelve models gives each its own colour', async () => {
+    const page = await ownerAt(WIDE);
+    await page.goto(`${s.server.url}/analytics/credits?days=7`);
+    const plot = page.getByTestId('credits-chart-plot');
+    await plot.locator('.u-legend tr.u-series').nth(MODELS.length).waitFor();
+    const markers = plot.locator('.u-legend tr.u-series .u-marker');
+    const colours = (await markers.evaluateAll<string[]>((els) => els.map((e) => getComputedStyle(e).borderColor))).slice(1);
+    expect(colours).toHaveLength(MODELS.length);
+    expect(new Set(colours).size).toBe(MODELS.length);
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
+  /** The owner's page in Analytics → Users over the last 7 days, in a fresh context that records what canvases draw. */
+  async function personPage(viewport: { width: number; height: number }): Promise<Page> {
+    const page = await ownerAt(viewport);
+    await page.context().addInitScript({ content: RECORD_CANVAS_TEXT });
+    const me = await apiCall<{ principalId: string }>(s, 'GET', '/api/v0/me');
+    await page.goto(`${s.server.url}/analytics/users/${me.body.principalId}?days=7`);
+    await page.getByTestId('user-days').waitFor();
+    return page;
+  }
+
+  it("6. a person's page: credits and tool calls each on an axis of their own", async () => {
+    const page = await personPage(WIDE);
+    const legend = (testId: string) => page.getByTestId(`${testId}-plot`).locator('.u-legend tr.u-series .u-label').allTextContents();
+    expect((await legend('user-credits-chart')).slice(1)).toEqual(['Credits']);
+    expect((await legend('user-tools-chart')).slice(1)).toEqual(['Tool calls']);
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it("6. a person's page: a 7-day axis is labelled with days, not 12am and 12pm", async () => {
+    const page = await personPage(WIDE);
+    await page.locator('.u-over').first().waitFor();
+    const drawn = await page.evaluate<string[]>('window.__drawn');
+    expect(drawn.filter((t) => /am|pm/i.test(t))).toEqual([]);
+    expect(drawn.filter((t) => /^\d{4}-\d{2}-\d{2}$/.test(t)).length).toBeGreaterThan(0);
+  });
+
+  it("6. a person's page is no wider than a 1280 px window", async () => {
+    const page = await personPage(WIDE);
+    expect(await overflow(page), await pastTheEdge(page)).toBeLessThanOrEqual(0);
+    expect(await axeViolations(page)).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import { Link, useParams } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { number, periodDays } from '../ui/format.js';
 import { allowanceQuery } from '../usage/queries.js';
-import { Page, QueryState } from '../ui/parts.js';
+import { Page, QueryState, TableScroll } from '../ui/parts.js';
 import { CsvDownload } from './csv-download.js';
 import { userRowsQuery, userTotalsQuery } from './queries.js';
 import { keepRange } from './range.js';
@@ -44,13 +44,9 @@ export function UserPage() {
   const totals = useQuery(userTotalsQuery({ startDate, endDate }));
   const user = totals.data?.find((u) => u.user_id === userId);
   const data = useMemo(() => rows.data ?? [], [rows.data]);
-  const series = useMemo(
-    () => [
-      { label: 'Credits', values: daily(days, data, (r) => r.billable_tokens) },
-      { label: 'Tool calls', values: daily(days, data, (r) => r.tool_calls) },
-    ],
-    [data, days],
-  );
+  // Credits run to millions and tool calls to hundreds: each has a chart (and an axis) of its own.
+  const credits = useMemo(() => [{ label: 'Credits', values: daily(days, data, (r) => r.billable_tokens) }], [data, days]);
+  const tools = useMemo(() => [{ label: 'Tool calls', values: daily(days, data, (r) => r.tool_calls) }], [data, days]);
   const name = user ? (user.user_email ?? user.user_name) : userId;
   return (
     <Page title={`User ${name}`}>
@@ -84,7 +80,8 @@ export function UserPage() {
             title="Credits and tool calls per day"
             actions={<CsvDownload rows={rows.data} filename={`user-${userId}-${startDate}-${endDate}.csv`} label="Download CSV (per active day)" />}
           >
-            <TimeChart title="Credits and tool calls per day" days={days} series={series} testId="user-chart" />
+            <TimeChart title="Credits per day" days={days} series={credits} testId="user-credits-chart" />
+            <TimeChart title="Tool calls per day" days={days} series={tools} testId="user-tools-chart" />
           </Section>
           <Section title="Active days">
             {data.length === 0 ? (
@@ -92,61 +89,63 @@ export function UserPage() {
                 No activity from {startDate} to {endDate}.
               </p>
             ) : (
-              <table data-testid="user-days">
-                <caption>One row per day with activity (UTC days)</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Day</th>
-                    <th scope="col" className="num">
-                      <Term metric="user_billable_tokens">Credits</Term>
-                    </th>
-                    <th scope="col" className="num">
-                      Tool calls
-                    </th>
-                    <th scope="col" className="num">
-                      Sessions
-                    </th>
-                    <th scope="col" className="num">
-                      Messages
-                    </th>
-                    <th scope="col" className="num">
-                      Files edited
-                    </th>
-                    <th scope="col" className="num">
-                      Commits
-                    </th>
-                    <th scope="col">
-                      <Term metric="primary_model">Primary model</Term>
-                    </th>
-                    <th scope="col">
-                      <Term metric="delegation_level">Delegation</Term>
-                    </th>
-                    <th scope="col" className="num">
-                      <Term metric="autonomy_ratio">Autonomy</Term>
-                    </th>
-                    <th scope="col">
-                      <Term metric="languages">Languages</Term>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.map((r) => (
-                    <tr key={r.date}>
-                      <th scope="row">{r.date}</th>
-                      <td className="num">{number(r.billable_tokens)}</td>
-                      <td className="num">{number(r.tool_calls)}</td>
-                      <td className="num">{number(r.sessions)}</td>
-                      <td className="num">{number(r.messages)}</td>
-                      <td className="num">{number(r.files_edited)}</td>
-                      <td className="num">{number(r.git_commits)}</td>
-                      <td>{r.primary_model ?? '—'}</td>
-                      <td>{r.delegation_level}</td>
-                      <td className="num">{Math.round(r.autonomy_ratio * 100) / 100}</td>
-                      <td>{r.languages.join(', ')}</td>
+              <TableScroll label="Active days">
+                <table data-testid="user-days">
+                  <caption>One row per day with activity (UTC days)</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Day</th>
+                      <th scope="col" className="num">
+                        <Term metric="user_billable_tokens">Credits</Term>
+                      </th>
+                      <th scope="col" className="num">
+                        Tool calls
+                      </th>
+                      <th scope="col" className="num">
+                        Sessions
+                      </th>
+                      <th scope="col" className="num">
+                        Messages
+                      </th>
+                      <th scope="col" className="num">
+                        Files edited
+                      </th>
+                      <th scope="col" className="num">
+                        Commits
+                      </th>
+                      <th scope="col">
+                        <Term metric="primary_model">Primary model</Term>
+                      </th>
+                      <th scope="col">
+                        <Term metric="delegation_level">Delegation</Term>
+                      </th>
+                      <th scope="col" className="num">
+                        <Term metric="autonomy_ratio">Autonomy</Term>
+                      </th>
+                      <th scope="col">
+                        <Term metric="languages">Languages</Term>
+                      </th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
+                  </thead>
+                  <tbody>
+                    {data.map((r) => (
+                      <tr key={r.date}>
+                        <th scope="row">{r.date}</th>
+                        <td className="num">{number(r.billable_tokens)}</td>
+                        <td className="num">{number(r.tool_calls)}</td>
+                        <td className="num">{number(r.sessions)}</td>
+                        <td className="num">{number(r.messages)}</td>
+                        <td className="num">{number(r.files_edited)}</td>
+                        <td className="num">{number(r.git_commits)}</td>
+                        <td>{r.primary_model ?? '—'}</td>
+                        <td>{r.delegation_level}</td>
+                        <td className="num">{Math.round(r.autonomy_ratio * 100) / 100}</td>
+                        <td>{r.languages.join(', ')}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </TableScroll>
             )}
           </Section>
         </>

@@ -58,6 +58,18 @@ export function QueryState({ query, empty }: { query: { isLoading: boolean; erro
   return empty ? <p className="muted">{empty}</p> : null;
 }
 
+/**
+ * A table that may be wider than the page (many columns, a small screen) scrolls inside this
+ * region instead of widening the page. Named and focusable, so that a keyboard can scroll it.
+ */
+export function TableScroll({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="table-scroll" role="region" aria-label={label} tabIndex={0}>
+      {children}
+    </div>
+  );
+}
+
 /** A page of a signed-in area: its title as the page's one h1. */
 export function Page({ title, children }: { title: string; children: ReactNode }) {
   return (
