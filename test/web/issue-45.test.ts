@@ -159,4 +159,16 @@ describe.skipIf(!hasChromium)('issue 45 in Chromium against orgctl serve', { tim
     expect(await overflow(page), await pastTheEdge(page)).toBeLessThanOrEqual(0);
     expect(await axeViolations(page)).toEqual([]);
   });
+
+  it("7. the computer name field's pattern is checked by the browser", async () => {
+    const page = await ownerAt(WIDE);
+    await page.goto(`${s.server.url}/computers`);
+    const name = page.getByLabel('Name');
+    await name.fill('a/b');
+    await page.getByRole('button', { name: 'Create computer' }).click();
+    expect(await name.evaluate<boolean>((e) => (e as unknown as { validity: { patternMismatch: boolean } }).validity.patternMismatch)).toBe(true);
+    await name.fill('ok-name');
+    expect(await name.evaluate<boolean>((e) => (e as unknown as { validity: { valid: boolean } }).validity.valid)).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
+  });
 });

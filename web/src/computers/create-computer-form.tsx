@@ -57,8 +57,10 @@ export function CreateComputerForm() {
               type="text"
               required
               maxLength={63}
-              pattern="[^/]+"
-              title="1 to 63 characters, no /"
+              // The API's rule (src/computers/schemas.ts). Browsers compile a pattern with the v flag,
+              // where a / in a class must be escaped: unescaped, the pattern is ignored.
+              pattern={String.raw`(?!\.{1,2}$)[^\/\x00-\x1f\x7f-\x9f]+`}
+              title="1 to 63 characters: no /, no control characters, not . or .."
               value={name}
               onChange={(e) => setName(e.target.value)}
             />
