@@ -171,4 +171,33 @@ describe.skipIf(!hasChromium)('issue 45 in Chromium against orgctl serve', { tim
     expect(await name.evaluate<boolean>((e) => (e as unknown as { validity: { valid: boolean } }).validity.valid)).toBe(true);
     expect(await axeViolations(page)).toEqual([]);
   });
+
+  it('9. members: after a 409 on a duplicate invitation, the next entry is not shown the old error', async () => {
+    const page = await ownerAt(WIDE);
+    await page.goto(`${s.server.url}/settings/members`);
+    await page.getByLabel('Email').fill(OWNER.email);
+    await page.getByRole('button', { name: 'Create invitation link' }).click();
+    const conflict = page.getByRole('alert').filter({ hasText: 'already a member' });
+    await conflict.waitFor();
+    await page.getByLabel('Email').fill('not an email');
+    await page.getByRole('button', { name: 'Create invitation link' }).click();
+    expect(await conflict.count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
+  for (const viewport of [WIDE, NARROW]) {
+    it(`9. members: the last-owner error leaves the table's columns as they were (${viewport.width} px)`, async () => {
+      const page = await ownerAt(viewport);
+      await page.goto(`${s.server.url}/settings/members`);
+      const table = page.getByRole('table', { name: /^Users of/ });
+      await page.getByLabel(`Role of ${OWNER.email}`).waitFor();
+      const widths = () => table.locator('thead th').evaluateAll<number[]>((els) => els.map((e) => Math.round(e.getBoundingClientRect().width)));
+      const before = await widths();
+      await page.getByLabel(`Role of ${OWNER.email}`).selectOption('manager');
+      await page.getByRole('alert').filter({ hasText: 'keeps at least one owner' }).waitFor();
+      expect(await widths()).toEqual(before);
+      expect(await overflow(page), await pastTheEdge(page)).toBeLessThanOrEqual(0);
+      expect(await axeViolations(page)).toEqual([]);
+    });
+  }
 });

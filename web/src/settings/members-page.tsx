@@ -2,12 +2,14 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, call, isManager, useMe, type Body } from '../api.js';
 import { dateTime } from '../ui/format.js';
-import { CopyButton, ErrorNote, Field, Page, QueryState } from '../ui/parts.js';
+import { CopyButton, ErrorNote, Field, Page, QueryState, TableScroll } from '../ui/parts.js';
 import { invitationsQuery, key, membersQuery } from './queries.js';
 
 const ROLES = ['owner', 'manager', 'member', 'guest'] as const;
 type Role = (typeof ROLES)[number];
 const rank: Record<Role, number> = { owner: 3, manager: 2, member: 1, guest: 0 };
+/** The members table's columns: user, role, can sign in, added, actions. */
+const COLUMNS = 5;
 
 function InviteForm({ myRole }: { myRole: Role }) {
   const queryClient = useQueryClient();
@@ -28,11 +30,26 @@ function InviteForm({ myRole }: { myRole: Role }) {
     <div className="card" aria-labelledby="invite-title">
       <h2 id="invite-title">Invite someone</h2>
       <form className="inline" onSubmit={submit}>
+        {/* A refusal is of the entry it was for: a new entry clears it. */}
         <Field label="Email">
-          <input type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+          <input
+            type="email"
+            required
+            value={email}
+            onChange={(e) => {
+              setEmail(e.target.value);
+              invite.reset();
+            }}
+          />
         </Field>
         <Field label="Role">
-          <select value={role} onChange={(e) => setRole(e.target.value as Role)}>
+          <select
+            value={role}
+            onChange={(e) => {
+              setRole(e.target.value as Role);
+              invite.reset();
+            }}
+          >
             {ROLES.filter((r) => rank[r] <= rank[myRole]).map((r) => (
               <option key={r}>{r}</option>
             ))}
@@ -67,42 +84,51 @@ function MemberRow({ m, myRole, myId }: { m: Body<'/api/v0/organization/members'
     onSettled: refresh,
   });
   const mayChange = rank[m.role] <= rank[myRole];
+  const error = setRole.error ?? remove.error;
   return (
-    <tr>
-      <td>
-        {m.name !== m.email ? `${m.name} ` : ''}
-        <span className="muted">{m.email}</span>
-        {m.id === myId ? ' (you)' : ''}
-      </td>
-      <td>
-        <select
-          aria-label={`Role of ${m.email}`}
-          value={m.role}
-          disabled={!mayChange || setRole.isPending}
-          onChange={(e) => setRole.mutate(e.target.value as Role)}
-        >
-          {ROLES.filter((r) => rank[r] <= rank[myRole] || r === m.role).map((r) => (
-            <option key={r}>{r}</option>
-          ))}
-        </select>
-        <ErrorNote error={setRole.error} />
-      </td>
-      <td>{m.hasPassword ? 'yes' : 'not yet'}</td>
-      <td>{dateTime(m.createdAt)}</td>
-      <td>
-        <button
-          type="button"
-          className="danger"
-          disabled={!mayChange || remove.isPending}
-          onClick={() => {
-            if (window.confirm(`Remove ${m.email}? Their keys and sessions end at once.`)) remove.mutate();
-          }}
-        >
-          Remove <span className="visually-hidden">{m.email}</span>
-        </button>
-        <ErrorNote error={remove.error} />
-      </td>
-    </tr>
+    <>
+      <tr>
+        <td>
+          {m.name !== m.email ? `${m.name} ` : ''}
+          <span className="muted">{m.email}</span>
+          {m.id === myId ? ' (you)' : ''}
+        </td>
+        <td>
+          <select
+            aria-label={`Role of ${m.email}`}
+            value={m.role}
+            disabled={!mayChange || setRole.isPending}
+            onChange={(e) => setRole.mutate(e.target.value as Role)}
+          >
+            {ROLES.filter((r) => rank[r] <= rank[myRole] || r === m.role).map((r) => (
+              <option key={r}>{r}</option>
+            ))}
+          </select>
+        </td>
+        <td>{m.hasPassword ? 'yes' : 'not yet'}</td>
+        <td>{dateTime(m.createdAt)}</td>
+        <td>
+          <button
+            type="button"
+            className="danger"
+            disabled={!mayChange || remove.isPending}
+            onClick={() => {
+              if (window.confirm(`Remove ${m.email}? Their keys and sessions end at once.`)) remove.mutate();
+            }}
+          >
+            Remove <span className="visually-hidden">{m.email}</span>
+          </button>
+        </td>
+      </tr>
+      {/* Under the row, across the table: in a cell, the message would squeeze the columns. */}
+      {error ? (
+        <tr>
+          <td colSpan={COLUMNS} className="row-note">
+            <ErrorNote error={error} />
+          </td>
+        </tr>
+      ) : null}
+    </>
   );
 }
 
@@ -124,23 +150,25 @@ export function MembersPage() {
       <InviteForm myRole={myRole} />
       <QueryState query={members} />
       {members.data ? (
-        <table>
-          <caption>Users of {me.organization.name}; a removal or role change ends their sessions at once</caption>
-          <thead>
-            <tr>
-              <th scope="col">User</th>
-              <th scope="col">Role</th>
-              <th scope="col">Can sign in</th>
-              <th scope="col">Added</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {members.data.members.map((m) => (
-              <MemberRow key={m.id} m={m} myRole={myRole} myId={me.principalId} />
-            ))}
-          </tbody>
-        </table>
+        <TableScroll label="Members">
+          <table>
+            <caption>Users of {me.organization.name}; a removal or role change ends their sessions at once</caption>
+            <thead>
+              <tr>
+                <th scope="col">User</th>
+                <th scope="col">Role</th>
+                <th scope="col">Can sign in</th>
+                <th scope="col">Added</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {members.data.members.map((m) => (
+                <MemberRow key={m.id} m={m} myRole={myRole} myId={me.principalId} />
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       ) : null}
       {invitations.data && invitations.data.invitations.length > 0 ? (
         <table>
