@@ -1,4 +1,4 @@
-import { queryOptions, useQuery, useSuspenseQuery } from '@tanstack/react-query';
+import { queryOptions, useSuspenseQuery } from '@tanstack/react-query';
 import { createSessionClient } from '../../src/client/session-client.js';
 import type { paths } from '../../src/client/openapi-types.js';
 
@@ -52,8 +52,6 @@ export const sessionQuery = queryOptions({
   retry: false,
   staleTime: 60_000,
 });
-
-export const useSession = () => useQuery(sessionQuery);
 
 /** The signed-in user, on the pages under the shell, whose route has read the session before they load. */
 export const useMe = () => useSuspenseQuery(sessionQuery).data;

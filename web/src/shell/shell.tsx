@@ -1,5 +1,6 @@
 import { Link, Navigate, Outlet } from '@tanstack/react-router';
-import { ApiFailure, isManager, useMe, useSession } from '../api.js';
+import { useSuspenseQuery } from '@tanstack/react-query';
+import { ApiFailure, isManager, sessionQuery } from '../api.js';
 
 interface NavItem {
   to: string;
@@ -42,9 +43,9 @@ function NavList({ items, manager }: { items: NavItem[]; manager: boolean }) {
 
 /** The frame of every signed-in page (the route's beforeLoad has read the session): who is signed in, the navigation, and the page. */
 export function Shell() {
-  const me = useMe();
+  const session = useSuspenseQuery(sessionQuery);
+  const me = session.data;
   // A session that ends while the app is open (a role change, a sign-out elsewhere) is found on its next reading.
-  const session = useSession();
   if (session.error instanceof ApiFailure && session.error.status === 401) return <Navigate to="/login" />;
   const manager = isManager(me.role);
   return (
