@@ -200,4 +200,21 @@ describe.skipIf(!hasChromium)('issue 45 in Chromium against orgctl serve', { tim
       expect(await axeViolations(page)).toEqual([]);
     });
   }
+
+  for (const viewport of [WIDE, NARROW]) {
+    it(`one date style: ISO days and 24-hour UTC times, a day never broken at its hyphens (${viewport.width} px)`, async () => {
+      const page = await ownerAt(viewport);
+      await page.goto(`${s.server.url}/settings/api-keys`);
+      const created = page.getByRole('table').locator('tbody tr').first().locator('td').nth(3);
+      await created.waitFor();
+      expect(await created.textContent()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
+      await page.goto(`${s.server.url}/settings/profile`);
+      await page.getByText('(this one)').waitFor();
+      const days = page.locator('time .day, time.day');
+      expect(await days.count()).toBeGreaterThan(0);
+      // An inline box broken over two lines has two client rectangles.
+      expect(await days.evaluateAll<number[]>((els) => els.map((e) => e.getClientRects().length))).toEqual(Array(await days.count()).fill(1));
+      expect(await axeViolations(page)).toEqual([]);
+    });
+  }
 });

@@ -1,5 +1,6 @@
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
+import { Day } from '../ui/dates.js';
 import { Field } from '../ui/parts.js';
 import { customRangeProblem, DEFAULT_DAYS, PRESETS, resolveRange } from './range.js';
 
@@ -50,7 +51,7 @@ export function RangeBar() {
         ) : null}
       </form>
       <p className="muted range-label" data-testid="range-label">
-        {range.startDate} to {range.endDate} (UTC days, through yesterday)
+        <Day day={range.startDate} /> to <Day day={range.endDate} /> (UTC days, through yesterday)
       </p>
     </div>
   );

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { dayStartMs, utcDay } from '../../../src/core/days.js';
+import { Day } from '../ui/dates.js';
 import { number } from '../ui/format.js';
 
 export interface ChartSeries {
@@ -114,7 +115,9 @@ export function TimeChart({
             <tbody>
               {days.map((d, i) => (
                 <tr key={d}>
-                  <th scope="row">{d}</th>
+                  <th scope="row">
+                    <Day day={d} />
+                  </th>
                   {series.map((s) => (
                     <td key={s.label} className="num">
                       {number(s.values[i])}

@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { useMemo } from 'react';
-import { number, periodDays } from '../ui/format.js';
+import { Day, PeriodDays } from '../ui/dates.js';
+import { number } from '../ui/format.js';
 import { allowanceQuery } from '../usage/queries.js';
 import { Page, QueryState, TableScroll } from '../ui/parts.js';
 import { CsvDownload } from './csv-download.js';
@@ -30,7 +31,9 @@ function Allowance({ userId }: { userId: string }) {
       </div>
       <div>
         <dt>Period (UTC)</dt>
-        <dd>{periodDays(a.data.periodStart, a.data.periodEnd)}</dd>
+        <dd>
+          <PeriodDays start={a.data.periodStart} end={a.data.periodEnd} />
+        </dd>
       </div>
     </dl>
   );
@@ -130,7 +133,9 @@ export function UserPage() {
                   <tbody>
                     {data.map((r) => (
                       <tr key={r.date}>
-                        <th scope="row">{r.date}</th>
+                        <th scope="row">
+                          <Day day={r.date} />
+                        </th>
                         <td className="num">{number(r.billable_tokens)}</td>
                         <td className="num">{number(r.tool_calls)}</td>
                         <td className="num">{number(r.sessions)}</td>

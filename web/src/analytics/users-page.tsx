@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useMemo } from 'react';
+import { Day } from '../ui/dates.js';
 import { number } from '../ui/format.js';
 import { Field, Page, QueryState } from '../ui/parts.js';
 import { CsvDownload } from './csv-download.js';
@@ -97,7 +98,7 @@ export function UsersPage() {
                 </th>
                 <td>{u.role}</td>
                 <td className="num">{number(u.active_days)}</td>
-                <td>{u.last_active_date ?? '—'}</td>
+                <td>{u.last_active_date ? <Day day={u.last_active_date} /> : '—'}</td>
                 <td className="num">{number(u.billable_tokens)}</td>
                 <td className="num">{number(u.tool_calls)}</td>
                 <td className="num">{number(u.sessions)}</td>

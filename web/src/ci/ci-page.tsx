@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, ApiFailure, call, useMe } from '../api.js';
-import { dateTime } from '../ui/format.js';
+import { When } from '../ui/dates.js';
 import { ErrorNote, Field, Page, QueryState } from '../ui/parts.js';
 import { pullRequestsQuery } from './queries.js';
 import { YamlEditor, type EditorError } from './yaml-editor.js';
@@ -146,7 +146,9 @@ function PullRequestList() {
             <td>
               <code>{p.branch}</code> → <code>{p.baseBranch}</code>
             </td>
-            <td>{dateTime(p.createdAt)}</td>
+            <td>
+              <When ms={p.createdAt} />
+            </td>
           </tr>
         ))}
       </tbody>

@@ -1,6 +1,6 @@
 import { Link, useParams } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
-import { dateTime } from '../ui/format.js';
+import { When } from '../ui/dates.js';
 import { CopyButton, ErrorNote, Page, QueryState } from '../ui/parts.js';
 import { DeleteButton, InstallDepsButton, RenameForm } from './computer-actions.js';
 import { followedStep, isLive, useLiveComputer, type Computer, type StepLog } from './live-computer.js';
@@ -58,8 +58,12 @@ function Steps({ computer, shown, onShow }: { computer: Computer; shown: string 
             <td>
               <StatusBadge status={s.status} />
             </td>
-            <td>{dateTime(s.startedAt)}</td>
-            <td>{dateTime(s.completedAt)}</td>
+            <td>
+              <When ms={s.startedAt} />
+            </td>
+            <td>
+              <When ms={s.completedAt} />
+            </td>
             <td>
               {s.id === shown ? (
                 'shown below'
@@ -147,7 +151,9 @@ export function ComputerPage() {
           </div>
           <div>
             <dt>Created</dt>
-            <dd>{dateTime(computer.createdAt)}</dd>
+            <dd>
+              <When ms={computer.createdAt} />
+            </dd>
           </div>
         </dl>
         {computer.clonedRepoDirectories?.length ? (

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useMe } from '../api.js';
-import { dateTime } from '../ui/format.js';
+import { When } from '../ui/dates.js';
 import { Page, QueryState } from '../ui/parts.js';
 import { CreateComputerForm } from './create-computer-form.js';
 import { isLive } from './live-computer.js';
@@ -47,7 +47,9 @@ export function ComputersPage() {
                 </td>
                 <td>{c.providerType}</td>
                 <td>{c.hostname ?? <span className="muted">{c.providerType === 'byom' ? 'no agent yet' : '—'}</span>}</td>
-                <td>{dateTime(c.createdAt)}</td>
+                <td>
+                  <When ms={c.createdAt} />
+                </td>
               </tr>
             ))}
           </tbody>

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { dateTime, number } from '../ui/format.js';
+import { When } from '../ui/dates.js';
+import { number } from '../ui/format.js';
 import { computersQuery } from '../computers/queries.js';
 import { summaryQuery } from '../readiness/queries.js';
 import { QueryState } from '../ui/parts.js';
@@ -25,7 +26,7 @@ export function ReadinessCard() {
           </div>
           <div>
             <dt>Last evaluation</dt>
-            <dd>{org.lastEvaluatedAt ? dateTime(org.lastEvaluatedAt) : 'Never'}</dd>
+            <dd>{org.lastEvaluatedAt ? <When ms={org.lastEvaluatedAt} /> : 'Never'}</dd>
           </div>
         </dl>
       ) : null}

@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
-import { dateTime, number } from '../ui/format.js';
+import { When } from '../ui/dates.js';
+import { number } from '../ui/format.js';
 import { Field, Page, QueryState } from '../ui/parts.js';
 import { HowToPanel } from './how-to-panel.js';
 import { percent, type RepositorySummary } from './model.js';
@@ -56,7 +57,9 @@ function RepositoriesTable({ repositories }: { repositories: RepositorySummary[]
               <td>
                 <PillarRates pillars={r.latest.pillars} />
               </td>
-              <td>{dateTime(r.latest.createdAt)}</td>
+              <td>
+                <When ms={r.latest.createdAt} />
+              </td>
               <td>
                 <Trend history={r.history} />
               </td>
@@ -89,7 +92,9 @@ export function ReadinessPage() {
               </div>
               <div>
                 <dt>Last evaluation</dt>
-                <dd>{dateTime(summary.data.organization.lastEvaluatedAt)}</dd>
+                <dd>
+                  <When ms={summary.data.organization.lastEvaluatedAt} />
+                </dd>
               </div>
             </dl>
             <p className="muted">

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
-import { dateTime } from '../ui/format.js';
+import { dateTime, When } from '../ui/dates.js';
 import { Page, QueryState } from '../ui/parts.js';
 import { LevelSectionCard } from './level-section.js';
 import { levelSections, percent, score, type Criteria, type Report, type RepositorySummary } from './model.js';
@@ -48,7 +48,9 @@ function History({ repo, selected, onSelect }: { repo: RepositorySummary; select
       <tbody data-testid="history">
         {repo.history.map((h) => (
           <tr key={h.reportId}>
-            <td>{dateTime(h.createdAt)}</td>
+            <td>
+              <When ms={h.createdAt} />
+            </td>
             <td>{`Level ${h.level}`}</td>
             <td>{h.bandLevel}</td>
             <td>{percent(h.passRate)}</td>
@@ -99,7 +101,9 @@ export function RepositoryPage() {
               </div>
               <div>
                 <dt>Evaluated</dt>
-                <dd>{dateTime(shown.createdAt)}</dd>
+                <dd>
+                  <When ms={shown.createdAt} />
+                </dd>
               </div>
               <div>
                 <dt>Commit</dt>

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, call, type Body } from '../api.js';
 import { DAY_MS } from '../../../src/core/days.js';
-import { dateTime } from '../ui/format.js';
+import { When } from '../ui/dates.js';
 import { CopyButton, ErrorNote, Field } from '../ui/parts.js';
 import { key } from './queries.js';
 
@@ -105,9 +105,11 @@ export function KeyTable({ keys, caption, holder = false }: { keys: ApiKey[]; ca
                 <code>{k.prefix}…</code>
               </td>
               {holder ? <td>{k.principalEmail ?? k.principalId}</td> : null}
-              <td>{dateTime(k.createdAt)}</td>
-              <td>{k.lastUsedAt === null ? 'never' : dateTime(k.lastUsedAt)}</td>
-              <td>{k.expiresAt === null ? 'never' : dateTime(k.expiresAt)}</td>
+              <td>
+                <When ms={k.createdAt} />
+              </td>
+              <td>{k.lastUsedAt === null ? 'never' : <When ms={k.lastUsedAt} />}</td>
+              <td>{k.expiresAt === null ? 'never' : <When ms={k.expiresAt} />}</td>
               <td>{stateOf(k)}</td>
               <td>
                 {stateOf(k) === 'active' ? (

@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
-import { dateTime, number } from '../ui/format.js';
+import { When } from '../ui/dates.js';
+import { number } from '../ui/format.js';
 import { Page, QueryState } from '../ui/parts.js';
 import { limitsAuditQuery } from './queries.js';
 
@@ -39,7 +40,9 @@ export function LimitsAuditPage() {
           <tbody>
             {entries.map((e) => (
               <tr key={e.id}>
-                <td>{dateTime(e.changedAt)}</td>
+                <td>
+                  <When ms={e.changedAt} />
+                </td>
                 <td>{e.actorEmail ?? (e.actorId === null ? 'a removed principal' : `service account ${e.actorId}`)}</td>
                 <td>{e.scope === 'global' ? 'for everyone' : `of ${e.targetEmail ?? 'a removed user'}`}</td>
                 <td>

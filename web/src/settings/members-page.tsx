@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, call, isManager, useMe, type Body } from '../api.js';
-import { dateTime } from '../ui/format.js';
+import { When } from '../ui/dates.js';
 import { CopyButton, ErrorNote, Field, Page, QueryState, TableScroll } from '../ui/parts.js';
 import { invitationsQuery, key, membersQuery } from './queries.js';
 
@@ -63,7 +63,7 @@ function InviteForm({ myRole }: { myRole: Role }) {
       {invite.data ? (
         <div className="secret" role="status">
           <p>
-            Send this one-time link to {invite.data.email}; it works once, until {dateTime(invite.data.expiresAt)}:
+            Send this one-time link to {invite.data.email}; it works once, until <When ms={invite.data.expiresAt} />:
           </p>
           <code data-testid="invitation-url">{invite.data.url}</code> <CopyButton text={invite.data.url} label="Copy link" />
         </div>
@@ -106,7 +106,9 @@ function MemberRow({ m, myRole, myId }: { m: Body<'/api/v0/organization/members'
           </select>
         </td>
         <td>{m.hasPassword ? 'yes' : 'not yet'}</td>
-        <td>{dateTime(m.createdAt)}</td>
+        <td>
+          <When ms={m.createdAt} />
+        </td>
         <td>
           <button
             type="button"
@@ -185,7 +187,9 @@ export function MembersPage() {
               <tr key={i.id}>
                 <td>{i.email}</td>
                 <td>{i.role}</td>
-                <td>{dateTime(i.expiresAt)}</td>
+                <td>
+                  <When ms={i.expiresAt} />
+                </td>
               </tr>
             ))}
           </tbody>

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, call, sessionQuery, useMe } from '../api.js';
 import { NewPassword } from '../sign-in/password-fields.js';
-import { dateTime } from '../ui/format.js';
+import { When } from '../ui/dates.js';
 import { ErrorNote, Field, Page, QueryState } from '../ui/parts.js';
 import { key, sessionsQuery } from './queries.js';
 
@@ -78,9 +78,15 @@ function Sessions() {
               {s.userAgent ?? 'unknown'}
               {s.current ? <strong> (this one)</strong> : null}
             </td>
-            <td>{dateTime(s.createdAt)}</td>
-            <td>{dateTime(s.lastSeenAt)}</td>
-            <td>{dateTime(s.expiresAt)}</td>
+            <td>
+              <When ms={s.createdAt} />
+            </td>
+            <td>
+              <When ms={s.lastSeenAt} />
+            </td>
+            <td>
+              <When ms={s.expiresAt} />
+            </td>
             <td>
               {s.current ? null : (
                 <button type="button" className="danger" disabled={revoke.isPending} onClick={() => revoke.mutate(s.id)}>

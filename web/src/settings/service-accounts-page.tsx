@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { api, call, type Body } from '../api.js';
-import { dateTime } from '../ui/format.js';
+import { When } from '../ui/dates.js';
 import { ErrorNote, Field, Page, QueryState } from '../ui/parts.js';
 import { CreateKeyForm, KeyTable, stateOf } from './api-key-parts.js';
 import { apiKeysQuery, key, serviceAccountsQuery } from './queries.js';
@@ -67,7 +67,7 @@ function AccountCard({ account }: { account: ServiceAccount }) {
     <section className="card" aria-labelledby={titleId} data-testid="service-account">
       <h2 id={titleId}>{account.name}</h2>
       <p className="muted">
-        Role {account.role}; created {dateTime(account.createdAt)}; {working === 1 ? '1 working key' : `${working} working keys`}.
+        Role {account.role}; created <When ms={account.createdAt} />; {working === 1 ? '1 working key' : `${working} working keys`}.
       </p>
       <h3>New key</h3>
       <CreateKeyForm principalId={account.id} nameLabel="Key name" />

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { number, periodDays } from '../ui/format.js';
+import { PeriodDays } from '../ui/dates.js';
+import { number } from '../ui/format.js';
 import { QueryState } from '../ui/parts.js';
 import { allowanceQuery } from './queries.js';
 
@@ -27,7 +28,9 @@ export function AllowanceCard() {
         </div>
         <div>
           <dt>Period</dt>
-          <dd>{periodDays(a.periodStart, a.periodEnd)}</dd>
+          <dd>
+            <PeriodDays start={a.periodStart} end={a.periodEnd} />
+          </dd>
         </div>
       </dl>
       {share !== undefined ? <progress max={100} value={share} aria-label={`${share} % of the limit used`} /> : null}

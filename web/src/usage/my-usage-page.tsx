@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
+import { Day } from '../ui/dates.js';
 import { dayFromToday, number } from '../ui/format.js';
 import { Field, Page, QueryState } from '../ui/parts.js';
 import { AllowanceCard } from './allowance-card.js';
@@ -51,7 +52,9 @@ export function MyUsagePage() {
           <tbody>
             {daily.data.data.map((r) => (
               <tr key={r.date}>
-                <td>{r.date}</td>
+                <td>
+                  <Day day={r.date} />
+                </td>
                 <td>{number(r.billable_tokens)}</td>
                 <td>{number(r.sessions)}</td>
                 <td>{number(r.messages)}</td>
