@@ -7,6 +7,9 @@ const DAY = 86_400_000;
 const day = (n: number) => new Date(Date.now() + n * DAY).toISOString().slice(0, 10);
 const MODELS = Array.from({ length: 12 }, (_, i) => `model-${String(i + 1).padStart(2, '0')}`);
 const WIDE = { width: 1280, height: 800 };
+/** What the checks below read of elements in the page (this file is compiled without the DOM's types). */
+type Box = { getBoundingClientRect(): { width: number }; getClientRects(): { length: number } };
+type Styles = { getComputedStyle(e: unknown): { borderColor: string } };
 const NARROW = { width: 390, height: 844 };
 
 /** Records every text drawn on a canvas (uPlot draws its axes there), in window.__drawn. */
@@ -122,7 +125,7 @@ describe.skipIf(!hasChromium)('issue 45 in Chromium against orgctl serve', { tim
     const plot = page.getByTestId('credits-chart-plot');
     await plot.locator('.u-legend tr.u-series').nth(MODELS.length).waitFor();
     const markers = plot.locator('.u-legend tr.u-series .u-marker');
-    const colours = (await markers.evaluateAll<string[]>((els) => els.map((e) => getComputedStyle(e).borderColor))).slice(1);
+    const colours = (await markers.evaluateAll((els) => els.map((e) => (globalThis as unknown as Styles).getComputedStyle(e).borderColor))).slice(1);
     expect(colours).toHaveLength(MODELS.length);
     expect(new Set(colours).size).toBe(MODELS.length);
     expect(await axeViolations(page)).toEqual([]);
@@ -166,9 +169,9 @@ describe.skipIf(!hasChromium)('issue 45 in Chromium against orgctl serve', { tim
     const name = page.getByLabel('Name');
     await name.fill('a/b');
     await page.getByRole('button', { name: 'Create computer' }).click();
-    expect(await name.evaluate<boolean>((e) => (e as unknown as { validity: { patternMismatch: boolean } }).validity.patternMismatch)).toBe(true);
+    expect(await name.evaluate((e) => (e as unknown as { validity: { patternMismatch: boolean } }).validity.patternMismatch)).toBe(true);
     await name.fill('ok-name');
-    expect(await name.evaluate<boolean>((e) => (e as unknown as { validity: { valid: boolean } }).validity.valid)).toBe(true);
+    expect(await name.evaluate((e) => (e as unknown as { validity: { valid: boolean } }).validity.valid)).toBe(true);
     expect(await axeViolations(page)).toEqual([]);
   });
 
@@ -191,7 +194,7 @@ describe.skipIf(!hasChromium)('issue 45 in Chromium against orgctl serve', { tim
       await page.goto(`${s.server.url}/settings/members`);
       const table = page.getByRole('table', { name: /^Users of/ });
       await page.getByLabel(`Role of ${OWNER.email}`).waitFor();
-      const widths = () => table.locator('thead th').evaluateAll<number[]>((els) => els.map((e) => Math.round(e.getBoundingClientRect().width)));
+      const widths = () => table.locator('thead th').evaluateAll((els) => els.map((e) => Math.round((e as unknown as Box).getBoundingClientRect().width)));
       const before = await widths();
       await page.getByLabel(`Role of ${OWNER.email}`).selectOption('manager');
       await page.getByRole('alert').filter({ hasText: 'keeps at least one owner' }).waitFor();
@@ -213,7 +216,7 @@ describe.skipIf(!hasChromium)('issue 45 in Chromium against orgctl serve', { tim
       const days = page.locator('time .day, time.day');
       expect(await days.count()).toBeGreaterThan(0);
       // An inline box broken over two lines has two client rectangles.
-      expect(await days.evaluateAll<number[]>((els) => els.map((e) => e.getClientRects().length))).toEqual(Array(await days.count()).fill(1));
+      expect(await days.evaluateAll((els) => els.map((e) => (e as unknown as Box).getClientRects().length))).toEqual(Array(await days.count()).fill(1));
       expect(await axeViolations(page)).toEqual([]);
     });
   }
