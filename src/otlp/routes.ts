@@ -150,7 +150,7 @@ export const otlpRoutes: FastifyPluginAsync<{ otlp: OtlpService; bodies: BodyBud
       `/v1/${signal}`,
       {
         bodyLimit: OTLP_MAX_BYTES,
-        config: { access: access.anyone, rateClass: 'ingest' },
+        config: { access: access.anyone, rateClass: 'ingest', accepts: [PROTOBUF, 'application/json'] },
         schema: {
           operationId: `otlp.${signal}`,
           tags: ['otlp'],

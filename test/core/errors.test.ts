@@ -44,7 +44,10 @@ describe('the error object on every failure', () => {
       rawBody: 'limit=2000000',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
-    expect(expectErrorObject(res, 415).title).toBe('Unsupported Media Type');
+    const err = expectErrorObject(res, 415);
+    expect(err.title).toBe('Unsupported Media Type');
+    expect(err.detail).toBe('Content-Type application/x-www-form-urlencoded is not accepted here; send application/json.');
+    expect(err.metadata).toMatchObject({ code: 'unsupported_media_type', accepts: ['application/json'] });
   });
 
   it('400 for malformed JSON', async () => {

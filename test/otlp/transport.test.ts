@@ -374,6 +374,10 @@ describe('transport', () => {
     expect(notJson.json()).toMatchObject({ status: 400, code: 3, detail: 'The body is not JSON.', requestId: expect.any(String) });
     const text = await send(org, 'logs', 'x', { 'content-type': 'text/plain' });
     expect(text.statusCode).toBe(415);
+    expect(text.json()).toMatchObject({
+      detail: 'Content-Type text/plain is not accepted here; send application/x-protobuf or application/json.',
+      metadata: { accepts: ['application/x-protobuf', 'application/json'] },
+    });
     const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x20));
     expect(bomb.length).toBeLessThan(1024 * 1024);
     const inflated = await send(org, 'metrics', bomb, { 'content-type': 'application/json', 'content-encoding': 'gzip' });

@@ -51,7 +51,10 @@ export const ERROR_CODES = {
   not_a_file: { status: 409, meaning: 'The workflow path, or a directory on it, is not what it must be (a regular file, a directory).' },
   body_too_large: { status: 413, meaning: 'The body (or what it inflates to) is larger than the route accepts.' },
   path_too_long: { status: 414, meaning: 'A path parameter is longer than the service accepts.' },
-  unsupported_media_type: { status: 415, meaning: "The body's content type or encoding is not one the route accepts." },
+  unsupported_media_type: {
+    status: 415,
+    meaning: "The body's content type or encoding is not one the route accepts; `metadata.accepts` lists the content types it takes.",
+  },
   rate_limited: { status: 429, meaning: 'A request or sign-in budget is spent; `Retry-After` says when to try again.' },
   headers_too_large: { status: 431, meaning: 'The headers or the URL are larger than the service accepts.' },
   internal: { status: 500, meaning: 'A fault of the service; the log line with the same request id has the details.' },

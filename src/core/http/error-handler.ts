@@ -53,6 +53,13 @@ const isUnavailable = (code: string | undefined): boolean =>
   code !== undefined &&
   (code.startsWith('08') || code.startsWith('53') || /^57P0[123]$/.test(code) || code === '57014' || code === '3D000' || code === '55000');
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The body types the route reads, named by a 415 (default: JSON, what the API takes). */
+    accepts?: readonly string[];
+  }
+}
+
 /** Whatever was thrown, as an AppError; anything unexpected becomes a 500 that shows nothing internal. */
 export function toAppError(err: FastifyError | Error, request: FastifyRequest): AppError {
   if (err instanceof AppError) return err;
@@ -66,7 +73,13 @@ export function toAppError(err: FastifyError | Error, request: FastifyRequest): 
     request.log.error({ err }, 'database unavailable');
     return errors.unavailable('The database is unavailable. Try again shortly.', 5, 'database_unavailable');
   }
-  // Fastify's own client errors (bad JSON 400, 413, 415, ...) carry safe, fixed messages.
+  if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    const accepts = request.routeOptions.config?.accepts ?? ['application/json'];
+    const type = request.headers['content-type']?.slice(0, 100);
+    const sent = type ? `Content-Type ${type}` : 'A body without a Content-Type';
+    return new AppError('unsupported_media_type', `${sent} is not accepted here; send ${accepts.join(' or ')}.`, { metadata: { accepts } });
+  }
+  // Fastify's own client errors (bad JSON 400, 413, ...) carry safe, fixed messages.
   if (!(err instanceof DbError) && typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
     return new AppError(frameworkCode(fe.statusCode), fe.message, { status: fe.statusCode });
   }
