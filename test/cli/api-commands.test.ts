@@ -246,7 +246,7 @@ describe('computers', () => {
 
     const get = await cli(['computers', 'get', 'box']);
     expect(get.stdout).toMatch(/^status\s+active$/m);
-    expect(get.stdout).toContain(`orgctl agent --url ${server.url} --key <API key> --computer "box"`);
+    expect(get.stdout).toContain(`ORGCTL_API_KEY=<API key> orgctl agent --url ${server.url} --computer "box"`);
     const list = parse((await cli(['computers', 'list', '--output', 'csv'])).stdout, { columns: true }) as Record<string, string>[];
     expect(list.map((c) => c.name)).toEqual(['box']);
 

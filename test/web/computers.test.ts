@@ -47,7 +47,7 @@ describe.skipIf(!hasChromium)('computers pages in Chromium against orgctl serve 
     computerId = /\/computers\/([^/?#]+)$/.exec(page.url())![1]!;
     expect(await page.getByTestId('computer-status').textContent()).toBe('provisioning');
     expect(await stepBadge('connect-host').textContent()).toBe('pending');
-    expect(await page.getByTestId('agent-command').textContent()).toBe(`orgctl agent --url ${s.server.url} --key $ORGCTL_API_KEY --computer laptop`);
+    expect(await page.getByTestId('agent-command').textContent()).toBe(`orgctl agent --url ${s.server.url} --computer laptop`);
     expect(await axeViolations(page)).toEqual([]);
   });
 

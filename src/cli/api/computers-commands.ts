@@ -19,7 +19,9 @@ async function findComputer(api: OrgctlClient, nameOrId: string): Promise<Comput
 const target = [{ name: 'COMPUTER', description: "The computer's name or id" }];
 
 /** The line that starts the host agent of a byom computer, with the key left for the user to fill in. */
-const agentLine = (ctx: CommandContext, c: Computer) => `orgctl agent --url ${ctx.connection().url} --key <API key> --computer ${JSON.stringify(c.name)}`;
+// The key travels in the environment: on the command line, every user of the machine sees it (ps).
+const agentLine = (ctx: CommandContext, c: Computer) =>
+  `ORGCTL_API_KEY=<API key> orgctl agent --url ${ctx.connection().url} --computer ${JSON.stringify(c.name)}`;
 
 /** The service hands out its own package (GET /download/orgctl.tgz), so no public registry is needed. */
 const installLine = (ctx: CommandContext) => `npm install -g ${ctx.connection().url}/download/orgctl.tgz`;

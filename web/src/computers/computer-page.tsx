@@ -15,13 +15,14 @@ const shellWord = (w: string): string => (/^[A-Za-z0-9._@%+=:,-]+$/.test(w) ? w 
 function AgentCommand({ computer }: { computer: Computer }) {
   const url = serviceUrl(computer);
   const install = `npm install -g ${url}/download/orgctl.tgz`;
-  const agent = `orgctl agent --url ${url} --key $ORGCTL_API_KEY --computer ${shellWord(computer.name)}`;
+  const agent = `orgctl agent --url ${url} --computer ${shellWord(computer.name)}`;
   return (
     <div className="card" aria-labelledby="agent-title">
       <h2 id="agent-title">Run the agent on the machine</h2>
       <p>
         On the machine that is this computer (it needs git, Node.js 20 and the package managers of the repositories), install orgctl from this service and start
-        the agent with an API key of yours (Settings, API keys). The agent registers the machine, clones and installs, and reports every step here.
+        the agent with an API key of yours (Settings, API keys) in <code>ORGCTL_API_KEY</code>, not on the command line, where other users of the machine see
+        it. The agent registers the machine, clones and installs, and reports every step here.
       </p>
       <pre className="command">
         <code>{install}</code>
