@@ -3,6 +3,7 @@ import { flag } from '../../core/cli/args.js';
 import { CliError } from '../../core/cli/cli-error.js';
 import type { ApiCommand } from '../../cli/api/command.js';
 import { unwrap } from '../../client/api-client.js';
+import { canonicalRepoId, notARepoUrl } from '../../core/net/repo-id.js';
 import { evaluateRepository, NoRepositoryUrlError } from './evaluate.js';
 import { humanSummary } from './human.js';
 import { stableJson, uploadBody } from './report.js';
@@ -33,6 +34,10 @@ export const readinessEvaluate: ApiCommand = {
       throw new CliError(`Cannot evaluate ${dir}: ${(e as Error).message}`);
     }
     const json = ctx.values.json === true;
+    // Said before the report is printed: an upload the service would refuse is not worth reading past.
+    const { repoUrl } = evaluation.report;
+    if (ctx.values.upload === true && canonicalRepoId(repoUrl) === undefined)
+      throw new CliError(`Cannot upload: the repository URL ${repoUrl} ${notARepoUrl(repoUrl)}. Pass --repo-url URL, the repository's address.`, 2);
     process.stdout.write(json ? `${stableJson(evaluation.report)}\n` : humanSummary(evaluation));
     if (ctx.values.upload === true) {
       const stored = await unwrap(ctx.appApi().POST('/api/organization/maturity-level-reports', { body: uploadBody(evaluation.report) }));

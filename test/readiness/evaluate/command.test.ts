@@ -112,4 +112,16 @@ describe('orgctl readiness evaluate', () => {
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('has no origin remote: pass --repo-url URL');
   });
+
+  it('with --upload, an origin that is no repository URL the service takes (a local path) exits 2 suggesting --repo-url, before any report is printed', async () => {
+    const local = makeRepo({ 'a.txt': 'x' });
+    execFileSync('git', ['remote', 'set-url', 'origin', '/srv/git/app.git'], { cwd: local });
+    const res = await runCli(['readiness', 'evaluate', local, '--upload', '--url', 'http://127.0.0.1:9', '--key', 'ock_unused'], {});
+    expect(res.code).toBe(2);
+    expect(res.stdout).toBe('');
+    expect(res.stderr).toContain('Cannot upload: the repository URL /srv/git/app.git must be a remote repository URL');
+    expect(res.stderr).toContain('Pass --repo-url URL');
+    // Without --upload the report is still printed.
+    expect((await runCli(['readiness', 'evaluate', local], {})).code).toBe(0);
+  });
 });
