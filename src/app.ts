@@ -1,5 +1,6 @@
 import fastifyCookie from '@fastify/cookie';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import { pino } from 'pino';
 import type { Config } from './config.js';
 import { accountsRoutes } from './core/accounts/routes.js';
 import { registerAccessControl } from './core/http/access.js';
@@ -28,6 +29,7 @@ import { otlpRoutes } from './otlp/routes.js';
 import { automationsRoutes } from './automations/routes.js';
 import { readinessRoutes } from './readiness/routes.js';
 import { computersRoutes } from './computers/routes.js';
+import { notOpened } from './core/db/not-opened.js';
 import { buildServices, type ServiceDeps, type Services } from './services.js';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -55,26 +57,22 @@ export function buildApp(config: Config, deps: AppDeps, surfaces: readonly Surfa
 }
 
 /**
- * The OpenAPI document of every route, for `orgctl openapi`: the routes are registered for their
- * schemas and none is ever called, so no database is opened and no service is built.
+ * The OpenAPI document of every route, for `orgctl openapi`: the services are built over a
+ * database that is never opened (building touches nothing), the routes registered for their
+ * schemas, and none is ever called.
  */
 export async function describeApi(config: Config): Promise<unknown> {
-  const app = await assemble(config, undefined, {}, ALL_SURFACES);
+  const services = buildServices(config, { db: notOpened(), log: pino({ level: 'silent' }) });
+  const app = await assemble(config, services, {}, ALL_SURFACES);
   await app.ready();
-  // Not closed: its close hooks would end services it does not have, and it holds nothing (it
-  // never listened, opened no database and started no timer).
-  return openApiDocument(app);
+  const document = openApiDocument(app);
+  await app.close();
+  return document;
 }
 
-/**
- * `built` is absent only for describeApi; the request-time guards (overload shedding, rate limits,
- * which read the database engine as they register) are then left out.
- */
-async function assemble(config: Config, built: Services | undefined, deps: Listener, surfaces: readonly Surface[]): Promise<FastifyInstance> {
-  // The routes keep the services for their handlers, which a description never calls.
-  const services = built ?? ({} as Services);
+async function assemble(config: Config, services: Services, deps: Listener, surfaces: readonly Surface[]): Promise<FastifyInstance> {
   const app = Fastify({
-    ...(built ? { loggerInstance: built.log } : { logger: false }),
+    loggerInstance: services.log,
     genReqId: genRequestId,
     // Fastify's two lines per request are replaced by our single one (core/http/request-log.ts).
     logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
@@ -116,12 +114,10 @@ async function assemble(config: Config, built: Services | undefined, deps: Liste
   await app.register(fastifyCookie);
   registerAccessControl(app, authenticator, accounts, { publicUrl: config.publicUrl });
   registerNulGuard(app);
-  if (built) {
-    built.connections.attach(app.server);
-    registerBodyBudget(app, built.bodies);
-    await registerOverloadShedding(app, { maxEventLoopDelayMs: config.overloadMaxEventLoopDelayMs });
-    await registerRateLimits(app, built.db, { enabled: config.rateLimits });
-  }
+  services.connections.attach(app.server);
+  registerBodyBudget(app, services.bodies);
+  await registerOverloadShedding(app, { maxEventLoopDelayMs: config.overloadMaxEventLoopDelayMs });
+  await registerRateLimits(app, services.db, { enabled: config.rateLimits });
   await registerOpenApi(app);
 
   // Each area is a plugin whose options name the services it needs; it is handed the process's.

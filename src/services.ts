@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { tmpdir } from 'node:os';
 import { pino } from 'pino';
 import type { Config } from './config.js';
 import { systemClock, type Clock } from './core/clock.js';
@@ -15,11 +16,13 @@ import { AnalyticsService } from './analytics/service.js';
 import { TelemetryService } from './telemetry/service.js';
 import { OtlpService } from './otlp/service.js';
 import { AutomationsService } from './automations/service.js';
+import { GitHubHost } from './automations/github-host.js';
+import { PlainGitHost } from './automations/plain-git-host.js';
+import { parseHostList } from './automations/repo-target.js';
 import { ReadinessService } from './readiness/service.js';
 import { AgentChannel } from './computers/agent-service.js';
-import { createEngine, e2bFromConfig } from './computers/area.js';
-import type { ProvisioningEngine } from './computers/engine.js';
-import type { E2bClient } from './computers/providers/e2b-client.js';
+import { ProvisioningEngine } from './computers/engine.js';
+import { SdkE2bClient, type E2bClient } from './computers/providers/e2b-client.js';
 import { ComputersService } from './computers/service.js';
 import { WorkSignal } from './computers/work-signal.js';
 
@@ -60,13 +63,14 @@ export interface Services {
 
 /**
  * The one place services are made, for `orgctl serve`, the commands that open the database and
- * the tests. Building touches nothing: no query runs, no timer starts.
+ * the tests, and the one place that reads the configuration for them: each service is given its
+ * settings, never the configuration. Building touches nothing: no query runs, no timer starts.
  */
 export function buildServices(config: Config, deps: ServiceDeps): Services {
   const { db } = deps;
   const clock = deps.clock ?? systemClock;
   const log = deps.log ?? pino({ level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] });
-  const e2b = deps.e2b ?? e2bFromConfig(config);
+  const e2b = deps.e2b ?? (config.e2bApiKey ? new SdkE2bClient(config.e2bApiKey) : undefined);
   const authenticator = new Authenticator(db, new JwtVerifier(config, clock), {
     clock,
     cacheTtlMs: config.authCacheTtlMs,
@@ -99,7 +103,18 @@ export function buildServices(config: Config, deps: ServiceDeps): Services {
     otlp: new OtlpService(db, identity, analytics, clock),
     limits: new LimitsService(db, identity, deps.usage ?? analytics, clock),
     readiness: new ReadinessService(db),
-    automations: AutomationsService.fromConfig(db, config),
+    automations: new AutomationsService(
+      db,
+      {
+        git: new PlainGitHost({
+          workDir: config.ciWorkDir ?? tmpdir(),
+          timeoutMs: config.ciGitTimeoutMs,
+          author: { name: config.ciGitAuthorName, email: config.ciGitAuthorEmail },
+        }),
+        github: new GitHubHost({ token: config.githubToken, baseUrl: config.githubApiUrl, timeoutMs: config.ciGitTimeoutMs }),
+      },
+      { hosts: parseHostList(config.ciGitHosts), allowPrivateNetwork: config.ciAllowPrivateNetwork },
+    ),
     computers,
     agentChannel: new AgentChannel(
       db,
@@ -108,7 +123,20 @@ export function buildServices(config: Config, deps: ServiceDeps): Services {
       signal,
       clock,
     ),
-    engine: createEngine(config, db, log, e2b, clock),
+    engine: new ProvisioningEngine(
+      db,
+      {
+        tickMs: config.computersEngineTickMs,
+        leaseMs: config.computersLeaseMs,
+        maxAttempts: config.computersMaxAttempts,
+        logMaxChars: config.installLogMaxChars,
+        concurrency: 8,
+        e2bTemplate: config.e2bTemplate,
+      },
+      e2b,
+      clock,
+      log,
+    ),
     bodies: new BodyBudget(config.httpBodyMemoryMb * 1024 * 1024),
     connections: new ConnectionGuard(
       { maxConnections: config.httpMaxConnections, maxPerAddress: config.httpMaxConnectionsPerAddress, firstByteMs: config.httpHeadersTimeoutMs },

@@ -1,14 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import type { Config } from '../config.js';
 import type { Db } from '../core/db/db.js';
 import { errors } from '../core/http/errors.js';
 import type { Principal } from '../core/identity/roles.js';
 import { startPosition } from '../core/db/keyset.js';
-import { GitHubHost } from './github-host.js';
 import type { GitHost, WorkflowChange } from './host.js';
-import { PlainGitHost } from './plain-git-host.js';
-import { parseHostList, repoIdOf, resolveTarget, type RepoTarget, type TargetPolicy } from './repo-target.js';
+import { repoIdOf, resolveTarget, type RepoTarget, type TargetPolicy } from './repo-target.js';
 import type { CiEditBody, CiEditResult, PullRequest, PullRequestQuery } from './schemas.js';
 import { automationsStore as store, type PullRequestRow } from './store.js';
 import { checkBranchName, checkWorkflowContent, checkWorkflowPath } from './workflow-request.js';
@@ -39,21 +35,6 @@ export class AutomationsService {
     private readonly hosts: GitHosts,
     private readonly policy: TargetPolicy,
   ) {}
-
-  static fromConfig(db: Db, config: Config): AutomationsService {
-    return new AutomationsService(
-      db,
-      {
-        git: new PlainGitHost({
-          workDir: config.ciWorkDir ?? tmpdir(),
-          timeoutMs: config.ciGitTimeoutMs,
-          author: { name: config.ciGitAuthorName, email: config.ciGitAuthorEmail },
-        }),
-        github: new GitHubHost({ token: config.githubToken, baseUrl: config.githubApiUrl, timeoutMs: config.ciGitTimeoutMs }),
-      },
-      { hosts: parseHostList(config.ciGitHosts), allowPrivateNetwork: config.ciAllowPrivateNetwork },
-    );
-  }
 
   /**
    * Opens a pull request that creates, edits or deletes one workflow: one new branch, one commit.

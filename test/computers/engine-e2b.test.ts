@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine } from '../../src/computers/area.js';
+import { buildServices } from '../../src/services.js';
 import type { ProvisioningEngine } from '../../src/computers/engine.js';
 import { jobsStore } from '../../src/computers/jobs-store.js';
 import { loadConfig } from '../../src/config.js';
@@ -37,7 +37,7 @@ afterEach(async () => {
 afterAll(() => t?.close());
 
 const startEngine = () => {
-  const engine = createEngine(config, t.db, undefined, e2b, clock);
+  const engine = buildServices(config, { db: t.db, e2b, clock }).engine;
   engines.push(engine);
   engine.start();
   return engine;
@@ -126,7 +126,7 @@ describe('the e2b provider, run by the provisioning engine', () => {
 
   it('a step lost more often than COMPUTERS_MAX_ATTEMPTS fails with a message saying so', async () => {
     const created = await t.request<Computer>('POST', C, { key: org.ownerKey, body: { name: 'cloud-lost' } });
-    const reaper = createEngine(config, t.db, undefined, e2b, clock); // not started: its reap() is called by hand
+    const reaper = buildServices(config, { db: t.db, e2b, clock }).engine; // not started: its reap() is called by hand
     const crashClaim = () =>
       t.db.transaction((tx) => jobsStore.claim(tx, { provider: 'e2b', computerId: created.body.id, limit: 1 }, 'engine:crashed:', LEASE_MS, clock.now()));
     const leaseOf = async () =>

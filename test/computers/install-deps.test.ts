@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine } from '../../src/computers/area.js';
+import { buildServices } from '../../src/services.js';
 import { loadConfig } from '../../src/config.js';
 import { TestClock } from '../../src/core/clock.js';
 import { expectErrorObject, TestApp, type Org } from '../helpers/test-app.js';
@@ -49,7 +49,7 @@ const agent = (id: string) => ({
 });
 /** A started engine on the test's clock, stopped by the returned function. */
 const startEngine = () => {
-  const engine = createEngine(loadConfig({}, { computersLeaseMs: LEASE_MS, computersEngineTickMs: TICK_MS }), t.db, undefined, undefined, clock);
+  const engine = buildServices(loadConfig({}, { logLevel: 'silent', computersLeaseMs: LEASE_MS, computersEngineTickMs: TICK_MS }), { db: t.db, clock }).engine;
   engine.start();
   return engine;
 };
