@@ -3,7 +3,6 @@ import { readFileSync } from 'node:fs';
 import postgres from 'postgres';
 import { inject } from 'vitest';
 import type { Db } from '../../src/core/db/db.js';
-import { migrate } from '../../src/core/db/migrate.js';
 import { PgliteDb } from '../../src/core/db/pglite-engine.js';
 import { PostgresDb } from '../../src/core/db/postgres-engine.js';
 
@@ -16,12 +15,12 @@ export interface TestDb {
   drop(): Promise<void>;
 }
 
-/** A fresh PostgreSQL database with the migrations applied. */
-export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+/** A fresh PostgreSQL database: empty, or a copy of `template`. */
+export async function createPostgresDatabase(template?: string): Promise<{ url: string; drop(): Promise<void> }> {
   const adminUrl = process.env.DATABASE_URL as string;
   const name = `orgctl_test_${randomBytes(6).toString('hex')}`;
   const admin = postgres(adminUrl, { max: 1, onnotice: () => undefined });
-  await admin.unsafe(`CREATE DATABASE ${name}`);
+  await admin.unsafe(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
@@ -33,13 +32,12 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop(): P
   };
 }
 
-/** A database of this test file's own: a new PostgreSQL database, or PGlite from the migrated template. */
+/** A database of this test file's own, a copy of the migrated template (global-setup.ts): PostgreSQL or PGlite. */
 export async function createTestDb(): Promise<TestDb> {
   if (onPostgres) {
-    const created = await createPostgresDatabase();
+    const created = await createPostgresDatabase(inject('postgresTemplate'));
     // With the time limit serve has by default (DATABASE_TIMEOUT_MS), so tests run the same path.
     const db = new PostgresDb({ url: created.url, poolSize: 5, timeoutMs: 15_000 });
-    await migrate(db);
     return {
       db,
       url: created.url,

@@ -11,6 +11,8 @@ export interface PgliteOptions {
   dataDir: string;
   /** A data directory dump (see `dump()`) to start from instead of an empty cluster. */
   loadDataDir?: Uint8Array;
+  /** Extra initdb arguments for a new cluster (the tests' template makes its WAL segments small). */
+  initdbArgs?: string[];
 }
 
 /**
@@ -37,7 +39,7 @@ export class PgliteDb implements Db {
 
   private constructor(options: PgliteOptions) {
     this.worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), {
-      workerData: { dataDir: options.dataDir, loadDataDir: options.loadDataDir },
+      workerData: { dataDir: options.dataDir, loadDataDir: options.loadDataDir, initdbArgs: options.initdbArgs },
     });
     this.ready = new Promise((resolve, reject) => {
       this.pending.set(0, { resolve: (r) => (r.ok ? resolve() : reject(toDbError(r))), reject });

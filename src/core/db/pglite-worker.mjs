@@ -5,6 +5,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 
 const options = workerData.loadDataDir ? { loadDataDir: new Blob([workerData.loadDataDir]) } : {};
+if (workerData.initdbArgs) options.initDbStartParams = workerData.initdbArgs;
 const db = new PGlite(workerData.dataDir, options);
 
 const errorOf = (e) => ({
