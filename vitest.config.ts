@@ -26,6 +26,7 @@ const PROCESSES = [
 export default defineConfig({
   test: {
     globalSetup: ['test/helpers/global-setup.ts'],
+    setupFiles: ['test/helpers/setup-db.ts'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 120_000,

@@ -33,7 +33,33 @@ export async function createPostgresDatabase(template?: string): Promise<{ url: 
 }
 
 /** A database of this test file's own, a copy of the migrated template (global-setup.ts): PostgreSQL or PGlite. */
-export async function createTestDb(): Promise<TestDb> {
+export function createTestDb(): Promise<TestDb> {
+  const started = early;
+  early = undefined;
+  return started ?? openTestDb();
+}
+
+/** The database setup-db.ts started before the test file was imported, until the file takes it. */
+let early: Promise<TestDb> | undefined;
+
+/** Starts the file's first database now (setup-db.ts); its first createTestDb() takes it. */
+export function startTestDbEarly(): void {
+  early = openTestDb();
+  // Its failure is reported by the createTestDb() that takes it.
+  early.catch(() => undefined);
+}
+
+/** Drops the early database if the file never took it (its tests were skipped, say). */
+export async function discardEarlyTestDb(): Promise<void> {
+  const started = early;
+  early = undefined;
+  await started?.then(
+    (t) => t.drop(),
+    () => undefined,
+  );
+}
+
+async function openTestDb(): Promise<TestDb> {
   if (onPostgres) {
     const created = await createPostgresDatabase(inject('postgresTemplate'));
     // With the time limit serve has by default (DATABASE_TIMEOUT_MS), so tests run the same path.
