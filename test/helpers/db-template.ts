@@ -21,7 +21,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const cacheDir = path.join(root, 'node_modules', '.cache', 'orgctl-tests');
 
 /** A hash of the migration files, the recipe and the PGlite version (a dump is read by the version that wrote it). */
-export function templateKey(): string {
+function templateKey(): string {
   const hash = createHash('sha256');
   const pglite = JSON.parse(readFileSync(path.join(root, 'node_modules/@electric-sql/pglite/package.json'), 'utf8')) as { version: string };
   hash.update(`recipe ${RECIPE}\npglite ${pglite.version}\n`);
