@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify';
 import { principalOf } from '../core/http/access.js';
 import { errorResponses } from '../core/http/error-schema.js';
 import { SerializedJson } from '../core/http/serialized-json.js';
-import { access } from '../core/identity/roles.js';
+import { access, isManagerRole } from '../core/identity/roles.js';
 import {
   ActivityQuery,
   DailyUsageQuery,
@@ -15,6 +15,7 @@ import {
   TokensResponse,
   ToolsQuery,
   ToolsResponse,
+  TodayUsageResponse,
   UsersQuery,
   UsersResponse,
   UserTotalsQuery,
@@ -136,6 +137,22 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<{ analytics: AnalyticsSe
     async (request, reply) => {
       const p = principalOf(request);
       return send(reply, await analytics.ownDaily(p.orgId, p.id, request.query));
+    },
+  );
+  app.get(
+    '/api/v0/usage/today',
+    {
+      config: { access: access.anyone },
+      schema: {
+        operationId: 'usage.today',
+        tags: ['usage'],
+        summary: "Today so far (UTC), live: the caller's credits, tokens, sessions and tool calls; owners and managers also the organization's",
+        response: { 200: TodayUsageResponse, ...errorResponses(401) },
+      },
+    },
+    async (request) => {
+      const p = principalOf(request);
+      return analytics.today(p.orgId, p.id, isManagerRole(p.role));
     },
   );
 };

@@ -158,3 +158,29 @@ export type UserRow = Static<typeof UserRow>;
 
 export const DailyUsageQuery = Type.Object(range);
 export const DailyUsageResponse = envelope(UserRow);
+
+/** What a principal, or the organization, has used so far today (UTC): today's user-day rows as they stand. */
+const TodaySums = {
+  billable_tokens: Type.Integer({ description: 'Standard Credits so far today, rounded once' }),
+  tokens: Type.Integer({ description: 'Input, output, cache read and cache write tokens so far today, summed' }),
+  sessions: Int,
+  tool_calls: Int,
+};
+export const TodayUsageResponse = Type.Object({
+  date: Type.String({ description: 'Today, YYYY-MM-DD (UTC)' }),
+  mine: Type.Object(TodaySums, { description: "The caller's own usage so far today" }),
+  organization: Type.Union(
+    [
+      Type.Object({
+        ...TodaySums,
+        active_users: Type.Integer({ description: 'Principals with any event today' }),
+        first_active_date: Type.Union([DateOut, Type.Null()], {
+          description: 'The first day with any usage of the organization (native events or OTLP); null until the first arrives',
+        }),
+      }),
+      Type.Null(),
+    ],
+    { description: "The organization's usage so far today, for owners and managers; null for members and guests" },
+  ),
+});
+export type TodayUsageResponse = Static<typeof TodayUsageResponse>;

@@ -22,6 +22,7 @@ import {
   type ProductivityQuery,
   type TokensQuery,
   type ToolsQuery,
+  type TodayUsageResponse,
   type UserTotalsQuery,
   type UsersQuery,
 } from './schemas.js';
@@ -284,6 +285,25 @@ export class AnalyticsService implements CreditsUsage {
       ),
       metaJson(meta),
     );
+  }
+
+  /**
+   * Today so far (UTC), live: the caller's own user-day row and, for owners and managers
+   * (`withOrganization`), the organization's, read as they stand. Analytics proper ends yesterday.
+   */
+  async today(orgId: string, userId: string, withOrganization: boolean): Promise<TodayUsageResponse> {
+    const date = utcDay(this.clock.now().getTime());
+    const sums = ({ credit_units, tokens, sessions, tool_calls }: Awaited<ReturnType<typeof store.daySums>>) => ({
+      billable_tokens: roundCredits(credit_units),
+      tokens: Number(tokens),
+      sessions: Number(sessions),
+      tool_calls: Number(tool_calls),
+    });
+    const mine = sums(await store.daySums(this.db, orgId, date, userId));
+    if (!withOrganization) return { date, mine, organization: null };
+    const org = await store.daySums(this.db, orgId, date, null);
+    const first = await store.firstActiveDay(this.db, orgId);
+    return { date, mine, organization: { ...sums(org), active_users: org.principals, first_active_date: first } };
   }
 
   /** Credits a principal used in [from, to) (whole UTC days), for the allowance of usage limits. */

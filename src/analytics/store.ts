@@ -263,6 +263,24 @@ export const analyticsStore = {
     );
   },
 
+  /** Sums of one day's user-day rows of the organization, or of one principal (`userId`): today so far. */
+  async daySums(db: Queryable, orgId: string, day: string, userId: string | null) {
+    const rows = await db.query<{ principals: number; credit_units: string; tokens: number; sessions: number; tool_calls: number }>(
+      `SELECT count(*)::int AS principals, coalesce(sum(credit_units), 0)::text AS credit_units,
+              coalesce(sum(input_tokens + output_tokens + cache_read_tokens + cache_write_tokens), 0)::bigint AS tokens,
+              coalesce(sum(sessions), 0)::bigint AS sessions, coalesce(sum(tool_calls), 0)::bigint AS tool_calls
+       FROM analytics_user_day WHERE org_id = $1 AND day = $2::date AND ($3::uuid IS NULL OR user_id = $3::uuid)`,
+      [orgId, day, userId],
+    );
+    return rows[0]!;
+  },
+
+  /** The organization's first day with a user-day row (the primary key's order): null before any usage arrives. */
+  async firstActiveDay(db: Queryable, orgId: string): Promise<string | null> {
+    const rows = await db.query<{ day: string }>(`SELECT day::text AS day FROM analytics_user_day WHERE org_id = $1 ORDER BY day LIMIT 1`, [orgId]);
+    return rows[0]?.day ?? null;
+  },
+
   /** A user's credit units over the days [from, to]. */
   async creditUnits(db: Queryable, orgId: string, userId: string, from: string, to: string): Promise<string> {
     const rows = await db.query<{ units: string | null }>(

@@ -699,6 +699,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v0/usage/today": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Today so far (UTC), live: the caller's credits, tokens, sessions and tool calls; owners and managers also the organization's */
+        get: operations["usage.today"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/analytics/activity": {
         parameters: {
             query?: never;
@@ -4926,6 +4943,69 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+        };
+    };
+    "usage.today": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Today, YYYY-MM-DD (UTC) */
+                        date: string;
+                        /** @description The caller's own usage so far today */
+                        mine: {
+                            /** @description Standard Credits so far today, rounded once */
+                            billable_tokens: number;
+                            sessions: number;
+                            /** @description Input, output, cache read and cache write tokens so far today, summed */
+                            tokens: number;
+                            tool_calls: number;
+                        };
+                        /** @description The organization's usage so far today, for owners and managers; null for members and guests */
+                        organization: {
+                            /** @description Principals with any event today */
+                            active_users: number;
+                            /** @description Standard Credits so far today, rounded once */
+                            billable_tokens: number;
+                            /** @description The first day with any usage of the organization (native events or OTLP); null until the first arrives */
+                            first_active_date: string | null;
+                            sessions: number;
+                            /** @description Input, output, cache read and cache write tokens so far today, summed */
+                            tokens: number;
+                            tool_calls: number;
+                        } | null;
+                    };
                 };
             };
             /** @description Missing or invalid credential */
