@@ -4,6 +4,9 @@ import { tokensQuery } from '../analytics/queries.js';
 import { globalLimitQuery, membersQuery } from '../settings/queries.js';
 import { AllowanceCard } from '../usage/allowance-card.js';
 import { ComputersCard, ReadinessCard } from './area-cards.js';
+import { GettingStarted } from './getting-started.js';
+import './overview.css';
+import { TodayCard } from '../usage/today-card.js';
 import { monthStart } from '../../../src/core/days.js';
 import { dayFromToday, number } from '../ui/format.js';
 import { Page, QueryState } from '../ui/parts.js';
@@ -59,7 +62,9 @@ export function OverviewPage() {
   const me = useMe();
   return (
     <Page title="Overview">
+      {isManager(me.role) ? <GettingStarted /> : null}
       <div className="cards">
+        <TodayCard organization={isManager(me.role)} />
         <AllowanceCard />
         {isManager(me.role) ? <OrganizationCard /> : null}
         <ReadinessCard />

@@ -6,6 +6,7 @@ import { dayFromToday, number } from '../ui/format.js';
 import { Field, Page, QueryState } from '../ui/parts.js';
 import { AllowanceCard } from './allowance-card.js';
 import { dailyUsageQuery } from './queries.js';
+import { TodayCard } from './today-card.js';
 
 /** My usage: the allowance, and one row per day of the range (in the URL, so a view can be shared). */
 export function MyUsagePage() {
@@ -21,7 +22,10 @@ export function MyUsagePage() {
   };
   return (
     <Page title="My usage">
-      <AllowanceCard />
+      <div className="cards">
+        <TodayCard />
+        <AllowanceCard />
+      </div>
       <form className="inline" onSubmit={submit} aria-label="Date range">
         <Field label="From">
           <input type="date" required value={draft.from} onChange={(e) => setDraft({ ...draft, from: e.target.value })} />

@@ -17,3 +17,14 @@ export const dailyUsageQuery = (startDate: string, endDate: string) =>
     queryKey: ['usage', 'daily', startDate, endDate],
     queryFn: () => call(api.GET('/api/v0/usage/daily', { params: { query: { startDate, endDate } } })),
   });
+
+/**
+ * Today so far (UTC): the caller's usage and, for owners and managers, the organization's. Read
+ * live from the rollups as events arrive, so it is asked again every 10 seconds while shown:
+ * someone who has just connected an agent sees its first events arrive.
+ */
+export const todayQuery = queryOptions({
+  queryKey: ['usage', 'today'],
+  queryFn: () => call(api.GET('/api/v0/usage/today')),
+  refetchInterval: 10_000,
+});
