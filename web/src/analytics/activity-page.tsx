@@ -4,6 +4,7 @@ import { Page, QueryState } from '../ui/parts.js';
 import { BarTable } from './bar-table.js';
 import { CsvDownload } from './csv-download.js';
 import { activityQuery } from './queries.js';
+import { NoData } from './no-data.js';
 import { Term } from './term.js';
 import { TimeChart } from './time-chart.js';
 import { daily, Section, Stats, sum, useRange } from './view.js';
@@ -32,10 +33,13 @@ export function ActivityPage() {
     [data, days],
   );
   const last = data[data.length - 1];
+  // No activity in the range: why, and what to do, rather than charts of zeros.
+  const empty = sum(data, (r) => r.daily_active_users) === 0;
   return (
     <Page title="Activity">
       <QueryState query={rows} />
-      {rows.data ? (
+      {rows.data && empty ? <NoData what="activity" startDate={startDate} endDate={endDate} /> : null}
+      {rows.data && !empty ? (
         <>
           <Stats
             items={[

@@ -7,6 +7,7 @@ import { BarTable } from './bar-table.js';
 import { CsvDownload } from './csv-download.js';
 import { tokensByModelQuery, userTotalsQuery } from './queries.js';
 import { keepRange, PRESETS, resolveRange } from './range.js';
+import { NoData } from './no-data.js';
 import { Term } from './term.js';
 import { TimeChart } from './time-chart.js';
 import { daily, Section, Stats, sum, useRange } from './view.js';
@@ -54,10 +55,13 @@ export function CreditsPage() {
     [models, days, rows.data],
   );
   const data = rows.data ?? [];
+  // No activity in the range: why, and what to do, rather than charts of zeros.
+  const empty = data.length === 0;
   return (
     <Page title="Credits and tokens">
       <QueryState query={rows} />
-      {rows.data ? (
+      {rows.data && empty ? <NoData what="credits or tokens" startDate={startDate} endDate={endDate} /> : null}
+      {rows.data && !empty ? (
         <>
           <Stats
             items={[

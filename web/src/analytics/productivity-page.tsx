@@ -4,6 +4,7 @@ import { Page, QueryState } from '../ui/parts.js';
 import { BarTable, sumBy } from './bar-table.js';
 import { CsvDownload } from './csv-download.js';
 import { productivityQuery } from './queries.js';
+import { NoData } from './no-data.js';
 import { Term } from './term.js';
 import { TimeChart } from './time-chart.js';
 import { daily, Section, Stats, sum, useRange } from './view.js';
@@ -22,10 +23,13 @@ export function ProductivityPage() {
     ],
     [data, days],
   );
+  // No activity in the range: why, and what to do, rather than charts of zeros.
+  const empty = sum(data, (r) => r.files_created + r.files_edited + r.git_commits + r.git_prs_created) === 0;
   return (
     <Page title="Productivity">
       <QueryState query={rows} />
-      {rows.data ? (
+      {rows.data && empty ? <NoData what="files, commits or pull requests" startDate={startDate} endDate={endDate} /> : null}
+      {rows.data && !empty ? (
         <>
           <Stats
             items={[

@@ -4,6 +4,7 @@ import { Page, QueryState } from '../ui/parts.js';
 import { BarTable, sumBy } from './bar-table.js';
 import { CsvDownload } from './csv-download.js';
 import { toolsQuery } from './queries.js';
+import { NoData } from './no-data.js';
 import { Term } from './term.js';
 import { TimeChart } from './time-chart.js';
 import { daily, Section, Stats, sum, useRange } from './view.js';
@@ -46,10 +47,13 @@ export function ToolsPage() {
   );
   const levels = ['auto_high', 'auto_medium', 'auto_low', 'manual'] as const;
   const calls = sum(data, (r) => r.tool_calls);
+  // No activity in the range: why, and what to do, rather than charts of zeros.
+  const empty = sum(data, (r) => r.tool_calls + r.skills_invocations + r.slash_commands_invocations + r.hooks_invocations) === 0;
   return (
     <Page title="Tools">
       <QueryState query={rows} />
-      {rows.data ? (
+      {rows.data && empty ? <NoData what="tool calls" startDate={startDate} endDate={endDate} /> : null}
+      {rows.data && !empty ? (
         <>
           <Stats
             items={[
