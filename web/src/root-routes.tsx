@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createRootRouteWithContext, createRoute, Outlet, redirect } from '@tanstack/react-router';
 import { ApiFailure, sessionQuery } from './api.js';
-import { ComingSoon } from './shell/coming-soon.js';
+import { NotFoundPage } from './shell/not-found.js';
 import { Shell } from './shell/shell.js';
 import { ErrorNote } from './ui/parts.js';
 
@@ -12,7 +12,7 @@ export interface RouterContext {
 
 export const rootRoute = createRootRouteWithContext<RouterContext>()({
   component: Outlet,
-  notFoundComponent: () => <ComingSoon title="Not found" what="there is no page at this address." />,
+  notFoundComponent: NotFoundPage,
 });
 
 /**
@@ -31,5 +31,7 @@ export const shellRoute = createRoute({
     }
   },
   errorComponent: ({ error }) => <ErrorNote error={error} />,
+  // An unknown address under a signed-in page (/analytics/nope) is said inside the frame.
+  notFoundComponent: NotFoundPage,
   component: Shell,
 });

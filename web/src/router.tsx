@@ -2,6 +2,7 @@ import { createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-r
 import { analyticsRoutes } from './analytics/routes.js';
 import { queryClient } from './query-client.js';
 import { rootRoute, shellRoute as shell } from './root-routes.js';
+import { NotFoundPage } from './shell/not-found.js';
 
 // Pages are loaded when first visited, so the first load carries only the frame and sign-in.
 const setup = createRoute({
@@ -96,6 +97,9 @@ const profile = createRoute({
   component: lazyRouteComponent(() => import('./settings/profile-page.js'), 'ProfilePage'),
 });
 
+// Any other address: the 404 page inside the frame, with the navigation (after the sign-in gate).
+const notFound = createRoute({ getParentRoute: () => shell, path: '$', component: NotFoundPage });
+
 const routeTree = rootRoute.addChildren([
   setup,
   login,
@@ -116,6 +120,7 @@ const routeTree = rootRoute.addChildren([
     usageLimits,
     limitsAudit,
     profile,
+    notFound,
   ]),
 ]);
 
