@@ -70,8 +70,8 @@ export function GettingStarted() {
       body: (
         <>
           <p>
-            Point the agent&apos;s OpenTelemetry exporter at this service, with an API key (Settings, <Link to="/settings/api-keys">API keys</Link>). For Claude
-            Code, in the environment:
+            Point the agent&apos;s OpenTelemetry exporter at this service, with a key (<Link to="/settings/api-keys">create a key</Link> in Settings). For
+            Claude Code, in the environment:
           </p>
           <Command text={agentSettings(origin)} testId="agent-settings" label="Copy settings" name="Agent settings" />
           <p className="muted">
@@ -86,7 +86,7 @@ export function GettingStarted() {
       done: members.data.members.length > 1 || invitations.data.invitations.length > 0,
       body: (
         <p>
-          Make an invitation link for each person in Settings, <Link to="/settings/members">Members</Link>.
+          Give each person an invitation link (<Link to="/settings/members">invite people</Link> in Settings).
         </p>
       ),
     },
@@ -96,7 +96,7 @@ export function GettingStarted() {
       done: limits.data.global !== null || limits.data.users.length > 0,
       body: (
         <p>
-          Give everyone a monthly allowance of Standard Credits, or some people their own, in Settings, <Link to="/settings/usage-limits">Usage limits</Link>.
+          Give everyone a monthly allowance of Standard Credits, or some people their own (<Link to="/settings/usage-limits">set the limits</Link> in Settings).
         </p>
       ),
     },

@@ -38,11 +38,11 @@ export function TodayCard({ organization = false }: { organization?: boolean }) 
       <QueryState query={today} />
       {today.data ? (
         <>
-          <h3>{org ? 'Mine' : 'My usage'}</h3>
+          {org ? <h3>Mine</h3> : null}
           <TodayStats sums={today.data.mine} testId="today-mine" />
           {org ? (
             <>
-              <h3>Organization</h3>
+              <h3>The organization</h3>
               <TodayStats sums={org} testId="today-org" />
               <p className="muted">{number(org.active_users)} active today.</p>
             </>
