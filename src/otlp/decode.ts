@@ -1,7 +1,8 @@
 import { errors } from '../core/http/errors.js';
 import { decodeMessage, messages } from './proto.js';
 import { logRecords, metricPoints, spans, ValueTooDeepError, type LogRecordIn, type MetricPoints, type Origin, type SpanIn } from './records.js';
-import { logRecordsFromWire, metricPointsFromWire } from './wire.js';
+import { logRecordsFromWire } from './wire/logs.js';
+import { metricPointsFromWire } from './wire/metrics.js';
 
 export type Signal = 'metrics' | 'logs' | 'traces';
 
@@ -12,7 +13,7 @@ export interface Records {
   traces: SpanIn[];
 }
 
-// Protobuf metrics and logs are read from the wire (wire.ts); spans, from the decoded message.
+// Protobuf metrics and logs are read from the wire (wire/); spans, from the decoded message.
 const FROM_PROTOBUF: { [S in Signal]: (bytes: Uint8Array) => Records[S] } = {
   metrics: metricPointsFromWire,
   logs: logRecordsFromWire,

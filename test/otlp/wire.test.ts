@@ -3,7 +3,8 @@ import protobuf from 'protobufjs';
 import { describe, expect, it } from 'vitest';
 import { decodeMessage, messages } from '../../src/otlp/proto.js';
 import { logRecords, metricPoints } from '../../src/otlp/records.js';
-import { logRecordsFromWire, metricPointsFromWire } from '../../src/otlp/wire.js';
+import { logRecordsFromWire } from '../../src/otlp/wire/logs.js';
+import { metricPointsFromWire } from '../../src/otlp/wire/metrics.js';
 
 // The wire reader must read every protobuf export exactly as records.ts reads protobufjs's
 // decoding of it (the first release's way, which the ids of stored records come from).
