@@ -99,31 +99,35 @@ function getOrAdd<K, V>(map: Map<K, V>, key: K, make: () => V): V {
 export const laterSession = (a: { ms: number; level: string }, b: { ms: number; level: string }): boolean =>
   a.ms > b.ms || (a.ms === b.ms && a.level > b.level);
 
+type DelegationLevel = (typeof DELEGATION_LEVELS)[number];
+type AutonomyLevel = (typeof AUTONOMY_LEVELS)[number];
+
 /** The kind of tokens a model request given by its parts counts. */
 export type TokenKind = 'input' | 'output' | 'cacheRead' | 'cacheWrite';
 
 /**
- * A model request given by its parts rather than as an event: an OTLP token data point (one kind
- * of tokens), whose event object and attributes would outlive the export's wait for the database,
- * so that V8 promotes them (docs/otlp.md). It counts in the rollups exactly as a `model_request`
- * event of its day, user, client and model, of the tier `standard`, with its tokens of its kind
- * and none of the others.
+ * A counter increment: what `amount` events of one kind add to one user's day, given by its parts
+ * rather than as events (OTLP's counter data points, a value of up to 10,000 each, and token data
+ * points: docs/otlp.md, Rollups). It counts in the rollups exactly as `amount` events of its
+ * type, day, user, client and fields would; `tokens`, one model request of its day, user, client
+ * and model, of the tier `standard`, with `amount` tokens of its kind and none of the others.
+ * Names are as native events' fields (analytics cuts them to its bounds).
  */
-export interface ModelRequest {
-  day: string;
-  userId: string;
-  client: Client;
-  model: string;
-  kind: TokenKind;
-  tokens: number;
-}
+export type Increment = { day: string; userId: string; client: Client; amount: number } & (
+  | { counter: 'sessions'; ms: number; level: DelegationLevel }
+  | { counter: 'tool_calls'; tool: string; autonomyLevel: AutonomyLevel; mcpServer: string | undefined }
+  | { counter: 'skill_calls' | 'slash_commands'; name: string }
+  | { counter: 'hooks'; event: string; matcher: string; command: string }
+  | { counter: 'files'; change: 'created' | 'edited'; path: string; language: string | undefined }
+  | { counter: 'git_commits' | 'git_prs_created' }
+  | { counter: 'tokens'; model: string; kind: TokenKind }
+);
 
 /**
- * What a set of newly stored events, and model requests given by their parts, add to each rollup
- * row. Keys are sorted so that concurrent batches lock rollup rows in the same order and never
+ * What a set of newly stored events, and counter increments, add to each rollup row. Keys are sorted so that concurrent batches lock rollup rows in the same order and never
  * deadlock.
  */
-export function rollupDeltas(events: readonly TelemetryEvent[], requests: readonly ModelRequest[] = []): RollupDeltas {
+export function rollupDeltas(events: readonly TelemetryEvent[], increments: readonly Increment[] = []): RollupDeltas {
   const userDays = new Map<string, UserDayDelta>();
   const models = new Map<string, ModelDelta>();
   const counters = new Map<string, CounterDelta>();
@@ -131,7 +135,7 @@ export function rollupDeltas(events: readonly TelemetryEvent[], requests: readon
   // event's are mostly a batch's few): its key, which only sorts, is built once, when it is new.
   // Keys join their parts with NUL, which no stored text can hold (validation refuses it).
   const counterIndex = new Map<string, Map<CounterKind, Map<string, CounterDelta[]>>>();
-  const count = (day: string, kind: CounterKind, first: string, second = '', third = '') => {
+  const count = (day: string, kind: CounterKind, first: string, second = '', third = '', v = 1) => {
     const a = boundedName(first);
     const b = boundedName(second);
     const c = boundedName(third);
@@ -143,11 +147,11 @@ export function rollupDeltas(events: readonly TelemetryEvent[], requests: readon
     );
     for (const counter of list) {
       if (counter.names[1] === b && counter.names[2] === c) {
-        counter.count += 1;
+        counter.count += v;
         return;
       }
     }
-    const counter: CounterDelta = { day, kind, names: [a, b, c], count: 1 };
+    const counter: CounterDelta = { day, kind, names: [a, b, c], count: v };
     list.push(counter);
     counters.set(`${day}\0${kind}\0${a}\0${b}\0${c}`, counter);
   };
@@ -158,8 +162,8 @@ export function rollupDeltas(events: readonly TelemetryEvent[], requests: readon
 
   // A batch's events are mostly one user's of one day: the last row is checked before the map.
   let ud: UserDayDelta | undefined;
-  /** An event of this day, user and client: its user-day row, counting it (`n` is then its counts). */
-  const enter = (day: string, userId: string, client: Client): UserDayDelta => {
+  /** `v` events of this day, user and client: their user-day row, counting them (`n` is then its counts). */
+  const enter = (day: string, userId: string, client: Client, v = 1): UserDayDelta => {
     if (ud === undefined || ud.day !== day || ud.userId !== userId) {
       ud = getOrAdd(userDays, `${day}\0${userId}`, () => ({
         day,
@@ -171,8 +175,8 @@ export function rollupDeltas(events: readonly TelemetryEvent[], requests: readon
       }));
     }
     n = ud.counts;
-    add(U.events);
-    n[byClient[client]]! += 1;
+    add(U.events, v);
+    n[byClient[client]]! += v;
     return ud;
   };
   // Each user-day's model rows, found by comparing model and tier (a user-day has a few) rather
@@ -268,17 +272,69 @@ export function rollupDeltas(events: readonly TelemetryEvent[], requests: readon
         break;
     }
   }
-  for (const r of requests) {
-    const [kind, t] = [r.kind, r.tokens];
-    request(
-      enter(r.day, r.userId, r.client),
-      r.model,
-      'standard',
-      kind === 'input' ? t : 0,
-      kind === 'output' ? t : 0,
-      kind === 'cacheRead' ? t : 0,
-      kind === 'cacheWrite' ? t : 0,
-    );
+  for (const c of increments) {
+    const v = c.amount;
+    if (c.counter === 'tokens') {
+      // One request of `v` tokens of one kind.
+      const kind = c.kind;
+      request(
+        enter(c.day, c.userId, c.client),
+        c.model,
+        'standard',
+        kind === 'input' ? v : 0,
+        kind === 'output' ? v : 0,
+        kind === 'cacheRead' ? v : 0,
+        kind === 'cacheWrite' ? v : 0,
+      );
+      continue;
+    }
+    const row = enter(c.day, c.userId, c.client, v);
+    switch (c.counter) {
+      case 'sessions': {
+        add(U.sessions, v);
+        n[bySessionLevel[c.level]]! += v;
+        const s = { ms: c.ms, level: c.level };
+        if (row.lastSession === null || laterSession(s, row.lastSession)) row.lastSession = s;
+        break;
+      }
+      case 'tool_calls':
+        add(U.tool_calls, v);
+        n[byToolLevel[c.autonomyLevel]]! += v;
+        count(c.day, 'tool', c.tool, '', '', v);
+        if (c.mcpServer !== undefined) {
+          add(U.mcp_calls, v);
+          count(c.day, 'mcp_server', c.mcpServer, '', '', v);
+        }
+        break;
+      case 'skill_calls':
+        add(U.skill_calls, v);
+        count(c.day, 'skill', c.name, '', '', v);
+        break;
+      case 'slash_commands':
+        add(U.slash_commands, v);
+        count(c.day, 'slash_command', c.name, '', '', v);
+        break;
+      case 'hooks':
+        add(U.hooks, v);
+        count(c.day, 'hook', c.event, c.matcher, c.command, v);
+        break;
+      case 'files': {
+        add(c.change === 'created' ? U.files_created : U.files_edited, v);
+        count(c.day, 'extension', extensionOf(c.path), '', '', v);
+        const language = languageOf(c.path, c.language);
+        if (language !== undefined) {
+          count(c.day, 'language', language, '', '', v);
+          row.languages.add(boundedName(language));
+        }
+        break;
+      }
+      case 'git_commits':
+        add(U.git_commits, v);
+        break;
+      case 'git_prs_created':
+        add(U.git_prs_created, v);
+        break;
+    }
   }
   // Credits are linear in the tokens: each model row's are worked out once from its sums, which
   // are exact (a sum past 2^53 - 1 is refused by the rollups' bounds, migration 0014).

@@ -27,7 +27,7 @@ import {
   type UsersQuery,
 } from './schemas.js';
 import { writeRollups } from './rollup-store.js';
-import { rollupDeltas, type ModelRequest } from './rollups.js';
+import { rollupDeltas, type Increment } from './rollups.js';
 import { analyticsStore as store, type Range } from './store.js';
 import { userDay, userDayBytes, userRows, type UserDay } from './user-report.js';
 
@@ -87,11 +87,11 @@ export class AnalyticsService implements CreditsUsage {
   /**
    * Adds newly stored events to the rollups in the caller's transaction (the one that stores the
    * events), so that the rollups stay exact sums of the stored events: native ingestion and OTLP
-   * ingestion both come here. `requests`: model requests given by their parts rather than as
-   * events (OTLP's token data points), counted as their events would be.
+   * ingestion both come here. `increments`: counters given by their parts rather than as events
+   * (OTLP's counter and token data points), counted as their events would be.
    */
-  recordBatch(orgId: string, events: readonly TelemetryEvent[], requests?: readonly ModelRequest[]): Promise<void> {
-    const deltas = rollupDeltas(events, requests);
+  recordBatch(orgId: string, events: readonly TelemetryEvent[], increments?: readonly Increment[]): Promise<void> {
+    const deltas = rollupDeltas(events, increments);
     return this.db.transaction(async (tx) => writeRollups(tx, orgId, deltas));
   }
 

@@ -1,9 +1,9 @@
-import type { ModelRequest } from '../analytics/rollups.js';
+import type { Increment } from '../analytics/rollups.js';
 import { utcDay } from '../core/days.js';
 import type { TelemetryEvent } from '../events/event.js';
 import { parseTimestamp } from '../events/timestamps.js';
 import { clean, type Owner } from './attribution.js';
-import { ID_PREFIX, type Mapped, type NativeEvent } from './mappings/native.js';
+import { ID_PREFIX, type Counted, type Mapped, type NativeEvent } from './mappings/native.js';
 import { KEY_CHARS } from './seen-store.js';
 
 /** Reasons are listed once each, a few of them, so the message stays short. */
@@ -31,46 +31,46 @@ export interface Grouped {
 
 /**
  * What an export's records make, each entry with its id, its key and, for a grouped record's, its
- * group (side by side, so that the keys made for the records are not read back from the ids): an
- * event, or a model request by its parts (a token count); `at` is where the entry's event (at >= 0)
- * or request (at -1 - i in `requests`) is.
+ * group (side by side, so that the keys made for the records are not read back from the ids), and
+ * what it counts, an event or an increment (`items`); the events and the increments also each in
+ * a list of their own, which the rollups take when every entry counts.
  */
 export class Collected {
   readonly ids: string[] = [];
   readonly keys: string[] = [];
   readonly groups: (Grouped | undefined)[] = [];
-  readonly at: number[] = [];
+  readonly items: (TelemetryEvent | Increment)[] = [];
   readonly events: TelemetryEvent[] = [];
-  readonly requests: ModelRequest[] = [];
+  readonly increments: Increment[] = [];
   get length(): number {
     return this.ids.length;
   }
   addEvent(event: TelemetryEvent, key: string, grouped: Grouped | undefined): void {
-    this.entry(event.id, key, grouped, this.events.length);
+    this.entry(event.id, key, grouped, event);
     this.events.push(event);
   }
-  addRequest(id: string, key: string, grouped: Grouped | undefined, request: ModelRequest): void {
-    this.entry(id, key, grouped, -1 - this.requests.length);
-    this.requests.push(request);
+  addIncrement(id: string, key: string, grouped: Grouped | undefined, increment: Increment): void {
+    this.entry(id, key, grouped, increment);
+    this.increments.push(increment);
   }
-  private entry(id: string, key: string, grouped: Grouped | undefined, at: number): void {
+  private entry(id: string, key: string, grouped: Grouped | undefined, item: TelemetryEvent | Increment): void {
     this.ids.push(id);
     this.keys.push(key);
     this.groups.push(grouped);
-    this.at.push(at);
+    this.items.push(item);
   }
   /** Takes back the entries after the first `length`: only a record's events are ever taken back (it counts whole). */
   truncate(length: number): void {
     this.events.length -= this.length - length;
-    this.ids.length = this.keys.length = this.groups.length = this.at.length = length;
+    this.ids.length = this.keys.length = this.groups.length = this.items.length = length;
   }
 }
 
 /**
- * A mapped record's events, given their user and checked like native events' times (against
- * the export's now), with their keys: `id` and `key` are the record's (undefined for events
- * counted without a key), and `grouped` its group when it has one; or its rejection. A token
- * count is collected as a model request by its parts, under the record's id and key.
+ * A mapped record's events and increments, given their user and checked like native events'
+ * times (against the export's now), with their keys: `id` and `key` are the record's (undefined
+ * for what counts without a key), and `grouped` its group when it has one; or its rejection. An
+ * increment (a counter's or tokens') is collected under the record's id and key.
  */
 export function collect(
   mapped: Mapped,
@@ -84,17 +84,22 @@ export function collect(
 ): void {
   if ('ignore' in mapped) return;
   if ('reject' in mapped) return rejections.add(mapped.reject);
-  if ('events' in mapped && mapped.events.length === 0) return;
-  if ('reject' in owner) return rejections.add(owner.reject);
-  if ('tokens' in mapped) {
+  if ('counter' in mapped) {
+    if ('reject' in owner) return rejections.add(owner.reject);
     const ts = parseTimestamp(mapped.ms, nowMs);
     if ('error' in ts) return rejections.add(`a record whose time ${ts.error}`);
-    mapped.day = utcDay(ts.ms);
-    mapped.userId = owner.userId;
-    mapped.model = clean(mapped.model, 200);
-    return out.addRequest(id, key ?? '', grouped, mapped);
+    return out.addIncrement(id, key ?? '', grouped, owns(mapped, owner.userId, ts.ms));
   }
+  const increment = mapped.counted;
+  if (mapped.events.length === 0 && increment === undefined) return;
+  if ('reject' in owner) return rejections.add(owner.reject);
   // A record counts whole or not at all.
+  let incrementMs = 0;
+  if (increment !== undefined) {
+    const ts = parseTimestamp(increment.ms, nowMs);
+    if ('error' in ts) return rejections.add(`a record whose time ${ts.error}`);
+    incrementMs = ts.ms;
+  }
   const before = out.length;
   for (const e of mapped.events) {
     const ts = parseTimestamp(e.ms, nowMs);
@@ -106,6 +111,7 @@ export function collect(
     const own = key === undefined || e.id === id ? key : keyOfId(e.id);
     out.addEvent(owned(e, owner.userId, ts.ms), own ?? '', own === key ? grouped : undefined);
   }
+  if (increment !== undefined) out.addIncrement(id, key ?? '', grouped, owns(increment, owner.userId, incrementMs));
 }
 
 /** The key an OTLP event's id carries (eventId/originId in mappings/native.ts). */
@@ -132,6 +138,28 @@ function cleanAttrs(attrs: NativeEvent['attrs']): NativeEvent['attrs'] {
     out[k] = typeof v === 'string' ? clean(v, maxLength(k)) : v;
   }
   return out;
+}
+
+/** The names an increment may have, cleaned as an event's attributes of the same names are. */
+const NAMES = ['tool', 'mcpServer', 'name', 'event', 'matcher', 'command', 'path', 'language'] as const;
+
+/**
+ * The increment given its user and its checked time, its names cleaned: the mapping's own object,
+ * which nothing else holds, filled in rather than copied.
+ */
+function owns(c: Counted, userId: string, ms: number): Increment {
+  c.userId = userId;
+  c.ms = ms;
+  c.day = utcDay(ms);
+  if (c.counter === 'tokens') c.model = clean(c.model, 200);
+  else {
+    const named = c as unknown as Record<string, unknown>;
+    for (const k of NAMES) {
+      const v = named[k];
+      if (typeof v === 'string') named[k] = clean(v, maxLength(k));
+    }
+  }
+  return c;
 }
 
 /**

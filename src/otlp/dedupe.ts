@@ -1,4 +1,4 @@
-import type { ModelRequest } from '../analytics/rollups.js';
+import type { Increment } from '../analytics/rollups.js';
 import type { AnalyticsService } from '../analytics/service.js';
 import type { Db } from '../core/db/db.js';
 import type { TelemetryEvent } from '../events/event.js';
@@ -17,14 +17,14 @@ const EMPTY: ReadonlySet<string> = new Set();
 
 /**
  * Counts the events of the records not seen before, in one transaction (the caller's when it
- * has one): their keys are recorded as seen, their events (and model requests) go to the
- * rollups. An event's key is the record's id hash, the part of its id before `#` (a counter
- * point's events are `<idBase>#<i>`, a prompt's slash command `<id>#slash`); a Droid session's
- * event has its own. A record of a group (a delta point's collection, a Claude Code session's
- * minute) is recorded in its group's row (otlp_seen_groups), any other in otlp_seen. Of entries
- * sharing an id, the last counts. `once`: what counts without a key (the steps of cumulative
- * streams, which their streams' state keeps from counting twice). Returns how many events (and
- * requests) were counted.
+ * has one): their keys are recorded as seen, their events and increments go to the rollups.
+ * An entry's key is the record's id hash, the part of its id before `#` (a prompt's slash command
+ * is `<id>#slash`); a Droid session's event has its own. A record of a group (a delta point's
+ * collection, a Claude Code session's minute) is recorded in its group's row (otlp_seen_groups),
+ * any other in otlp_seen. Of entries sharing an id, the last counts; of a counter's, the largest
+ * (as when each unit was an event `<id>#<i>`: the most any of them made). `once`: what counts
+ * without a key (the steps of cumulative streams, which their streams' state keeps from counting
+ * twice). Returns how many events were counted, an increment as its events (tokens: one request).
  */
 export async function countNew(
   db: Db,
@@ -76,25 +76,41 @@ export async function countNew(
       return fresh === null || fresh.has(key);
     };
     let events = collected.events;
-    let requests = collected.requests;
+    let increments = collected.increments;
     if (!all || unique !== undefined) {
       events = [];
-      requests = [];
-      for (const i of unique ?? collected.at.keys()) {
+      increments = [];
+      const largest = unique === undefined ? undefined : largestCounts(collected);
+      for (const i of unique ?? collected.items.keys()) {
         if (!counts(i)) continue;
-        const at = collected.at[i] as number;
-        if (at >= 0) events.push(collected.events[at] as TelemetryEvent);
-        else requests.push(collected.requests[-1 - at] as ModelRequest);
+        const item = collected.items[i] as TelemetryEvent | Increment;
+        if (!('counter' in item)) events.push(item);
+        else {
+          const most = largest?.get(ids[i] as string) ?? item.amount;
+          increments.push(most > item.amount ? { ...item, amount: most } : item);
+        }
       }
     }
     if (once !== undefined) {
       events = events.concat(once.events);
-      requests = requests.concat(once.requests);
+      increments = increments.concat(once.increments);
     }
-    const counted = events.length + requests.length;
-    if (counted > 0) await analytics.recordBatch(orgId, events, requests);
+    let counted = events.length;
+    for (const c of increments) counted += c.counter === 'tokens' ? 1 : c.amount;
+    if (counted > 0) await analytics.recordBatch(orgId, events, increments);
     return counted;
   });
+}
+
+/** The largest amount of each id's counter increments (tokens are not counters: their last counts). */
+function largestCounts(collected: Collected): Map<string, number> {
+  const largest = new Map<string, number>();
+  collected.items.forEach((item, i) => {
+    if (!('counter' in item) || item.counter === 'tokens') return;
+    const id = collected.ids[i] as string;
+    if (item.amount > (largest.get(id) ?? 0)) largest.set(id, item.amount);
+  });
+  return largest;
 }
 
 /** These grouped records' keys with their times. */

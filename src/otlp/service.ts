@@ -126,8 +126,7 @@ export class OtlpService {
       }
       // A delta point is counted through its collection's row.
       const key = keyOfParts(metric.prefix, point.attrs, times.tail);
-      const idBase = `${ID_PREFIX}${key}`;
-      collect(mapPoint({ point, value: point.value, idBase, ms: times.grouped.ms }), owner, collected, rejections, nowMs, idBase, key, times.grouped);
+      collect(mapPoint({ point, value: point.value, ms: times.grouped.ms }), owner, collected, rejections, nowMs, `${ID_PREFIX}${key}`, key, times.grouped);
     });
     // Once per organization (then kept), so outside the transaction.
     const streamsBefore = cumulative.length > 0 && (await this.preUpgrade.of(caller.orgId)).streamsBefore;
@@ -135,15 +134,14 @@ export class OtlpService {
       // A cumulative point's step counts once by its stream's state alone: it records no key.
       const steps = new Collected();
       await stepStreams(tx, caller.orgId, cumulative, streamsBefore, rejections, (c, delta) => {
-        // A step's events are neither kept nor keyed (they go to the rollups alone): their ids only name their stream.
-        const idBase = `step:${c.key}`;
+        // A step is neither kept nor keyed (it goes to the rollups alone): its id only names its stream.
         collect(
-          mapPoint({ point: c.point, value: delta, idBase, ms: nsToMs(c.point.timeNs) }),
+          mapPoint({ point: c.point, value: delta, ms: nsToMs(c.point.timeNs) }),
           c.owner,
           steps,
           rejections,
           nowMs,
-          idBase,
+          `step:${c.key}`,
           undefined,
           undefined,
         );

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { migrate } from '../../src/core/db/migrate.js';
+import type { Increment } from '../../src/analytics/rollups.js';
 import type { TelemetryEvent } from '../../src/events/event.js';
 import { streamKey } from '../../src/otlp/mappings/index.js';
-import { metricPoints } from '../../src/otlp/records.js';
+import { originId } from '../../src/otlp/mappings/native.js';
+import { metricPoints, nsToMs } from '../../src/otlp/records.js';
 import { TestApp, type Org } from '../helpers/test-app.js';
 import { logs, metrics, sum, YESTERDAY_MS } from './otlp-json.js';
 import { exportJson, yesterdayRow } from './reports.js';
@@ -30,15 +32,36 @@ describe('upgrade from event rows to otlp_seen (migration 0051) and to groups (0
     const metricBody = metrics(claude, [sum('claude_code.commit.count', [{ attrs: session, value: 3 }])]);
 
     // The first send, recording the events as the previous release stored them (same ids: test/otlp/ids.test.ts).
+    // The commit point now reaches the rollups as one increment of 3; the previous release made
+    // it 3 events, `<the point's id>#0` to `#2`, and stored them as rows.
     const recorded: TelemetryEvent[] = [];
+    const increments: Increment[] = [];
     const original = t.services.analytics.recordBatch.bind(t.services.analytics);
-    const capture = vi.spyOn(t.services.analytics, 'recordBatch').mockImplementation((orgId, events) => {
+    const capture = vi.spyOn(t.services.analytics, 'recordBatch').mockImplementation((orgId, events, counted) => {
       recorded.push(...events);
-      return original(orgId, events);
+      increments.push(...(counted ?? []));
+      return original(orgId, events, counted);
     });
     expect((await post(org, 'logs', logBody)).statusCode).toBe(200);
     expect((await post(org, 'metrics', metricBody)).statusCode).toBe(200);
     capture.mockRestore();
+    expect(increments).toMatchObject([{ counter: 'git_commits', amount: 3 }]);
+    const point = metricPoints(metricBody).points[0]!;
+    const pointId = originId('point', point, point.scope, point.metric, point.attrs, point.startNs.toString(), point.timeNs.toString());
+    for (const c of increments) {
+      for (let i = 0; i < c.amount; i++) {
+        recorded.push({
+          id: `${pointId}#${i}`,
+          type: 'git_commit',
+          ms: nsToMs(point.timeNs),
+          day: c.day,
+          sessionId: 'up',
+          client: c.client,
+          userId: c.userId,
+          attrs: {},
+        });
+      }
+    }
     expect(recorded.map((e) => e.id.replace(/^otlp:[A-Za-z0-9_-]{32}/, 'KEY')).sort()).toEqual(['KEY', 'KEY', 'KEY#0', 'KEY#1', 'KEY#2', 'KEY#slash']);
     const before = { activity: await day(org, 'activity'), tools: await day(org, 'tools'), productivity: await day(org, 'productivity') };
     expect(before.activity).toMatchObject({ user_messages: 1 });

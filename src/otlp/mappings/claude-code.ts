@@ -2,7 +2,20 @@ import type { Client } from '../../events/schemas.js';
 import type { Attrs } from '../records.js';
 import type { LogInput, PointInput } from './context.js';
 import type { TokenKind } from '../../analytics/rollups.js';
-import { IGNORE, nativeEvent, NOTHING, repeated, text, textOf, tokenCount, tokens, type EventBase, type Mapped, type NativeEvent } from './native.js';
+import {
+  counted,
+  IGNORE,
+  nativeEvent,
+  NOTHING,
+  text,
+  textOf,
+  tokenCount,
+  tokens,
+  type CounterParts,
+  type EventBase,
+  type Mapped,
+  type NativeEvent,
+} from './native.js';
 
 /** Claude Code (`service.name` claude-code): its metrics and log events, per the mapping table of docs/otlp.md. */
 
@@ -42,28 +55,25 @@ export function claudeMetric(p: PointInput): Mapped {
     // Counted by its parts (a model request's rollups read no session).
     return n === 0 ? NOTHING : tokenCount(p.ms, claudeClient(attrs, resource), model, kind, n);
   }
-  const base: EventBase = { ms: p.ms, sessionId: session(attrs, resource), client: claudeClient(attrs, resource) };
-  const event =
-    (type: NativeEvent['type'], extra: NativeEvent['attrs'] = {}) =>
-    (id: string): NativeEvent =>
-      nativeEvent(id, type, base, extra);
+  const client = claudeClient(attrs, resource);
+  // Counted by its parts, as many as its value (a counter's rollups read no session).
+  const each = (parts: CounterParts) => counted(p.value, p.ms, client, parts);
   switch (p.point.metric) {
     case 'claude_code.session.count':
       // Sessions opened in the agents view are not sessions of work.
       if (text(attrs, 'start_type') === 'agents_view') return IGNORE;
-      return repeated(p.value, p.idBase, event('session_start', { delegationLevel: 'auto-low' }));
+      return each({ counter: 'sessions', level: 'auto-low' });
     case 'claude_code.code_edit_tool.decision': {
       if (text(attrs, 'decision') !== 'accept') return IGNORE;
       const tool = text(attrs, 'tool_name', 'tool');
       const change = tool === 'Write' ? 'created' : tool === 'Edit' || tool === 'MultiEdit' || tool === 'NotebookEdit' ? 'edited' : undefined;
       if (!change) return IGNORE;
-      const language = text(attrs, 'language');
-      return repeated(p.value, p.idBase, event('file_change', { path: '', change, ...(language ? { language } : {}) }));
+      return each({ counter: 'files', change, path: '', language: text(attrs, 'language') });
     }
     case 'claude_code.commit.count':
-      return repeated(p.value, p.idBase, event('git_commit'));
+      return each({ counter: 'git_commits' });
     case 'claude_code.pull_request.count':
-      return repeated(p.value, p.idBase, event('pr_created'));
+      return each({ counter: 'git_prs_created' });
     default:
       return IGNORE;
   }

@@ -1,10 +1,9 @@
 import type { LogRecordIn, MetricPoint, SpanIn } from '../records.js';
 
-/** A data point to map: its value as a delta (cumulative streams already differenced) and the base of its event ids. */
+/** A data point to map: its value as a delta (cumulative streams already differenced). */
 export interface PointInput {
   point: MetricPoint;
   value: number;
-  idBase: string;
   ms: number;
 }
 

@@ -1,5 +1,5 @@
 import type { LogInput, PointInput, SpanInput } from './context.js';
-import { eventId, IGNORE, nativeEvent, repeated, text, type EventBase, type Mapped, type NativeEvent } from './native.js';
+import { counted, eventId, IGNORE, nativeEvent, text, type CounterParts, type Mapped, type NativeEvent } from './native.js';
 
 /**
  * Factory's Droid: `droid.*` metrics, and message spans when it exports them. It exports no
@@ -17,39 +17,45 @@ function withSession(events: NativeEvent[], sessionId: string | undefined, ms: n
 export function droidMetric(p: PointInput): Mapped {
   const { attrs, resource } = p.point;
   const sessionId = text(attrs, 'session.id') ?? text(resource, 'session.id');
-  const base: EventBase = { ms: p.ms, sessionId: sessionId ?? 'droid', client };
-  const each = (type: NativeEvent['type'], extra: NativeEvent['attrs'] = {}): Mapped => {
-    const mapped = repeated(p.value, p.idBase, (id) => nativeEvent(id, type, base, extra));
-    return 'events' in mapped ? { events: withSession(mapped.events, sessionId, p.ms) } : mapped;
+  // Counted by its parts, as many as its value, and its session once (even when the value is 0).
+  const each = (parts: CounterParts): Mapped => {
+    const mapped = counted(p.value, p.ms, client, parts);
+    if ('reject' in mapped) return mapped;
+    const events = withSession([], sessionId, p.ms);
+    return 'counter' in mapped ? { events, counted: mapped } : { events };
   };
   switch (p.point.metric) {
     case 'droid.tool.invocations': {
       const tool = text(attrs, 'tool.name', 'tool_name');
-      return tool ? each('tool_call', { tool, autonomyLevel: 'manual' }) : { reject: 'droid.tool.invocations without tool.name' };
+      return tool
+        ? each({ counter: 'tool_calls', tool, autonomyLevel: 'manual', mcpServer: undefined })
+        : { reject: 'droid.tool.invocations without tool.name' };
     }
     case 'droid.mcp.tool_invocations': {
       const server = text(attrs, 'mcp.server', 'mcp_server');
       if (!server) return { reject: 'droid.mcp.tool_invocations without mcp.server' };
-      return each('tool_call', { tool: text(attrs, 'tool.name', 'mcp.tool') ?? `mcp__${server}`, autonomyLevel: 'manual', mcpServer: server });
+      return each({ counter: 'tool_calls', tool: text(attrs, 'tool.name', 'mcp.tool') ?? `mcp__${server}`, autonomyLevel: 'manual', mcpServer: server });
     }
     case 'droid.skill.invocations': {
       const name = text(attrs, 'skill.name');
-      return name ? each('skill', { name }) : { reject: 'droid.skill.invocations without skill.name' };
+      return name ? each({ counter: 'skill_calls', name }) : { reject: 'droid.skill.invocations without skill.name' };
     }
     case 'droid.slash_command.invocations': {
       const name = text(attrs, 'command.name', 'slash_command.name', 'command');
-      return name ? each('slash_command', { name }) : { reject: 'droid.slash_command.invocations without command.name' };
+      return name ? each({ counter: 'slash_commands', name }) : { reject: 'droid.slash_command.invocations without command.name' };
     }
     case 'droid.hook.invocations': {
       const event = text(attrs, 'hook.event', 'hook_event');
-      return event ? each('hook', { event, matcher: text(attrs, 'hook.matcher') ?? '', command: '' }) : { reject: 'droid.hook.invocations without hook.event' };
+      return event
+        ? each({ counter: 'hooks', event, matcher: text(attrs, 'hook.matcher') ?? '', command: '' })
+        : { reject: 'droid.hook.invocations without hook.event' };
     }
     case 'droid.code.files_modified':
-      return each('file_change', { path: '', change: 'edited' });
+      return each({ counter: 'files', change: 'edited', path: '', language: undefined });
     case 'droid.git.commits':
-      return each('git_commit');
+      return each({ counter: 'git_commits' });
     case 'droid.git.pull_requests':
-      return each('pr_created');
+      return each({ counter: 'git_prs_created' });
     default:
       // Any other droid.* metric still shows the session was active.
       return sessionId ? { events: withSession([], sessionId, p.ms) } : IGNORE;

@@ -1,5 +1,5 @@
 import type { PointInput } from './context.js';
-import { IGNORE, nativeEvent, NOTHING, repeated, text, tokenCount, tokens, type EventBase, type Mapped, type NativeEvent } from './native.js';
+import { counted, IGNORE, NOTHING, text, tokenCount, tokens, type CounterParts, type Mapped } from './native.js';
 
 /**
  * Sources that are not one client's own: the OpenTelemetry GenAI token metric, and Gemini CLI's
@@ -10,9 +10,9 @@ const client = 'terminal-ui' as const;
 const GEMINI_TOKENS: Record<string, 'input' | 'output' | 'cacheRead'> = { input: 'input', output: 'output', thought: 'output', cache: 'cacheRead' };
 
 export function genericMetric(p: PointInput): Mapped {
-  const { attrs, resource } = p.point;
-  const base: EventBase = { ms: p.ms, sessionId: text(attrs, 'session.id') ?? text(resource, 'session.id') ?? p.point.metric.split('.')[0] ?? 'otlp', client };
-  const each = (type: NativeEvent['type'], extra: NativeEvent['attrs'] = {}) => repeated(p.value, p.idBase, (id) => nativeEvent(id, type, base, extra));
+  const { attrs } = p.point;
+  // Counted by its parts, as many as its value (a counter's rollups read no session).
+  const each = (parts: CounterParts) => counted(p.value, p.ms, client, parts);
   const tokenEvent = (kind: 'input' | 'output' | 'cacheRead' | undefined, model: string | undefined): Mapped => {
     const n = tokens(p.value);
     if (!kind || !model || n === undefined) return { reject: `${p.point.metric} without a known token type, a model or a token count` };
@@ -26,10 +26,12 @@ export function genericMetric(p: PointInput): Mapped {
     case 'gemini_cli.token.usage':
       return tokenEvent(GEMINI_TOKENS[text(attrs, 'type') ?? ''], text(attrs, 'model'));
     case 'gemini_cli.session.count':
-      return each('session_start', { delegationLevel: 'auto-low' });
+      return each({ counter: 'sessions', level: 'auto-low' });
     case 'gemini_cli.tool.call.count': {
       const tool = text(attrs, 'function_name', 'tool_name');
-      return tool ? each('tool_call', { tool, autonomyLevel: 'manual' }) : { reject: 'gemini_cli.tool.call.count without function_name' };
+      return tool
+        ? each({ counter: 'tool_calls', tool, autonomyLevel: 'manual', mcpServer: undefined })
+        : { reject: 'gemini_cli.tool.call.count without function_name' };
     }
     case 'gemini_cli.file.operation.count': {
       const op = text(attrs, 'operation');
@@ -37,7 +39,7 @@ export function genericMetric(p: PointInput): Mapped {
       if (!change) return IGNORE;
       const ext = text(attrs, 'extension');
       const language = text(attrs, 'programming_language');
-      return each('file_change', { path: ext ? `file.${ext.replace(/^\./, '')}` : '', change, ...(language ? { language } : {}) });
+      return each({ counter: 'files', change, path: ext ? `file.${ext.replace(/^\./, '')}` : '', language });
     }
     default:
       return IGNORE;

@@ -1,12 +1,12 @@
 import { hash } from 'node:crypto';
-import type { ModelRequest, TokenKind } from '../../analytics/rollups.js';
+import type { Increment, TokenKind } from '../../analytics/rollups.js';
 import type { TelemetryEvent } from '../../events/event.js';
 import type { Client } from '../../events/schemas.js';
 import type { AttrValue, Attrs, Origin } from '../records.js';
 
 /**
  * A native event (contract §4) made from an OTLP record. It has a TelemetryEvent's fields from
- * the start, its user and day empty until the service gives it its user (service.ts), so that
+ * the start, its user and day empty until the service gives it its user (collect.ts), so that
  * the event the rollups receive is this object rather than a copy of it.
  */
 export type NativeEvent = TelemetryEvent & {
@@ -27,18 +27,29 @@ export function nativeEvent(id: string, type: NativeEvent['type'], base: EventBa
 }
 
 /**
- * A data point's tokens of one kind for one model: a model request counted by its parts
- * (ModelRequest in analytics/rollups.ts), with no event object (docs/otlp.md, Rollups); its
- * day and user empty until the service gives it its user, as a native event's.
+ * What a counter or token data point adds, by its parts (Increment in analytics/rollups.ts), with
+ * no event object per unit (docs/otlp.md, Rollups); its day and user empty until the service
+ * gives it its user, as a native event's, and `ms` its time.
  */
-export type TokenCount = ModelRequest & { ms: number };
+export type Counted = Increment & { ms: number };
 
-export function tokenCount(ms: number, client: Client, model: string, kind: TokenKind, tokens: number): TokenCount {
-  return { ms, day: '', userId: '', client, model, kind, tokens };
+/** A counter's parts: what it counts and its names, without its day, user, client and amount. */
+export type CounterParts = Increment extends infer I
+  ? I extends { counter: 'tokens' }
+    ? never
+    : Omit<I, 'day' | 'userId' | 'client' | 'amount' | 'ms'>
+  : never;
+
+/** A data point's tokens of one kind for one model: one model request, counted by its parts. */
+export function tokenCount(ms: number, client: Client, model: string, kind: TokenKind, tokens: number): Counted {
+  return { ms, day: '', userId: '', client, amount: tokens, counter: 'tokens', model, kind };
 }
 
-/** What a mapping makes of a record: events, tokens of a model request, a reason to reject it, or nothing (a signal no figure uses). */
-export type Mapped = { events: NativeEvent[] } | TokenCount | { reject: string } | { ignore: true };
+/**
+ * What a mapping makes of a record: events (and a counter it adds to: a Droid point names its
+ * session too), a counter or tokens, a reason to reject it, or nothing (a signal no figure uses).
+ */
+export type Mapped = { events: NativeEvent[]; counted?: Counted } | Counted | { reject: string } | { ignore: true };
 export const IGNORE: Mapped = { ignore: true };
 /** A record that counts nothing, such as a token count of 0. */
 export const NOTHING: Mapped = { events: [] };
@@ -137,18 +148,19 @@ export const num = (v: AttrValue | undefined): number | undefined => {
   return undefined;
 };
 
-/** At most this many events from one data point: a counter's delta is a handful, not millions. */
+/** At most this much from one data point: a counter's delta is a handful, not millions. */
 export const MAX_EVENTS_PER_POINT = 10_000;
 
 /**
- * `count` events of one kind from a counter's (delta) value; a value that is not a small
- * whole number of at least 0 is a reason to reject the point.
+ * A counter's (delta) value as an increment of `parts`, counted as that many events; a value
+ * that is not a small whole number of at least 0 is a reason to reject the point, and 0 counts
+ * nothing.
  */
-export function repeated(value: number, idBase: string, make: (id: string) => NativeEvent): Mapped {
+export function counted(value: number, ms: number, client: Client, parts: CounterParts): Mapped {
   if (!Number.isFinite(value) || value < 0) return { reject: 'a counter value below 0 or not a number' };
   const n = Math.round(value);
   if (n > MAX_EVENTS_PER_POINT) return { reject: `a counter value above ${MAX_EVENTS_PER_POINT} in one data point` };
-  return { events: Array.from({ length: n }, (_, i) => make(`${idBase}#${i}`)) };
+  return n === 0 ? NOTHING : ({ ms, day: '', userId: '', client, amount: n, ...parts } as Counted);
 }
 
 /** A token count: a whole number from 0 to a trillion (the native event's bound). */
