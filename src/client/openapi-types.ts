@@ -367,7 +367,8 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /** Change your own name or email (users; the email is the sign-in name); sessions, keys and tokens keep working */
+        patch: operations["identity.updateMe"];
         trace?: never;
     };
     "/api/v0/me/password": {
@@ -435,6 +436,23 @@ export interface paths {
         /** Invite someone: a one-time link, valid 7 days (owner or manager; never above your own role) */
         post: operations["invitations.create"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v0/organization/invitations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an invitation not yet accepted: its link stops working (owner or manager; never above your own role) */
+        delete: operations["invitations.revoke"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1673,6 +1691,9 @@ export interface operations {
                             principalEmail: string | null;
                             /** Format: uuid */
                             principalId: string;
+                            principalKind: "user" | "service_account";
+                            /** @description The holder's name: a user's name, or a service account's */
+                            principalName: string;
                             revokedAt: number | null;
                         }[];
                     };
@@ -1749,6 +1770,9 @@ export interface operations {
                         principalEmail: string | null;
                         /** Format: uuid */
                         principalId: string;
+                        principalKind: "user" | "service_account";
+                        /** @description The holder's name: a user's name, or a service account's */
+                        principalName: string;
                         revokedAt: number | null;
                     };
                 };
@@ -3275,6 +3299,100 @@ export interface operations {
             };
         };
     };
+    "identity.updateMe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @description Your email, which is also your sign-in name; unique in the organization (stored lower-cased)
+                     */
+                    email?: string;
+                    /** @description Your name as the app shows it */
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        credential: {
+                            /** Format: uuid */
+                            keyId?: string;
+                            type: "api_key" | "jwt" | "session";
+                        };
+                        email: string | null;
+                        kind: "user" | "service_account";
+                        name: string;
+                        organization: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                        };
+                        /** Format: uuid */
+                        principalId: string;
+                        role: "owner" | "manager" | "member" | "guest";
+                    };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Role not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+        };
+    };
     "session.changePassword": {
         parameters: {
             query?: never;
@@ -3670,6 +3788,71 @@ export interface operations {
             };
             /** @description Conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+        };
+    };
+    "invitations.revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Role not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -73,3 +73,67 @@ describe('users list', () => {
     expect(csv.find((r) => r.email === 'owner@acme.test')).toMatchObject({ kind: 'user', role: 'owner', keys: '1' });
   });
 });
+
+/** The service's API with the owner's key, for what the test sets up. */
+async function api<T>(method: string, url: string, body?: unknown, key = ownerKey): Promise<T> {
+  const res = await fetch(`${server.url}${url}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+describe("issue 45: keys by holder name, invitations, one's own profile", () => {
+  it('keys list names a service account by its name, a user by their email', async () => {
+    const accounts = await api<{ serviceAccounts: { id: string; name: string }[] }>('GET', '/api/v0/organization/service-accounts');
+    const bot = accounts.serviceAccounts.find((a) => a.name === 'ci-bot')!;
+    await api('POST', '/api/v0/api-keys', { principalId: bot.id, name: 'bot key' });
+    const table = await remote(['keys', 'list']);
+    expect(table.stderr).toBe('');
+    expect(table.stdout).toMatch(/bot key\s+.*ci-bot \(service account\)/);
+    expect(table.stdout).not.toContain(bot.id);
+    expect(table.stdout).toMatch(/owner@acme\.test/);
+    const json = JSON.parse((await remote(['keys', 'list', '--output', 'json'])).stdout) as { apiKeys: { principalName: string; principalKind: string }[] };
+    expect(json.apiKeys).toContainEqual(expect.objectContaining({ principalName: 'ci-bot', principalKind: 'service_account' }));
+  });
+
+  it('users invitations lists the pending invitations; users revoke-invitation revokes one', async () => {
+    const made = await api<{ id: string }>('POST', '/api/v0/organization/invitations', { email: 'invited@acme.test', role: 'member' });
+    const listed = await remote(['users', 'invitations']);
+    expect(listed.stdout).toMatch(new RegExp(`${made.id}\\s+invited@acme\\.test\\s+member`));
+    const revoked = await remote(['users', 'revoke-invitation', made.id]);
+    expect(revoked.stderr).toBe('');
+    expect(revoked.stdout).toBe(`Invitation ${made.id} revoked.\n`);
+    expect((await remote(['users', 'invitations', '--output', 'json'])).stdout).toBe('{"invitations":[]}\n');
+    const again = await remote(['users', 'revoke-invitation', made.id]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/not found/i);
+  });
+
+  it("me update changes one's own name and email; a taken email exits 1; no flag is a usage error", async () => {
+    const mia = await api<{ key: string }>('POST', '/api/v0/api-keys', { email: 'mia@acme.test' });
+    const asMia = (args: string[]) =>
+      spawnCli(args, {
+        cwd: root,
+        env: {
+          ...process.env,
+          LOG_LEVEL: 'warn',
+          DATA_DIR: '',
+          DATABASE_URL: '',
+          XDG_CONFIG_HOME: path.join(root, 'config'),
+          ORGCTL_URL: server.url,
+          ORGCTL_API_KEY: mia.key,
+        },
+      });
+    const changed = await asMia(['me', 'update', '--name', 'Mia Wong', '--email', 'Mia.Wong@acme.test']);
+    expect(changed.stderr).toBe('');
+    expect(changed.stdout).toMatch(/name\s+Mia Wong\nemail\s+mia\.wong@acme\.test\nrole\s+member/);
+    expect((await asMia(['me'])).stdout).toMatch(/email\s+mia\.wong@acme\.test/);
+    const taken = await asMia(['me', 'update', '--email', 'owner@acme.test']);
+    expect(taken.code).toBe(1);
+    expect(taken.stderr).toMatch(/already has the email owner@acme\.test/);
+    expect((await asMia(['me', 'update'])).code).toBe(2);
+  });
+});

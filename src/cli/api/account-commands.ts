@@ -89,4 +89,32 @@ export const usersList: ApiCommand = {
   },
 };
 
-export const accountCommands = [usersList, usersLink, usersLinks, usersUnlink];
+export const usersInvitations: ApiCommand = {
+  name: 'users invitations',
+  summary: 'Invitations not yet accepted and not expired (owner or manager); make one with `orgctl users invite`.',
+  outputs: ['table', 'json', 'csv'],
+  async run(ctx) {
+    const body = await unwrap(ctx.api().GET('/api/v0/organization/invitations'));
+    const rows =
+      ctx.output === 'table'
+        ? body.invitations.map((i) => ({ id: i.id, email: i.email, role: i.role, created: when(i.createdAt), expires: when(i.expiresAt) }))
+        : body.invitations;
+    printList(ctx, body, rows);
+    return 0;
+  },
+};
+
+export const usersRevokeInvitation: ApiCommand = {
+  name: 'users revoke-invitation',
+  summary: 'Revoke an invitation not yet accepted: its link stops working (owner or manager; never one for a role above yours).',
+  positionals: [{ name: 'INVITATION_ID', description: 'The id of the invitation (orgctl users invitations)' }],
+  outputs: ['table', 'json'],
+  async run(ctx) {
+    const id = ctx.positionals[0] as string;
+    await unwrap(ctx.api().DELETE('/api/v0/organization/invitations/{id}', { params: { path: { id } } }));
+    printObject(ctx, { id, revoked: true }, [`Invitation ${id} revoked.`]);
+    return 0;
+  },
+};
+
+export const accountCommands = [usersList, usersInvitations, usersRevokeInvitation, usersLink, usersLinks, usersUnlink];

@@ -16,6 +16,10 @@ export function expiresAt(ctx: CommandContext, now = Date.now()): number | undef
   return ms;
 }
 
+/** Who holds a key, as people read it: a user's email, a service account's name. */
+export const holderOf = (k: { principalKind: 'user' | 'service_account'; principalEmail: string | null; principalName: string }): string =>
+  k.principalKind === 'service_account' ? `${k.principalName} (service account)` : (k.principalEmail ?? k.principalName);
+
 export const keysList: ApiCommand = {
   name: 'keys list',
   summary: "API keys you may see (managers and owners: the organization's), never their secrets.",
@@ -30,7 +34,7 @@ export const keysList: ApiCommand = {
             id: k.id,
             name: k.name,
             prefix: k.prefix,
-            holder: k.principalEmail ?? k.principalId,
+            holder: holderOf(k),
             created: when(k.createdAt),
             last_used: when(k.lastUsedAt),
             expires: when(k.expiresAt),
@@ -71,7 +75,7 @@ export const keysCreate: ApiCommand = {
       ...fields([
         ['id', body.id],
         ['name', body.name],
-        ['holder', body.principalEmail ?? body.principalId],
+        ['holder', holderOf(body)],
         ['expires', when(body.expiresAt)],
       ]),
       '',

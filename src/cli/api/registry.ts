@@ -6,13 +6,14 @@ import { computersCommands } from './computers-commands.js';
 import { keysApiCommands } from './keys-commands.js';
 import { limitsCommands } from './limits-commands.js';
 import { readinessCommands } from './readiness-commands.js';
-import { login, logout, me } from './session-commands.js';
+import { login, logout, me, meUpdate } from './session-commands.js';
 
 /** Every command that works over the API, `gh`-style, in the order `orgctl --help` lists them. */
 export const apiCommands: readonly ApiCommand[] = [
   login,
   logout,
   me,
+  meUpdate,
   ...analyticsCommands,
   ...limitsCommands,
   ...accountCommands,

@@ -1,7 +1,7 @@
 import { UsageError } from '../../core/cli/args.js';
 import { createApiClient, serviceUrl, unwrap } from '../../client/api-client.js';
 import { clientConfigPath, removeClientConfig, writeClientConfig } from './client-config.js';
-import type { ApiCommand } from './command.js';
+import { flag, type ApiCommand } from './command.js';
 import { promptHidden } from './hidden-prompt.js';
 import { fields, printObject } from './print.js';
 
@@ -66,6 +66,33 @@ export const me: ApiCommand = {
         ['principal id', body.principalId],
         ['credential', body.credential.type === 'api_key' ? `API key ${body.credential.keyId ?? ''}`.trim() : 'JWT'],
         ['service', ctx.connection().url],
+      ]),
+    );
+    return 0;
+  },
+};
+
+export const meUpdate: ApiCommand = {
+  name: 'me update',
+  summary:
+    "Change your own name or email (a user's key). The email is also your web sign-in name: sign in with the new one from now on; your keys and sessions keep working.",
+  flags: {
+    name: { type: 'string', value: 'NAME', description: 'Your new name' },
+    email: { type: 'string', value: 'EMAIL', description: 'Your new email (unique in the organization)' },
+  },
+  outputs: ['table', 'json'],
+  async run(ctx) {
+    const name = flag(ctx, 'name');
+    const email = flag(ctx, 'email');
+    if (name === undefined && email === undefined) throw new UsageError('Give --name, --email or both.');
+    const body = await unwrap(ctx.api().PATCH('/api/v0/me', { body: { ...(name !== undefined ? { name } : {}), ...(email !== undefined ? { email } : {}) } }));
+    printObject(
+      ctx,
+      body,
+      fields([
+        ['name', body.name],
+        ['email', body.email],
+        ['role', body.role],
       ]),
     );
     return 0;

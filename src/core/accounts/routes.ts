@@ -10,6 +10,7 @@ import {
   CreatedInvitation,
   MemberIdParams,
   SessionIdParams,
+  InvitationIdParams,
   InvitationList,
   InviteBody,
   LoginBody,
@@ -211,6 +212,23 @@ export const accountsRoutes: FastifyPluginAsyncTypebox<{ accounts: AccountsServi
         expiresAt: i.expires_at.getTime(),
       })),
     }),
+  );
+  app.delete(
+    '/api/v0/organization/invitations/:id',
+    {
+      config: { access: access.managers },
+      schema: {
+        operationId: 'invitations.revoke',
+        tags: ['members'],
+        summary: 'Revoke an invitation not yet accepted: its link stops working (owner or manager; never above your own role)',
+        params: InvitationIdParams,
+        response: { 204: Type.Null({ description: 'Revoked' }), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await accounts.revokeInvitation(principalOf(request), request.params.id);
+      return reply.code(204).send(null);
+    },
   );
   app.post(
     '/api/v0/invitations/accept',

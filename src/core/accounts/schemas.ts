@@ -49,6 +49,7 @@ export const CreatedInvitation = Type.Composite([
     url: Type.String({ description: 'The one-time link to send to the invited person' }),
   }),
 ]);
+export const InvitationIdParams = Type.Object({ id: UuidParam('Invitation', 'invitation_not_found') });
 export const InvitationList = Type.Object({ invitations: Type.Array(Invitation) });
 export const AcceptBody = Type.Object(
   { token: Token, password: Password, name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) },

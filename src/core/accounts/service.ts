@@ -214,6 +214,19 @@ export class AccountsService {
     return store.pendingInvitations(this.db, orgId, this.clock.now());
   }
 
+  /**
+   * Revokes an invitation not yet accepted: its link answers 404 from then on. Owners and
+   * managers, never for a role above their own (as they could not have made it).
+   */
+  async revokeInvitation(actor: Principal, id: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const invitation = await store.unacceptedInvitationForUpdate(tx, actor.orgId, id);
+      if (!invitation) throw errors.notFound('Invitation', 'invitation_not_found');
+      if (!outranksOrEquals(actor.role, invitation.role)) throw errors.forbidden(`A ${actor.role} cannot revoke an invitation of a ${invitation.role}.`);
+      await store.deleteInvitation(tx, id);
+    });
+  }
+
   /** Creates the invited user with their password; the link works once, for 7 days. */
   async acceptInvitation(token: string, password: string, name: string | undefined, client: ClientInfo): Promise<SignedIn> {
     await this.limit([`invite:address:${client.ip}`, ATTEMPTS_PER_ADDRESS]);

@@ -170,6 +170,16 @@ export const accountsStore = {
     await db.query(`UPDATE invitations SET accepted_at = $2 WHERE id = $1`, [id, now]);
   },
 
+  /** An invitation of the organization not yet accepted, locked until the transaction ends. */
+  async unacceptedInvitationForUpdate(db: Queryable, orgId: string, id: string): Promise<{ role: Role } | undefined> {
+    const [row] = await db.query<{ role: Role }>(`SELECT role FROM invitations WHERE org_id = $1 AND id = $2 AND accepted_at IS NULL FOR UPDATE`, [orgId, id]);
+    return row;
+  },
+
+  async deleteInvitation(db: Queryable, id: string): Promise<void> {
+    await db.query(`DELETE FROM invitations WHERE id = $1`, [id]);
+  },
+
   async pendingInvitations(db: Queryable, orgId: string, now: Date): Promise<InvitationRow[]> {
     return db.query(
       `SELECT id, org_id, email, role, created_at, expires_at, accepted_at FROM invitations WHERE org_id = $1 AND accepted_at IS NULL AND expires_at > $2 ORDER BY created_at DESC, id`,

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { principalOf } from '../http/access.js';
 import { errorResponses } from '../http/error-schema.js';
 import { errors } from '../http/errors.js';
-import { access } from './roles.js';
+import { access, type Principal } from './roles.js';
 import {
   AccountIdParams,
   AccountLink,
@@ -19,18 +19,31 @@ import {
   ServiceAccount,
   ServiceAccountIdParams,
   ServiceAccountList,
+  UpdateMeBody,
   type ApiKeyDto,
 } from './schemas.js';
 import type { IdentityService } from './service.js';
 import type { ApiKeyRow } from './store.js';
 
 const ms = (d: Date | null) => (d === null ? null : d.getTime());
+
+const meOf = (p: Principal) => ({
+  principalId: p.id,
+  kind: p.kind,
+  email: p.email,
+  name: p.name,
+  role: p.role,
+  organization: { id: p.orgId, name: p.orgName },
+  credential: p.credential.type === 'api_key' ? { type: 'api_key' as const, keyId: p.credential.keyId } : { type: p.credential.type },
+});
 const toDto = (k: ApiKeyRow): ApiKeyDto => ({
   id: k.id,
   name: k.name,
   prefix: k.display_prefix,
   principalId: k.principal_id,
   principalEmail: k.principal_email,
+  principalName: k.principal_name,
+  principalKind: k.principal_kind,
   createdAt: k.created_at.getTime(),
   expiresAt: ms(k.expires_at),
   revokedAt: ms(k.revoked_at),
@@ -44,17 +57,24 @@ export const identityRoutes: FastifyPluginAsyncTypebox<{ identity: IdentityServi
       config: { access: access.anyone },
       schema: { operationId: 'identity.me', tags: ['identity'], summary: 'Who the credential is', response: { 200: Me, ...errorResponses(401) } },
     },
+    async (request) => meOf(principalOf(request)),
+  );
+  app.patch(
+    '/api/v0/me',
+    {
+      config: { access: access.anyone },
+      schema: {
+        operationId: 'identity.updateMe',
+        tags: ['identity'],
+        summary: 'Change your own name or email (users; the email is the sign-in name); sessions, keys and tokens keep working',
+        body: UpdateMeBody,
+        response: { 200: Me, ...errorResponses(400, 401, 403, 409) },
+      },
+    },
     async (request) => {
       const p = principalOf(request);
-      return {
-        principalId: p.id,
-        kind: p.kind,
-        email: p.email,
-        name: p.name,
-        role: p.role,
-        organization: { id: p.orgId, name: p.orgName },
-        credential: p.credential.type === 'api_key' ? { type: 'api_key' as const, keyId: p.credential.keyId } : { type: p.credential.type },
-      };
+      const changed = await identity.updateOwnProfile(p, request.body);
+      return meOf({ ...p, ...changed });
     },
   );
 

@@ -18,12 +18,28 @@ export const Me = Type.Object({
   credential: Type.Object({ type: Type.Union([Type.Literal('api_key'), Type.Literal('jwt'), Type.Literal('session')]), keyId: Type.Optional(Uuid) }),
 });
 
+export const UpdateMeBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', description: 'Your name as the app shows it' })),
+    email: Type.Optional(
+      Type.String({
+        format: 'email',
+        maxLength: 320,
+        description: 'Your email, which is also your sign-in name; unique in the organization (stored lower-cased)',
+      }),
+    ),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+
 export const ApiKey = Type.Object({
   id: Uuid,
   name: Type.String(),
   prefix: Type.String({ description: 'The first characters of the key, to tell keys apart' }),
   principalId: Uuid,
   principalEmail: Nullable(Type.String()),
+  principalName: Type.String({ description: "The holder's name: a user's name, or a service account's" }),
+  principalKind: Type.Union([Type.Literal('user'), Type.Literal('service_account')]),
   createdAt: EpochMs,
   expiresAt: Nullable(EpochMs),
   revokedAt: Nullable(EpochMs),

@@ -112,6 +112,28 @@ export class IdentityService {
     return changed;
   }
 
+  /**
+   * A user's change of their own name or email. The email is the sign-in name, so the next
+   * sign-in uses the new one; sessions, keys and JWTs are bound to the principal's id and keep
+   * working, and the cached principal is dropped so the next request reads the new email.
+   */
+  async updateOwnProfile(actor: Principal, input: { name?: string; email?: string }): Promise<{ name: string; email: string | null }> {
+    if (actor.kind !== 'user') throw errors.forbidden("A service account's name is managed by owners and managers.");
+    const email = input.email === undefined ? undefined : normalizeEmail(input.email);
+    if (email !== undefined && !isEmail(email)) throw errors.invalid([{ path: '/email', message: 'must be an email address' }]);
+    const name = input.name?.trim();
+    let changed: { name: string; email: string | null } | undefined;
+    try {
+      changed = await store.updateProfile(this.db, actor.id, { name, email });
+    } catch (e) {
+      if (isUniqueViolation(e)) throw errors.conflict('email_taken', `Another user of this organization already has the email ${email}.`);
+      throw e;
+    }
+    if (!changed) throw errors.unauthorized();
+    this.cache.forgetPrincipal(actor.id);
+    return changed;
+  }
+
   /** An operator's removal of a user with their keys, which stop working at once; the last owner stays (409). */
   async removeUser(orgId: string, email: string): Promise<{ id: string; email: string }> {
     const removed = await this.db.transaction(async (tx) => {

@@ -17,6 +17,7 @@ export interface ApiKeyRow {
   principal_id: string;
   principal_email: string | null;
   principal_name: string;
+  principal_kind: PrincipalKind;
   principal_role: Role;
   name: string;
   display_prefix: string;
@@ -34,7 +35,7 @@ export interface CredentialRow extends PrincipalRow {
 
 const principalColumns = `p.id, p.org_id, o.name AS org_name, p.kind, p.email, p.name, p.role`;
 const keyColumns = `k.id, k.org_id, k.principal_id, p.email AS principal_email, p.name AS principal_name,
-  p.role AS principal_role, k.name, k.display_prefix, k.created_at, k.expires_at, k.revoked_at, k.last_used_at`;
+  p.kind AS principal_kind, p.role AS principal_role, k.name, k.display_prefix, k.created_at, k.expires_at, k.revoked_at, k.last_used_at`;
 
 export const identityStore = {
   async insertOrganization(db: Queryable, org: { id: string; name: string }): Promise<void> {
@@ -107,6 +108,15 @@ export const identityStore = {
   async countOwners(db: Queryable, orgId: string): Promise<number> {
     const [row] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM principals WHERE org_id = $1 AND role = 'owner'`, [orgId]);
     return row?.n ?? 0;
+  },
+
+  /** A user's own name and email (either may stay); the organization's unique email index refuses one taken. */
+  async updateProfile(db: Queryable, principalId: string, p: { name?: string; email?: string }): Promise<{ name: string; email: string | null } | undefined> {
+    const [row] = await db.query<{ name: string; email: string | null }>(
+      `UPDATE principals SET name = COALESCE($2, name), email = COALESCE($3, email) WHERE id = $1 RETURNING name, email`,
+      [principalId, p.name ?? null, p.email ?? null],
+    );
+    return row;
   },
 
   async setRole(db: Queryable, principalId: string, role: Role): Promise<void> {
