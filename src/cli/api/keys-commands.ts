@@ -2,6 +2,7 @@ import { UsageError } from '../../core/cli/args.js';
 import { DAY_MS } from '../../core/days.js';
 import { isDate } from '../../core/validation/date.js';
 import { unwrap } from '../../client/api-client.js';
+import { keyHolder } from '../../client/key-holder.js';
 import { flag, type ApiCommand, type CommandContext } from './command.js';
 import { fields, printList, printObject, when } from './print.js';
 
@@ -15,10 +16,6 @@ export function expiresAt(ctx: CommandContext, now = Date.now()): number | undef
   if (Number.isNaN(ms)) throw new UsageError(`--expires must be a date (YYYY-MM-DD), an ISO time or a number of days (30d); got ${raw}.`);
   return ms;
 }
-
-/** Who holds a key, as people read it: a user's email, a service account's name. */
-export const holderOf = (k: { principalKind: 'user' | 'service_account'; principalEmail: string | null; principalName: string }): string =>
-  k.principalKind === 'service_account' ? `${k.principalName} (service account)` : (k.principalEmail ?? k.principalName);
 
 export const keysList: ApiCommand = {
   name: 'keys list',
@@ -34,7 +31,7 @@ export const keysList: ApiCommand = {
             id: k.id,
             name: k.name,
             prefix: k.prefix,
-            holder: holderOf(k),
+            holder: keyHolder(k),
             created: when(k.createdAt),
             last_used: when(k.lastUsedAt),
             expires: when(k.expiresAt),
@@ -75,7 +72,7 @@ export const keysCreate: ApiCommand = {
       ...fields([
         ['id', body.id],
         ['name', body.name],
-        ['holder', holderOf(body)],
+        ['holder', keyHolder(body)],
         ['expires', when(body.expiresAt)],
       ]),
       '',

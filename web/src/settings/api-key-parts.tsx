@@ -2,8 +2,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, call, type Body } from '../api.js';
 import { DAY_MS } from '../../../src/core/days.js';
+import { keyHolder } from '../../../src/client/key-holder.js';
 import { When } from '../ui/dates.js';
-import { CopyButton, ErrorNote, Field } from '../ui/parts.js';
+import { CopyButton, ErrorNote, Field, TableScroll } from '../ui/parts.js';
 import { key } from './queries.js';
 
 type ApiKey = Body<'/api/v0/api-keys', 'get'>['apiKeys'][number];
@@ -83,45 +84,47 @@ export function KeyTable({ keys, caption, holder = false }: { keys: ApiKey[]; ca
   return (
     <>
       <ErrorNote error={revoke.error} />
-      <table>
-        <caption>{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Prefix</th>
-            {holder ? <th scope="col">Holder</th> : null}
-            <th scope="col">Created</th>
-            <th scope="col">Last used</th>
-            <th scope="col">Expires</th>
-            <th scope="col">State</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {keys.map((k) => (
-            <tr key={k.id}>
-              <td>{k.name}</td>
-              <td>
-                <code>{k.prefix}…</code>
-              </td>
-              {holder ? <td>{k.principalEmail ?? k.principalId}</td> : null}
-              <td>
-                <When ms={k.createdAt} />
-              </td>
-              <td>{k.lastUsedAt === null ? 'never' : <When ms={k.lastUsedAt} />}</td>
-              <td>{k.expiresAt === null ? 'never' : <When ms={k.expiresAt} />}</td>
-              <td>{stateOf(k)}</td>
-              <td>
-                {stateOf(k) === 'active' ? (
-                  <button type="button" className="danger" disabled={revoke.isPending} onClick={() => revoke.mutate(k.id)}>
-                    Revoke <span className="visually-hidden">{k.name}</span>
-                  </button>
-                ) : null}
-              </td>
+      <TableScroll label={caption}>
+        <table>
+          <caption>{caption}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Prefix</th>
+              {holder ? <th scope="col">Holder</th> : null}
+              <th scope="col">Created</th>
+              <th scope="col">Last used</th>
+              <th scope="col">Expires</th>
+              <th scope="col">State</th>
+              <th scope="col">Actions</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {keys.map((k) => (
+              <tr key={k.id}>
+                <td>{k.name}</td>
+                <td>
+                  <code>{k.prefix}…</code>
+                </td>
+                {holder ? <td>{keyHolder(k)}</td> : null}
+                <td>
+                  <When ms={k.createdAt} />
+                </td>
+                <td>{k.lastUsedAt === null ? 'never' : <When ms={k.lastUsedAt} />}</td>
+                <td>{k.expiresAt === null ? 'never' : <When ms={k.expiresAt} />}</td>
+                <td>{stateOf(k)}</td>
+                <td>
+                  {stateOf(k) === 'active' ? (
+                    <button type="button" className="danger" disabled={revoke.isPending} onClick={() => revoke.mutate(k.id)}>
+                      Revoke <span className="visually-hidden">{k.name}</span>
+                    </button>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
     </>
   );
 }

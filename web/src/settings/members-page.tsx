@@ -134,6 +134,45 @@ function MemberRow({ m, myRole, myId }: { m: Body<'/api/v0/organization/members'
   );
 }
 
+/** A pending invitation; revoking it makes its link answer 404 (never one for a role above the viewer's). */
+function InvitationRow({ invitation: i, myRole }: { invitation: Body<'/api/v0/organization/invitations', 'get'>['invitations'][number]; myRole: Role }) {
+  const queryClient = useQueryClient();
+  const revoke = useMutation({
+    mutationFn: () => call(api.DELETE('/api/v0/organization/invitations/{id}', { params: { path: { id: i.id } } })),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: key.invitations }),
+  });
+  return (
+    <>
+      <tr>
+        <td>{i.email}</td>
+        <td>{i.role}</td>
+        <td>
+          <When ms={i.expiresAt} />
+        </td>
+        <td>
+          <button
+            type="button"
+            className="danger"
+            disabled={rank[i.role] > rank[myRole] || revoke.isPending}
+            onClick={() => {
+              if (window.confirm(`Revoke the invitation of ${i.email}? Its link stops working.`)) revoke.mutate();
+            }}
+          >
+            Revoke <span className="visually-hidden">the invitation of {i.email}</span>
+          </button>
+        </td>
+      </tr>
+      {revoke.error ? (
+        <tr>
+          <td colSpan={4} className="row-note">
+            <ErrorNote error={revoke.error} />
+          </td>
+        </tr>
+      ) : null}
+    </>
+  );
+}
+
 export function MembersPage() {
   const me = useMe();
   const manager = isManager(me.role);
@@ -173,27 +212,24 @@ export function MembersPage() {
         </TableScroll>
       ) : null}
       {invitations.data && invitations.data.invitations.length > 0 ? (
-        <table>
-          <caption>Invitations not yet accepted</caption>
-          <thead>
-            <tr>
-              <th scope="col">Email</th>
-              <th scope="col">Role</th>
-              <th scope="col">Valid until</th>
-            </tr>
-          </thead>
-          <tbody>
-            {invitations.data.invitations.map((i) => (
-              <tr key={i.id}>
-                <td>{i.email}</td>
-                <td>{i.role}</td>
-                <td>
-                  <When ms={i.expiresAt} />
-                </td>
+        <TableScroll label="Invitations">
+          <table>
+            <caption>Invitations not yet accepted</caption>
+            <thead>
+              <tr>
+                <th scope="col">Email</th>
+                <th scope="col">Role</th>
+                <th scope="col">Valid until</th>
+                <th scope="col">Actions</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {invitations.data.invitations.map((i) => (
+                <InvitationRow key={i.id} invitation={i} myRole={myRole} />
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       ) : null}
     </Page>
   );

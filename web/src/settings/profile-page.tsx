@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { api, call, sessionQuery, useMe } from '../api.js';
 import { NewPassword } from '../sign-in/password-fields.js';
 import { When } from '../ui/dates.js';
-import { ErrorNote, Field, Page, QueryState } from '../ui/parts.js';
+import { ErrorNote, Field, Page, QueryState, TableScroll } from '../ui/parts.js';
 import { key, sessionsQuery } from './queries.js';
 
 function PasswordForm() {
@@ -60,44 +60,85 @@ function Sessions() {
   });
   if (!sessions.data) return <QueryState query={sessions} />;
   return (
-    <table>
-      <caption>Signed-in sessions</caption>
-      <thead>
-        <tr>
-          <th scope="col">Browser</th>
-          <th scope="col">Signed in</th>
-          <th scope="col">Last seen</th>
-          <th scope="col">Ends</th>
-          <th scope="col">Actions</th>
-        </tr>
-      </thead>
-      <tbody>
-        {sessions.data.sessions.map((s) => (
-          <tr key={s.id}>
-            <td>
-              {s.userAgent ?? 'unknown'}
-              {s.current ? <strong> (this one)</strong> : null}
-            </td>
-            <td>
-              <When ms={s.createdAt} />
-            </td>
-            <td>
-              <When ms={s.lastSeenAt} />
-            </td>
-            <td>
-              <When ms={s.expiresAt} />
-            </td>
-            <td>
-              {s.current ? null : (
-                <button type="button" className="danger" disabled={revoke.isPending} onClick={() => revoke.mutate(s.id)}>
-                  Sign out this session
-                </button>
-              )}
-            </td>
+    <TableScroll label="Sessions">
+      <table>
+        <caption>Signed-in sessions</caption>
+        <thead>
+          <tr>
+            <th scope="col">Browser</th>
+            <th scope="col">Signed in</th>
+            <th scope="col">Last seen</th>
+            <th scope="col">Ends</th>
+            <th scope="col">Actions</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {sessions.data.sessions.map((s) => (
+            <tr key={s.id}>
+              <td>
+                {s.userAgent ?? 'unknown'}
+                {s.current ? <strong> (this one)</strong> : null}
+              </td>
+              <td>
+                <When ms={s.createdAt} />
+              </td>
+              <td>
+                <When ms={s.lastSeenAt} />
+              </td>
+              <td>
+                <When ms={s.expiresAt} />
+              </td>
+              <td>
+                {s.current ? null : (
+                  <button type="button" className="danger" disabled={revoke.isPending} onClick={() => revoke.mutate(s.id)}>
+                    Sign out this session
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableScroll>
+  );
+}
+
+/** One's own name and email (PATCH /api/v0/me); the email is the sign-in name, and this session stays signed in. */
+function ProfileForm() {
+  const me = useMe();
+  const queryClient = useQueryClient();
+  const [name, setName] = useState(me.name);
+  const [email, setEmail] = useState(me.email ?? '');
+  const save = useMutation({
+    mutationFn: (body: { name?: string; email?: string }) => call(api.PATCH('/api/v0/me', { body })),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: sessionQuery.queryKey }),
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const body = { ...(name.trim() !== me.name ? { name: name.trim() } : {}), ...(email.trim().toLowerCase() !== me.email ? { email: email.trim() } : {}) };
+    if (Object.keys(body).length > 0) save.mutate(body);
+  };
+  // A refusal is of the entry it was for: a new entry clears it.
+  const edit = (set: (v: string) => void) => (v: string) => {
+    set(v);
+    save.reset();
+  };
+  return (
+    <form onSubmit={submit}>
+      <Field label="Name">
+        <input type="text" required maxLength={200} autoComplete="name" value={name} onChange={(e) => edit(setName)(e.target.value)} />
+      </Field>
+      <Field label="Email (you sign in with it)">
+        <input type="email" required maxLength={320} autoComplete="email" value={email} onChange={(e) => edit(setEmail)(e.target.value)} />
+      </Field>
+      <ErrorNote error={save.error} />
+      {save.data ? (
+        <p role="status">Saved.{save.variables?.email !== undefined ? ` Sign in with ${save.data.email} from now on; you stay signed in here.` : ''}</p>
+      ) : null}
+      <button type="submit" disabled={save.isPending}>
+        Save profile
+      </button>
+    </form>
   );
 }
 
@@ -109,14 +150,6 @@ export function ProfilePage() {
         <h2 id="profile-title">Profile</h2>
         <dl className="stats">
           <div>
-            <dt>Name</dt>
-            <dd>{me.name}</dd>
-          </div>
-          <div>
-            <dt>Email</dt>
-            <dd>{me.email}</dd>
-          </div>
-          <div>
             <dt>Role</dt>
             <dd>{me.role}</dd>
           </div>
@@ -125,6 +158,7 @@ export function ProfilePage() {
             <dd>{me.organization.name}</dd>
           </div>
         </dl>
+        {me.kind === 'user' ? <ProfileForm /> : <p className="muted">{me.name}: a service account's name is changed by owners and managers.</p>}
       </div>
       <PasswordForm />
       <h2>Sessions</h2>

@@ -4,7 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { api, call, isManager, useMe, type Body } from '../api.js';
 import { number } from '../ui/format.js';
 import { allowanceKey } from '../usage/queries.js';
-import { ErrorNote, Field, Page, QueryState } from '../ui/parts.js';
+import { ErrorNote, Field, Page, QueryState, TableScroll } from '../ui/parts.js';
 import { CreditsField, NOT_A_NUMBER, parseCredits } from './credits-field.js';
 import { key, membersQuery, userLimitsQuery } from './queries.js';
 
@@ -127,24 +127,30 @@ function OverrideRow({ email, limit, manager }: { email: string; limit: number; 
 
 function Overrides({ data, manager }: { data: UserLimits; manager: boolean }) {
   if (data.users.length === 0) return <p className="muted">No user has an individual limit: the limit for everyone applies to all.</p>;
+  // A row's edit form is wider than a phone: the table scrolls in its own region, not the page.
   return (
-    <table>
-      <caption>Individual limits (they replace the limit for everyone)</caption>
-      <thead>
-        <tr>
-          <th scope="col">User</th>
-          <th scope="col">Limit</th>
-          {manager ? <th scope="col">Change</th> : null}
-        </tr>
-      </thead>
-      <tbody>
-        {data.users.map((u) => (
-          <OverrideRow key={`${u.email}:${u.limit}`} email={u.email} limit={u.limit} manager={manager} />
-        ))}
-      </tbody>
-    </table>
+    <TableScroll label="Individual limits">
+      <table>
+        <caption>Individual limits (they replace the limit for everyone)</caption>
+        <thead>
+          <tr>
+            <th scope="col">User</th>
+            <th scope="col">Limit</th>
+            {manager ? <th scope="col">Change</th> : null}
+          </tr>
+        </thead>
+        <tbody>
+          {data.users.map((u) => (
+            <OverrideRow key={`${u.email}:${u.limit}`} email={u.email} limit={u.limit} manager={manager} />
+          ))}
+        </tbody>
+      </table>
+    </TableScroll>
   );
 }
+
+/** The API's most users in one PUT …/limits/users. */
+const MAX_BULK = 100;
 
 /** Chooses members (and any emails typed) and sets or removes one limit for all of them in one PUT. */
 function BulkEdit({ overrides }: { overrides: Map<string, number> }) {
@@ -169,6 +175,7 @@ function BulkEdit({ overrides }: { overrides: Map<string, number> }) {
   const apply = (limit: number | null) => {
     const users = emails();
     if (users.length === 0) return setProblem('Choose at least one member or type an email.');
+    if (users.length > MAX_BULK) return setProblem(`At most ${MAX_BULK} users at once: ${users.length} are chosen.`);
     setProblem(undefined);
     set.mutate(users.map((email) => ({ email, limit })));
   };
@@ -187,6 +194,17 @@ function BulkEdit({ overrides }: { overrides: Map<string, number> }) {
     });
   const needle = filter.trim().toLowerCase();
   const shown = (members.data?.members ?? []).filter((m) => !needle || m.email.includes(needle) || m.name.toLowerCase().includes(needle));
+  const shownChosen = shown.filter((m) => chosen.has(m.email)).length;
+  // Select all acts on the members shown: with a filter, on those it matches.
+  const toggleAll = () =>
+    setChosen((c) => {
+      const next = new Set(c);
+      for (const m of shown) {
+        if (shownChosen === shown.length) next.delete(m.email);
+        else next.add(m.email);
+      }
+      return next;
+    });
   return (
     <div className="card" aria-labelledby="bulk-title">
       <h2 id="bulk-title">Set individual limits</h2>
@@ -203,6 +221,19 @@ function BulkEdit({ overrides }: { overrides: Map<string, number> }) {
             <legend>
               Members ({chosen.size} chosen of {members.data.members.length})
             </legend>
+            {shown.length > 1 ? (
+              <label className="check select-all">
+                <input
+                  type="checkbox"
+                  checked={shownChosen === shown.length}
+                  ref={(el) => {
+                    if (el) el.indeterminate = shownChosen > 0 && shownChosen < shown.length;
+                  }}
+                  onChange={toggleAll}
+                />
+                {needle ? `Select all ${shown.length} shown` : 'Select all'}
+              </label>
+            ) : null}
             {shown.map((m) => (
               <label key={m.id} className="check">
                 <input type="checkbox" checked={chosen.has(m.email)} onChange={() => toggle(m.email)} />
