@@ -16,6 +16,9 @@ import { acceptInvitation, cli, freshPage, invite, launchChromium, MAIN, service
 
 const OUT = path.resolve('docs/screenshots');
 const VIEWPORT = { width: 1280, height: 800 };
+/** A phone's width: the pages that show how the app narrows (navigation above, tables scrolling in their own box). */
+const NARROW = { width: 390, height: 844 };
+const NARROW_PAGES = ['overview', 'analytics-credits', 'members'];
 
 /** Each page: its file name, its address, and what a visitor has seen once it is drawn. */
 const PAGES: { name: string; path: string; signedOut?: boolean }[] = [
@@ -108,20 +111,25 @@ async function main() {
     const account = await api<{ id: string }>(service, key, 'POST', '/api/v0/organization/service-accounts', { name: 'ci-bot', role: 'member' });
     await api(service, key, 'POST', '/api/v0/api-keys', { name: 'GitHub Actions', principalId: account.id });
     const computer = await api<{ id: string }>(service, key, 'POST', '/api/v0/computers', { name: 'laptop', repos: [], autoInstallDeps: false });
-    const child = spawn(process.execPath, [MAIN, 'agent', '--url', service.url, '--key', key, '--computer', 'laptop', '--workdir', path.join(work, 'agent')], {
+    const child = spawn(process.execPath, [MAIN, 'agent', '--url', service.url, '--computer', 'laptop', '--workdir', path.join(work, 'agent')], {
       stdio: 'ignore',
+      env: { ...process.env, ORGCTL_API_KEY: key },
     });
     agent.stop = () => void child.kill('SIGTERM');
 
     const cookies = await acceptInvitation(browser, service, token, 'Dana Owner');
     mkdirSync(OUT, { recursive: true });
-    for (const p of PAGES) {
-      const page = await freshPage(browser, p.signedOut ? [] : cookies, VIEWPORT);
+    const shots = [
+      ...PAGES.map((p) => ({ ...p, file: p.name, viewport: VIEWPORT })),
+      ...PAGES.filter((p) => NARROW_PAGES.includes(p.name)).map((p) => ({ ...p, file: `${p.name}-narrow`, viewport: NARROW })),
+    ];
+    for (const p of shots) {
+      const page = await freshPage(browser, p.signedOut ? [] : cookies, p.viewport);
       await page.goto(`${service.url}${p.path.replace('{computerId}', computer.id)}`);
       await drawn(page);
-      await page.screenshot({ path: path.join(OUT, `${p.name}.png`) });
+      await page.screenshot({ path: path.join(OUT, `${p.file}.png`) });
       await page.context().close();
-      console.log(`docs/screenshots/${p.name}.png`);
+      console.log(`docs/screenshots/${p.file}.png`);
     }
   } finally {
     agent.stop();
