@@ -3,7 +3,7 @@ import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { Day } from '../ui/dates.js';
 import { number } from '../ui/format.js';
-import { Field, Page, QueryState } from '../ui/parts.js';
+import { Field, Page, QueryState, TableScroll } from '../ui/parts.js';
 import { CsvDownload } from './csv-download.js';
 import type { Metric } from './definitions.js';
 import { userTotalsQuery, type UserTotalsRow } from './queries.js';
@@ -62,52 +62,54 @@ export function UsersPage() {
       </div>
       <QueryState query={totals} />
       {totals.data ? (
-        <table data-testid="users-table">
-          <caption>
-            {shown.length} of {totals.data.length} users, with their totals from {startDate} to {endDate}, including users without activity
-          </caption>
-          <thead>
-            <tr>
-              {COLUMNS.map((c) => (
-                <th
-                  key={c.key}
-                  scope="col"
-                  className={c.numeric ? 'num' : undefined}
-                  aria-sort={sort === c.key ? (asc ? 'ascending' : 'descending') : undefined}
-                >
-                  <button
-                    type="button"
-                    className="sort"
-                    onClick={() => setSearch({ sort: c.key, asc: sort === c.key ? (asc ? undefined : true) : c.numeric ? undefined : true })}
+        <TableScroll label="Users">
+          <table data-testid="users-table">
+            <caption>
+              {shown.length} of {totals.data.length} users, with their totals from {startDate} to {endDate}, including users without activity
+            </caption>
+            <thead>
+              <tr>
+                {COLUMNS.map((c) => (
+                  <th
+                    key={c.key}
+                    scope="col"
+                    className={c.numeric ? 'num' : undefined}
+                    aria-sort={sort === c.key ? (asc ? 'ascending' : 'descending') : undefined}
                   >
-                    {c.label}
-                    <span aria-hidden="true">{sort === c.key ? (asc ? ' ▲' : ' ▼') : ''}</span>
-                  </button>
-                  {c.metric ? <Term metric={c.metric}>?</Term> : null}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {shown.map((u) => (
-              <tr key={u.user_id}>
-                <th scope="row">
-                  <Link to="/analytics/users/$userId" params={{ userId: u.user_id }} search={keepRange}>
-                    {who(u)}
-                  </Link>
-                </th>
-                <td>{u.role}</td>
-                <td className="num">{number(u.active_days)}</td>
-                <td>{u.last_active_date ? <Day day={u.last_active_date} /> : '—'}</td>
-                <td className="num">{number(u.billable_tokens)}</td>
-                <td className="num">{number(u.tool_calls)}</td>
-                <td className="num">{number(u.sessions)}</td>
-                <td className="num">{number(u.files_edited)}</td>
-                <td className="num">{number(u.git_commits)}</td>
+                    <button
+                      type="button"
+                      className="sort"
+                      onClick={() => setSearch({ sort: c.key, asc: sort === c.key ? (asc ? undefined : true) : c.numeric ? undefined : true })}
+                    >
+                      {c.label}
+                      <span aria-hidden="true">{sort === c.key ? (asc ? ' ▲' : ' ▼') : ''}</span>
+                    </button>
+                    {c.metric ? <Term metric={c.metric}>?</Term> : null}
+                  </th>
+                ))}
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {shown.map((u) => (
+                <tr key={u.user_id}>
+                  <th scope="row">
+                    <Link to="/analytics/users/$userId" params={{ userId: u.user_id }} search={keepRange}>
+                      {who(u)}
+                    </Link>
+                  </th>
+                  <td>{u.role}</td>
+                  <td className="num">{number(u.active_days)}</td>
+                  <td>{u.last_active_date ? <Day day={u.last_active_date} /> : '—'}</td>
+                  <td className="num">{number(u.billable_tokens)}</td>
+                  <td className="num">{number(u.tool_calls)}</td>
+                  <td className="num">{number(u.sessions)}</td>
+                  <td className="num">{number(u.files_edited)}</td>
+                  <td className="num">{number(u.git_commits)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       ) : null}
     </Page>
   );

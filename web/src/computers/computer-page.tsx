@@ -24,11 +24,11 @@ function AgentCommand({ computer }: { computer: Computer }) {
         the agent with an API key of yours (Settings, API keys) in <code>ORGCTL_API_KEY</code>, not on the command line, where other users of the machine see
         it. The agent registers the machine, clones and installs, and reports every step here.
       </p>
-      <pre className="command">
+      <pre className="command" tabIndex={0} role="region" aria-label="Install command">
         <code>{install}</code>
       </pre>
       <CopyButton text={install} label="Copy install command" />
-      <pre className="command">
+      <pre className="command" tabIndex={0} role="region" aria-label="Agent command">
         <code data-testid="agent-command">{agent}</code>
       </pre>
       <CopyButton text={agent} label="Copy agent command" />

@@ -61,7 +61,8 @@ export function GettingStarted() {
   // Nothing until every fact is known: a panel that appears and then vanishes would be noise.
   if (!today.data || !members.data || !invitations.data || !limits.data || !summary.data) return null;
   const origin = window.location.origin;
-  const evaluate = `orgctl readiness evaluate --upload --url ${origin} --key $ORGCTL_API_KEY`;
+  // The key from ORGCTL_API_KEY: on the command line, every user of the machine sees it (ps).
+  const evaluate = `orgctl readiness evaluate --upload --url ${origin}`;
   const steps: Step[] = [
     {
       id: 'agent',
@@ -106,7 +107,9 @@ export function GettingStarted() {
       done: summary.data.organization.repositories > 0,
       body: (
         <>
-          <p>In a git checkout of a repository, run the readiness evaluator; it uploads its report here.</p>
+          <p>
+            In a git checkout of a repository, run the readiness evaluator with your API key in <code>ORGCTL_API_KEY</code>; it uploads its report here.
+          </p>
           <Command text={evaluate} testId="getting-started-evaluate" label="Copy command" name="Evaluate command" />
         </>
       ),

@@ -12,7 +12,7 @@ export function HowToPanel() {
         key in <code>ORGCTL_API_KEY</code> (a key comes from Settings, API keys; not on the command line, where other users of the machine see it), or after{' '}
         <code>orgctl login</code> once, without <code>--url</code> either.
       </p>
-      <pre className="command">
+      <pre className="command" tabIndex={0} role="region" aria-label="Evaluate command">
         <code data-testid="evaluate-command">{line}</code>
       </pre>
       <CopyButton text={line} label="Copy command" />

@@ -3,7 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { When } from '../ui/dates.js';
 import { number } from '../ui/format.js';
-import { Page, QueryState } from '../ui/parts.js';
+import { Page, QueryState, TableScroll } from '../ui/parts.js';
 import { limitsAuditQuery } from './queries.js';
 
 const PAGE = 50;
@@ -27,31 +27,33 @@ export function LimitsAuditPage() {
         empty={log.data && entries.length === 0 ? (pages.length === 1 ? 'No limit has been changed yet.' : 'No older changes.') : undefined}
       />
       {entries.length > 0 ? (
-        <table data-testid="audit-log">
-          <caption>Changes of usage limits, newest first{pages.length > 1 ? ` (page ${pages.length})` : ''}</caption>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Who</th>
-              <th scope="col">Limit</th>
-              <th scope="col">Old → new (credits)</th>
-            </tr>
-          </thead>
-          <tbody>
-            {entries.map((e) => (
-              <tr key={e.id}>
-                <td>
-                  <When ms={e.changedAt} />
-                </td>
-                <td>{e.actorEmail ?? (e.actorId === null ? 'a removed principal' : `service account ${e.actorId}`)}</td>
-                <td>{e.scope === 'global' ? 'for everyone' : `of ${e.targetEmail ?? 'a removed user'}`}</td>
-                <td>
-                  {value(e.oldLimit)} → {value(e.newLimit)}
-                </td>
+        <TableScroll label="Limit audit log">
+          <table data-testid="audit-log">
+            <caption>Changes of usage limits, newest first{pages.length > 1 ? ` (page ${pages.length})` : ''}</caption>
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Who</th>
+                <th scope="col">Limit</th>
+                <th scope="col">Old → new (credits)</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {entries.map((e) => (
+                <tr key={e.id}>
+                  <td>
+                    <When ms={e.changedAt} />
+                  </td>
+                  <td>{e.actorEmail ?? (e.actorId === null ? 'a removed principal' : `service account ${e.actorId}`)}</td>
+                  <td>{e.scope === 'global' ? 'for everyone' : `of ${e.targetEmail ?? 'a removed user'}`}</td>
+                  <td>
+                    {value(e.oldLimit)} → {value(e.newLimit)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       ) : null}
       <div className="row">
         {pages.length > 1 ? (
