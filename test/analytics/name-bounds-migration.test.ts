@@ -2,10 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/core/db/db.js';
 import { loadMigrations, migrate } from '../../src/core/db/migrate.js';
-import { PgliteDb } from '../../src/core/db/pglite-engine.js';
-import { PostgresDb } from '../../src/core/db/postgres-engine.js';
 import { IdentityService } from '../../src/core/identity/service.js';
-import { createPostgresDatabase, onPostgres } from '../helpers/test-db.js';
+import { createEmptyDb } from '../helpers/test-db.js';
 
 // Migration 0059 applies the bounds of analytics/bounds.ts to the days stored before them.
 const cleanups: (() => Promise<void>)[] = [];
@@ -14,15 +12,9 @@ afterAll(async () => {
 });
 
 async function emptyDb(): Promise<Db> {
-  if (!onPostgres) {
-    const db = await PgliteDb.open({ dataDir: 'memory://' });
-    cleanups.push(() => db.close());
-    return db;
-  }
-  const created = await createPostgresDatabase();
-  const db = new PostgresDb({ url: created.url, poolSize: 2 });
-  cleanups.push(async () => (await db.close(), await created.drop()));
-  return db;
+  const created = await createEmptyDb();
+  cleanups.push(created.drop);
+  return created.db;
 }
 
 const DAY = '2026-01-15';

@@ -3,10 +3,8 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { Db } from '../../src/core/db/db.js';
 import { loadMigrations, migrate } from '../../src/core/db/migrate.js';
-import { PgliteDb } from '../../src/core/db/pglite-engine.js';
-import { PostgresDb } from '../../src/core/db/postgres-engine.js';
 import { IdentityService } from '../../src/core/identity/service.js';
-import { createPostgresDatabase, onPostgres } from '../helpers/test-db.js';
+import { createEmptyDb } from '../helpers/test-db.js';
 import { query } from './fixture.js';
 
 // Migration 0013 fills in the primary model of user-days stored before ingestion kept it.
@@ -16,15 +14,9 @@ afterAll(async () => {
 });
 
 async function emptyDb(): Promise<Db> {
-  if (!onPostgres) {
-    const db = await PgliteDb.open({ dataDir: 'memory://' });
-    cleanups.push(() => db.close());
-    return db;
-  }
-  const created = await createPostgresDatabase();
-  const db = new PostgresDb({ url: created.url, poolSize: 2 });
-  cleanups.push(async () => (await db.close(), await created.drop()));
-  return db;
+  const created = await createEmptyDb();
+  cleanups.push(created.drop);
+  return created.db;
 }
 
 describe('migration 0013', () => {

@@ -4,11 +4,9 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { Db } from '../../src/core/db/db.js';
 import { loadMigrations, migrate } from '../../src/core/db/migrate.js';
-import { PgliteDb } from '../../src/core/db/pglite-engine.js';
-import { PostgresDb } from '../../src/core/db/postgres-engine.js';
 import { IdentityService } from '../../src/core/identity/service.js';
 import { withoutCredentials } from '../../src/core/net/repo-id.js';
-import { createPostgresDatabase, onPostgres } from '../helpers/test-db.js';
+import { createEmptyDb } from '../helpers/test-db.js';
 
 // Migration 0058 takes the credentials out of the repository URLs stored before core's parser did.
 const cleanups: (() => Promise<void>)[] = [];
@@ -17,15 +15,9 @@ afterAll(async () => {
 });
 
 async function emptyDb(): Promise<Db> {
-  if (!onPostgres) {
-    const db = await PgliteDb.open({ dataDir: 'memory://' });
-    cleanups.push(() => db.close());
-    return db;
-  }
-  const created = await createPostgresDatabase();
-  const db = new PostgresDb({ url: created.url, poolSize: 2 });
-  cleanups.push(async () => (await db.close(), await created.drop()));
-  return db;
+  const created = await createEmptyDb();
+  cleanups.push(created.drop);
+  return created.db;
 }
 
 // Each as stored before, and as core's parser would keep it now.

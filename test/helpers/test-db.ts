@@ -76,3 +76,14 @@ async function openTestDb(): Promise<TestDb> {
   const db = await PgliteDb.open({ dataDir: 'memory://', loadDataDir: readFileSync(inject('pgliteTemplate')) });
   return { db, url: undefined, drop: () => db.close() };
 }
+
+/** A database with nothing in it, not even the migrations, for the tests of a migration: `drop` closes and removes it. */
+export async function createEmptyDb(): Promise<TestDb> {
+  if (!onPostgres) {
+    const db = await PgliteDb.open({ dataDir: 'memory://' });
+    return { db, url: undefined, drop: () => db.close() };
+  }
+  const created = await createPostgresDatabase();
+  const db = new PostgresDb({ url: created.url, poolSize: 2 });
+  return { db, url: created.url, drop: async () => (await db.close(), await created.drop()) };
+}
