@@ -33,3 +33,12 @@ export async function axeViolations(page: Page): Promise<string[]> {
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`);
 }
+
+/** How far the page reaches past the window's right edge, in px: 0 or less when it fits. */
+export const overflowPx = (page: Page): Promise<number> => page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
+
+/** The elements that reach past the window's right edge, for the message of a failed overflow check. */
+export const pastTheEdge = (page: Page): Promise<string> =>
+  page.evaluate<string>(
+    `[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5).slice(-5).map((e) => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right)).join(', ')`,
+  );

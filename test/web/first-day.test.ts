@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeViolations, hasChromium } from './browser.js';
-import { apiCall, OWNER, signedInOwner, type SignedIn } from './signed-in-server.js';
+import { axeViolations, hasChromium, overflowPx } from './browser.js';
+import { apiCall, OWNER, ownerSignedInAt, type SignedIn, signedInOwner } from './signed-in-server.js';
 
 const WIDE = { width: 1280, height: 800 };
 const NARROW = { width: 390, height: 844 };
@@ -19,17 +19,10 @@ describe.skipIf(!hasChromium)('the first day in Chromium against orgctl serve', 
   const contexts: BrowserContext[] = [];
 
   async function ownerAt(viewport: { width: number; height: number }): Promise<Page> {
-    const context = await s.browser.newContext({ viewport });
-    contexts.push(context);
-    const page = await context.newPage();
-    await page.goto(`${s.server.url}/login`);
-    await page.getByLabel('Email').fill(OWNER.email);
-    await page.getByLabel('Password').fill(OWNER.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    const page = await ownerSignedInAt(s, viewport);
+    contexts.push(page.context());
     return page;
   }
-  const overflow = (page: Page) => page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
   const step = (page: Page, id: string) => page.getByTestId(`step-${id}`);
 
   beforeAll(async () => {
@@ -53,7 +46,7 @@ describe.skipIf(!hasChromium)('the first day in Chromium against orgctl serve', 
       expect(settings).toContain('export OTEL_EXPORTER_OTLP_HEADERS="Authorization=Bearer $ORGCTL_API_KEY"');
       expect(await page.getByTestId('getting-started-evaluate').textContent()).toBe(`orgctl readiness evaluate --upload --url ${s.server.url}`);
       expect(await axeViolations(page)).toEqual([]);
-      expect(await overflow(page)).toBeLessThanOrEqual(0);
+      expect(await overflowPx(page)).toBeLessThanOrEqual(0);
     });
   }
 
@@ -70,7 +63,7 @@ describe.skipIf(!hasChromium)('the first day in Chromium against orgctl serve', 
       const connect = page.getByRole('link', { name: 'Connect an agent' });
       expect(await connect.getAttribute('href')).toBe('/#getting-started');
       expect(await axeViolations(page)).toEqual([]);
-      expect(await overflow(page)).toBeLessThanOrEqual(0);
+      expect(await overflowPx(page)).toBeLessThanOrEqual(0);
       await connect.click();
       await page.getByRole('region', { name: 'Getting started' }).waitFor();
     });
@@ -87,7 +80,7 @@ describe.skipIf(!hasChromium)('the first day in Chromium against orgctl serve', 
         expect(await page.getByTestId('signed-in-as').textContent()).toBe(OWNER.email);
       }
       expect(await axeViolations(page)).toEqual([]);
-      expect(await overflow(page)).toBeLessThanOrEqual(0);
+      expect(await overflowPx(page)).toBeLessThanOrEqual(0);
       await page.getByTestId('not-found').getByRole('link', { name: 'Overview' }).click();
       await page.getByRole('heading', { name: 'Overview' }).waitFor();
     });
@@ -134,7 +127,7 @@ describe.skipIf(!hasChromium)('the first day in Chromium against orgctl serve', 
     expect(await overview.getByTestId('getting-started-progress').textContent()).toBe('1 of 4 done');
     expect(await axeViolations(overview)).toEqual([]);
     expect(await axeViolations(usage)).toEqual([]);
-    expect(await overflow(usage)).toBeLessThanOrEqual(0);
+    expect(await overflowPx(usage)).toBeLessThanOrEqual(0);
   });
 
   it('2. analytics of a range without usage, once usage has arrived today, say that it counts from tomorrow', async () => {

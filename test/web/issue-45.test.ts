@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeViolations, hasChromium } from './browser.js';
-import { apiCall, OWNER, signedInAs, signedInOwner, type SignedIn } from './signed-in-server.js';
+import { axeViolations, hasChromium, overflowPx, pastTheEdge } from './browser.js';
+import { apiCall, OWNER, ownerSignedInAt, type SignedIn, signedInAs, signedInOwner } from './signed-in-server.js';
 
 const DAY = 86_400_000;
 const day = (n: number) => new Date(Date.now() + n * DAY).toISOString().slice(0, 10);
@@ -30,22 +30,10 @@ describe.skipIf(!hasChromium)('issue 45 in Chromium against orgctl serve', { tim
 
   /** A page of a fresh browser context at `viewport`, signed in as the owner at /login. */
   async function ownerAt(viewport: { width: number; height: number }): Promise<Page> {
-    const context = await s.browser.newContext({ viewport });
-    contexts.push(context);
-    const page = await context.newPage();
-    await page.goto(`${s.server.url}/login`);
-    await page.getByLabel('Email').fill(OWNER.email);
-    await page.getByLabel('Password').fill(OWNER.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    const page = await ownerSignedInAt(s, viewport);
+    contexts.push(page.context());
     return page;
   }
-  const overflow = (page: Page) => page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
-  /** The elements that reach past the window's right edge, for the message of a failed overflow check. */
-  const pastTheEdge = (page: Page) =>
-    page.evaluate<string>(
-      `[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5).slice(-5).map((e) => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right)).join(', ')`,
-    );
 
   beforeAll(async () => {
     s = await signedInOwner({ RATE_LIMITS: 'false' });
@@ -89,7 +77,7 @@ describe.skipIf(!hasChromium)('issue 45 in Chromium against orgctl serve', { tim
       await page.getByRole('heading', { name: 'Signed out', exact: true }).waitFor();
       expect(await page.getByRole('alert').count()).toBe(0);
       expect(await axeViolations(page)).toEqual([]);
-      expect(await overflow(page), await pastTheEdge(page)).toBeLessThanOrEqual(0);
+      expect(await overflowPx(page), await pastTheEdge(page)).toBeLessThanOrEqual(0);
       // The session is over: the app asks to sign in.
       await page.goto(`${s.server.url}/settings/profile`);
       await page.getByRole('heading', { name: 'Sign in' }).waitFor();
@@ -159,7 +147,7 @@ describe.skipIf(!hasChromium)('issue 45 in Chromium against orgctl serve', { tim
 
   it("6. a person's page is no wider than a 1280 px window", async () => {
     const page = await personPage(WIDE);
-    expect(await overflow(page), await pastTheEdge(page)).toBeLessThanOrEqual(0);
+    expect(await overflowPx(page), await pastTheEdge(page)).toBeLessThanOrEqual(0);
     expect(await axeViolations(page)).toEqual([]);
   });
 
@@ -199,7 +187,7 @@ describe.skipIf(!hasChromium)('issue 45 in Chromium against orgctl serve', { tim
       await page.getByLabel(`Role of ${OWNER.email}`).selectOption('manager');
       await page.getByRole('alert').filter({ hasText: 'keeps at least one owner' }).waitFor();
       expect(await widths()).toEqual(before);
-      expect(await overflow(page), await pastTheEdge(page)).toBeLessThanOrEqual(0);
+      expect(await overflowPx(page), await pastTheEdge(page)).toBeLessThanOrEqual(0);
       expect(await axeViolations(page)).toEqual([]);
     });
   }

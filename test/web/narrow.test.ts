@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeViolations, hasChromium } from './browser.js';
+import { axeViolations, hasChromium, overflowPx, pastTheEdge } from './browser.js';
 import { apiCall, signedInOwner, type SignedIn } from './signed-in-server.js';
 
 /**
@@ -54,14 +54,8 @@ describe.skipIf(!hasChromium)('every page at 390 px in Chromium', { timeout: 240
       await page.goto(`${s.server.url}${path}`);
       await page.getByRole('heading', { level: 1 }).first().waitFor();
       await page.waitForLoadState('networkidle');
-      const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
-      if (overflow > 0) {
-        // The deepest elements past the window's right edge: what to fix.
-        const past = await page.evaluate<string[]>(
-          `[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1 && ![...e.children].some((c) => c.getBoundingClientRect().right > window.innerWidth + 1)).slice(0, 3).map((e) => e.tagName.toLowerCase() + (e.className ? '.' + String(e.className).split(' ').join('.') : '') + ' ' + Math.round(e.getBoundingClientRect().right))`,
-        );
-        wider.push(`${path}: ${overflow} px (${past.join(', ')})`);
-      }
+      const overflow = await overflowPx(page);
+      if (overflow > 0) wider.push(`${path}: ${overflow} px (${await pastTheEdge(page)})`);
       expect(await axeViolations(page), path).toEqual([]);
     }
     expect(wider).toEqual([]);

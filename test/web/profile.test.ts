@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeViolations, hasChromium } from './browser.js';
+import { axeViolations, hasChromium, overflowPx, pastTheEdge } from './browser.js';
 import { apiCall, OWNER, signedInOwner, type SignedIn } from './signed-in-server.js';
 
 const WIDE = { width: 1280, height: 800 };
@@ -36,14 +36,9 @@ describe.skipIf(!hasChromium)('issue 45 (the first day) in Chromium against orgc
     });
     expect(res.status).toBe(200);
   }
-  const overflow = (page: Page) => page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
-  const pastTheEdge = (page: Page) =>
-    page.evaluate<string>(
-      `[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5).slice(-5).map((e) => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right)).join(', ')`,
-    );
   const fits = async (page: Page) => {
     expect(await axeViolations(page)).toEqual([]);
-    expect(await overflow(page), await pastTheEdge(page)).toBeLessThanOrEqual(0);
+    expect(await overflowPx(page), await pastTheEdge(page)).toBeLessThanOrEqual(0);
   };
 
   beforeAll(async () => {

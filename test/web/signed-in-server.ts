@@ -92,3 +92,15 @@ export async function signedInAs(s: SignedIn, role: 'manager' | 'member' | 'gues
   await page.getByRole('heading', { name: 'Overview' }).waitFor();
   return page;
 }
+
+/** A page of a new browser context at `viewport`, signed in as the owner at /login as a person would; closing its context is the caller's. */
+export async function ownerSignedInAt(s: SignedIn, viewport: { width: number; height: number }): Promise<Page> {
+  const context = await s.browser.newContext({ viewport });
+  const page = await context.newPage();
+  await page.goto(`${s.server.url}/login`);
+  await page.getByLabel('Email').fill(OWNER.email);
+  await page.getByLabel('Password').fill(OWNER.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Overview' }).waitFor();
+  return page;
+}
