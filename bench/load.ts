@@ -1,6 +1,9 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { percentile, probeHealthUntil } from '../test/helpers/slow-clients.js';
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
+import { percentile } from '../test/helpers/slow-clients.js';
+import type { ProbeOptions } from './health-probe-thread.js';
 
 const require = createRequire(import.meta.url);
 const AUTOCANNON = require.resolve('autocannon/autocannon.js');
@@ -43,11 +46,21 @@ export interface HealthLatency {
 
 /**
  * `/healthz` latency while `work` runs: a probe on a new connection every `everyMs` from `from` (a
- * loopback address of its own, as a load balancer's health check comes from its own address).
+ * loopback address of its own, as a load balancer's health check comes from its own address), sent
+ * from a thread of its own (bench/health-probe-thread.ts).
  */
 export async function healthDuring(port: number, work: Promise<unknown>, options: { everyMs?: number; from?: string } = {}): Promise<HealthLatency> {
-  const { ms, failed } = await probeHealthUntil(port, work, options.everyMs ?? 20, options.from ?? '127.0.0.2');
-  return { probes: ms.length + failed, failed, p50: percentile(ms, 50), p99: percentile(ms, 99), max: ms.length ? Math.max(...ms) : NaN };
+  const workerData: ProbeOptions = { port, everyMs: options.everyMs ?? 20, from: options.from ?? '127.0.0.2' };
+  const prober = new Worker(new URL('./health-probe-thread.js', import.meta.url), { workerData });
+  try {
+    await once(prober, 'message');
+    await work.catch(() => undefined);
+    prober.postMessage('stop');
+    const [{ ms, failed }] = (await once(prober, 'message')) as [{ ms: number[]; failed: number }];
+    return { probes: ms.length + failed, failed, p50: percentile(ms, 50), p99: percentile(ms, 99), max: ms.length ? Math.max(...ms) : NaN };
+  } finally {
+    await prober.terminate();
+  }
 }
 
 export const fmtHealth = (h: HealthLatency) =>

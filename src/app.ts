@@ -12,6 +12,7 @@ import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './co
 import { errors } from './core/http/errors.js';
 import { registerOverloadShedding } from './core/http/overload.js';
 import { registerBodyBudget } from './core/http/body-budget.js';
+import { registerUnreadBodyClose } from './core/http/unread-body.js';
 import { serverOptions } from './core/http/connections.js';
 import { registerRateLimits } from './core/http/rate-limits.js';
 import { registerSecurityHeaders } from './core/http/security-headers.js';
@@ -70,7 +71,8 @@ export async function describeApi(config: Config): Promise<unknown> {
   return document;
 }
 
-async function assemble(config: Config, services: Services, deps: Listener, surfaces: readonly Surface[]): Promise<FastifyInstance> {
+/** The Fastify instance every listener starts from: logging, timeouts, error format. */
+function baseApp(config: Config, services: Services): FastifyInstance {
   const app = Fastify({
     loggerInstance: services.log,
     genReqId: genRequestId,
@@ -89,6 +91,26 @@ async function assemble(config: Config, services: Services, deps: Listener, surf
     schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
   });
   app.addSchema(ErrorObject);
+  return app;
+}
+
+/**
+ * The health listener (HEALTH_PORT): `/healthz` and `/readyz`, nothing else. Node accepts one new
+ * connection per listener and turn of its event loop, so a check on the main port waits behind
+ * every connection that arrived before it; here it waits behind other checks only.
+ */
+export async function buildHealthApp(config: Config, services: Services): Promise<FastifyInstance> {
+  const app = baseApp(config, services);
+  registerRequestLog(app);
+  registerSecurityHeaders(app);
+  registerErrorHandling(app);
+  services.connections.attach(app.server);
+  await app.register(healthRoutes, services);
+  return app;
+}
+
+async function assemble(config: Config, services: Services, deps: Listener, surfaces: readonly Surface[]): Promise<FastifyInstance> {
+  const app = baseApp(config, services);
 
   // JSON is the only request body type; an empty body counts as no body.
   const parseJson = app.getDefaultJsonParser('error', 'error');
@@ -116,6 +138,7 @@ async function assemble(config: Config, services: Services, deps: Listener, surf
   registerNulGuard(app);
   services.connections.attach(app.server);
   registerBodyBudget(app, services.bodies);
+  registerUnreadBodyClose(app);
   await registerOverloadShedding(app, { maxEventLoopDelayMs: config.overloadMaxEventLoopDelayMs });
   await registerRateLimits(app, services.db, { enabled: config.rateLimits });
   await registerOpenApi(app);

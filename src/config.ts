@@ -26,6 +26,11 @@ export const settings = {
     schema: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
     doc: 'When set, the application routes (readiness reports and the web app) move to their own listener on this port; the API calls the web app makes there are handed to the API.',
   },
+  HEALTH_PORT: {
+    key: 'healthPort',
+    schema: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
+    doc: "When set, `/healthz` and `/readyz` are also served on their own listener on this port, and nothing else is: a load balancer's health check there never waits behind a burst of connections to the main port.",
+  },
   DATA_DIR: {
     key: 'dataDir',
     schema: Type.String({ minLength: 1, default: './data' }),

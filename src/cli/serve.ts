@@ -3,7 +3,7 @@ import { LOCAL } from './local-specs.js';
 import { parseCommand } from './model.js';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { ALL_SURFACES, buildApp } from '../app.js';
+import { ALL_SURFACES, buildApp, buildHealthApp } from '../app.js';
 import type { Config } from '../config.js';
 import { systemClock } from '../core/clock.js';
 import { migrate } from '../core/db/migrate.js';
@@ -35,15 +35,18 @@ export async function serve(argv: string[], config: Config): Promise<number> {
   // logged (a request's own failures already become its 500), and the process keeps serving.
   process.on('unhandledRejection', (err) => app.log.error({ err }, 'unhandled promise rejection (the service keeps running)'));
   const webApp = split ? await buildApp(config, { services, webRoot: WEB_ROOT, api: app }, ['app']) : undefined;
+  const healthApp = config.healthPort !== undefined ? await buildHealthApp(config, services) : undefined;
   // Listening comes before a first start creates anything: with the port taken, the process
   // stops having created nothing, instead of leaving an owner whose key nobody saw.
   let base: string;
   let webBase: string;
+  let healthBase: string | undefined;
   try {
     base = await listen(app, config.host, config.port);
     webBase = webApp ? await listen(webApp, config.host, config.appPort as number) : base;
+    healthBase = healthApp ? await listen(healthApp, config.host, config.healthPort as number) : undefined;
   } catch (e) {
-    await Promise.all([app.close(), webApp?.close()]);
+    await Promise.all([app.close(), webApp?.close(), healthApp?.close()]);
     await db.close();
     throw listenError(e, config);
   }
@@ -60,6 +63,7 @@ export async function serve(argv: string[], config: Config): Promise<number> {
   const where = db.engine === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL';
   const lines = [`orgctl is listening on ${base} (${where})`];
   if (webApp) lines.push(`Application address (readiness reports) on ${webBase}`);
+  if (healthBase) lines.push(`Health checks on ${healthBase}/healthz and ${healthBase}/readyz`);
   if (firstStart) {
     lines.push(
       `First start: created organization "${DEFAULT_ORG.name}" with owner ${DEFAULT_ORG.ownerEmail}.`,
@@ -106,7 +110,7 @@ export async function serve(argv: string[], config: Config): Promise<number> {
         config.shutdownTimeoutMs,
         { keepAlive: false },
       );
-      Promise.all([app.close(), webApp?.close(), engine.stop()])
+      Promise.all([app.close(), webApp?.close(), healthApp?.close(), engine.stop()])
         .then(() => db.close())
         .then(
           () => {

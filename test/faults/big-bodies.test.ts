@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeToPlain, messages } from '../../src/otlp/proto.js';
@@ -59,6 +59,7 @@ describe('request bodies past HTTP_BODY_MEMORY_MB', () => {
       expect(exported.status).toBe(503);
       expect(exported.headers['retry-after']).toBe('2');
       expect(exported.headers['content-type']).toBe('application/x-protobuf');
+      expect(exported.headers.connection).toBe('close');
       expect(decodeToPlain(messages.status, exported.body)).toMatchObject({ code: 14, message: expect.stringMatching(/request bodies/) });
 
       const api = await rawRequest(port, head('/api/v0/computers', org.ownerKey, 'application/json', 900 * 1024));
@@ -78,6 +79,34 @@ describe('request bodies past HTTP_BODY_MEMORY_MB', () => {
     const body = paddedExport(3 * MiB);
     expect((await rawRequest(port, head('/v1/logs', org.ownerKey, 'application/json', body.length), body)).status).toBe(200);
     expect(held()).toBe(0);
+  });
+
+  /** Sends `head` and `sent` bytes of its body, then reads: the response, and whether the server closed the connection within `ms`. */
+  const answerBeforeBody = (text: string, sent: number, ms = 2000) =>
+    new Promise<{ status: number; connection: string | undefined; closed: boolean; socket: net.Socket }>((resolve, reject) => {
+      const socket = net.connect({ port, host: '127.0.0.1' }, () => socket.write(Buffer.concat([Buffer.from(text), Buffer.alloc(sent, 32)])));
+      let data = '';
+      let closed = false;
+      socket.on('error', reject);
+      socket.on('end', () => (closed = true));
+      socket.on('data', (d) => (data += d.toString('latin1')));
+      setTimeout(() => {
+        const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(data)?.[1]);
+        resolve({ status, connection: /\r\nconnection: ([^\r]+)/i.exec(data)?.[1], closed, socket });
+      }, ms);
+    });
+
+  it('an answer given before a body is read (here a 401) closes the connection when more than 256 KiB of the body is left, instead of reading all of it; a smaller rest is read and the connection kept', async () => {
+    const large = await answerBeforeBody(head('/v1/logs', 'ock_not_a_key', 'application/json', 3 * MiB), 1024);
+    large.socket.destroy();
+    expect(large).toMatchObject({ status: 401, connection: 'close', closed: true });
+
+    const small = await answerBeforeBody(head('/v1/logs', 'ock_not_a_key', 'application/json', 64 * 1024), 64 * 1024, 500);
+    try {
+      expect(small).toMatchObject({ status: 401, connection: 'keep-alive', closed: false });
+    } finally {
+      small.socket.destroy();
+    }
   });
 
   it('what gzip inflates to is held too: a 20 KB export inflating to 4 MiB is answered 503 while 6 MiB are held, and 200 once they are not', async () => {
@@ -108,12 +137,18 @@ describe('request bodies past HTTP_BODY_MEMORY_MB', () => {
 });
 
 describe('many big exports at once to a running orgctl serve', () => {
-  it('24 clients sending 3 MiB exports again and again for 3 s: those past HTTP_BODY_MEMORY_MB get 503 with Retry-After, the rest are stored, and /healthz answers every probe within 2 s', async () => {
+  it('24 clients sending 3 MiB exports again and again for 3 s: those past HTTP_BODY_MEMORY_MB get 503 with Retry-After, the rest are stored, and /healthz answers every probe within 2 s, and within 1 s on HEALTH_PORT, which serves nothing else', async () => {
     // A process of its own, so that the clients' bodies are not written by the loop that serves them.
-    const server = await startServer({ ...(await installation()), HTTP_BODY_MEMORY_MB: '8', RATE_LIMITS: 'false' }, [], { startMs: 80_000 });
+    const server = await startServer({ ...(await installation()), HTTP_BODY_MEMORY_MB: '8', RATE_LIMITS: 'false', HEALTH_PORT: '0' }, [], { startMs: 80_000 });
     try {
       const key = /Owner API key[^:]*: (ock_\w+)/.exec(server.output())![1]!;
       const port = Number(new URL(server.url).port);
+      const healthBase = /Health checks on (http:\/\/[^/\s]+)\/healthz/.exec(server.output())![1]!;
+      const healthPort = Number(new URL(healthBase).port);
+      expect(await (await fetch(`${healthBase}/readyz`)).json()).toMatchObject({ status: 'ok' });
+      const elsewhere = await fetch(`${healthBase}/api/v0/me`, { headers: { authorization: `Bearer ${key}` } });
+      expect(elsewhere.status).toBe(404);
+      expect(await elsewhere.json()).toMatchObject({ status: 404, metadata: { code: 'route_not_found' } });
       const body = paddedExport(3 * MiB);
       // A probe before the load: the first connection's own cost is not the load's.
       expect((await probeHealth(port, '127.0.0.2')).status).toBe(200);
@@ -126,7 +161,7 @@ describe('many big exports at once to a running orgctl serve', () => {
         return answers;
       };
       const all = Promise.all(Array.from({ length: 24 }, client));
-      const health = await probeHealthUntil(port, all, 50, '127.0.0.2');
+      const [health, healthPortProbes] = await Promise.all([probeHealthUntil(port, all, 50, '127.0.0.2'), probeHealthUntil(healthPort, all, 50, '127.0.0.3')]);
       const answers = (await all).flat();
       const shed = answers.filter((r) => r.status === 503);
       expect(shed.length).toBeGreaterThan(0);
@@ -141,6 +176,9 @@ describe('many big exports at once to a running orgctl serve', () => {
       // own times also hold the machine's load (this test's clients share its cores), so the
       // bound here is loose.
       expect(Math.max(...health.ms), JSON.stringify(health.ms)).toBeLessThan(2000);
+      // On HEALTH_PORT a probe's connection waits behind other probes only (docs/deployment.md).
+      expect(healthPortProbes.failed).toBe(0);
+      expect(Math.max(...healthPortProbes.ms), JSON.stringify(healthPortProbes.ms)).toBeLessThan(1000);
     } finally {
       await server.stop();
     }

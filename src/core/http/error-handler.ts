@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
-import { systemClock } from '../clock.js';
 import { DbError } from '../db/db.js';
 import type { ErrorCode } from './error-codes.js';
 import { AppError, errors, INTERNAL_DETAIL, titleOf } from './errors.js';
 import { toErrorItems } from '../validation/ajv.js';
 import { paramNotFound } from './params.js';
+import { endAndLinger } from './unread-body.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
@@ -120,9 +120,6 @@ export function frameworkErrors(err: FastifyError, request: FastifyRequest, repl
   void sendError(request, reply, new AppError(frameworkCode(status), detail, { status }));
 }
 
-/** How long a connection answered by clientErrorHandler may stay before it is destroyed. */
-const CLIENT_ERROR_LINGER_MS = 1000;
-
 /**
  * Requests Node's HTTP parser refuses before Fastify sees them (headers or URL too large: 431;
  * an unknown method or a malformed request line: 400; headers or a request that took longer than
@@ -141,10 +138,9 @@ export function clientErrorHandler(err: Error & { code?: string }, socket: Duple
         ? 'The request took too long to arrive.'
         : 'The request is not valid HTTP (check the method and request line).';
   const body = JSON.stringify({ detail, status, title: titleOf(status), metadata: { code: frameworkCode(status) }, requestId });
-  socket.end(
+  endAndLinger(
+    socket,
     `HTTP/1.1 ${status} ${titleOf(status)}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
       `X-Request-Id: ${requestId}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
   );
-  // The socket's own time, not the service's clock: the system clock's timer.
-  systemClock.timeout(() => socket.destroy(), CLIENT_ERROR_LINGER_MS, { keepAlive: false });
 }
