@@ -130,7 +130,7 @@ async function ingest(app: FastifyInstance, apiKey: string, users: string[], o: 
 export async function setUp(o: SetupOptions): Promise<Setup> {
   const { db, cleanup } = await openBenchDb(o);
   await migrate(db);
-  const identity = new IdentityService(db);
+  const identity = new IdentityService({ db });
   // The benchmark's clients ingest and read as fast as they can: no per-principal rates, and no
   // shedding while this process builds a round of bodies (the clock is stopped then).
   const app = await buildApp(loadConfig({}, { logLevel: 'silent', rateLimits: false, overloadMaxEventLoopDelayMs: 0 }), { db }, ['api']);

@@ -44,7 +44,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function main() {
   const db: Db = values.postgres ? new PostgresDb({ url: values.postgres, poolSize: 10 }) : await PgliteDb.open({ dataDir: 'memory://' });
   await migrate(db, migrations);
-  const { apiKey } = await new IdentityService(db).createOrganization({ name: 'bench', ownerEmail: `owner-${Date.now()}@example.com` });
+  const { apiKey } = await new IdentityService({ db }).createOrganization({ name: 'bench', ownerEmail: `owner-${Date.now()}@example.com` });
   const config = loadConfig({ LOG_LEVEL: 'silent', RATE_LIMITS: 'false' });
   const services = buildServices(config, { db });
   const app = await buildApp(config, { services });

@@ -54,7 +54,7 @@ async function rawServer(): Promise<{ url: string; close: () => Promise<void> }>
 
 async function serveOrgctl(db: Db) {
   await migrate(db);
-  const { apiKey } = await new IdentityService(db).createOrganization({ name: 'bench', ownerEmail: `owner-${Date.now()}@example.com` });
+  const { apiKey } = await new IdentityService({ db }).createOrganization({ name: 'bench', ownerEmail: `owner-${Date.now()}@example.com` });
   // Production settings: info-level request logs, written to a file descriptor as pino does.
   // autocannon sends thousands of requests a second from one key: per-principal rates would answer most of them 429.
   const app = await buildApp(loadConfig({ LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent', RATE_LIMITS: 'false' }), { db });

@@ -206,7 +206,7 @@ function nativeBodies(count: number, tag = ''): Batch[] {
 const { db, cleanup } = await openBenchDb({ engine, postgres: values.postgres as string, events: records, keep: undefined });
 try {
   await migrate(db);
-  const identity = new IdentityService(db);
+  const identity = new IdentityService({ db });
   const org = await identity.createOrganization({ name: 'bench', ownerEmail: 'owner@bench.test' });
   const app = await buildApp(loadConfig({}, { logLevel: 'silent', rateLimits: false, overloadMaxEventLoopDelayMs: 0 }), { db });
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -22,7 +22,7 @@ const REQUESTS = Number(values.requests);
 
 async function run(name: string, db: Db) {
   await migrate(db);
-  const { apiKey, orgId } = await new IdentityService(db).createOrganization({ name: 'bench', ownerEmail: `owner-${Date.now()}@example.com` });
+  const { apiKey, orgId } = await new IdentityService({ db }).createOrganization({ name: 'bench', ownerEmail: `owner-${Date.now()}@example.com` });
   await db.query(
     `INSERT INTO readiness_reports (report_id, org_id, created_at, repo_id, repo_url, apps, report)
      SELECT gen_random_uuid(), $1, CASE WHEN i % 3 = 0 THEN 1790000000000 ELSE 1790000000000 + i END,

@@ -63,15 +63,18 @@ export interface Services {
 
 /**
  * The one place services are made, for `orgctl serve`, the commands that open the database and
- * the tests, and the one place that reads the configuration for them: each service is given its
- * settings, never the configuration. Building touches nothing: no query runs, no timer starts.
+ * the tests, and the one place that reads the configuration for them: each service takes one
+ * dependencies object (its `…Deps`) holding the services it uses and its settings, never the
+ * configuration. Building touches nothing: no query runs, no timer starts.
  */
 export function buildServices(config: Config, deps: ServiceDeps): Services {
   const { db } = deps;
   const clock = deps.clock ?? systemClock;
   const log = deps.log ?? pino({ level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] });
   const e2b = deps.e2b ?? (config.e2bApiKey ? new SdkE2bClient(config.e2bApiKey) : undefined);
-  const authenticator = new Authenticator(db, new JwtVerifier(config, clock), {
+  const authenticator = new Authenticator({
+    db,
+    jwt: new JwtVerifier({ settings: config, clock }),
     clock,
     cacheTtlMs: config.authCacheTtlMs,
     // The embedded database belongs to this process, so every revocation, role change and
@@ -79,33 +82,33 @@ export function buildServices(config: Config, deps: ServiceDeps): Services {
     soleWriter: db.engine === 'pglite',
     onBackgroundError: (err) => log.warn({ err }, 'background credential work failed'),
   });
-  const identity = new IdentityService(db, clock, authenticator);
-  const analytics = new AnalyticsService(db, { cacheBytes: config.analyticsCacheMb * 1024 * 1024 }, clock);
-  const telemetry = new TelemetryService(db, identity, analytics, clock);
+  const identity = new IdentityService({ db, clock, cache: authenticator });
+  const analytics = new AnalyticsService({ db, cacheBytes: config.analyticsCacheMb * 1024 * 1024, clock });
+  const telemetry = new TelemetryService({ db, identity, analytics, clock });
   const signal = new WorkSignal(clock);
-  const computers = new ComputersService(
+  const computers = new ComputersService({
     db,
     identity,
-    { e2bConfigured: e2b !== undefined, allowPrivateNetwork: config.ciAllowPrivateNetwork },
+    settings: { e2bConfigured: e2b !== undefined, allowPrivateNetwork: config.ciAllowPrivateNetwork },
     signal,
     clock,
     e2b,
-  );
+  });
   return {
     db,
     clock,
     log,
     identity,
     authenticator,
-    accounts: new AccountsService(db, identity, clock),
+    accounts: new AccountsService({ db, identity, clock }),
     analytics,
     telemetry,
-    otlp: new OtlpService(db, identity, analytics, clock),
-    limits: new LimitsService(db, identity, deps.usage ?? analytics, clock),
-    readiness: new ReadinessService(db),
-    automations: new AutomationsService(
+    otlp: new OtlpService({ db, identity, analytics, clock }),
+    limits: new LimitsService({ db, identity, usage: deps.usage ?? analytics, clock }),
+    readiness: new ReadinessService({ db }),
+    automations: new AutomationsService({
       db,
-      {
+      hosts: {
         git: new PlainGitHost({
           workDir: config.ciWorkDir ?? tmpdir(),
           timeoutMs: config.ciGitTimeoutMs,
@@ -113,19 +116,19 @@ export function buildServices(config: Config, deps: ServiceDeps): Services {
         }),
         github: new GitHubHost({ token: config.githubToken, baseUrl: config.githubApiUrl, timeoutMs: config.ciGitTimeoutMs }),
       },
-      { hosts: parseHostList(config.ciGitHosts), allowPrivateNetwork: config.ciAllowPrivateNetwork },
-    ),
+      policy: { hosts: parseHostList(config.ciGitHosts), allowPrivateNetwork: config.ciAllowPrivateNetwork },
+    }),
     computers,
-    agentChannel: new AgentChannel(
+    agentChannel: new AgentChannel({
       db,
       computers,
-      { leaseMs: config.computersLeaseMs, pollMs: config.computersAgentPollMs, logMaxChars: config.installLogMaxChars },
+      settings: { leaseMs: config.computersLeaseMs, pollMs: config.computersAgentPollMs, logMaxChars: config.installLogMaxChars },
       signal,
       clock,
-    ),
-    engine: new ProvisioningEngine(
+    }),
+    engine: new ProvisioningEngine({
       db,
-      {
+      settings: {
         tickMs: config.computersEngineTickMs,
         leaseMs: config.computersLeaseMs,
         maxAttempts: config.computersMaxAttempts,
@@ -136,12 +139,12 @@ export function buildServices(config: Config, deps: ServiceDeps): Services {
       e2b,
       clock,
       log,
-    ),
+    }),
     bodies: new BodyBudget(config.httpBodyMemoryMb * 1024 * 1024),
-    connections: new ConnectionGuard(
-      { maxConnections: config.httpMaxConnections, maxPerAddress: config.httpMaxConnectionsPerAddress, firstByteMs: config.httpHeadersTimeoutMs },
+    connections: new ConnectionGuard({
+      settings: { maxConnections: config.httpMaxConnections, maxPerAddress: config.httpMaxConnectionsPerAddress, firstByteMs: config.httpHeadersTimeoutMs },
       log,
-    ),
+    }),
   };
 }
 

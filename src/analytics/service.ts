@@ -53,6 +53,14 @@ const productivityRowJson = compileJson(ProductivityRow);
 const metaJson = compileJson(Meta);
 const usersMetaJson = compileJson(UsersMeta);
 
+export interface AnalyticsDeps {
+  db: Db;
+  /** The memory budget of the days kept between requests (ANALYTICS_CACHE_MB); none by default. */
+  cacheBytes?: number;
+  /** What "today" is; by default the system's. */
+  clock?: Clock;
+}
+
 /**
  * Analytics: the one way events reach the rollups (recordBatch), and the reads, each of the
  * rollups of the days asked for.
@@ -69,13 +77,13 @@ export class AnalyticsService implements CreditsUsage {
   private readonly toolNameDays: DayCache<Buffer[]>;
   private readonly productivityDays: DayCache<Buffer[]>;
   private readonly userDays: DayCache<UserDaySlice>;
+  private readonly db: Db;
+  private readonly clock: Clock;
 
-  constructor(
-    private readonly db: Db,
-    options: { cacheBytes: number } = { cacheBytes: 0 },
-    private readonly clock: Clock = systemClock,
-  ) {
-    const budget = new DayBudget(options.cacheBytes);
+  constructor({ db, cacheBytes = 0, clock = systemClock }: AnalyticsDeps) {
+    this.db = db;
+    this.clock = clock;
+    const budget = new DayBudget(cacheBytes);
     this.tokensDays = budget.cache('tokens');
     this.modelDays = budget.cache('tokens-by-model');
     this.toolsDays = budget.cache('tools');

@@ -16,6 +16,14 @@ export interface GitHosts {
   github: GitHost<Extract<RepoTarget, { kind: 'github' }>>;
 }
 
+export interface AutomationsDeps {
+  db: Db;
+  /** The hosts pull requests are opened on, by kind. */
+  hosts: GitHosts;
+  /** Which repository addresses may be used (CI_GIT_HOSTS, CI_ALLOW_PRIVATE_NETWORK). */
+  policy: TargetPolicy;
+}
+
 /** `ci/<action>-<workflow>-<8 hex>`: readable, and unique without asking the host (32 random bits). */
 export function branchName(action: string, workflowPath: string): string {
   const base = workflowPath.slice(workflowPath.lastIndexOf('/') + 1).replace(/\.ya?ml$/, '');
@@ -30,11 +38,15 @@ export function branchName(action: string, workflowPath: string): string {
 }
 
 export class AutomationsService {
-  constructor(
-    private readonly db: Db,
-    private readonly hosts: GitHosts,
-    private readonly policy: TargetPolicy,
-  ) {}
+  private readonly db: Db;
+  private readonly hosts: GitHosts;
+  private readonly policy: TargetPolicy;
+
+  constructor({ db, hosts, policy }: AutomationsDeps) {
+    this.db = db;
+    this.hosts = hosts;
+    this.policy = policy;
+  }
 
   /**
    * Opens a pull request that creates, edits or deletes one workflow: one new branch, one commit.

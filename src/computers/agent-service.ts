@@ -18,6 +18,16 @@ export interface AgentChannelSettings {
   logMaxChars: number;
 }
 
+export interface AgentChannelDeps {
+  db: Db;
+  /** Answers with the computer as the computers API shows it. */
+  computers: ComputersService;
+  settings: AgentChannelSettings;
+  /** What a held long poll waits on: woken when its computer has new work in this process. */
+  signal: WorkSignal;
+  clock: Clock;
+}
+
 const LEASE_PREFIX = 'agent:';
 
 /**
@@ -27,14 +37,19 @@ const LEASE_PREFIX = 'agent:';
  */
 export class AgentChannel {
   private readonly closing = new AbortController();
+  private readonly db: Db;
+  private readonly computers: ComputersService;
+  private readonly settings: AgentChannelSettings;
+  private readonly signal: WorkSignal;
+  private readonly clock: Clock;
 
-  constructor(
-    private readonly db: Db,
-    private readonly computers: ComputersService,
-    private readonly settings: AgentChannelSettings,
-    private readonly signal: WorkSignal,
-    private readonly clock: Clock,
-  ) {}
+  constructor({ db, computers, settings, signal, clock }: AgentChannelDeps) {
+    this.db = db;
+    this.computers = computers;
+    this.settings = settings;
+    this.signal = signal;
+    this.clock = clock;
+  }
 
   /** Ends every held long poll (with no job), so the service can close without waiting for them. */
   close(): void {

@@ -22,6 +22,16 @@ export interface EngineLogger {
   warn(obj: object, msg: string): void;
 }
 
+export interface EngineDeps {
+  db: Db;
+  settings: EngineSettings;
+  /** The E2B cloud; without it, e2b steps fail with E2B_MISSING. */
+  e2b?: E2bClient;
+  clock: Clock;
+  /** Where a failed tick is reported; by default nowhere. */
+  log?: EngineLogger;
+}
+
 /**
  * The background side of provisioning, started by `orgctl serve` (never by buildApp). Each tick it
  * (1) settles expired leases: retries e2b steps up to maxAttempts, fails byom steps whose host agent
@@ -34,14 +44,19 @@ export class ProvisioningEngine {
   private ticking: Promise<void> | undefined;
   private readonly running = new Map<string, { abort: AbortController; done: Promise<void>; leaseOwner: string; computerId: string; stepId: string }>();
   private stopped = false;
+  private readonly db: Db;
+  private readonly settings: EngineSettings;
+  private readonly e2b: E2bClient | undefined;
+  private readonly clock: Clock;
+  private readonly log: EngineLogger;
 
-  constructor(
-    private readonly db: Db,
-    private readonly settings: EngineSettings,
-    private readonly e2b: E2bClient | undefined,
-    private readonly clock: Clock,
-    private readonly log: EngineLogger = { warn: () => undefined },
-  ) {}
+  constructor({ db, settings, e2b, clock, log = { warn: () => undefined } }: EngineDeps) {
+    this.db = db;
+    this.settings = settings;
+    this.e2b = e2b;
+    this.clock = clock;
+    this.log = log;
+  }
 
   start(): void {
     this.stopped = false;

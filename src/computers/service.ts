@@ -19,18 +19,37 @@ export interface ComputersSettings {
   allowPrivateNetwork?: boolean;
 }
 
+export interface ComputersDeps {
+  db: Db;
+  /** Finds the service account a computer is created for. */
+  identity: IdentityService;
+  settings: ComputersSettings;
+  /** Wakes a host agent's long poll when its computer has new work. */
+  signal: WorkSignal;
+  clock: Clock;
+  /** The E2B cloud, when configured: deleting an e2b computer kills its sandbox. */
+  e2b?: E2bClient;
+}
+
 const invalidField = (path: string, message: string) => errors.invalid([{ path, message }]);
 
 /** The computers API: rules, ownership and state changes; SQL lives in the stores. */
 export class ComputersService {
-  constructor(
-    private readonly db: Db,
-    private readonly identity: IdentityService,
-    private readonly settings: ComputersSettings,
-    private readonly signal: WorkSignal,
-    private readonly clock: Clock,
-    private readonly e2b?: E2bClient,
-  ) {}
+  private readonly db: Db;
+  private readonly identity: IdentityService;
+  private readonly settings: ComputersSettings;
+  private readonly signal: WorkSignal;
+  private readonly clock: Clock;
+  private readonly e2b: E2bClient | undefined;
+
+  constructor({ db, identity, settings, signal, clock, e2b }: ComputersDeps) {
+    this.db = db;
+    this.identity = identity;
+    this.settings = settings;
+    this.signal = signal;
+    this.clock = clock;
+    this.e2b = e2b;
+  }
 
   async create(actor: Principal, input: CreateComputerInput): Promise<ComputerRecord> {
     const provider: ProviderType = input.provider ?? (this.settings.e2bConfigured && input.hostId === undefined ? 'e2b' : 'byom');

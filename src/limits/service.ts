@@ -26,13 +26,28 @@ export function monthOf(at: Date): { start: Date; end: Date } {
   return { start: new Date(dayStartMs(monthStart(day))), end: new Date(dayStartMs(nextMonthStart(day))) };
 }
 
+export interface LimitsDeps {
+  db: Db;
+  /** Finds the users and service accounts a limit is set for. */
+  identity: IdentityService;
+  /** The credits each principal used (the analytics service, or a test's stand-in). */
+  usage: CreditsUsage;
+  /** Which month is the current period; by default the system's. */
+  clock?: Clock;
+}
+
 export class LimitsService {
-  constructor(
-    private readonly db: Db,
-    private readonly identity: IdentityService,
-    private readonly usage: CreditsUsage,
-    private readonly clock: Clock = systemClock,
-  ) {}
+  private readonly db: Db;
+  private readonly identity: IdentityService;
+  private readonly usage: CreditsUsage;
+  private readonly clock: Clock;
+
+  constructor({ db, identity, usage, clock = systemClock }: LimitsDeps) {
+    this.db = db;
+    this.identity = identity;
+    this.usage = usage;
+    this.clock = clock;
+  }
 
   getGlobal(orgId: string): Promise<number | null> {
     return store.getGlobal(this.db, orgId);

@@ -22,6 +22,16 @@ export interface ExportOutcome {
   stored: number;
 }
 
+export interface OtlpDeps {
+  db: Db;
+  /** Attributes each record to a user of the caller's organization. */
+  identity: IdentityService;
+  /** Given the events of the records seen for the first time, for the rollups. */
+  analytics: AnalyticsService;
+  /** How far in the future a record's time may be; by default the system's. */
+  clock?: Clock;
+}
+
 /**
  * OTLP ingestion (docs/otlp.md): decodes nothing itself (the routes do), attributes each record
  * to a user (attribution.ts), maps it through its client's mapping to native events, turns
@@ -33,13 +43,16 @@ export interface ExportOutcome {
  */
 export class OtlpService {
   private readonly preUpgrade: PreUpgrade;
+  private readonly db: Db;
+  private readonly identity: IdentityService;
+  private readonly analytics: AnalyticsService;
+  private readonly clock: Clock;
 
-  constructor(
-    private readonly db: Db,
-    private readonly identity: IdentityService,
-    private readonly analytics: AnalyticsService,
-    private readonly clock: Clock = systemClock,
-  ) {
+  constructor({ db, identity, analytics, clock = systemClock }: OtlpDeps) {
+    this.db = db;
+    this.identity = identity;
+    this.analytics = analytics;
+    this.clock = clock;
     this.preUpgrade = new PreUpgrade(db);
   }
 

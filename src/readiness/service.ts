@@ -19,8 +19,16 @@ import {
 } from './schemas.js';
 import { readinessStore as store, type ReportRow } from './store.js';
 
+export interface ReadinessDeps {
+  db: Db;
+}
+
 export class ReadinessService {
-  constructor(private readonly db: Db) {}
+  private readonly db: Db;
+
+  constructor({ db }: ReadinessDeps) {
+    this.db = db;
+  }
 
   /** The readiness model itself, so a dashboard can place each criterion of a report in its level and pillar. */
   criteria(): ReadinessCriteria {

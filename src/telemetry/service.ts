@@ -9,13 +9,28 @@ import type { IngestBody, IngestResult } from './schemas.js';
 import { telemetryStore as store } from './store.js';
 import { validateEvents } from './validate-events.js';
 
+export interface TelemetryDeps {
+  db: Db;
+  /** Checks that the users events name belong to the organization. */
+  identity: IdentityService;
+  /** Given the new events of each batch, in its transaction, for the rollups. */
+  analytics: AnalyticsService;
+  /** How far in the future an event's timestamp may be; by default the system's. */
+  clock?: Clock;
+}
+
 export class TelemetryService {
-  constructor(
-    private readonly db: Db,
-    private readonly identity: IdentityService,
-    private readonly analytics: AnalyticsService,
-    private readonly clock: Clock = systemClock,
-  ) {}
+  private readonly db: Db;
+  private readonly identity: IdentityService;
+  private readonly analytics: AnalyticsService;
+  private readonly clock: Clock;
+
+  constructor({ db, identity, analytics, clock = systemClock }: TelemetryDeps) {
+    this.db = db;
+    this.identity = identity;
+    this.analytics = analytics;
+    this.clock = clock;
+  }
 
   /**
    * Stores a batch atomically: every event is checked first, and one bad event

@@ -26,7 +26,7 @@ describe('migration 0013', () => {
       db,
       loadMigrations().filter((m) => m.version < 13),
     );
-    const identity = new IdentityService(db);
+    const identity = new IdentityService({ db });
     const org = await identity.createOrganization({ name: 'old-data', ownerEmail: 'owner@old.test' });
     // Rollup rows as ingestion wrote them before 0013: 07-01 gpt-5 wins over its two tiers
     // (60 + 50 > 100); on 07-02 the tiers of gpt-5 tie, and standard goes first.

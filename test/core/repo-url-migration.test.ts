@@ -41,7 +41,7 @@ describe('migration 0058', () => {
       db,
       loadMigrations().filter((m) => m.version < 58),
     );
-    const identity = new IdentityService(db);
+    const identity = new IdentityService({ db });
     const org = await identity.createOrganization({ name: 'old-urls', ownerEmail: 'owner@old.test' });
     for (const [i, url] of URLS.entries()) {
       await db.query(

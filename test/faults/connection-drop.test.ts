@@ -42,7 +42,7 @@ describe.skipIf(!onPostgres)('a PostgreSQL connection dropped while writes are i
     created = await createPostgresDatabase();
     const direct = new PostgresDb({ url: created.url, poolSize: 1 });
     await migrate(direct);
-    ({ apiKey: key, orgId } = await new IdentityService(direct).createOrganization({ name: 'drop', ownerEmail: 'o@drop.test' }));
+    ({ apiKey: key, orgId } = await new IdentityService({ db: direct }).createOrganization({ name: 'drop', ownerEmail: 'o@drop.test' }));
     await direct.close();
     relay = tcpRelay(new URL(created.url));
     db = new PostgresDb({ url: (await relay.listen()).toString(), poolSize: 3, timeoutMs: 2000 });

@@ -20,7 +20,7 @@ describe.skipIf(!onPostgres)('a PostgreSQL server that stops answering or refuse
     created = await createPostgresDatabase();
     const direct = new PostgresDb({ url: created.url, poolSize: 1 });
     await migrate(direct);
-    key = (await new IdentityService(direct).createOrganization({ name: 'outage', ownerEmail: 'o@outage.test' })).apiKey;
+    key = (await new IdentityService({ db: direct }).createOrganization({ name: 'outage', ownerEmail: 'o@outage.test' })).apiKey;
     await direct.close();
     proxy.current = tcpRelay(new URL(created.url));
     db = new PostgresDb({ url: (await proxy.current.listen()).toString(), poolSize: 2, timeoutMs: 1000 });

@@ -47,18 +47,28 @@ export interface ClientInfo {
   previousToken?: string;
 }
 
+export interface AccountsDeps {
+  db: Db;
+  /** Makes the users of invitations and finds the principals of sessions. */
+  identity: IdentityService;
+  /** Expiries of sessions, invitations and setup tokens, and the throttles' windows; by default the system's. */
+  clock?: Clock;
+}
+
 /**
  * Web sign-in: first-run setup, passwords, cookie sessions, invitations and the members
  * settings. Sessions authenticate as the same principal an API key of the user would.
  */
 export class AccountsService {
   private readonly throttle: SignInThrottle;
+  private readonly db: Db;
+  private readonly identity: IdentityService;
+  private readonly clock: Clock;
 
-  constructor(
-    private readonly db: Db,
-    private readonly identity: IdentityService,
-    private readonly clock: Clock = systemClock,
-  ) {
+  constructor({ db, identity, clock = systemClock }: AccountsDeps) {
+    this.db = db;
+    this.identity = identity;
+    this.clock = clock;
     this.throttle = new SignInThrottle(db, clock);
   }
 

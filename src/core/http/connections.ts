@@ -24,6 +24,18 @@ export function serverOptions(config: Config): { requestTimeout: number; keepAli
 /** How often the refusals are logged at most: a flood would otherwise write a line per connection. */
 const REPORT_EVERY_MS = 10_000;
 
+export interface ConnectionGuardDeps {
+  /**
+   * `firstByteMs`: how long a connection may stay silent before its first request starts. Node's
+   * header timeout counts only from the first byte, so a connection that never sends one was held
+   * until the idle timeout.
+   */
+  settings: { maxConnections: number; maxPerAddress: number; firstByteMs: number };
+  log: FastifyBaseLogger;
+  /** The process's limit of open files, read once; by default from /proc/self/limits. */
+  openFiles?: () => number | undefined;
+}
+
 /**
  * Bounds the connections of one process, over all its listeners, and per client address. A
  * connection past a bound is closed as it arrives, before anything is read from it: each open
@@ -40,20 +52,15 @@ export class ConnectionGuard {
   private lastReport = 0;
 
   private readonly firstByteMs: number;
+  private readonly log: FastifyBaseLogger;
+  private readonly openFiles: () => number | undefined;
 
-  /**
-   * `firstByteMs`: how long a connection may stay silent before its first request starts. Node's
-   * header timeout counts only from the first byte, so a connection that never sends one was held
-   * until the idle timeout.
-   */
-  constructor(
-    options: { maxConnections: number; maxPerAddress: number; firstByteMs: number },
-    private readonly log: FastifyBaseLogger,
-    private readonly openFiles: () => number | undefined = openFileLimit,
-  ) {
-    this.max = options.maxConnections;
-    this.maxPerAddress = options.maxPerAddress;
-    this.firstByteMs = options.firstByteMs;
+  constructor({ settings, log, openFiles = openFileLimit }: ConnectionGuardDeps) {
+    this.max = settings.maxConnections;
+    this.maxPerAddress = settings.maxPerAddress;
+    this.firstByteMs = settings.firstByteMs;
+    this.log = log;
+    this.openFiles = openFiles;
   }
 
   /** Counts and bounds the connections of `server` (the service's, and the application address's listener). */

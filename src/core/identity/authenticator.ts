@@ -24,6 +24,12 @@ export interface AuthenticatorOptions {
    */
   soleWriter: boolean;
   onBackgroundError: (e: unknown) => void;
+}
+
+export interface AuthenticatorDeps extends AuthenticatorOptions {
+  db: Db;
+  jwt: JwtVerifier;
+  /** Times the cache and `lastUsedAt`; by default the system's. */
   clock?: Clock;
 }
 
@@ -40,13 +46,14 @@ export class Authenticator {
   /** Moves on at every eviction: a verification that began in an earlier generation is not cached. */
   private generation = 0;
   private readonly now: () => number;
+  private readonly db: Db;
+  private readonly jwt: JwtVerifier;
+  private readonly options: AuthenticatorOptions;
 
-  constructor(
-    private readonly db: Db,
-    private readonly jwt: JwtVerifier,
-    private readonly options: AuthenticatorOptions,
-  ) {
-    const clock = options.clock ?? systemClock;
+  constructor({ db, jwt, clock = systemClock, ...options }: AuthenticatorDeps) {
+    this.db = db;
+    this.jwt = jwt;
+    this.options = options;
     this.now = () => clock.now().getTime();
     // ttlResolution 0: lru-cache would otherwise keep a read of the time for a millisecond of real
     // time, and miss a test clock's advance made within it.

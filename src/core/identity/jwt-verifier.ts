@@ -9,6 +9,15 @@ export interface VerifiedJwt {
   expiresAt: number;
 }
 
+/** The JWT settings of the configuration: the verifier is given these, never the whole of it. */
+export type JwtSettings = Pick<Config, 'jwtSecret' | 'jwtJwksUrl' | 'jwtIssuer' | 'jwtAudience' | 'jwtMaxLifetimeS'>;
+
+export interface JwtVerifierDeps {
+  settings: JwtSettings;
+  /** The time a token's `exp` and lifetime are checked against; by default the system's. */
+  clock?: Clock;
+}
+
 const CLOCK_SKEW_S = 60;
 const ASYMMETRIC = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
 
@@ -20,13 +29,14 @@ const ASYMMETRIC = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256
 export class JwtVerifier {
   private readonly secret: Uint8Array | undefined;
   private readonly jwks: JWTVerifyGetKey | undefined;
+  private readonly settings: JwtSettings;
+  private readonly clock: Clock;
 
-  constructor(
-    private readonly config: Pick<Config, 'jwtSecret' | 'jwtJwksUrl' | 'jwtIssuer' | 'jwtAudience' | 'jwtMaxLifetimeS'>,
-    private readonly clock: Clock = systemClock,
-  ) {
-    this.secret = config.jwtSecret ? new TextEncoder().encode(config.jwtSecret) : undefined;
-    this.jwks = config.jwtJwksUrl ? createRemoteJWKSet(new URL(config.jwtJwksUrl)) : undefined;
+  constructor({ settings, clock = systemClock }: JwtVerifierDeps) {
+    this.settings = settings;
+    this.clock = clock;
+    this.secret = settings.jwtSecret ? new TextEncoder().encode(settings.jwtSecret) : undefined;
+    this.jwks = settings.jwtJwksUrl ? createRemoteJWKSet(new URL(settings.jwtJwksUrl)) : undefined;
   }
 
   get enabled(): boolean {
@@ -43,8 +53,8 @@ export class JwtVerifier {
     const at = this.clock.now();
     const options = {
       currentDate: at,
-      issuer: this.config.jwtIssuer,
-      audience: this.config.jwtAudience,
+      issuer: this.settings.jwtIssuer,
+      audience: this.settings.jwtAudience,
       requiredClaims: ['exp', 'sub'],
     };
     try {
@@ -58,7 +68,7 @@ export class JwtVerifier {
       // jose checks that exp has not passed; a token valid for centuries (an exp in milliseconds)
       // or issued in the future is a mistake or a forgery, and is refused as well.
       const now = at.getTime() / 1000;
-      if ((payload.exp as number) > now + this.config.jwtMaxLifetimeS) return null;
+      if ((payload.exp as number) > now + this.settings.jwtMaxLifetimeS) return null;
       if (payload.iat !== undefined && payload.iat > now + CLOCK_SKEW_S) return null;
       const orgId = payload['org_id'];
       if (typeof payload.sub !== 'string' || !isUuid(payload.sub) || typeof orgId !== 'string' || !isUuid(orgId)) return null;

@@ -23,14 +23,25 @@ export interface CredentialCache {
 
 const noCache: CredentialCache = { forgetKey: () => undefined, forgetPrincipal: () => undefined };
 
+export interface IdentityDeps {
+  db: Db;
+  /** Key expiries and `lastUsedAt`; by default the system's. */
+  clock?: Clock;
+  /** Told of revocations, role changes and removals, so cached credentials drop them at once; by default none. */
+  cache?: CredentialCache;
+}
+
 /** Organizations, principals and API keys: creation, listing and revocation, with the rules of docs/identity-and-access.md. */
 export class IdentityService {
-  constructor(
-    private readonly db: Db,
-    private readonly clock: Clock = systemClock,
-    /** Told of revocations, role changes and removals, so cached credentials drop them at once. */
-    private readonly cache: CredentialCache = noCache,
-  ) {}
+  private readonly db: Db;
+  private readonly clock: Clock;
+  private readonly cache: CredentialCache;
+
+  constructor({ db, clock = systemClock, cache = noCache }: IdentityDeps) {
+    this.db = db;
+    this.clock = clock;
+    this.cache = cache;
+  }
 
   async createOrganization(input: { name: string; ownerEmail: string; ownerName?: string }) {
     const orgId = randomUUID();

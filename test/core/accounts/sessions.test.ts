@@ -12,7 +12,7 @@ const OWNER_PASSWORD = 'correct horse battery';
 beforeAll(async () => {
   t = await TestApp.start();
   org = await t.createOrg('web');
-  accounts = new AccountsService(t.db, t.identity);
+  accounts = new AccountsService({ db: t.db, identity: t.identity });
 });
 afterAll(() => t?.close());
 
