@@ -12,7 +12,7 @@ export const clean = (s: string, max: number) => (s.length <= max && !s.includes
 /**
  * Who each record belongs to. A member's records are their own. An owner's or manager's key
  * (an organization-wide collector) attributes each record by what it names, first match wins:
- * `user.email`, `enduser.id` (as an email), then a user whose linked account id is
+ * `user.email`, `enduser.id` (as an email; a value without an @ names nobody), then a user whose linked account id is
  * `user.account_id`, `user.account_uuid` or (Droid only) `user.id`. A record that names nobody
  * stays the caller's; one that names no user of the organization is rejected.
  */
@@ -58,7 +58,13 @@ export async function ownersOf<R extends { attrs: Attrs; resource: Attrs }>(
 // Each attribute is read at a site of its own (textOf in mappings/native.ts).
 type Named = { attrs: Attrs; resource: Attrs };
 const emailOf = (r: Named) =>
-  textOf(r.attrs['user.email']) ?? textOf(r.resource['user.email']) ?? textOf(r.attrs['enduser.id']) ?? textOf(r.resource['enduser.id']);
+  anEmail(textOf(r.attrs['user.email'])) ??
+  anEmail(textOf(r.resource['user.email'])) ??
+  anEmail(textOf(r.attrs['enduser.id'])) ??
+  anEmail(textOf(r.resource['enduser.id']));
+
+/** Only an email names a user: Droid sends `user.email="unknown"` when it has none, which names nobody. */
+const anEmail = (value: string | undefined) => (value?.includes('@') ? value : undefined);
 
 /** The client account a record names; Claude Code's user.id is an anonymous installation id, so only Droid's counts. */
 function accountOf(r: Named, name: string): string | undefined {

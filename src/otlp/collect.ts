@@ -10,9 +10,12 @@ import { KEY_CHARS } from './seen-store.js';
 export class Rejections {
   count = 0;
   private readonly reasons: string[] = [];
-  add(reason: string, n = 1): void {
+  /** The kinds of a known agent's records that no mapping reads (mappings/index.ts), for a warning in the log. */
+  readonly unmapped = new Set<string>();
+  add(reason: string, n = 1, unmapped?: string): void {
     this.count += n;
     if (this.reasons.length < 5 && !this.reasons.includes(reason)) this.reasons.push(reason);
+    if (unmapped !== undefined) this.unmapped.add(unmapped);
   }
   message(): string {
     return this.count === 0 ? '' : `${this.count} record(s) not used: ${this.reasons.join('; ')}`;
@@ -83,7 +86,7 @@ export function collect(
   grouped: Grouped | undefined,
 ): void {
   if ('ignore' in mapped) return;
-  if ('reject' in mapped) return rejections.add(mapped.reject);
+  if ('reject' in mapped) return rejections.add(mapped.reject, 1, mapped.unmapped);
   if ('counter' in mapped) {
     if ('reject' in owner) return rejections.add(owner.reject);
     const ts = parseTimestamp(mapped.ms, nowMs);

@@ -206,6 +206,22 @@ export function metricPoints(body: Plain): MetricPoints {
   return out;
 }
 
+/** An event name such as `codex.user_prompt` or `user_prompt`: not a code location, with its spaces and slashes. */
+const EVENT_NAME = /^[\w.:-]+$/;
+
+/**
+ * A log record's event name: its `event_name` field when that holds a name, else its `event.name`
+ * attribute, else the field anyway, else a text body. Codex 0.169 fills the field with a code
+ * location (`event otel/src/events/session_telemetry.rs:703`) and puts the name in the attribute.
+ */
+export function logEventName(field: unknown, attrs: Attrs, body: unknown): string {
+  if (typeof field === 'string' && EVENT_NAME.test(field)) return field;
+  const attr = attrs['event.name'];
+  if (typeof attr === 'string' && attr !== '') return attr;
+  if (typeof field === 'string' && field !== '') return field;
+  return typeof body === 'string' ? body : '';
+}
+
 export function logRecords(body: Plain): LogRecordIn[] {
   const out: LogRecordIn[] = [];
   for (const rl of asList(body.resourceLogs)) {
@@ -216,10 +232,7 @@ export function logRecords(body: Plain): LogRecordIn[] {
       for (const r of asList(sl.logRecords)) {
         const attrs = attributes(r.attributes);
         const body = anyValue(r.body);
-        const name =
-          (typeof r.eventName === 'string' && r.eventName) ||
-          (typeof attrs['event.name'] === 'string' && attrs['event.name']) ||
-          (typeof body === 'string' ? body : '');
+        const name = logEventName(r.eventName, attrs, body);
         const timeNs = toBigInt(r.timeUnixNano) || toBigInt(r.observedTimeUnixNano) || 0n;
         out.push({ resource, resourceJson, scope, name, attrs, timeNs });
       }

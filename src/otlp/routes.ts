@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { createGunzip, gunzipSync } from 'node:zlib';
 import { Type } from '@sinclair/typebox';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { principalOf } from '../core/http/access.js';
 import { holdBodyBytes, type BodyBudget } from '../core/http/body-budget.js';
 import { toAppError } from '../core/http/error-handler.js';
@@ -28,6 +28,14 @@ const INFLATE_AT_ONCE_BODY = 16 * 1024;
 const INFLATE_AT_ONCE_MAX = 1024 * 1024;
 
 const RESPONSE = { metrics: messages.metricsResponse, logs: messages.logsResponse, traces: messages.tracesResponse };
+/** The kinds of unmapped records already warned about: once per kind and process, not per export. */
+const warned = new Set<string>();
+function warnUnmapped(log: FastifyBaseLogger, kind: string): void {
+  if (warned.has(kind)) return;
+  warned.add(kind);
+  log.warn({ kind }, `${kind} that orgctl does not know how to read were rejected (counted in partialSuccess); a newer client may name its events differently`);
+}
+
 const REJECTED = { metrics: 'rejectedDataPoints', logs: 'rejectedLogRecords', traces: 'rejectedSpans' } as const;
 
 /** gRPC status codes of google.rpc.Status, by HTTP status. */
@@ -185,6 +193,7 @@ export const otlpRoutes: FastifyPluginAsync<{ otlp: OtlpService; bodies: BodyBud
             : signal === 'logs'
               ? await otlp.exportLogs(caller, await decoder.decode(signal, protobuf, body))
               : await otlp.exportSpans(caller, await decoder.decode(signal, protobuf, body));
+        for (const kind of outcome.unmapped) warnUnmapped(request.log, kind);
         const response = outcome.rejected > 0 ? { partialSuccess: { [REJECTED[signal]]: outcome.rejected, errorMessage: outcome.errorMessage } } : {};
         reply.code(200);
         if (isProtobuf(request)) return reply.type(PROTOBUF).send(encode(RESPONSE[signal], response));

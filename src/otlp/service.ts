@@ -20,6 +20,8 @@ export interface ExportOutcome {
   errorMessage: string;
   /** Events counted now (the rest were counted before: a retried export). */
   stored: number;
+  /** The kinds of a known agent's records that no mapping reads, rejected (Rejections.unmapped). */
+  unmapped: string[];
 }
 
 export interface OtlpDeps {
@@ -82,7 +84,7 @@ export class OtlpService {
       collect(mapLog({ record: r, name, id, ms }), owners[i] as Owner, collected, rejections, nowMs, id, keyOfId(id), grouped);
     });
     const stored = await this.store(caller.orgId, collected, { full: `more than ${MAX_RECORDS_PER_GROUP} events of one session in one minute`, rejections });
-    return { rejected: rejections.count, errorMessage: rejections.message(), stored };
+    return { rejected: rejections.count, errorMessage: rejections.message(), stored, unmapped: [...rejections.unmapped] };
   }
 
   async exportSpans(caller: Principal, list: readonly SpanIn[]): Promise<ExportOutcome> {
@@ -95,7 +97,7 @@ export class OtlpService {
       collect(mapSpan({ span: s, id, ms: nsToMs(s.endNs || s.startNs) }), owners[i] as Owner, collected, rejections, nowMs, id, keyOfId(id), undefined);
     });
     const stored = await this.store(caller.orgId, collected);
-    return { rejected: rejections.count, errorMessage: rejections.message(), stored };
+    return { rejected: rejections.count, errorMessage: rejections.message(), stored, unmapped: [...rejections.unmapped] };
   }
 
   async exportMetrics(caller: Principal, { points, rejected }: MetricPoints): Promise<ExportOutcome> {
@@ -166,7 +168,7 @@ export class OtlpService {
         steps,
       );
     });
-    return { rejected: rejections.count, errorMessage: rejections.message(), stored };
+    return { rejected: rejections.count, errorMessage: rejections.message(), stored, unmapped: [...rejections.unmapped] };
   }
 
   private store(orgId: string, collected: Collected, groups?: Groups, once?: Collected): Promise<number> {

@@ -255,7 +255,8 @@ describe('generic sources', () => {
     await post(
       org,
       'metrics',
-      metrics({ 'service.name': 'gemini-cli' }, [
+      // A GenAI client of no known vendor (Gemini CLI's own gen_ai.* tokens are not counted: agent-records.test.ts).
+      metrics({ 'service.name': 'genai-agent' }, [
         histogram('gen_ai.client.token.usage', [
           { attrs: { 'gen_ai.token.type': 'input', 'gen_ai.request.model': 'gemini-2.5-pro' }, sum: 700, count: 3 },
           { attrs: { 'gen_ai.token.type': 'output', 'gen_ai.request.model': 'gemini-2.5-pro' }, sum: 90, count: 3 },

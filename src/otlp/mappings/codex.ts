@@ -24,6 +24,8 @@ export function codexLog(l: LogInput): Mapped {
   switch (l.name) {
     case 'codex.sse_event': {
       if (text(attrs, 'event.kind') !== 'response.completed') return IGNORE;
+      // Codex logs each response.completed twice, the first without token counts: that one is not a figure.
+      if (attrs.input_token_count === undefined && attrs.output_token_count === undefined) return IGNORE;
       const model = text(attrs, 'model', 'slug');
       const input = num(attrs.input_token_count);
       const cached = num(attrs.cached_token_count) ?? 0;

@@ -4,6 +4,7 @@ import { codexLog } from './codex.js';
 import type { LogInput, PointInput, SpanInput } from './context.js';
 import { droidLog, droidMetric, droidSpan } from './droid.js';
 import { genericMetric } from './generic.js';
+import { clean } from '../attribution.js';
 import { eventId, IGNORE, originId, text, textOf, textsId, type Mapped } from './native.js';
 
 /** Each metric goes to the mapping of the client that owns its name; one designated signal per figure. */
@@ -59,10 +60,28 @@ export function logGroup(r: LogRecordIn, name: string, timestampMs: number): [se
 
 export const groupKey = (group: [session: string, minute: number]): string => eventId(['group', 'claude_code', ...group]);
 
+/** The agent clients whose log records orgctl reads, by the `service.name` of their resource. */
+function agentOf(resource: LogRecordIn['resource']): string | undefined {
+  const service = textOf(resource['service.name']) ?? '';
+  if (service === 'claude-code') return 'claude-code';
+  if (service.startsWith('codex')) return 'codex';
+  if (service === 'gemini-cli') return 'gemini-cli';
+  if (service.includes('droid')) return 'droid';
+  return undefined;
+}
+
+const AGENT_PREFIXES = ['claude_code.', 'codex.', 'gemini_cli.', 'droid.'];
+
 export function mapLog(l: LogInput): Mapped {
   if (l.name.startsWith('claude_code.')) return claudeLog(l);
   if (l.name.startsWith('codex.')) return codexLog(l);
   if (l.name.startsWith('droid.')) return droidLog(l);
+  // A known agent's record under a name of none of them would be dropped without a word (Codex
+  // 0.169's were, when it moved their names): it is rejected, and its kind warned about once.
+  const agent = agentOf(l.record.resource);
+  if (agent !== undefined && !AGENT_PREFIXES.some((p) => l.name.startsWith(p))) {
+    return { reject: `a ${agent} log record whose event name orgctl does not know (${JSON.stringify(clean(l.name, 80))})`, unmapped: `${agent} log records` };
+  }
   return IGNORE;
 }
 

@@ -49,7 +49,7 @@ export function tokenCount(ms: number, client: Client, model: string, kind: Toke
  * What a mapping makes of a record: events (and a counter it adds to: a Droid point names its
  * session too), a counter or tokens, a reason to reject it, or nothing (a signal no figure uses).
  */
-export type Mapped = { events: NativeEvent[]; counted?: Counted } | Counted | { reject: string } | { ignore: true };
+export type Mapped = { events: NativeEvent[]; counted?: Counted } | Counted | { reject: string; unmapped?: string } | { ignore: true };
 export const IGNORE: Mapped = { ignore: true };
 /** A record that counts nothing, such as a token count of 0. */
 export const NOTHING: Mapped = { events: [] };

@@ -1,5 +1,5 @@
 import { messages } from '../proto.js';
-import type { Attrs, LogRecordIn } from '../records.js';
+import { logEventName, type Attrs, type LogRecordIn } from '../records.js';
 import { enter, F, field, fixed64, I64, LEN, leave, readText, T, VARINT, type Reader } from './primitives.js';
 import { attrValue, readAny, readAttribute, readExport, type AnyState, type Layout } from './values.js';
 
@@ -49,8 +49,7 @@ export function logRecordsFromWire(bytes: Uint8Array): LogRecordIn[] {
     for (const scope of scopes) {
       for (const l of scope.items) {
         const body = attrValue(l.body);
-        const eventName = l.attrs['event.name'];
-        const name = l.eventName || (typeof eventName === 'string' && eventName) || (typeof body === 'string' ? body : '');
+        const name = logEventName(l.eventName, l.attrs, body);
         out.push({ resource, resourceJson, scope: scope.name, name, attrs: l.attrs, timeNs: l.timeNs || l.observedNs || 0n });
       }
     }
