@@ -85,9 +85,9 @@ export class AccountsService {
     const issued = [];
     for (const [i, owner] of owners.entries()) {
       const token = i === 0 && fixed ? fixed : randomToken();
-      await this.db.transaction(async (tx) => {
-        await store.deleteSetupTokens(tx, owner.org_id);
-        await store.insertSetupToken(tx, { tokenHash: hashToken(token), principalId: owner.id, now, expiresAt });
+      await this.db.transaction(async () => {
+        await store.deleteSetupTokens(this.db, owner.org_id);
+        await store.insertSetupToken(this.db, { tokenHash: hashToken(token), principalId: owner.id, now, expiresAt });
       });
       issued.push({ email: owner.email, orgName: owner.org_name, token });
     }
@@ -98,13 +98,14 @@ export class AccountsService {
   async setup(token: string, password: string, client: ClientInfo): Promise<SignedIn> {
     await this.limit([`setup:address:${client.ip}`, ATTEMPTS_PER_ADDRESS]);
     const passwordHash = await hashPassword(password);
-    const principalId = await this.db.transaction(async (tx) => {
-      const owner = await store.setupTokenOwner(tx, hashToken(token));
+    const principalId = await this.db.transaction(async () => {
+      const owner = await store.setupTokenOwner(this.db, hashToken(token));
       if (!owner) throw errors.forbidden('This setup link is not valid, or setup is already done. Sign in instead.');
       if (owner.expires_at <= this.clock.now()) throw errors.forbidden('This setup link has expired (they last 24 hours). Restart orgctl serve for a new one.');
-      if (await store.ownerHasPassword(tx, owner.org_id)) throw errors.conflict('setup_done', 'Setup is already done for this organization. Sign in instead.');
-      await store.setPassword(tx, owner.principal_id, passwordHash);
-      await store.deleteSetupTokens(tx, owner.org_id);
+      if (await store.ownerHasPassword(this.db, owner.org_id))
+        throw errors.conflict('setup_done', 'Setup is already done for this organization. Sign in instead.');
+      await store.setPassword(this.db, owner.principal_id, passwordHash);
+      await store.deleteSetupTokens(this.db, owner.org_id);
       return owner.principal_id;
     });
     return this.startSession(principalId, client);
@@ -183,9 +184,9 @@ export class AccountsService {
     const stored = await store.passwordHash(this.db, actor.id);
     if (stored && !(await verifyPassword(stored, current ?? ''))) throw errors.forbidden('The current password is wrong.');
     const passwordHash = await hashPassword(next);
-    await this.db.transaction(async (tx) => {
-      await store.setPassword(tx, actor.id, passwordHash);
-      await store.endSessions(tx, actor.id, this.clock.now());
+    await this.db.transaction(async () => {
+      await store.setPassword(this.db, actor.id, passwordHash);
+      await store.endSessions(this.db, actor.id, this.clock.now());
     });
     return actor.credential.type === 'session' ? this.startSession(actor.id, { ...client, previousToken: undefined }) : undefined;
   }
@@ -229,11 +230,11 @@ export class AccountsService {
    * managers, never for a role above their own (as they could not have made it).
    */
   async revokeInvitation(actor: Principal, id: string): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      const invitation = await store.unacceptedInvitationForUpdate(tx, actor.orgId, id);
+    await this.db.transaction(async () => {
+      const invitation = await store.unacceptedInvitationForUpdate(this.db, actor.orgId, id);
       if (!invitation) throw errors.notFound('Invitation', 'invitation_not_found');
       if (!outranksOrEquals(actor.role, invitation.role)) throw errors.forbidden(`A ${actor.role} cannot revoke an invitation of a ${invitation.role}.`);
-      await store.deleteInvitation(tx, id);
+      await store.deleteInvitation(this.db, id);
     });
   }
 
@@ -242,14 +243,14 @@ export class AccountsService {
     await this.limit([`invite:address:${client.ip}`, ATTEMPTS_PER_ADDRESS]);
     const passwordHash = await hashPassword(password);
     const now = this.clock.now();
-    const userId = await this.db.transaction(async (tx) => {
-      const invitation = await store.invitationForUpdate(tx, hashToken(token));
+    const userId = await this.db.transaction(async () => {
+      const invitation = await store.invitationForUpdate(this.db, hashToken(token));
       if (!invitation) throw errors.notFound('Invitation', 'invitation_not_found');
       if (invitation.accepted_at) throw errors.conflict('invitation_used', 'This invitation was already used. Sign in instead.');
       if (invitation.expires_at <= now) throw errors.conflict('invitation_expired', 'This invitation has expired. Ask for a new one.');
-      const user = await this.identity.insertUserIn(tx, invitation.org_id, invitation.email, invitation.role, name);
-      await store.setPassword(tx, user.id, passwordHash);
-      await store.markAccepted(tx, invitation.id, now);
+      const user = await this.identity.addUser({ orgId: invitation.org_id, email: invitation.email, role: invitation.role, name });
+      await store.setPassword(this.db, user.id, passwordHash);
+      await store.markAccepted(this.db, invitation.id, now);
       return user.id;
     });
     return this.startSession(userId, client);

@@ -5,18 +5,20 @@ export interface Queryable {
   exec(sql: string): Promise<void>;
 }
 
-/** The statements of one transaction (Db.transaction). */
+/** Statements that may run in a transaction: those of one transaction (Db.transaction), or the Db itself. */
 export interface Transaction extends Queryable {
   /**
    * Sends a statement whose rows nobody reads, without waiting for it: the transaction sends
    * COMMIT behind it, and fails if it failed (the server then rolls back, and the transaction's
    * error is this statement's). Writes at the end of a transaction so share their round trip
    * with COMMIT. Statements made after a failed write fail too (the transaction is aborted).
+   * On a Db it joins the transaction the caller runs in, and throws outside one: with no COMMIT
+   * to wait for it, nobody would hear of its failure.
    */
   write(sql: string, params?: readonly unknown[]): void;
 }
 
-export interface Db extends Queryable {
+export interface Db extends Transaction {
   readonly engine: 'pglite' | 'postgres';
   /**
    * A read of many rows, the same rows as query() returns, for columns that are text, numbers,

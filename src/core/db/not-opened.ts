@@ -6,5 +6,8 @@ import type { Db } from './db.js';
  */
 export function notOpened(engine: Db['engine'] = 'pglite'): Db {
   const refuse = () => Promise.reject(new Error('this database is never opened (the API is only being described)'));
-  return { engine, query: refuse, queryMany: refuse, exec: refuse, transaction: refuse, close: async () => {} };
+  const write = () => {
+    throw new Error('this database is never opened (the API is only being described)');
+  };
+  return { engine, query: refuse, queryMany: refuse, exec: refuse, write, transaction: refuse, close: async () => {} };
 }

@@ -111,6 +111,10 @@ export class PgliteDb implements Db {
     return tx ? tx.exec(sql) : this.outsideTransactions(() => this.direct.exec(sql));
   }
 
+  write(sql: string, params?: readonly unknown[]): void {
+    this.scope.write(sql, params);
+  }
+
   async queryMany<T = Record<string, unknown>>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
     // PostgreSQL aggregates a sorted subquery's rows in their order.
     const [doc] = await this.query<{ rows: string }>(

@@ -55,6 +55,10 @@ export class PostgresDb implements Db {
     return (this.scope.current() ?? this.pool).exec(text);
   }
 
+  write(text: string, params?: readonly unknown[]): void {
+    this.scope.write(text, params);
+  }
+
   /** postgres.js reads rows faster than the server would build them into JSON: a plain query. */
   queryMany<T = Record<string, unknown>>(text: string, params: readonly unknown[] = []): Promise<T[]> {
     return this.query<T>(text, params);

@@ -24,6 +24,13 @@ export class TransactionScope {
     return frame?.open ? frame.statements : undefined;
   }
 
+  /** A write (Transaction.write) in the open transaction the caller runs in; throws outside one. */
+  write(sql: string, params?: readonly unknown[]): void {
+    const tx = this.current();
+    if (!tx) throw new Error('db.write outside a transaction: a write is only sent behind a COMMIT, which reports its failure');
+    tx.write(sql, params);
+  }
+
   /**
    * Runs fn as the transaction whose statements `q` sends, then commits with `commit`, and
    * returns what fn returns. Every query must have answered when fn settles: one still running

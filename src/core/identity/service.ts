@@ -45,10 +45,10 @@ export class IdentityService {
 
   async createOrganization(input: { name: string; ownerEmail: string; ownerName?: string }) {
     const orgId = randomUUID();
-    return this.db.transaction(async (tx) => {
-      await store.insertOrganization(tx, { id: orgId, name: input.name });
-      const owner = await this.insertUser(tx, orgId, input.ownerEmail, 'owner', input.ownerName);
-      const created = await this.insertKey(tx, { orgId, principalId: owner.id, name: 'owner key', expiresAt: null, createdBy: null });
+    return this.db.transaction(async () => {
+      await store.insertOrganization(this.db, { id: orgId, name: input.name });
+      const owner = await this.insertUser(orgId, input.ownerEmail, 'owner', input.ownerName);
+      const created = await this.insertKey({ orgId, principalId: owner.id, name: 'owner key', expiresAt: null, createdBy: null });
       return { orgId, userId: owner.id, apiKey: created.secret };
     });
   }
@@ -76,8 +76,9 @@ export class IdentityService {
     return orgs[0]!.id;
   }
 
-  async addUser(input: { orgId: string; email: string; role: Role; name?: string }) {
-    return this.db.transaction((tx) => this.insertUser(tx, input.orgId, input.email, input.role, input.name));
+  /** Adds a user; inside a caller's transaction it joins it (an accepted invitation sets the password in the same one). */
+  addUser(input: { orgId: string; email: string; role: Role; name?: string }) {
+    return this.insertUser(input.orgId, input.email, input.role, input.name);
   }
 
   /** The users of the organization with these emails: a user may be added once, so callers reuse them. */
@@ -112,10 +113,10 @@ export class IdentityService {
    * cannot be demoted (409). Keys and tokens act with the new role from the next request on.
    */
   async setUserRole(orgId: string, email: string, role: Role): Promise<{ id: string; email: string; role: Role; previous: Role }> {
-    const changed = await this.db.transaction(async (tx) => {
-      const user = await this.userForChange(tx, orgId, email);
-      if (user.role === 'owner' && role !== 'owner') await this.keepAnOwner(tx, orgId, `demote ${user.email}`);
-      await store.setRole(tx, user.id, role);
+    const changed = await this.db.transaction(async () => {
+      const user = await this.userForChange(orgId, email);
+      if (user.role === 'owner' && role !== 'owner') await this.keepAnOwner(orgId, `demote ${user.email}`);
+      await store.setRole(this.db, user.id, role);
       return { id: user.id, email: user.email as string, role, previous: user.role };
     });
     // After the commit: evicted earlier, a request in between could cache the old role again.
@@ -147,26 +148,26 @@ export class IdentityService {
 
   /** An operator's removal of a user with their keys, which stop working at once; the last owner stays (409). */
   async removeUser(orgId: string, email: string): Promise<{ id: string; email: string }> {
-    const removed = await this.db.transaction(async (tx) => {
-      const user = await this.userForChange(tx, orgId, email);
-      if (user.role === 'owner') await this.keepAnOwner(tx, orgId, `remove ${user.email}`);
-      await store.deletePrincipal(tx, user.id);
+    const removed = await this.db.transaction(async () => {
+      const user = await this.userForChange(orgId, email);
+      if (user.role === 'owner') await this.keepAnOwner(orgId, `remove ${user.email}`);
+      await store.deletePrincipal(this.db, user.id);
       return { id: user.id, email: user.email as string };
     });
     this.cache.forgetPrincipal(removed.id);
     return removed;
   }
 
-  private async userForChange(tx: Parameters<typeof store.findPrincipal>[0], orgId: string, email: string): Promise<PrincipalRow> {
-    const user = await store.findPrincipal(tx, orgId, { email: normalizeEmail(email) });
+  private async userForChange(orgId: string, email: string): Promise<PrincipalRow> {
+    const user = await store.findPrincipal(this.db, orgId, { email: normalizeEmail(email) });
     if (!user || user.kind !== 'user') throw errors.notFound(`User ${normalizeEmail(email)}`, 'user_not_found');
     return user;
   }
 
-  private async keepAnOwner(tx: Parameters<typeof store.countOwners>[0], orgId: string, what: string): Promise<void> {
+  private async keepAnOwner(orgId: string, what: string): Promise<void> {
     // Owners are locked first, so two changes at once cannot both take one of the last two.
-    await tx.query(`SELECT id FROM principals WHERE org_id = $1 AND role = 'owner' ORDER BY id FOR UPDATE`, [orgId]);
-    if ((await store.countOwners(tx, orgId)) <= 1)
+    await this.db.query(`SELECT id FROM principals WHERE org_id = $1 AND role = 'owner' ORDER BY id FOR UPDATE`, [orgId]);
+    if ((await store.countOwners(this.db, orgId)) <= 1)
       throw errors.conflict('last_owner', `Cannot ${what}: an organization keeps at least one owner. Make another user owner first.`);
   }
 
@@ -248,11 +249,6 @@ export class IdentityService {
     return orgId === undefined ? undefined : store.findPrincipal(this.db, orgId, { id });
   }
 
-  /** Adds a user inside the caller's transaction (an accepted invitation sets their password in the same one). */
-  insertUserIn(tx: Parameters<typeof store.insertPrincipal>[0], orgId: string, email: string, role: Role, name?: string) {
-    return this.insertUser(tx, orgId, email, role, name);
-  }
-
   findPrincipal(orgId: string, by: { id: string } | { email: string }): Promise<PrincipalRow | undefined> {
     return store.findPrincipal(this.db, orgId, 'email' in by ? { email: normalizeEmail(by.email) } : by);
   }
@@ -277,7 +273,7 @@ export class IdentityService {
       principalId = target.id;
     }
     if (principalId === undefined) throw errors.badRequest('A key needs a principal.');
-    return this.insertKey(this.db, {
+    return this.insertKey({
       orgId: input.orgId,
       principalId,
       name: input.name ?? 'api key',
@@ -316,12 +312,12 @@ export class IdentityService {
     this.cache.forgetKey(keyId);
   }
 
-  private async insertUser(tx: Parameters<typeof store.insertPrincipal>[0], orgId: string, email: string, role: Role, name?: string) {
+  private async insertUser(orgId: string, email: string, role: Role, name?: string) {
     const id = randomUUID();
     const normalized = normalizeEmail(email);
     if (!isEmail(normalized)) throw errors.badRequest(`"${email}" is not an email address.`);
     try {
-      await store.insertPrincipal(tx, { id, orgId, kind: 'user', email: normalized, name: name ?? normalized, role });
+      await store.insertPrincipal(this.db, { id, orgId, kind: 'user', email: normalized, name: name ?? normalized, role });
     } catch (e) {
       if (isUniqueViolation(e)) throw errors.conflict('email_taken', `A user with email ${normalized} already exists in this organization.`);
       throw e;
@@ -329,14 +325,11 @@ export class IdentityService {
     return { id, email: normalized, role };
   }
 
-  private async insertKey(
-    tx: Parameters<typeof store.insertApiKey>[0],
-    k: { orgId: string; principalId: string; name: string; expiresAt: Date | null; createdBy: string | null },
-  ): Promise<CreatedKey> {
+  private async insertKey(k: { orgId: string; principalId: string; name: string; expiresAt: Date | null; createdBy: string | null }): Promise<CreatedKey> {
     const secret = generateApiKey();
     const id = randomUUID();
-    await store.insertApiKey(tx, { ...k, id, hash: hashApiKey(secret), prefix: displayPrefix(secret) });
-    const key = await store.findApiKey(tx, k.orgId, id);
+    await store.insertApiKey(this.db, { ...k, id, hash: hashApiKey(secret), prefix: displayPrefix(secret) });
+    const key = await store.findApiKey(this.db, k.orgId, id);
     if (!key) throw new Error('key vanished after insert');
     return { key, secret };
   }
