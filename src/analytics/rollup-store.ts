@@ -196,10 +196,10 @@ function laterThanStored(x: string): string {
 
 /**
  * Adds the deltas of newly stored events to the rollup tables, inside the ingestion transaction:
- * five statements sent together (see above) as the transaction's writes, so that COMMIT goes
- * out with them rather than a round trip later (db.ts).
+ * five statements sent together (see above) as writes (`db.write`, which joins the caller's
+ * transaction), so that COMMIT goes out with them rather than a round trip later (db.ts).
  */
-export function writeRollups(tx: Transaction, orgId: string, d: RollupDeltas): void {
+export function writeRollups(db: Transaction, orgId: string, d: RollupDeltas): void {
   const models = d.models.length > 0 && [
     orgId,
     JSON.stringify(d.models.map((m) => [m.day, m.userId, m.model, m.tier, m.creditUnits.toString(), ...m.counts])),
@@ -229,9 +229,9 @@ export function writeRollups(tx: Transaction, orgId: string, d: RollupDeltas): v
     NAMES_JSON,
     OTHER,
   ];
-  tx.write(lockUserDaysSql, [orgId, d.userDays.map((u) => u.day), d.userDays.map((u) => u.userId)]);
-  if (models) tx.write(modelRowsSql, models);
-  tx.write(userDayRowsSql, userDays);
-  if (d.counters.length > 0) tx.write(lockDayNamesSql, shared.slice(0, 2));
-  tx.write(sharedRowsSql, shared);
+  db.write(lockUserDaysSql, [orgId, d.userDays.map((u) => u.day), d.userDays.map((u) => u.userId)]);
+  if (models) db.write(modelRowsSql, models);
+  db.write(userDayRowsSql, userDays);
+  if (d.counters.length > 0) db.write(lockDayNamesSql, shared.slice(0, 2));
+  db.write(sharedRowsSql, shared);
 }

@@ -100,7 +100,7 @@ export class AnalyticsService implements CreditsUsage {
    */
   recordBatch(orgId: string, events: readonly TelemetryEvent[], increments?: readonly Increment[]): Promise<void> {
     const deltas = rollupDeltas(events, increments);
-    return this.db.transaction(async (tx) => writeRollups(tx, orgId, deltas));
+    return this.db.transaction(async () => writeRollups(this.db, orgId, deltas));
   }
 
   /** Validates the range and returns the envelope's meta and the days that can have rows. */

@@ -77,14 +77,14 @@ export class AutomationsService {
     const id = randomUUID();
     let row: PullRequestRow;
     try {
-      row = await this.db.transaction(async (tx) =>
-        store.insert(tx, {
+      row = await this.db.transaction(async () =>
+        store.insert(this.db, {
           id,
           orgId: actor.orgId,
           hostKind: target.kind,
           repoId: target.repoId,
           repoUrl: target.displayUrl,
-          number: outcome.pullRequest?.number ?? (await store.nextNumber(tx, actor.orgId, target.repoId)),
+          number: outcome.pullRequest?.number ?? (await store.nextNumber(this.db, actor.orgId, target.repoId)),
           url: outcome.pullRequest?.url ?? `${linkBase}/api/v0/automations/ci/pull-requests/${id}`,
           action: body.action,
           workflowPath: body.workflowPath,

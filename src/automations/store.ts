@@ -44,8 +44,8 @@ const COLUMNS = `id, host_kind, repo_id, repo_url, number, url, action, workflow
 
 export const automationsStore = {
   /** The next number of a repository's plain-Git pull requests; the row lock orders concurrent callers. */
-  async nextNumber(tx: Queryable, orgId: string, repoId: string): Promise<number> {
-    const rows = await tx.query<{ last_number: number }>(
+  async nextNumber(db: Queryable, orgId: string, repoId: string): Promise<number> {
+    const rows = await db.query<{ last_number: number }>(
       `INSERT INTO ci_pull_request_numbers (org_id, repo_id, last_number) VALUES ($1, $2, 1)
        ON CONFLICT (org_id, repo_id) DO UPDATE SET last_number = ci_pull_request_numbers.last_number + 1
        RETURNING last_number`,
@@ -54,8 +54,8 @@ export const automationsStore = {
     return rows[0]!.last_number;
   },
 
-  async insert(tx: Queryable, p: NewPullRequest): Promise<PullRequestRow> {
-    const rows = await tx.query<PullRequestRow>(
+  async insert(db: Queryable, p: NewPullRequest): Promise<PullRequestRow> {
+    const rows = await db.query<PullRequestRow>(
       `INSERT INTO ci_pull_requests (id, org_id, host_kind, repo_id, repo_url, number, url, action, workflow_path, branch, base_branch,
          commit_sha, title, description, created_by, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint)

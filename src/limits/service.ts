@@ -55,11 +55,11 @@ export class LimitsService {
 
   /** Sets or removes the global limit; a real change is written to the audit log in the same transaction. */
   setGlobal(actor: Principal, limit: number | null): Promise<number | null> {
-    return this.db.transaction(async (tx) => {
-      const old = await store.lockGlobal(tx, actor.orgId);
+    return this.db.transaction(async () => {
+      const old = await store.lockGlobal(this.db, actor.orgId);
       if (old !== limit) {
-        await store.setGlobal(tx, actor.orgId, limit);
-        await store.insertAudit(tx, {
+        await store.setGlobal(this.db, actor.orgId, limit);
+        await store.insertAudit(this.db, {
           orgId: actor.orgId,
           actorId: actor.id,
           scope: 'global',
@@ -90,12 +90,12 @@ export class LimitsService {
       if (wanted.has(email)) errors.push({ email: e.email, error: 'The same email appears more than once in this request.' });
       else wanted.set(email, e.limit);
     }
-    const updated = await this.db.transaction(async (tx) => {
+    const updated = await this.db.transaction(async () => {
       // Inside this transaction: the identity service's reads join it.
       const users = await this.identity.findUsersByEmail(actor.orgId, [...wanted.keys()]);
       const idByEmail = new Map(users.map((u) => [u.email, u.id]));
       const current = await store.lockUserLimits(
-        tx,
+        this.db,
         users.map((u) => u.id),
       );
       const done: { email: string; limit: number | null }[] = [];
@@ -107,8 +107,8 @@ export class LimitsService {
         }
         const old = current.get(id) ?? null;
         if (old !== limit) {
-          await store.setUserLimit(tx, actor.orgId, id, limit);
-          await store.insertAudit(tx, {
+          await store.setUserLimit(this.db, actor.orgId, id, limit);
+          await store.insertAudit(this.db, {
             orgId: actor.orgId,
             actorId: actor.id,
             scope: 'user',

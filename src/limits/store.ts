@@ -18,14 +18,14 @@ export const limitsStore = {
   },
 
   /** Reads the global limit and locks it until the transaction ends, so concurrent changes audit in order. */
-  async lockGlobal(tx: Queryable, orgId: string): Promise<number | null> {
-    await tx.query(`INSERT INTO org_usage_limits (org_id) VALUES ($1) ON CONFLICT (org_id) DO NOTHING`, [orgId]);
-    const rows = await tx.query<{ global_limit: number | null }>(`SELECT global_limit FROM org_usage_limits WHERE org_id = $1 FOR UPDATE`, [orgId]);
+  async lockGlobal(db: Queryable, orgId: string): Promise<number | null> {
+    await db.query(`INSERT INTO org_usage_limits (org_id) VALUES ($1) ON CONFLICT (org_id) DO NOTHING`, [orgId]);
+    const rows = await db.query<{ global_limit: number | null }>(`SELECT global_limit FROM org_usage_limits WHERE org_id = $1 FOR UPDATE`, [orgId]);
     return rows[0]?.global_limit ?? null;
   },
 
-  async setGlobal(tx: Queryable, orgId: string, limit: number | null): Promise<void> {
-    await tx.query(`UPDATE org_usage_limits SET global_limit = $2, updated_at = now() WHERE org_id = $1`, [orgId, limit]);
+  async setGlobal(db: Queryable, orgId: string, limit: number | null): Promise<void> {
+    await db.query(`UPDATE org_usage_limits SET global_limit = $2, updated_at = now() WHERE org_id = $1`, [orgId, limit]);
   },
 
   async listUserLimits(db: Queryable, orgId: string): Promise<{ email: string; limit: number }[]> {
@@ -36,20 +36,20 @@ export const limitsStore = {
     );
   },
 
-  async lockUserLimits(tx: Queryable, principalIds: string[]): Promise<Map<string, number>> {
-    const rows = await tx.query<{ principal_id: string; limit_value: number }>(
+  async lockUserLimits(db: Queryable, principalIds: string[]): Promise<Map<string, number>> {
+    const rows = await db.query<{ principal_id: string; limit_value: number }>(
       `SELECT principal_id, limit_value FROM user_usage_limits WHERE principal_id = ANY($1::uuid[]) FOR UPDATE`,
       [principalIds],
     );
     return new Map(rows.map((r) => [r.principal_id, r.limit_value]));
   },
 
-  async setUserLimit(tx: Queryable, orgId: string, principalId: string, limit: number | null): Promise<void> {
+  async setUserLimit(db: Queryable, orgId: string, principalId: string, limit: number | null): Promise<void> {
     if (limit === null) {
-      await tx.query(`DELETE FROM user_usage_limits WHERE principal_id = $1`, [principalId]);
+      await db.query(`DELETE FROM user_usage_limits WHERE principal_id = $1`, [principalId]);
       return;
     }
-    await tx.query(
+    await db.query(
       `INSERT INTO user_usage_limits (principal_id, org_id, limit_value) VALUES ($1, $2, $3)
        ON CONFLICT (principal_id) DO UPDATE SET limit_value = EXCLUDED.limit_value, updated_at = now()`,
       [principalId, orgId, limit],
@@ -66,7 +66,7 @@ export const limitsStore = {
   },
 
   async insertAudit(
-    tx: Queryable,
+    db: Queryable,
     e: {
       orgId: string;
       actorId: string;
@@ -77,7 +77,7 @@ export const limitsStore = {
       newLimit: number | null;
     },
   ): Promise<void> {
-    await tx.query(
+    await db.query(
       `INSERT INTO usage_limit_audit (org_id, actor_id, scope, target_principal_id, target_email, old_limit, new_limit)
        VALUES ($1, $2, $3, $4, $5, $6, $7)`,
       [e.orgId, e.actorId, e.scope, e.targetId, e.targetEmail, e.oldLimit, e.newLimit],

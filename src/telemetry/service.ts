@@ -84,8 +84,8 @@ export class TelemetryService {
     unique.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     // Built before the transaction opens, so that the database does not wait for it.
     const insertNew = store.insertNew(orgId, unique);
-    return this.db.transaction(async (tx) => {
-      const inserted = await insertNew(tx);
+    return this.db.transaction(async () => {
+      const inserted = await insertNew(this.db);
       const fresh = inserted === null ? unique : unique.filter((e) => inserted.has(e.id));
       if (fresh.length > 0) await this.analytics.recordBatch(orgId, fresh);
       return fresh.length;

@@ -17,15 +17,15 @@ export const telemetryStore = {
    * null when every event was new (the usual case, which then costs no list of ids), otherwise
    * the ids stored now.
    */
-  insertNew(orgId: string, events: readonly TelemetryEvent[]): (tx: Queryable) => Promise<Set<string> | null> {
+  insertNew(orgId: string, events: readonly TelemetryEvent[]): (db: Queryable) => Promise<Set<string> | null> {
     // One JSON document instead of one array per column: V8 writes it natively, and it is the
     // cheapest form for both engines to receive (measured against unnest over eight arrays).
     // It is built here, before the caller's transaction begins, so the database does not wait
     // inside the transaction for a thousand events to be serialized.
     // The record's columns are the event's own field names, so the events go out as they are.
     const params = [orgId, JSON.stringify(events), events.length];
-    return async (tx) => {
-      const rows = await tx.query<{ stored: number; ids: string[] | null }>(INSERT_NEW_SQL, params);
+    return async (db) => {
+      const rows = await db.query<{ stored: number; ids: string[] | null }>(INSERT_NEW_SQL, params);
       const { ids } = rows[0]!;
       return ids === null ? null : new Set(ids);
     };

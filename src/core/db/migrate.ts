@@ -23,21 +23,21 @@ export function loadMigrations(dir = migrationsDir): Migration[] {
  * Returns the names of the migrations applied now.
  */
 export async function migrate(db: Db, migrations = loadMigrations()): Promise<string[]> {
-  return db.transaction(async (tx) => {
-    await tx.query(`SELECT pg_advisory_xact_lock(727140001)`);
-    await tx.query(
+  return db.transaction(async () => {
+    await db.query(`SELECT pg_advisory_xact_lock(727140001)`);
+    await db.query(
       `CREATE TABLE IF NOT EXISTS schema_migrations (
          version integer PRIMARY KEY,
          name text NOT NULL,
          applied_at timestamptz NOT NULL DEFAULT now()
        )`,
     );
-    const done = new Set((await tx.query<{ version: number }>(`SELECT version FROM schema_migrations`)).map((r) => r.version));
+    const done = new Set((await db.query<{ version: number }>(`SELECT version FROM schema_migrations`)).map((r) => r.version));
     const applied: string[] = [];
     for (const m of migrations) {
       if (done.has(m.version)) continue;
-      await tx.exec(m.sql);
-      await tx.query(`INSERT INTO schema_migrations (version, name) VALUES ($1, $2)`, [m.version, m.name]);
+      await db.exec(m.sql);
+      await db.query(`INSERT INTO schema_migrations (version, name) VALUES ($1, $2)`, [m.version, m.name]);
       applied.push(`${String(m.version).padStart(4, '0')}_${m.name}`);
     }
     return applied;
