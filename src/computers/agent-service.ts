@@ -57,13 +57,13 @@ export class AgentChannel {
   }
 
   async register(actor: Principal, id: string, host: { hostId: string; hostname: string; remoteUser: string }): Promise<ComputerRecord> {
-    const computerId = await this.db.transaction(async (tx) => {
-      const c = await this.byomComputer(tx, actor, id, true);
+    const computerId = await this.db.transaction(async () => {
+      const c = await this.byomComputer(actor, id, true);
       host = { ...host, hostId: host.hostId.toLowerCase() };
       if (c.host_id !== null && c.host_id !== host.hostId) throw this.otherHost(c);
       const now = this.clock.now();
-      await store.registerHost(tx, c.id, host, now);
-      await jobsStore.hostConnected(tx, c.id, now);
+      await store.registerHost(this.db, c.id, host, now);
+      await jobsStore.hostConnected(this.db, c.id, now);
       return c.id;
     });
     this.signal.notify(computerId);
@@ -78,7 +78,7 @@ export class AgentChannel {
     const deadline = this.clock.now().getTime() + waitMs;
     let touched = 0;
     for (;;) {
-      const c = await this.byomComputer(this.db, actor, id);
+      const c = await this.byomComputer(actor, id);
       if (c.host_id !== hostId)
         throw c.host_id === null ? errors.conflict('host_not_registered', 'Register the host first (POST …/agent/register).') : this.otherHost(c);
       const now = this.clock.now();
@@ -87,8 +87,8 @@ export class AgentChannel {
         touched = now.getTime();
       }
       if (abort.aborted) return null;
-      const [step] = await this.db.transaction((tx) =>
-        jobsStore.claim(tx, { provider: 'byom', computerId: c.id, limit: 1 }, LEASE_PREFIX, this.settings.leaseMs, this.clock.now()),
+      const [step] = await this.db.transaction(() =>
+        jobsStore.claim(this.db, { provider: 'byom', computerId: c.id, limit: 1 }, LEASE_PREFIX, this.settings.leaseMs, this.clock.now()),
       );
       if (step && abort.aborted) {
         // The agent hung up while the claim ran: queue the step again rather than lease it to nobody.
@@ -113,7 +113,7 @@ export class AgentChannel {
   }
 
   async heartbeat(actor: Principal, id: string, stepId: string, body: { leaseToken: string; log?: string }): Promise<number> {
-    const c = await this.byomComputer(this.db, actor, id);
+    const c = await this.byomComputer(actor, id);
     const now = this.clock.now();
     const held = await jobsStore.heartbeat(this.db, c.id, stepId, body.leaseToken, this.settings.leaseMs, now);
     if (!held) throw this.leaseLost(stepId);
@@ -122,25 +122,25 @@ export class AgentChannel {
   }
 
   async complete(actor: Principal, id: string, stepId: string, body: CompleteInput): Promise<ComputerRecord> {
-    const computerId = await this.db.transaction(async (tx) => {
-      const c = await this.byomComputer(tx, actor, id);
-      const step = await jobsStore.lockHeld(tx, c.id, stepId, body.leaseToken);
+    const computerId = await this.db.transaction(async () => {
+      const c = await this.byomComputer(actor, id);
+      const step = await jobsStore.lockHeld(this.db, c.id, stepId, body.leaseToken);
       if (!step) throw this.leaseLost(stepId);
-      if (body.log) await jobsStore.appendLog(tx, step, body.log, this.settings.logMaxChars);
-      if (body.status === STATUS.succeeded && stepId === STEP.cloneRepos) await store.setClonedDirectories(tx, c.id, body.clonedRepoDirectories ?? []);
+      if (body.log) await jobsStore.appendLog(this.db, step, body.log, this.settings.logMaxChars);
+      if (body.status === STATUS.succeeded && stepId === STEP.cloneRepos) await store.setClonedDirectories(this.db, c.id, body.clonedRepoDirectories ?? []);
       const error =
         body.status === STATUS.failed ? (body.error ?? `The step failed${body.exitCode === undefined ? '' : ` with exit code ${body.exitCode}`}.`) : null;
       const now = this.clock.now();
-      await jobsStore.finish(tx, step, { status: body.status, error, exitCode: body.exitCode ?? null }, now);
-      await store.touchAgent(tx, c.id, now);
+      await jobsStore.finish(this.db, step, { status: body.status, error, exitCode: body.exitCode ?? null }, now);
+      await store.touchAgent(this.db, c.id, now);
       return c.id;
     });
     this.signal.notify(computerId);
     return this.computers.get(actor, { id });
   }
 
-  private async byomComputer(db: Parameters<ComputersService['mustFind']>[0], actor: Principal, id: string, lock = false): Promise<ComputerRow> {
-    const c = await this.computers.mustFind(db, actor, { id }, lock);
+  private async byomComputer(actor: Principal, id: string, lock = false): Promise<ComputerRow> {
+    const c = await this.computers.mustFind(actor, { id }, lock);
     if (c.provider !== 'byom') throw errors.conflict('not_byom', 'This computer is provisioned by e2b, not by a host agent.');
     return c;
   }

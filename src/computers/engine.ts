@@ -94,7 +94,9 @@ export class ProvisioningEngine {
     await this.reap();
     const free = this.settings.concurrency - this.running.size;
     if (this.stopped || free <= 0) return;
-    const claimed = await this.db.transaction((tx) => jobsStore.claim(tx, { provider: 'e2b', limit: free }, this.id, this.settings.leaseMs, this.clock.now()));
+    const claimed = await this.db.transaction(() =>
+      jobsStore.claim(this.db, { provider: 'e2b', limit: free }, this.id, this.settings.leaseMs, this.clock.now()),
+    );
     for (const step of claimed) this.execute(step);
   }
 
@@ -103,26 +105,26 @@ export class ProvisioningEngine {
     const { leaseMs, maxAttempts } = this.settings;
     const now = this.clock.now();
     const secondsSince = (t: Date) => Math.round((now.getTime() - t.getTime()) / 1000);
-    return this.db.transaction(async (tx) => {
-      const expired = await jobsStore.lockExpired(tx, 100, now);
+    return this.db.transaction(async () => {
+      const expired = await jobsStore.lockExpired(this.db, 100, now);
       for (const s of expired) {
         const silentFor = s.heartbeat_at ? secondsSince(s.heartbeat_at) : Math.round(leaseMs / 1000);
         if (onLeaseExpired(s.provider, s.attempts, maxAttempts) === 'release') {
-          await jobsStore.release(tx, s.computer_id, s.step_id);
+          await jobsStore.release(this.db, s.computer_id, s.step_id);
           continue;
         }
         const error =
           s.provider === 'byom'
             ? `host agent lost: no heartbeat for ${silentFor} s while running ${s.step_id}`
             : `provisioning engine lost: no heartbeat for ${silentFor} s, ${s.attempts} attempts made; giving up`;
-        await jobsStore.finish(tx, s, { status: STATUS.failed, error, exitCode: null }, now);
+        await jobsStore.finish(this.db, s, { status: STATUS.failed, error, exitCode: null }, now);
       }
-      const orphaned = await jobsStore.lockOrphanedQueued(tx, leaseMs, 100, now);
+      const orphaned = await jobsStore.lockOrphanedQueued(this.db, leaseMs, 100, now);
       for (const s of orphaned) {
         const error = s.agent_seen_at
           ? `host agent lost: no heartbeat for ${secondsSince(s.agent_seen_at)} s; ${s.step_id} was not started`
           : `no host agent connected to this computer within ${Math.round(leaseMs / 1000)} s; run \`orgctl agent\` on the host`;
-        await jobsStore.finish(tx, s, { status: STATUS.failed, error, exitCode: null }, now);
+        await jobsStore.finish(this.db, s, { status: STATUS.failed, error, exitCode: null }, now);
       }
       return expired.length + orphaned.length;
     });
@@ -175,11 +177,11 @@ export class ProvisioningEngine {
       if (abort.aborted || lost) return;
       beat.cancel();
       await flush();
-      await this.db.transaction(async (tx) => {
-        const held = await jobsStore.lockHeld(tx, step.computer_id, step.step_id, leaseOwner);
+      await this.db.transaction(async () => {
+        const held = await jobsStore.lockHeld(this.db, step.computer_id, step.step_id, leaseOwner);
         if (held)
           await jobsStore.finish(
-            tx,
+            this.db,
             held,
             { status: outcome.ok ? STATUS.succeeded : STATUS.failed, error: outcome.ok ? null : outcome.error, exitCode: outcome.exitCode },
             this.clock.now(),
@@ -190,9 +192,9 @@ export class ProvisioningEngine {
       await flush().catch(() => undefined);
       // An unexpected failure of the cloud (network, API) fails the step with its message.
       await this.db
-        .transaction(async (tx) => {
-          const held = await jobsStore.lockHeld(tx, step.computer_id, step.step_id, leaseOwner);
-          if (held) await jobsStore.finish(tx, held, { status: STATUS.failed, error: `E2B: ${(err as Error).message}`, exitCode: null }, this.clock.now());
+        .transaction(async () => {
+          const held = await jobsStore.lockHeld(this.db, step.computer_id, step.step_id, leaseOwner);
+          if (held) await jobsStore.finish(this.db, held, { status: STATUS.failed, error: `E2B: ${(err as Error).message}`, exitCode: null }, this.clock.now());
         })
         .catch((e) => this.log.warn({ err: e }, 'recording a failed step failed'));
     } finally {

@@ -54,13 +54,13 @@ const after = (now: string, ms: string) => `(${now}::timestamptz + ${ms}::int * 
  */
 export const jobsStore = {
   async claim(
-    tx: Queryable,
+    db: Queryable,
     where: { provider: ProviderType; computerId?: string; limit: number },
     leasePrefix: string,
     leaseMs: number,
     now: Date,
   ): Promise<ClaimedStep[]> {
-    const rows = await tx.query<ClaimedStep & { was: StepStatus }>(
+    const rows = await db.query<ClaimedStep & { was: StepStatus }>(
       `WITH candidate AS (
          SELECT s.computer_id, s.step_id, s.status AS was FROM computer_steps s JOIN computers c ON c.id = s.computer_id
          WHERE c.provider = $1 AND ($2::uuid IS NULL OR s.computer_id = $2::uuid) AND s.step_id IN (${list(EXECUTED)})
@@ -83,26 +83,26 @@ export const jobsStore = {
       if (r.step_id !== INSTALL) continue;
       if (needsNewSession(r.was, r.install_session_id)) {
         r.install_session_id = randomUUID();
-        await tx.query(`INSERT INTO install_sessions (id, computer_id, status, created_at, started_at) VALUES ($1, $2, ${lit(running)}, $3, $3)`, [
+        await db.query(`INSERT INTO install_sessions (id, computer_id, status, created_at, started_at) VALUES ($1, $2, ${lit(running)}, $3, $3)`, [
           r.install_session_id,
           r.computer_id,
           now,
         ]);
-        await tx.query(`UPDATE computer_steps SET install_session_id = $3 WHERE computer_id = $1 AND step_id = $2`, [
+        await db.query(`UPDATE computer_steps SET install_session_id = $3 WHERE computer_id = $1 AND step_id = $2`, [
           r.computer_id,
           r.step_id,
           r.install_session_id,
         ]);
       } else {
-        await tx.query(`UPDATE install_sessions SET started_at = COALESCE(started_at, $2) WHERE id = $1`, [r.install_session_id, now]);
+        await db.query(`UPDATE install_sessions SET started_at = COALESCE(started_at, $2) WHERE id = $1`, [r.install_session_id, now]);
       }
     }
     return rows.map(({ was: _was, ...r }) => r);
   },
 
   /** The machine's hostConnected: connect-host of a byom computer succeeds when its host agent registers. */
-  async hostConnected(tx: Queryable, computerId: string, now: Date): Promise<void> {
-    await tx.query(
+  async hostConnected(db: Queryable, computerId: string, now: Date): Promise<void> {
+    await db.query(
       `UPDATE computer_steps SET status = ${lit(succeeded)}, error = NULL, started_at = COALESCE(started_at, $2), completed_at = $2
        WHERE computer_id = $1 AND step_id = ${lit(STEP.connectHost)} AND status <> ${lit(succeeded)}`,
       [computerId, now],
@@ -114,16 +114,16 @@ export const jobsStore = {
    * skipped (or is skipped only because an earlier one failed) starts over there. False (nothing
    * changed) while a step is running on the current host.
    */
-  async restartOnNewHost(tx: Queryable, computerId: string): Promise<boolean> {
-    const busy = await tx.query(`SELECT 1 FROM computer_steps WHERE computer_id = $1 AND status = ${lit(running)} FOR UPDATE`, [computerId]);
+  async restartOnNewHost(db: Queryable, computerId: string): Promise<boolean> {
+    const busy = await db.query(`SELECT 1 FROM computer_steps WHERE computer_id = $1 AND status = ${lit(running)} FOR UPDATE`, [computerId]);
     if (busy.length > 0) return false;
-    await tx.query(
+    await db.query(
       `UPDATE computer_steps SET status = ${lit(pending)}, error = NULL, started_at = NULL, completed_at = NULL, install_session_id = NULL,
          attempts = 0, lease_owner = NULL, lease_expires_at = NULL, log = ''
        WHERE computer_id = $1 AND (status <> ${lit(skipped)} OR ${blocked})`,
       [computerId],
     );
-    await tx.query(`UPDATE computers SET hostname = NULL, cloned_repo_directories = NULL, agent_seen_at = NULL WHERE id = $1`, [computerId]);
+    await db.query(`UPDATE computers SET hostname = NULL, cloned_repo_directories = NULL, agent_seen_at = NULL WHERE id = $1`, [computerId]);
     return true;
   },
 
@@ -142,9 +142,9 @@ export const jobsStore = {
   },
 
   /** Locks a step held by `leaseOwner`; undefined when the lease is no longer the caller's. */
-  async lockHeld(tx: Queryable, computerId: string, stepId: string, leaseOwner: string): Promise<StepRow | undefined> {
+  async lockHeld(db: Queryable, computerId: string, stepId: string, leaseOwner: string): Promise<StepRow | undefined> {
     return (
-      await tx.query<StepRow>(
+      await db.query<StepRow>(
         `SELECT * FROM computer_steps WHERE computer_id = $1 AND step_id = $2 AND lease_owner = $3 AND status = ${lit(running)} FOR UPDATE`,
         [computerId, stepId, leaseOwner],
       )
@@ -175,24 +175,24 @@ export const jobsStore = {
 
   /** The machine's succeed or fail, on a step the caller has locked (lockHeld, lockExpired, lockOrphanedQueued). */
   async finish(
-    tx: Queryable,
+    db: Queryable,
     step: StepRow,
     outcome: { status: typeof succeeded | typeof failed; error: string | null; exitCode: number | null },
     now: Date,
   ): Promise<void> {
-    await tx.query(
+    await db.query(
       `UPDATE computer_steps SET status = $3, error = $4, completed_at = $5, lease_owner = NULL, lease_expires_at = NULL
        WHERE computer_id = $1 AND step_id = $2`,
       [step.computer_id, step.step_id, outcome.status, outcome.error, now],
     );
     if (step.install_session_id) {
-      await tx.query(
+      await db.query(
         `UPDATE install_sessions SET status = $2, exit_code = $3, error = $4, ended_at = $5, started_at = COALESCE(started_at, $5)
          WHERE id = $1 AND status = ${lit(running)}`,
         [step.install_session_id, outcome.status, outcome.exitCode, outcome.error, now],
       );
     }
-    if (outcome.status === failed) await this.cancelAfter(tx, step.computer_id, step.position, step.step_id, now);
+    if (outcome.status === failed) await this.cancelAfter(db, step.computer_id, step.position, step.step_id, now);
   },
 
   /**
@@ -200,14 +200,14 @@ export const jobsStore = {
    * are settled, skipped with the reason, so a follower sees nothing left to wait for; the
    * sessions of queued installs end failed.
    */
-  async cancelAfter(tx: Queryable, computerId: string, position: number, failedStep: string, now: Date): Promise<void> {
+  async cancelAfter(db: Queryable, computerId: string, position: number, failedStep: string, now: Date): Promise<void> {
     const waitingAfter = `computer_id = $1 AND position > $2 AND (status = ${lit(pending)} OR (status = ${lit(running)} AND lease_owner IS NULL))`;
-    const waiting = await tx.query<{ install_session_id: string | null }>(
+    const waiting = await db.query<{ install_session_id: string | null }>(
       `SELECT install_session_id FROM computer_steps WHERE ${waitingAfter} AND status = ${lit(running)} FOR UPDATE`,
       [computerId, position],
     );
     const reason = blockedReason(failedStep);
-    await tx.query(
+    await db.query(
       `UPDATE computer_steps SET status = ${lit(skipped)}, error = $3, started_at = NULL, completed_at = $4, install_session_id = NULL,
          lease_owner = NULL, lease_expires_at = NULL
        WHERE ${waitingAfter}`,
@@ -215,7 +215,7 @@ export const jobsStore = {
     );
     const ids = waiting.map((q) => q.install_session_id).filter((id): id is string => id !== null);
     if (ids.length > 0) {
-      await tx.query(`UPDATE install_sessions SET status = ${lit(failed)}, error = $2, ended_at = $3 WHERE id = ANY($1::uuid[]) AND status = ${lit(running)}`, [
+      await db.query(`UPDATE install_sessions SET status = ${lit(failed)}, error = $2, ended_at = $3 WHERE id = ANY($1::uuid[]) AND status = ${lit(running)}`, [
         ids,
         reason,
         now,
@@ -232,8 +232,8 @@ export const jobsStore = {
     );
   },
 
-  async lockExpired(tx: Queryable, limit: number, now: Date): Promise<(ExpiredLease & StepRow)[]> {
-    return tx.query(
+  async lockExpired(db: Queryable, limit: number, now: Date): Promise<(ExpiredLease & StepRow)[]> {
+    return db.query(
       `SELECT s.*, c.provider FROM computer_steps s JOIN computers c ON c.id = s.computer_id
        WHERE s.status = ${lit(running)} AND s.lease_owner IS NOT NULL AND s.lease_expires_at < $2
        ORDER BY s.lease_expires_at LIMIT $1 FOR UPDATE OF s SKIP LOCKED`,
@@ -242,9 +242,9 @@ export const jobsStore = {
   },
 
   /** Queued byom steps whose computer has had no agent contact for `timeoutMs` (and waited at least that long). */
-  async lockOrphanedQueued(tx: Queryable, timeoutMs: number, limit: number, now: Date): Promise<(StepRow & { agent_seen_at: Date | null })[]> {
+  async lockOrphanedQueued(db: Queryable, timeoutMs: number, limit: number, now: Date): Promise<(StepRow & { agent_seen_at: Date | null })[]> {
     const since = new Date(now.getTime() - timeoutMs);
-    return tx.query(
+    return db.query(
       `SELECT s.*, c.agent_seen_at FROM computer_steps s JOIN computers c ON c.id = s.computer_id
        WHERE c.provider = 'byom' AND s.status = ${lit(running)} AND s.lease_owner IS NULL
          AND s.started_at < $2 AND (c.agent_seen_at IS NULL OR c.agent_seen_at < $2)
@@ -260,27 +260,27 @@ export const jobsStore = {
    * requests exactly one matches the row; the partial unique index on running sessions backs it up.
    */
   async startInstall(
-    tx: Queryable,
+    db: Queryable,
     computerId: string,
     sessionId: string,
     now: Date,
   ): Promise<{ started: true } | { started: false; runningSessionId: string | null }> {
-    const rows = await tx.query(
+    const rows = await db.query(
       `UPDATE computer_steps SET status = ${lit(running)}, install_session_id = $2, error = NULL, started_at = $3, completed_at = NULL,
          lease_owner = NULL, lease_expires_at = NULL, attempts = 0
        WHERE computer_id = $1 AND step_id = ${lit(INSTALL)} AND status <> ${lit(running)} RETURNING 1`,
       [computerId, sessionId, now],
     );
     if (rows.length === 0) {
-      const [busy] = await tx.query<{ install_session_id: string | null }>(
+      const [busy] = await db.query<{ install_session_id: string | null }>(
         `SELECT install_session_id FROM computer_steps WHERE computer_id = $1 AND step_id = ${lit(INSTALL)}`,
         [computerId],
       );
       return { started: false, runningSessionId: busy?.install_session_id ?? null };
     }
-    await tx.query(`INSERT INTO install_sessions (id, computer_id, status, created_at) VALUES ($1, $2, ${lit(running)}, $3)`, [sessionId, computerId, now]);
+    await db.query(`INSERT INTO install_sessions (id, computer_id, status, created_at) VALUES ($1, $2, ${lit(running)}, $3)`, [sessionId, computerId, now]);
     // Failed earlier steps (and those blocked behind them) run again first, so the install has something to work on.
-    await tx.query(
+    await db.query(
       `UPDATE computer_steps SET status = ${lit(pending)}, error = NULL, started_at = NULL, completed_at = NULL, attempts = 0
        WHERE computer_id = $1 AND (status = ${lit(failed)} OR ${blocked}) AND step_id IN (${list(RETRIED_BY_INSTALL)})`,
       [computerId],

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../core/clock.js';
-import type { Db, Queryable } from '../core/db/db.js';
+import type { Db } from '../core/db/db.js';
 import { errors } from '../core/http/errors.js';
 import { repoProblems, storedRepos } from './repo-policy.js';
 import { isManagerRole, type Principal } from '../core/identity/roles.js';
@@ -67,9 +67,9 @@ export class ComputersService {
     const autoInstallDeps = input.autoInstallDeps ?? true;
     const id = randomUUID();
     const steps = planSteps(provider, { repos: repos.length, autoInstallDeps, e2bMissing: this.settings.e2bConfigured ? undefined : E2B_MISSING });
-    await this.db.transaction((tx) =>
+    await this.db.transaction(() =>
       store.insert(
-        tx,
+        this.db,
         {
           id,
           org_id: actor.orgId,
@@ -107,20 +107,20 @@ export class ComputersService {
   }
 
   async update(actor: Principal, id: string, patch: UpdateComputerInput): Promise<ComputerRecord> {
-    await this.db.transaction(async (tx) => {
-      const c = await this.mustFind(tx, actor, { id }, true);
+    await this.db.transaction(async () => {
+      const c = await this.mustFind(actor, { id }, true);
       if (c.provider === 'e2b' && patch.hostId !== undefined) throw invalidField('/hostId', 'applies to byom computers only');
       const moved = patch.hostId !== undefined && c.host_id !== null && patch.hostId.toLowerCase() !== c.host_id;
-      if (moved && !(await jobsStore.restartOnNewHost(tx, c.id)))
+      if (moved && !(await jobsStore.restartOnNewHost(this.db, c.id)))
         throw errors.conflict('step_running', 'A provisioning step is running on the current host; wait for it to end before moving the computer.');
-      await store.update(tx, c.id, patch);
+      await store.update(this.db, c.id, patch);
     });
     return this.get(actor, { id });
   }
 
   /** Deletes the computer after releasing what its provider holds (the e2b sandbox). */
   async delete(actor: Principal, id: string): Promise<void> {
-    const c = await this.mustFind(this.db, actor, { id });
+    const c = await this.mustFind(actor, { id });
     if (c.provider === 'e2b' && c.sandbox_id !== null && this.e2b) {
       try {
         await this.e2b.kill(c.sandbox_id);
@@ -128,16 +128,16 @@ export class ComputersService {
         throw errors.badGateway(`E2B did not release sandbox ${c.sandbox_id}: ${(e as Error).message}`, undefined, e);
       }
     }
-    await this.db.transaction((tx) => store.delete(tx, c.id));
+    await this.db.transaction(() => store.delete(this.db, c.id));
     this.signal.notify(c.id);
   }
 
   /** 202 with the computer when a fresh session was queued; 409 while one is running. */
   async installDeps(actor: Principal, id: string): Promise<ComputerRecord> {
     const sessionId = randomUUID();
-    const { start, computerId } = await this.db.transaction(async (tx) => {
-      const c = await this.mustFind(tx, actor, { id });
-      return { start: await jobsStore.startInstall(tx, c.id, sessionId, this.clock.now()), computerId: c.id };
+    const { start, computerId } = await this.db.transaction(async () => {
+      const c = await this.mustFind(actor, { id });
+      return { start: await jobsStore.startInstall(this.db, c.id, sessionId, this.clock.now()), computerId: c.id };
     });
     if (!start.started) {
       const running = start.runningSessionId;
@@ -155,14 +155,14 @@ export class ComputersService {
   }
 
   async session(actor: Principal, id: string, sessionId: string): Promise<InstallSessionView> {
-    const c = await this.mustFind(this.db, actor, { id });
+    const c = await this.mustFind(actor, { id });
     const s = await jobsStore.session(this.db, c.id, sessionId);
     if (!s) throw errors.notFound('Install session', 'install_session_not_found');
     return sessionView(s);
   }
 
   async step(actor: Principal, id: string, stepId: string) {
-    const c = await this.mustFind(this.db, actor, { id });
+    const c = await this.mustFind(actor, { id });
     const s = await store.stepLog(this.db, c.id, stepId);
     if (!s) throw errors.notFound('Provisioning step', 'step_not_found');
     return { ...stepView(s), log: s.log };
@@ -173,8 +173,8 @@ export class ComputersService {
     return isManagerRole(actor.role) ? undefined : actor.id;
   }
 
-  async mustFind(db: Queryable, actor: Principal, by: { id: string } | { name: string }, lock = false): Promise<ComputerRow> {
-    const c = await store.find(db, actor.orgId, by, this.ownerFilter(actor), lock);
+  async mustFind(actor: Principal, by: { id: string } | { name: string }, lock = false): Promise<ComputerRow> {
+    const c = await store.find(this.db, actor.orgId, by, this.ownerFilter(actor), lock);
     if (!c) throw errors.notFound('Computer', 'computer_not_found');
     return c;
   }

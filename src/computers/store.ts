@@ -51,13 +51,13 @@ async function guardName<T>(name: string | undefined, fn: () => Promise<T>): Pro
 // jsonb parameters are sent as text and cast: postgres.js would JSON-encode a string bound to a jsonb parameter again.
 export const computersStore = {
   async insert(
-    tx: Queryable,
+    db: Queryable,
     c: Omit<ComputerRow, 'created_at' | 'agent_seen_at' | 'sandbox_id' | 'cloned_repo_directories' | 'hostname'>,
     steps: PlannedStep[],
     now: Date,
   ): Promise<void> {
     await guardName(c.name, () =>
-      tx.query(
+      db.query(
         `INSERT INTO computers (id, org_id, name, provider, owner_kind, owner_id, host_id, remote_user, repos, auto_install_deps, source, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::text::jsonb, $10, $11::text::jsonb, $12)`,
         [
@@ -77,7 +77,7 @@ export const computersStore = {
       ),
     );
     for (const s of steps) {
-      await tx.query(
+      await db.query(
         `INSERT INTO computer_steps (computer_id, step_id, position, status, error, started_at, completed_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
         [c.id, s.stepId, s.position, s.status, s.error, s.status === STATUS.failed ? now : null, endedAtPlanning(s.status) ? now : null],
       );
@@ -143,9 +143,9 @@ export const computersStore = {
     );
   },
 
-  async update(tx: Queryable, id: string, patch: { name?: string; hostId?: string; remoteUser?: string }): Promise<void> {
+  async update(db: Queryable, id: string, patch: { name?: string; hostId?: string; remoteUser?: string }): Promise<void> {
     await guardName(patch.name, () =>
-      tx.query(`UPDATE computers SET name = COALESCE($2, name), host_id = COALESCE($3::uuid, host_id), remote_user = COALESCE($4, remote_user) WHERE id = $1`, [
+      db.query(`UPDATE computers SET name = COALESCE($2, name), host_id = COALESCE($3::uuid, host_id), remote_user = COALESCE($4, remote_user) WHERE id = $1`, [
         id,
         patch.name ?? null,
         patch.hostId ?? null,
@@ -154,8 +154,8 @@ export const computersStore = {
     );
   },
 
-  async registerHost(tx: Queryable, id: string, host: { hostId: string; hostname: string; remoteUser: string }, now: Date): Promise<void> {
-    await tx.query(`UPDATE computers SET host_id = $2, hostname = $3, remote_user = COALESCE(remote_user, $4), agent_seen_at = $5 WHERE id = $1`, [
+  async registerHost(db: Queryable, id: string, host: { hostId: string; hostname: string; remoteUser: string }, now: Date): Promise<void> {
+    await db.query(`UPDATE computers SET host_id = $2, hostname = $3, remote_user = COALESCE(remote_user, $4), agent_seen_at = $5 WHERE id = $1`, [
       id,
       host.hostId,
       host.hostname,
@@ -173,16 +173,16 @@ export const computersStore = {
     await db.query(`UPDATE computers SET agent_seen_at = $2 WHERE id = $1`, [id, now]);
   },
 
-  async setClonedDirectories(tx: Queryable, id: string, dirs: string[]): Promise<void> {
-    await tx.query(`UPDATE computers SET cloned_repo_directories = $2::text::jsonb WHERE id = $1`, [id, JSON.stringify(dirs)]);
+  async setClonedDirectories(db: Queryable, id: string, dirs: string[]): Promise<void> {
+    await db.query(`UPDATE computers SET cloned_repo_directories = $2::text::jsonb WHERE id = $1`, [id, JSON.stringify(dirs)]);
   },
 
   async setSandbox(db: Queryable, id: string, sandboxId: string | null): Promise<void> {
     await db.query(`UPDATE computers SET sandbox_id = $2 WHERE id = $1`, [id, sandboxId]);
   },
 
-  async delete(tx: Queryable, id: string): Promise<void> {
-    await tx.query(`DELETE FROM computers WHERE id = $1`, [id]);
+  async delete(db: Queryable, id: string): Promise<void> {
+    await db.query(`DELETE FROM computers WHERE id = $1`, [id]);
   },
 
   async steps(db: Queryable, computerIds: string[]): Promise<StepRow[]> {
