@@ -43,21 +43,21 @@ const NO_STATES: ReadonlyMap<string, StreamState> = new Map();
  * with the growth. The sets' new states go out as a write with COMMIT.
  */
 export async function stepStreams(
-  tx: Transaction,
+  db: Transaction,
   orgId: string,
   cumulative: Cumulative[],
   streamsBefore: boolean,
   rejections: Rejections,
   step: (c: Cumulative, delta: number) => void,
 ): Promise<void> {
-  const sets = await streamsStore.lock(tx, orgId, [...new Set(cumulative.map((c) => c.set))]);
+  const sets = await streamsStore.lock(db, orgId, [...new Set(cumulative.map((c) => c.set))]);
   const outside = new Set<string>();
   for (const c of cumulative) {
     c.states = sets.get(c.set) as StreamSet;
     c.at = c.states.find(c.key);
     if (c.at === -1) outside.add(c.key);
   }
-  const before = outside.size > 0 && streamsBefore ? await streamsStore.before(tx, orgId, [...outside]) : NO_STATES;
+  const before = outside.size > 0 && streamsBefore ? await streamsStore.before(db, orgId, [...outside]) : NO_STATES;
   // Point after point in time order, so that several points of one stream in one export count
   // step by step (an export's points mostly share their time: then they are in order already).
   if (!inTimeOrder(cumulative)) cumulative.sort((a, b) => (a.point.timeNs < b.point.timeNs ? -1 : a.point.timeNs > b.point.timeNs ? 1 : 0));
@@ -73,7 +73,7 @@ export async function stepStreams(
     }
     if (delta !== 0) step(c, delta);
   }
-  streamsStore.save(tx, orgId, sets);
+  streamsStore.save(db, orgId, sets);
 }
 
 function inTimeOrder(points: readonly Cumulative[]): boolean {

@@ -61,13 +61,13 @@ export async function countNew(
   // The last of each id, where its first was.
   const unique = repeated ? [...new Map(ids.map((id, i) => [id, i])).values()] : undefined;
   const cutoff = members.size > 0 ? (await preUpgrade.of(orgId)).cutoff : null;
-  return db.transaction(async (tx) => {
+  return db.transaction(async () => {
     // Sorted: concurrent exports sharing keys or groups wait on each other in one order, never in a cycle.
     const sorted = new Map([...members].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([g, k]) => [g, [...k]]));
-    const inGroups = await seenGroupsStore.insertNew(tx, orgId, sorted);
+    const inGroups = await seenGroupsStore.insertNew(db, orgId, sorted);
     if (inGroups.overflow.length > 0) groups?.rejections.add(groups.full, inGroups.overflow.length);
-    const before = cutoff === null ? EMPTY : await seenGroupsStore.seenBefore(tx, orgId, withTimes(collected, inGroups.fresh), cutoff);
-    const fresh = keys.size > 0 ? await seenStore.insertNew(tx, orgId, [...keys].sort()) : null;
+    const before = cutoff === null ? EMPTY : await seenGroupsStore.seenBefore(db, orgId, withTimes(collected, inGroups.fresh), cutoff);
+    const fresh = keys.size > 0 ? await seenStore.insertNew(db, orgId, [...keys].sort()) : null;
     // Usually every record is new: then every entry counts.
     const all = fresh === null && before.size === 0 && inGroups.fresh.size === grouped;
     const counts = (i: number) => {

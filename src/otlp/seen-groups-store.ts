@@ -49,7 +49,7 @@ export const seenGroupsStore = {
    * is creating waits for it and then finds its keys. Returns the keys that are new now, and the
    * keys that would take a group past MAX_RECORDS_PER_GROUP (not recorded).
    */
-  async insertNew(tx: Queryable, orgId: string, groups: ReadonlyMap<string, readonly string[]>): Promise<{ fresh: Set<string>; overflow: string[] }> {
+  async insertNew(db: Queryable, orgId: string, groups: ReadonlyMap<string, readonly string[]>): Promise<{ fresh: Set<string>; overflow: string[] }> {
     const fresh = new Set<string>();
     const overflow: string[] = [];
     if (groups.size === 0) return { fresh, overflow };
@@ -59,14 +59,14 @@ export const seenGroupsStore = {
       overflow.push(...keys.slice(MAX_RECORDS_PER_GROUP));
     }
     const names = [...capped.keys()];
-    const created = await tx.query<{ g: string }>(INSERT_NEW_SQL, [orgId, names, names.map((g) => (capped.get(g) as string[]).join(''))]);
+    const created = await db.query<{ g: string }>(INSERT_NEW_SQL, [orgId, names, names.map((g) => (capped.get(g) as string[]).join(''))]);
     for (const { g } of created) {
       for (const k of capped.get(g) ?? []) fresh.add(k);
       capped.delete(g);
     }
     if (capped.size === 0) return { fresh, overflow };
 
-    const rows = await tx.query<{ g: string; k: string }>(LOCK_SQL, [orgId, [...capped.keys()]]);
+    const rows = await db.query<{ g: string; k: string }>(LOCK_SQL, [orgId, [...capped.keys()]]);
     // The insert waited for any export creating the same rows; they are all there now.
     if (rows.length !== capped.size) throw new Error(`otlp_seen_groups: ${capped.size - rows.length} group(s) neither created nor found`);
     const added: [group: string, keys: string][] = [];
@@ -78,7 +78,7 @@ export const seenGroupsStore = {
       overflow.push(...adding.slice(room));
       if (room > 0 && adding.length > 0) added.push([g, adding.slice(0, room).join('')]);
     }
-    if (added.length > 0) await tx.query(APPEND_SQL, [orgId, added.map(([g]) => g), added.map(([, k]) => k)]);
+    if (added.length > 0) await db.query(APPEND_SQL, [orgId, added.map(([g]) => g), added.map(([, k]) => k)]);
     return { fresh, overflow };
   },
 
@@ -93,9 +93,9 @@ export const seenGroupsStore = {
   },
 
   /** Which of these newly recorded grouped records older than the organization's upgradeCutoff were counted then, through otlp_seen. */
-  async seenBefore(tx: Queryable, orgId: string, records: readonly { key: string; ms: number }[], cutoff: number): Promise<Set<string>> {
+  async seenBefore(db: Queryable, orgId: string, records: readonly { key: string; ms: number }[], cutoff: number): Promise<Set<string>> {
     return seenStore.seen(
-      tx,
+      db,
       orgId,
       records.filter((r) => r.ms < cutoff).map((r) => r.key),
     );

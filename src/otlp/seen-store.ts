@@ -35,9 +35,9 @@ export const seenStore = {
    * Returns null when every key was new (the usual case, which then costs no list of keys),
    * otherwise the keys that are new now.
    */
-  async insertNew(tx: Queryable, orgId: string, keys: readonly string[]): Promise<Set<string> | null> {
+  async insertNew(db: Queryable, orgId: string, keys: readonly string[]): Promise<Set<string> | null> {
     if (keys.length === 0) return null;
-    const rows = await tx.query<{ stored: number; keys: string[] | null }>(INSERT_NEW_SQL, [orgId, keys.join(''), keys.length]);
+    const rows = await db.query<{ stored: number; keys: string[] | null }>(INSERT_NEW_SQL, [orgId, keys.join(''), keys.length]);
     const fresh = rows[0]!.keys;
     return fresh === null ? null : new Set(fresh);
   },
@@ -46,9 +46,9 @@ export const seenStore = {
    * Which of these keys (32 base64url characters each) the organization has seen. Grouped
    * records counted before migration 0052 are looked up this way (seen-groups-store.ts).
    */
-  async seen(tx: Queryable, orgId: string, keys: readonly string[]): Promise<Set<string>> {
+  async seen(db: Queryable, orgId: string, keys: readonly string[]): Promise<Set<string>> {
     if (keys.length === 0) return new Set();
-    const rows = await tx.query<{ k: string }>(
+    const rows = await db.query<{ k: string }>(
       `SELECT translate(encode(key, 'base64'), '+/', '-_') AS k FROM otlp_seen
        WHERE org_id = $1 AND key IN (SELECT decode(translate(x, '-_', '+/'), 'base64') FROM unnest($2::text[]) AS x)`,
       [orgId, keys],

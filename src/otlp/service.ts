@@ -145,10 +145,10 @@ export class OtlpService {
     });
     // Once per organization (then kept), so outside the transaction.
     const streamsBefore = cumulative.length > 0 && (await this.preUpgrade.of(caller.orgId)).streamsBefore;
-    const stored = await this.db.transaction(async (tx) => {
+    const stored = await this.db.transaction(async () => {
       // A cumulative point's step counts once by its stream's state alone: it records no key.
       const steps = new Collected();
-      await stepStreams(tx, caller.orgId, cumulative, streamsBefore, rejections, (c, delta) => {
+      await stepStreams(this.db, caller.orgId, cumulative, streamsBefore, rejections, (c, delta) => {
         // A step is neither kept nor keyed (it goes to the rollups alone): its id only names its stream.
         collect(
           mapPoint({ point: c.point, value: delta, ms: nsToMs(c.point.timeNs) }),

@@ -33,20 +33,20 @@ export const streamsStore = {
    * the transaction ends; a set seen for the first time is created empty. Two exports of a new
    * stream at once take turns instead of both counting its whole value.
    */
-  async lock(tx: Queryable, orgId: string, setKeys: readonly string[]): Promise<Map<string, StreamSet>> {
+  async lock(db: Queryable, orgId: string, setKeys: readonly string[]): Promise<Map<string, StreamSet>> {
     if (setKeys.length === 0) return new Map();
     const sorted = [...setKeys].sort();
-    const [, rows] = await Promise.all([tx.query(CREATE_SQL, [orgId, sorted]), tx.query<{ k: string; s: string }>(LOCK_SQL, [orgId, sorted])]);
+    const [, rows] = await Promise.all([db.query(CREATE_SQL, [orgId, sorted]), db.query<{ k: string; s: string }>(LOCK_SQL, [orgId, sorted])]);
     // The insert waited for any export creating the same rows; they are all there now.
     if (rows.length !== sorted.length) throw new Error(`otlp_stream_sets: ${sorted.length - rows.length} set(s) neither created nor found`);
     return new Map(rows.map((r) => [r.k, new StreamSet(Buffer.from(r.s, 'base64'))]));
   },
 
-  /** Writes back the sets whose states changed, as a write of the transaction (db.ts): it goes out with what follows it. */
-  save(tx: Transaction, orgId: string, sets: ReadonlyMap<string, StreamSet>): void {
+  /** Writes back the sets whose states changed, as a write (`db.write`, in the caller's transaction: db.ts): it goes out with what follows it. */
+  save(db: Transaction, orgId: string, sets: ReadonlyMap<string, StreamSet>): void {
     const changed = [...sets].filter(([, set]) => set.changed);
     if (changed.length === 0) return;
-    tx.write(SAVE_SQL, [orgId, changed.map(([k]) => k), changed.map(([, set]) => set.packed().toString('base64'))]);
+    db.write(SAVE_SQL, [orgId, changed.map(([k]) => k), changed.map(([, set]) => set.packed().toString('base64'))]);
   },
 
   /** Whether the organization has any stream state from before migration 0055 (none, mostly: then `before` has nothing to find). */
@@ -60,9 +60,9 @@ export const streamsStore = {
    * each in otlp_streams under their ids (`otlp:` and the key). Their sets are locked, so no
    * other export moves them meanwhile.
    */
-  async before(tx: Queryable, orgId: string, keys: readonly string[]): Promise<Map<string, StreamState>> {
+  async before(db: Queryable, orgId: string, keys: readonly string[]): Promise<Map<string, StreamState>> {
     if (keys.length === 0) return new Map();
-    const rows = await tx.query<{ stream_key: string; start_ns: string; last_ns: string; last_value: number }>(
+    const rows = await db.query<{ stream_key: string; start_ns: string; last_ns: string; last_value: number }>(
       `SELECT stream_key, start_ns::text AS start_ns, last_ns::text AS last_ns, last_value FROM otlp_streams WHERE org_id = $1 AND stream_key = ANY($2::text[])`,
       [orgId, keys.map((k) => ID_PREFIX + k)],
     );
