@@ -113,8 +113,8 @@ describe('the e2b provider, run by the provisioning engine', () => {
   it('a step whose engine died (claimed, never heartbeated) is retried by another engine after the lease expires', async () => {
     const created = await t.request<Computer>('POST', C, { key: org.ownerKey, body: { name: 'cloud-crash' } });
     // What a crashed process leaves behind: the step claimed under a lease nobody renews.
-    const [claimed] = await t.db.transaction((tx) =>
-      jobsStore.claim(tx, { provider: 'e2b', computerId: created.body.id, limit: 1 }, 'engine:crashed:', LEASE_MS, clock.now()),
+    const [claimed] = await t.db.transaction(() =>
+      jobsStore.claim(t.db, { provider: 'e2b', computerId: created.body.id, limit: 1 }, 'engine:crashed:', LEASE_MS, clock.now()),
     );
     expect(claimed?.step_id).toBe('create-sandbox');
     expect(stepOf(await get(created.body.id), 'create-sandbox').status).toBe('running');
@@ -128,7 +128,7 @@ describe('the e2b provider, run by the provisioning engine', () => {
     const created = await t.request<Computer>('POST', C, { key: org.ownerKey, body: { name: 'cloud-lost' } });
     const reaper = buildServices(config, { db: t.db, e2b, clock }).engine; // not started: its reap() is called by hand
     const crashClaim = () =>
-      t.db.transaction((tx) => jobsStore.claim(tx, { provider: 'e2b', computerId: created.body.id, limit: 1 }, 'engine:crashed:', LEASE_MS, clock.now()));
+      t.db.transaction(() => jobsStore.claim(t.db, { provider: 'e2b', computerId: created.body.id, limit: 1 }, 'engine:crashed:', LEASE_MS, clock.now()));
     const leaseOf = async () =>
       (
         await t.db.query<{ lease_owner: string | null }>(`SELECT lease_owner FROM computer_steps WHERE computer_id = $1 AND step_id = 'create-sandbox'`, [

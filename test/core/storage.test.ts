@@ -27,8 +27,8 @@ describe('transactions and errors', () => {
   it('a transaction that throws leaves nothing behind', async () => {
     await t.db.exec('CREATE TABLE tx_probe (id int PRIMARY KEY)');
     await expect(
-      t.db.transaction(async (tx) => {
-        await tx.query('INSERT INTO tx_probe VALUES (1)');
+      t.db.transaction(async () => {
+        await t.db.query('INSERT INTO tx_probe VALUES (1)');
         throw new Error('changed my mind');
       }),
     ).rejects.toThrow('changed my mind');
@@ -42,8 +42,8 @@ describe('transactions and errors', () => {
     let issued!: () => void;
     const outsideIssued = new Promise<void>((r) => (issued = r));
     const tx = t.db
-      .transaction(async (q) => {
-        await q.query('INSERT INTO gate_probe VALUES (1)');
+      .transaction(async () => {
+        await t.db.query('INSERT INTO gate_probe VALUES (1)');
         inside();
         // Open until the statement outside it has been issued: no sleep, the order is certain.
         await outsideIssued;
@@ -61,9 +61,9 @@ describe('transactions and errors', () => {
 
   it('statements sent together in a transaction commit together, or not at all when one fails', async () => {
     await t.db.exec('CREATE TABLE batch_probe (id int PRIMARY KEY)');
-    await t.db.transaction((tx) => Promise.all([1, 2, 3].map((i) => tx.query('INSERT INTO batch_probe VALUES ($1)', [i]))));
+    await t.db.transaction(() => Promise.all([1, 2, 3].map((i) => t.db.query('INSERT INTO batch_probe VALUES ($1)', [i]))));
     const failed = await t.db
-      .transaction((tx) => Promise.all([4, 5, 1].map((i) => tx.query('INSERT INTO batch_probe VALUES ($1)', [i]))))
+      .transaction(() => Promise.all([4, 5, 1].map((i) => t.db.query('INSERT INTO batch_probe VALUES ($1)', [i]))))
       .catch((e: unknown) => e);
     expect(isUniqueViolation(failed)).toBe(true);
     expect(await t.db.query('SELECT id FROM batch_probe ORDER BY id')).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
@@ -72,9 +72,9 @@ describe('transactions and errors', () => {
   it('a statement left running when the transaction function returns fails the transaction, which stores nothing', async () => {
     await t.db.exec('CREATE TABLE straggler_probe (id int PRIMARY KEY)');
     const failed = await t.db
-      .transaction(async (tx) => {
-        await tx.query('INSERT INTO straggler_probe VALUES (1)');
-        void tx.query('SELECT pg_sleep(0.05)');
+      .transaction(async () => {
+        await t.db.query('INSERT INTO straggler_probe VALUES (1)');
+        void t.db.query('SELECT pg_sleep(0.05)');
         return 'returned';
       })
       .catch((e: unknown) => e);
@@ -97,9 +97,9 @@ describe('transactions and errors', () => {
 
   it('a transaction begun inside another joins it: both commit, or neither', async () => {
     await t.db.exec('CREATE TABLE join_probe (id int PRIMARY KEY)');
-    const insert = (id: number) => t.db.transaction((tx) => tx.query('INSERT INTO join_probe VALUES ($1)', [id]));
-    await t.db.transaction(async (tx) => {
-      await tx.query('INSERT INTO join_probe VALUES (1)');
+    const insert = (id: number) => t.db.transaction(() => t.db.query('INSERT INTO join_probe VALUES ($1)', [id]));
+    await t.db.transaction(async () => {
+      await t.db.query('INSERT INTO join_probe VALUES (1)');
       await insert(2);
     });
     const failed = await t.db
@@ -114,11 +114,11 @@ describe('transactions and errors', () => {
 
   it('writes are not awaited by the transaction function: they commit with it, COMMIT sent behind them', async () => {
     await t.db.exec('CREATE TABLE write_probe (id int PRIMARY KEY)');
-    const result = await t.db.transaction(async (tx) => {
-      await tx.query('INSERT INTO write_probe VALUES (1)');
-      for (const id of [2, 3]) tx.write('INSERT INTO write_probe VALUES ($1)', [id]);
+    const result = await t.db.transaction(async () => {
+      await t.db.query('INSERT INTO write_probe VALUES (1)');
+      for (const id of [2, 3]) t.db.write('INSERT INTO write_probe VALUES ($1)', [id]);
       // A slow write: the transaction's end waits for it.
-      tx.write('INSERT INTO write_probe SELECT 4 FROM pg_sleep(0.05)');
+      t.db.write('INSERT INTO write_probe SELECT 4 FROM pg_sleep(0.05)');
       return 'done';
     });
     expect(result).toBe('done');
@@ -129,25 +129,37 @@ describe('transactions and errors', () => {
     await t.db.exec('CREATE TABLE failed_write_probe (id int CONSTRAINT failed_write_probe_pk PRIMARY KEY)');
     await t.db.query('INSERT INTO failed_write_probe VALUES (1)');
     const last = await t.db
-      .transaction(async (tx) => {
-        await tx.query('INSERT INTO failed_write_probe VALUES (2)');
-        tx.write('INSERT INTO failed_write_probe VALUES (1)');
-        tx.write('INSERT INTO failed_write_probe VALUES (3)');
+      .transaction(async () => {
+        await t.db.query('INSERT INTO failed_write_probe VALUES (2)');
+        t.db.write('INSERT INTO failed_write_probe VALUES (1)');
+        t.db.write('INSERT INTO failed_write_probe VALUES (3)');
       })
       .catch((e: unknown) => e);
     expect(isUniqueViolation(last, 'failed_write_probe_pk')).toBe(true);
     // The query after the failed write fails as aborted (25P02); the transaction reports the cause.
     const followed = await t.db
-      .transaction(async (tx) => {
-        tx.write('INSERT INTO failed_write_probe VALUES (1)');
-        await tx.query('INSERT INTO failed_write_probe VALUES (4)');
+      .transaction(async () => {
+        t.db.write('INSERT INTO failed_write_probe VALUES (1)');
+        await t.db.query('INSERT INTO failed_write_probe VALUES (4)');
       })
       .catch((e: unknown) => e);
     expect(isUniqueViolation(followed, 'failed_write_probe_pk')).toBe(true);
     expect(await t.db.query('SELECT id FROM failed_write_probe ORDER BY id')).toEqual([{ id: 1 }]);
     // The connection is out of the failed transactions: the next one commits.
-    await t.db.transaction(async (tx) => tx.write('INSERT INTO failed_write_probe VALUES (5)'));
+    await t.db.transaction(async () => t.db.write('INSERT INTO failed_write_probe VALUES (5)'));
     expect(await t.db.query('SELECT id FROM failed_write_probe ORDER BY id')).toEqual([{ id: 1 }, { id: 5 }]);
+  });
+
+  it('a write outside a transaction throws and sends nothing: no COMMIT would report its failure', async () => {
+    await t.db.exec('CREATE TABLE lone_write_probe (id int PRIMARY KEY)');
+    expect(() => t.db.write('INSERT INTO lone_write_probe VALUES (1)')).toThrow(/outside a transaction/);
+    // Nor once the transaction it was made in has ended.
+    let late!: () => void;
+    await t.db.transaction(async () => {
+      late = () => t.db.write('INSERT INTO lone_write_probe VALUES (2)');
+    });
+    expect(late).toThrow(/outside a transaction/);
+    expect(await t.db.query('SELECT * FROM lone_write_probe')).toEqual([]);
   });
 
   it('a unique violation carries its SQLSTATE and constraint', async () => {
@@ -171,12 +183,12 @@ describe.skipIf(onPostgres)('embedded engine', () => {
     // A block left open and aborted by hand makes the next BEGIN fail (25P02).
     await t.db.exec('BEGIN');
     await t.db.query('SELECT 1 / 0').catch(() => undefined);
-    const failed = await t.db.transaction((tx) => tx.query('INSERT INTO begin_probe VALUES (1)')).catch((e: unknown) => e);
+    const failed = await t.db.transaction(() => t.db.query('INSERT INTO begin_probe VALUES (1)')).catch((e: unknown) => e);
     await t.db.exec('ROLLBACK');
     expect(failed).toBeInstanceOf(DbError);
     expect((failed as DbError).code).toBe('25P02');
     expect(await t.db.query('SELECT * FROM begin_probe')).toEqual([]);
-    await t.db.transaction((tx) => tx.query('INSERT INTO begin_probe VALUES (2)'));
+    await t.db.transaction(() => t.db.query('INSERT INTO begin_probe VALUES (2)'));
     expect(await t.db.query('SELECT * FROM begin_probe')).toEqual([{ id: 2 }]);
   });
 

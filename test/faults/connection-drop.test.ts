@@ -133,7 +133,7 @@ describe.skipIf(!onPostgres)('a PostgreSQL connection dropped while writes are i
     }
     expect([...failures, ...new Set(unanswered)]).toEqual([]);
     // No connection was left out of the pool: as many transactions as it has run at once, each on a connection of its own.
-    const pids = await Promise.all([1, 2, 3].map(() => db.transaction((tx) => tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid, pg_sleep(0.2)'))));
+    const pids = await Promise.all([1, 2, 3].map(() => db.transaction(() => db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid, pg_sleep(0.2)'))));
     expect(new Set(pids.map(([row]) => row!.pid)).size).toBe(3);
     const [native] = await db.query<{ events: number; commits: number }>(
       `SELECT (SELECT count(*)::int FROM telemetry_events WHERE org_id = $1) AS events,

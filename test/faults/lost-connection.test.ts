@@ -42,17 +42,17 @@ describe.skipIf(!onPostgres)('a transaction whose connection is lost', () => {
       if (!(e instanceof DbError && e.code === '57P01')) throw e;
     });
     expect(await db.query('SELECT 1 AS one')).toEqual([{ one: 1 }]);
-    await db.transaction((tx) => tx.query('INSERT INTO lost_probe VALUES (100)'));
+    await db.transaction(() => db.query('INSERT INTO lost_probe VALUES (100)'));
     expect(await admin.query('SELECT id FROM lost_probe ORDER BY id')).toEqual([{ id: 100 }]);
     await admin.query('DELETE FROM lost_probe');
   };
 
   it('between two statements: the next statement fails as a lost connection (08006) without being sent', async () => {
     const failed = await db
-      .transaction(async (tx) => {
-        await tx.query('INSERT INTO lost_probe VALUES (1)');
-        await terminate(await backendPid(tx));
-        await tx.query('INSERT INTO lost_probe VALUES (2)');
+      .transaction(async () => {
+        await db.query('INSERT INTO lost_probe VALUES (1)');
+        await terminate(await backendPid(db));
+        await db.query('INSERT INTO lost_probe VALUES (2)');
       })
       .catch((e: unknown) => e);
     expect(failed).toBeInstanceOf(DbError);
@@ -63,10 +63,10 @@ describe.skipIf(!onPostgres)('a transaction whose connection is lost', () => {
 
   it('while a statement runs: the statement and the transaction fail as unavailable', async () => {
     const failed = await db
-      .transaction(async (tx) => {
-        await tx.query('INSERT INTO lost_probe VALUES (1)');
-        const pid = await backendPid(tx);
-        const slow = tx.query('SELECT pg_sleep(5)');
+      .transaction(async () => {
+        await db.query('INSERT INTO lost_probe VALUES (1)');
+        const pid = await backendPid(db);
+        const slow = db.query('SELECT pg_sleep(5)');
         // It can fail before the termination's own answer arrives: handled from now on, awaited below.
         slow.catch(() => undefined);
         await admin.query('SELECT pg_terminate_backend($1)', [pid]);
@@ -81,10 +81,10 @@ describe.skipIf(!onPostgres)('a transaction whose connection is lost', () => {
 
   it('before COMMIT, with writes left running: the transaction fails and nothing commits', async () => {
     const failed = await db
-      .transaction(async (tx) => {
-        const pid = await backendPid(tx);
-        tx.write('INSERT INTO lost_probe VALUES (1)');
-        tx.write('SELECT pg_sleep(5)');
+      .transaction(async () => {
+        const pid = await backendPid(db);
+        db.write('INSERT INTO lost_probe VALUES (1)');
+        db.write('SELECT pg_sleep(5)');
         await admin.query('SELECT pg_terminate_backend($1)', [pid]);
       })
       .catch((e: unknown) => e);

@@ -30,14 +30,15 @@ export interface Db extends Transaction {
   queryMany<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
   /**
    * Runs fn in one transaction; commits when it resolves, rolls back when it throws. The
-   * transaction is carried in AsyncLocalStorage (transaction-scope.ts): every statement made
-   * through this db while fn runs, by fn or any service it calls, belongs to it, and a
-   * transaction begun inside it joins it. fn awaits every statement it makes (`query`, `exec`);
+   * transaction is carried in AsyncLocalStorage (transaction-scope.ts), so fn is given no handle:
+   * every statement made through this db while fn runs, by fn or any service or store it calls,
+   * belongs to it, and a transaction begun inside it joins it. fn awaits every statement it
+   * makes (`query`, `exec`);
    * one still running when fn settles fails the transaction. Only `write`s may still be running:
    * COMMIT goes out behind them. Several statements may be in flight at once (one store call's,
    * sent together), as on a single connection they run in the order they were sent.
    */
-  transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
+  transaction<T>(fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 

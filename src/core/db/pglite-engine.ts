@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { DbError, type Db, type Queryable, type Transaction } from './db.js';
+import { DbError, type Db, type Queryable } from './db.js';
 import { Mutex } from './mutex.js';
 import { TransactionScope } from './transaction-scope.js';
 
@@ -125,9 +125,8 @@ export class PgliteDb implements Db {
     return JSON.parse(doc!.rows) as T[];
   }
 
-  transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
-    const joined = this.scope.current();
-    if (joined) return fn(joined);
+  transaction<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.scope.current()) return fn();
     return this.txMutex.run(async () => {
       let release = () => undefined as void;
       this.txGate = new Promise<void>((r) => (release = r));

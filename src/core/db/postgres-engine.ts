@@ -1,5 +1,5 @@
 import postgres from 'postgres';
-import type { Db, Queryable, Transaction } from './db.js';
+import type { Db, Queryable } from './db.js';
 import { ConnectionPool } from './postgres-pool.js';
 import { timedStatements, type StatementMaker } from './postgres-statements.js';
 import { heldTransaction } from './postgres-transaction.js';
@@ -64,9 +64,8 @@ export class PostgresDb implements Db {
     return this.query<T>(text, params);
   }
 
-  async transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
-    const joined = this.scope.current();
-    if (joined) return fn(joined);
+  async transaction<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.scope.current()) return fn();
     return heldTransaction(this.connections, this.timeoutMs, (statements, commit) => this.scope.run(statements, fn, commit));
   }
 

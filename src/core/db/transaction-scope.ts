@@ -39,7 +39,7 @@ export class TransactionScope {
    * (db.ts) are the exception: COMMIT is sent at once, behind them, and the transaction fails
    * with the first of them that failed.
    */
-  async run<T>(q: Queryable, fn: (tx: Transaction) => Promise<T>, commit: () => Promise<void>): Promise<T> {
+  async run<T>(q: Queryable, fn: () => Promise<T>, commit: () => Promise<void>): Promise<T> {
     // How many statements have not answered yet, the writes, and the first write that failed.
     let running = 0;
     const writes: Promise<unknown>[] = [];
@@ -62,7 +62,7 @@ export class TransactionScope {
       },
     };
     try {
-      const result = await this.frames.run(frame, () => fn(frame.statements));
+      const result = await this.frames.run(frame, fn);
       if (running > 0) throw new Error(`${running} statement(s) of a transaction were still running when it ended: await every statement`);
       frame.open = false;
       const committed = commit();
