@@ -24,6 +24,7 @@ import { genRequestId, registerRequestLog } from './core/http/request-log.js';
 import { buildValidator } from './core/http/validation.js';
 import { identityRoutes } from './core/identity/routes.js';
 import { limitsRoutes } from './limits/routes.js';
+import { teamsRoutes } from './teams/routes.js';
 import { analyticsRoutes } from './analytics/routes.js';
 import { telemetryRoutes } from './telemetry/routes.js';
 import { otlpRoutes } from './otlp/routes.js';
@@ -150,6 +151,7 @@ async function assemble(config: Config, services: Services, deps: Listener, surf
     await app.register(identityRoutes, services);
     await app.register(accountsRoutes, services);
     await app.register(limitsRoutes, services);
+    await app.register(teamsRoutes, services);
     await app.register(automationsRoutes, services);
     await app.register(telemetryRoutes, services);
     await app.register(otlpRoutes, services);

@@ -24,6 +24,7 @@ import { AgentChannel } from './computers/agent-service.js';
 import { ProvisioningEngine } from './computers/engine.js';
 import { SdkE2bClient, type E2bClient } from './computers/providers/e2b-client.js';
 import { ComputersService } from './computers/service.js';
+import { TeamsService } from './teams/service.js';
 import { WorkSignal } from './computers/work-signal.js';
 
 export interface ServiceDeps {
@@ -50,6 +51,7 @@ export interface Services {
   telemetry: TelemetryService;
   otlp: OtlpService;
   limits: LimitsService;
+  teams: TeamsService;
   readiness: ReadinessService;
   automations: AutomationsService;
   computers: ComputersService;
@@ -105,6 +107,7 @@ export function buildServices(config: Config, deps: ServiceDeps): Services {
     telemetry,
     otlp: new OtlpService({ db, identity, analytics, clock }),
     limits: new LimitsService({ db, identity, usage: deps.usage ?? analytics, clock }),
+    teams: new TeamsService({ db, identity, clock }),
     readiness: new ReadinessService({ db }),
     automations: new AutomationsService({
       db,

@@ -23,6 +23,7 @@ export const ERROR_CODES = {
   account_link_not_found: { status: 404, meaning: 'No such linked account id.' },
   session_not_found: { status: 404, meaning: 'No such web session of yours.' },
   invitation_not_found: { status: 404, meaning: 'No such invitation.' },
+  team_not_found: { status: 404, meaning: 'No such team in your organization (a deleted team is not found).' },
   computer_not_found: { status: 404, meaning: 'No such computer in your organization.' },
   install_session_not_found: { status: 404, meaning: 'No such install session on this computer.' },
   step_not_found: { status: 404, meaning: 'No such provisioning step on this computer.' },

@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto';
+import type { Static } from '@sinclair/typebox';
+import { systemClock, type Clock } from '../core/clock.js';
+import type { Db } from '../core/db/db.js';
+import { errors } from '../core/http/errors.js';
+import type { Principal } from '../core/identity/roles.js';
+import type { IdentityService } from '../core/identity/service.js';
+import type { Team } from './schemas.js';
+import { teamsStore as store, type MemberRow, type TeamRow } from './store.js';
+
+export type TeamView = Static<typeof Team>;
+
+export interface TeamsDeps {
+  db: Db;
+  /** Tells which ids are users of the organization. */
+  identity: IdentityService;
+  /** The times teams are created, changed and deleted at; by default the system's. */
+  clock?: Clock;
+}
+
+const teamNotFound = () => errors.notFound('Team', 'team_not_found');
+
+function view(team: TeamRow, members: MemberRow[]): TeamView {
+  return {
+    id: team.id,
+    name: team.name,
+    members: members.filter((m) => m.team_id === team.id).map((m) => ({ id: m.id, email: m.email, name: m.name, role: m.role })),
+    createdAt: team.created_at.getTime(),
+    updatedAt: team.updated_at.getTime(),
+  };
+}
+
+/**
+ * Teams of an organization and their members (docs/teams.md). Who may call what is the routes'
+ * access; the rules here are the organization's: a member is a user of the organization, a name
+ * is unique among the teams not deleted, and a deleted team is kept (its name and members) for
+ * the history, out of every answer.
+ */
+export class TeamsService {
+  private readonly db: Db;
+  private readonly identity: IdentityService;
+  private readonly clock: Clock;
+
+  constructor({ db, identity, clock = systemClock }: TeamsDeps) {
+    this.db = db;
+    this.identity = identity;
+    this.clock = clock;
+  }
+
+  async list(orgId: string): Promise<TeamView[]> {
+    const teams = await store.list(this.db, orgId);
+    const members = await store.members(
+      this.db,
+      teams.map((t) => t.id),
+    );
+    return teams.map((t) => view(t, members));
+  }
+
+  async get(orgId: string, teamId: string): Promise<TeamView> {
+    const team = await store.find(this.db, orgId, teamId);
+    if (!team) throw teamNotFound();
+    return view(team, await store.members(this.db, [team.id]));
+  }
+
+  async create(actor: Principal, body: { name: string; userIds?: string[] }): Promise<TeamView> {
+    const id = randomUUID();
+    const userIds = (body.userIds ?? []).map((u) => u.toLowerCase());
+    // Statements made through this.db inside the transaction join it (docs/architecture.md).
+    await this.db.transaction(async () => {
+      await this.requireUsers(actor.orgId, userIds);
+      const now = this.clock.now();
+      await store.insert(this.db, { id, orgId: actor.orgId, name: body.name }, now);
+      await store.addMembers(this.db, id, userIds, now);
+    });
+    return this.get(actor.orgId, id);
+  }
+
+  async rename(actor: Principal, teamId: string, name: string): Promise<TeamView> {
+    await this.db.transaction(async () => {
+      const team = await this.lockTeam(actor.orgId, teamId);
+      if (team.name !== name) await store.rename(this.db, team.id, name, this.clock.now());
+    });
+    return this.get(actor.orgId, teamId);
+  }
+
+  /** Deletes the team: it leaves every list and answer, and its name is free again. */
+  async delete(actor: Principal, teamId: string): Promise<void> {
+    if (!(await store.softDelete(this.db, actor.orgId, teamId, this.clock.now()))) throw teamNotFound();
+  }
+
+  /** Makes `userIds` the team's members, all of them or (when one is no user of the organization) none. */
+  async setMembers(actor: Principal, teamId: string, ids: string[]): Promise<TeamView> {
+    const userIds = ids.map((u) => u.toLowerCase());
+    await this.db.transaction(async () => {
+      const team = await this.lockTeam(actor.orgId, teamId);
+      await this.requireUsers(actor.orgId, userIds);
+      const now = this.clock.now();
+      await store.removeMembersExcept(this.db, team.id, userIds);
+      await store.addMembers(this.db, team.id, userIds, now);
+      await store.touch(this.db, team.id, now);
+    });
+    return this.get(actor.orgId, teamId);
+  }
+
+  /** Adds one user; adding a member again changes nothing. */
+  async addMember(actor: Principal, teamId: string, userId: string): Promise<TeamView> {
+    await this.db.transaction(async () => {
+      const team = await this.lockTeam(actor.orgId, teamId);
+      await this.requireUser(actor.orgId, userId);
+      const now = this.clock.now();
+      await store.addMembers(this.db, team.id, [userId.toLowerCase()], now);
+      await store.touch(this.db, team.id, now);
+    });
+    return this.get(actor.orgId, teamId);
+  }
+
+  /** Removes one user; removing a user who is not in the team changes nothing. */
+  async removeMember(actor: Principal, teamId: string, userId: string): Promise<TeamView> {
+    await this.db.transaction(async () => {
+      const team = await this.lockTeam(actor.orgId, teamId);
+      await this.requireUser(actor.orgId, userId);
+      await store.removeMember(this.db, team.id, userId.toLowerCase());
+      await store.touch(this.db, team.id, this.clock.now());
+    });
+    return this.get(actor.orgId, teamId);
+  }
+
+  private async lockTeam(orgId: string, teamId: string): Promise<TeamRow> {
+    const team = await store.find(this.db, orgId, teamId, { lock: true });
+    if (!team) throw teamNotFound();
+    return team;
+  }
+
+  /** A user named in the path: one of no user of the organization is not found. */
+  private async requireUser(orgId: string, userId: string): Promise<void> {
+    if (!(await this.identity.userIdsAmong(orgId, [userId.toLowerCase()])).size) throw errors.notFound('User', 'user_not_found');
+  }
+
+  /** Users named in a body: each one that is no user of the organization is a 400 at its place in the list. */
+  private async requireUsers(orgId: string, userIds: string[]): Promise<void> {
+    const known = await this.identity.userIdsAmong(orgId, userIds);
+    const items = userIds.flatMap((id, i) => (known.has(id) ? [] : [{ path: `/userIds/${i}`, message: 'is not a user of the organization' }]));
+    if (items.length) throw errors.invalid(items);
+  }
+}

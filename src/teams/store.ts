@@ -1,0 +1,109 @@
+import { isUniqueViolation, type Queryable } from '../core/db/db.js';
+import { errors } from '../core/http/errors.js';
+import type { Role } from '../core/identity/roles.js';
+
+export interface TeamRow {
+  id: string;
+  name: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface MemberRow {
+  team_id: string;
+  id: string;
+  email: string;
+  name: string;
+  role: Role;
+}
+
+/** The key two names clash on: the same letters in any case, in any Unicode composition. */
+export const nameKey = (name: string): string => name.normalize('NFC').toLowerCase();
+
+const nameTaken = (name: string) => errors.conflict('name_taken', `A team named "${name}" already exists in this organization.`, { field: 'name' });
+
+/** Translates the clash on the partial unique index (teams not deleted) into the domain's 409. */
+async function guardName<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (isUniqueViolation(e, 'teams_org_name_key')) throw nameTaken(name);
+    throw e;
+  }
+}
+
+const teamColumns = 'id, name, created_at, updated_at';
+
+export const teamsStore = {
+  async insert(tx: Queryable, t: { id: string; orgId: string; name: string }, now: Date): Promise<void> {
+    await guardName(t.name, () =>
+      tx.query(`INSERT INTO teams (id, org_id, name, name_key, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5)`, [
+        t.id,
+        t.orgId,
+        t.name,
+        nameKey(t.name),
+        now,
+      ]),
+    );
+  },
+
+  /** The teams of the organization not deleted, by name. */
+  async list(db: Queryable, orgId: string): Promise<TeamRow[]> {
+    return db.query<TeamRow>(`SELECT ${teamColumns} FROM teams WHERE org_id = $1 AND deleted_at IS NULL ORDER BY name_key, id`, [orgId]);
+  },
+
+  /** A team not deleted; `lock` holds it until the transaction ends, so concurrent changes of its members apply in turn. */
+  async find(db: Queryable, orgId: string, teamId: string, o: { lock?: boolean } = {}): Promise<TeamRow | undefined> {
+    const rows = await db.query<TeamRow>(
+      `SELECT ${teamColumns} FROM teams WHERE id = $1 AND org_id = $2 AND deleted_at IS NULL${o.lock ? ' FOR UPDATE' : ''}`,
+      [teamId, orgId],
+    );
+    return rows[0];
+  },
+
+  async rename(tx: Queryable, teamId: string, name: string, now: Date): Promise<void> {
+    await guardName(name, () => tx.query(`UPDATE teams SET name = $2, name_key = $3, updated_at = $4 WHERE id = $1`, [teamId, name, nameKey(name), now]));
+  },
+
+  async touch(tx: Queryable, teamId: string, now: Date): Promise<void> {
+    await tx.query(`UPDATE teams SET updated_at = $2 WHERE id = $1`, [teamId, now]);
+  },
+
+  /** Marks the team deleted; its row, name and members stay for the history. Whether a team was deleted now. */
+  async softDelete(tx: Queryable, orgId: string, teamId: string, now: Date): Promise<boolean> {
+    const rows = await tx.query(`UPDATE teams SET deleted_at = $3, updated_at = $3 WHERE id = $1 AND org_id = $2 AND deleted_at IS NULL RETURNING id`, [
+      teamId,
+      orgId,
+      now,
+    ]);
+    return rows.length > 0;
+  },
+
+  /** The members of these teams, each with the user's current email, name and role, by email. */
+  async members(db: Queryable, teamIds: string[]): Promise<MemberRow[]> {
+    if (teamIds.length === 0) return [];
+    return db.query<MemberRow>(
+      `SELECT m.team_id, p.id, p.email, p.name, p.role FROM team_members m JOIN principals p ON p.id = m.principal_id
+       WHERE m.team_id = ANY($1::uuid[]) ORDER BY p.email, p.id`,
+      [teamIds],
+    );
+  },
+
+  /** Adds these users to the team; those already in it stay as they were. */
+  async addMembers(tx: Queryable, teamId: string, principalIds: string[], now: Date): Promise<void> {
+    if (principalIds.length === 0) return;
+    await tx.query(
+      `INSERT INTO team_members (team_id, principal_id, added_at) SELECT $1, unnest($2::uuid[]), $3 ON CONFLICT (team_id, principal_id) DO NOTHING`,
+      [teamId, principalIds, now],
+    );
+  },
+
+  /** Removes every member not in `keep` (all of them when it is empty). */
+  async removeMembersExcept(tx: Queryable, teamId: string, keep: string[]): Promise<void> {
+    await tx.query(`DELETE FROM team_members WHERE team_id = $1 AND NOT (principal_id = ANY($2::uuid[]))`, [teamId, keep]);
+  },
+
+  async removeMember(tx: Queryable, teamId: string, principalId: string): Promise<void> {
+    await tx.query(`DELETE FROM team_members WHERE team_id = $1 AND principal_id = $2`, [teamId, principalId]);
+  },
+};
