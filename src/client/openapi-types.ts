@@ -557,7 +557,7 @@ export interface paths {
         get: operations["teams.get"];
         put?: never;
         post?: never;
-        /** Delete a team: it leaves every list and its name is free again; analytics keeps its history (owner or manager) */
+        /** Delete a team: it leaves every list and its name is free again; its record stays, under the name it had, for the history (owner or manager) */
         delete: operations["teams.delete"];
         options?: never;
         head?: never;

@@ -86,7 +86,7 @@ export const teamsRoutes: FastifyPluginAsyncTypebox<{ teams: TeamsService }> = a
       schema: {
         operationId: 'teams.delete',
         tags,
-        summary: 'Delete a team: it leaves every list and its name is free again; analytics keeps its history (owner or manager)',
+        summary: 'Delete a team: it leaves every list and its name is free again; its record stays, under the name it had, for the history (owner or manager)',
         params: TeamIdParams,
         response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(401, 403, 404) },
       },

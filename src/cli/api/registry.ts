@@ -6,6 +6,7 @@ import { computersCommands } from './computers-commands.js';
 import { keysApiCommands } from './keys-commands.js';
 import { limitsCommands } from './limits-commands.js';
 import { readinessCommands } from './readiness-commands.js';
+import { teamsCommands } from './teams-commands.js';
 import { login, logout, me, meUpdate } from './session-commands.js';
 
 /** Every command that works over the API, `gh`-style, in the order `orgctl --help` lists them. */
@@ -17,6 +18,7 @@ export const apiCommands: readonly ApiCommand[] = [
   ...analyticsCommands,
   ...limitsCommands,
   ...accountCommands,
+  ...teamsCommands,
   ...keysApiCommands,
   ...computersCommands,
   ...readinessCommands,

@@ -1,0 +1,102 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, spawnCli, startServer, type Server } from '../helpers/cli.js';
+import { fileInstallation } from '../helpers/installation.js';
+
+// `orgctl teams …` over the API, as a user on another machine runs it: teams by name or id,
+// people by email or id.
+
+let root: string;
+let server: Server;
+let ownerKey: string;
+let memberKey: string;
+const cleanups: (() => Promise<unknown> | void)[] = [];
+
+beforeAll(async () => {
+  root = mkdtempSync(path.join(tmpdir(), 'orgctl-cli-teams-'));
+  cleanups.push(() => rmSync(root, { recursive: true, force: true }));
+  const installed = await fileInstallation(root);
+  cleanups.push(installed.remove);
+  ownerKey = installed.ownerKey;
+  for (const email of ['mia@acme.test', 'ned@acme.test']) {
+    expect((await runCli(['users', 'add', '--email', email, '--role', 'member', '--json'], installed.env)).code).toBe(0);
+  }
+  const key = await runCli(['keys', 'create', '--local', '--email', 'mia@acme.test', '--json'], installed.env);
+  memberKey = (JSON.parse(key.stdout) as { apiKey: string }).apiKey;
+  server = await startServer(installed.env);
+  cleanups.push(() => server.stop());
+}, 180_000);
+afterAll(async () => {
+  for (const c of cleanups.reverse()) await c();
+});
+
+const cli = (args: string[], key = ownerKey) =>
+  spawnCli(args, {
+    cwd: root,
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'warn',
+      DATA_DIR: '',
+      DATABASE_URL: '',
+      XDG_CONFIG_HOME: path.join(root, 'config'),
+      ORGCTL_URL: server.url,
+      ORGCTL_API_KEY: key,
+    },
+  });
+
+describe('orgctl teams', () => {
+  it('creates a team with members by email, lists it, renames it, changes its members and deletes it', async () => {
+    const created = await cli(['teams', 'create', 'Platform', '--member', 'mia@acme.test', '--member', 'NED@acme.test']);
+    expect(created.stderr).toBe('');
+    expect(created.code).toBe(0);
+    expect(created.stdout).toMatch(/^Created team Platform\./);
+    expect(created.stdout).toMatch(/mia@acme\.test \(member\)\n\s+ned@acme\.test \(member\)/);
+
+    const table = await cli(['teams', 'list']);
+    expect(table.stdout).toMatch(/Platform\s+\S+\s+2\s+mia@acme\.test, ned@acme\.test/);
+    const csv = parse((await cli(['teams', 'list', '--output', 'csv'])).stdout, { columns: true }) as Record<string, string>[];
+    expect(csv).toEqual([expect.objectContaining({ name: 'Platform', members: 'mia@acme.test;ned@acme.test' })]);
+
+    expect((await cli(['teams', 'rename', 'platform', 'Platform Eng'])).stdout).toBe('Renamed team Platform to Platform Eng.\n');
+    expect((await cli(['teams', 'remove-member', 'Platform Eng', 'ned@acme.test'])).stdout).toBe('Removed ned@acme.test from team Platform Eng.\n');
+    const members = JSON.parse((await cli(['teams', 'members', 'platform eng', '--output', 'json'])).stdout) as { members: { email: string }[] };
+    expect(members.members.map((m) => m.email)).toEqual(['mia@acme.test']);
+
+    const team = JSON.parse((await cli(['teams', 'get', 'Platform Eng', '--output', 'json'])).stdout) as { id: string };
+    expect((await cli(['teams', 'add-member', team.id, 'owner@acme.test'])).stdout).toBe('Added owner@acme.test to team Platform Eng.\n');
+    const set = await cli(['teams', 'set-members', team.id, '--member', 'ned@acme.test']);
+    expect(set.stdout).toBe('Team Platform Eng has 1 member.\n  ned@acme.test (member)\n');
+    expect((await cli(['teams', 'set-members', team.id, '--none', '--output', 'json'])).stdout).toMatch(/"members":\[\]/);
+
+    expect((await cli(['teams', 'delete', 'Platform Eng'])).stdout).toBe('Deleted team Platform Eng.\n');
+    expect((await cli(['teams', 'list', '--output', 'json'])).stdout).toBe('{"teams":[]}\n');
+    expect((await cli(['teams', 'create', 'platform eng'])).code).toBe(0);
+  });
+
+  it('a duplicate name exits 1 with the code; an unknown team or user exits 1; set-members without members is a usage error', async () => {
+    await cli(['teams', 'create', 'Data']);
+    const dup = await cli(['teams', 'create', 'DATA']);
+    expect(dup.code).toBe(1);
+    expect(dup.stderr).toMatch(/already exists[\s\S]*HTTP 409.*code name_taken/);
+    const noTeam = await cli(['teams', 'get', 'Nope']);
+    expect(noTeam.code).toBe(1);
+    expect(noTeam.stderr).toMatch(/No team "Nope"/);
+    const noUser = await cli(['teams', 'add-member', 'Data', 'ghost@acme.test']);
+    expect(noUser.code).toBe(1);
+    expect(noUser.stderr).toMatch(/No user ghost@acme\.test/);
+    const notUser = await cli(['teams', 'add-member', 'Data', '00000000-0000-4000-8000-000000000000']);
+    expect(notUser.code).toBe(1);
+    expect(notUser.stderr).toMatch(/code user_not_found/);
+    expect((await cli(['teams', 'set-members', 'Data'])).code).toBe(2);
+  });
+
+  it('a member lists teams but may not change them (exit 1, HTTP 403)', async () => {
+    expect((await cli(['teams', 'list'], memberKey)).code).toBe(0);
+    const refused = await cli(['teams', 'create', 'Mine'], memberKey);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/HTTP 403/);
+  });
+});
