@@ -3,8 +3,9 @@
 -- show its history under the name it had; only teams not deleted hold a name, so a new team may
 -- take a deleted one's. Names are unique without regard to case: name_key is the name folded by
 -- the service (NFC, lower case), because lower() in SQL folds by the database's locale and the
--- two engines' locales differ. Times are the service's clock. The budget is a later item's
--- (contract §17); the column is here so that item needs no migration.
+-- two engines' locales differ. Times are the service's clock. The monthly budget (at least
+-- 1,000,000 credits, like limits) is for team budgets, which come later; the column is here so
+-- they need no migration.
 CREATE TABLE teams (
   id uuid PRIMARY KEY,
   org_id uuid NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
