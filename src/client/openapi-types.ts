@@ -1112,6 +1112,7 @@ export interface components {
             /** @description HTTP status title */
             title: string;
         };
+        /** Team */
         Team: {
             /** @description Unix time in milliseconds */
             createdAt: number;
@@ -4398,23 +4399,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @description Teams not deleted, ordered by name */
-                        teams: {
-                            /** @description Unix time in milliseconds */
-                            createdAt: number;
-                            /** Format: uuid */
-                            id: string;
-                            /** @description Ordered by email */
-                            members: {
-                                email: string;
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                role: "owner" | "manager" | "member" | "guest";
-                            }[];
-                            name: string;
-                            /** @description The last rename or change of members, Unix ms */
-                            updatedAt: number;
-                        }[];
+                        teams: components["schemas"]["Team"][];
                     };
                 };
             };

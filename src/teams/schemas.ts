@@ -6,13 +6,13 @@ const Uuid = Type.String({ format: 'uuid' });
 const EpochMs = Type.Integer({ minimum: 0, description: 'Unix time in milliseconds' });
 
 /** The most members one request may name: a team is a group of people, not the whole directory. */
-export const MAX_MEMBERS_PER_REQUEST = 1000;
+const MAX_MEMBERS_PER_REQUEST = 1000;
 
 /**
  * 1 to 100 characters, no control characters, not starting or ending with a space: "Platform" and
  * "Platform " would look the same in every list.
  */
-export const TeamName = Type.String({
+const TeamName = Type.String({
   minLength: 1,
   maxLength: 100,
   pattern: '^(?!\\s)(?!.*\\s$)[^\\u0000-\\u001f\\u007f-\\u009f]+$',
@@ -32,7 +32,7 @@ export const CreateTeamBody = Type.Object({ name: TeamName, userIds: Type.Option
 export const RenameTeamBody = Type.Object({ name: TeamName }, { additionalProperties: false });
 export const SetMembersBody = Type.Object({ userIds: UserIds }, { additionalProperties: false });
 
-export const TeamMember = Type.Object({ id: Uuid, email: Type.String(), name: Type.String(), role: RoleSchema });
+const TeamMember = Type.Object({ id: Uuid, email: Type.String(), name: Type.String(), role: RoleSchema });
 export const Team = Type.Object(
   {
     id: Uuid,
@@ -41,6 +41,6 @@ export const Team = Type.Object(
     createdAt: EpochMs,
     updatedAt: Type.Integer({ minimum: 0, description: 'The last rename or change of members, Unix ms' }),
   },
-  { $id: 'Team' },
+  { $id: 'Team', title: 'Team' },
 );
-export const TeamList = Type.Object({ teams: Type.Array(Team, { description: 'Teams not deleted, ordered by name' }) });
+export const TeamList = Type.Object({ teams: Type.Array(Type.Ref(Team), { description: 'Teams not deleted, ordered by name' }) });

@@ -18,7 +18,7 @@ export interface MemberRow {
 }
 
 /** The key two names clash on: the same letters in any case, in any Unicode composition. */
-export const nameKey = (name: string): string => name.normalize('NFC').toLowerCase();
+const nameKey = (name: string): string => name.normalize('NFC').toLowerCase();
 
 const nameTaken = (name: string) => errors.conflict('name_taken', `A team named "${name}" already exists in this organization.`, { field: 'name' });
 

@@ -57,7 +57,7 @@ function describe(t: Team): string[] {
   ];
 }
 
-export const teamsList: ApiCommand = {
+const teamsList: ApiCommand = {
   name: 'teams list',
   summary: 'The teams of the organization and their members (owner, manager or member).',
   outputs: ['table', 'json', 'csv'],
@@ -75,7 +75,7 @@ export const teamsList: ApiCommand = {
   },
 };
 
-export const teamsGet: ApiCommand = {
+const teamsGet: ApiCommand = {
   name: 'teams get',
   summary: 'A team and its members.',
   positionals: [team],
@@ -87,7 +87,7 @@ export const teamsGet: ApiCommand = {
   },
 };
 
-export const teamsMembers: ApiCommand = {
+const teamsMembers: ApiCommand = {
   name: 'teams members',
   summary: 'The members of a team.',
   positionals: [team],
@@ -99,7 +99,7 @@ export const teamsMembers: ApiCommand = {
   },
 };
 
-export const teamsCreate: ApiCommand = {
+const teamsCreate: ApiCommand = {
   name: 'teams create',
   summary: 'Create a team, with members if given (owner or manager).',
   positionals: [{ name: 'NAME', description: 'Unique in the organization regardless of case: 1 to 100 characters' }],
@@ -115,7 +115,7 @@ export const teamsCreate: ApiCommand = {
   },
 };
 
-export const teamsRename: ApiCommand = {
+const teamsRename: ApiCommand = {
   name: 'teams rename',
   summary: 'Give a team a new name (owner or manager).',
   positionals: [team, { name: 'NEW_NAME', description: 'The new name' }],
@@ -131,7 +131,7 @@ export const teamsRename: ApiCommand = {
   },
 };
 
-export const teamsDelete: ApiCommand = {
+const teamsDelete: ApiCommand = {
   name: 'teams delete',
   summary: 'Delete a team: it leaves every list and its name is free again; its record stays, under the name it had, for the history (owner or manager).',
   positionals: [team],
@@ -145,7 +145,7 @@ export const teamsDelete: ApiCommand = {
   },
 };
 
-export const teamsSetMembers: ApiCommand = {
+const teamsSetMembers: ApiCommand = {
   name: 'teams set-members',
   summary: "Replace a team's members with the users given (owner or manager).",
   positionals: [team],
@@ -184,7 +184,7 @@ async function changeMember(ctx: CommandContext, change: 'add' | 'remove'): Prom
   return 0;
 }
 
-export const teamsAddMember: ApiCommand = {
+const teamsAddMember: ApiCommand = {
   name: 'teams add-member',
   summary: 'Add a user to a team; adding a member again changes nothing (owner or manager).',
   positionals: [team, user],
@@ -192,7 +192,7 @@ export const teamsAddMember: ApiCommand = {
   run: (ctx) => changeMember(ctx, 'add'),
 };
 
-export const teamsRemoveMember: ApiCommand = {
+const teamsRemoveMember: ApiCommand = {
   name: 'teams remove-member',
   summary: 'Remove a user from a team (owner or manager).',
   positionals: [team, user],
