@@ -95,9 +95,10 @@ export class TeamsService {
       const team = await this.lockTeam(actor.orgId, teamId);
       await this.requireUsers(actor.orgId, userIds);
       const now = this.clock.now();
-      await store.removeMembersExcept(this.db, team.id, userIds);
-      await store.addMembers(this.db, team.id, userIds, now);
-      await store.touch(this.db, team.id, now);
+      const removed = await store.removeMembersExcept(this.db, team.id, userIds);
+      const added = await store.addMembers(this.db, team.id, userIds, now);
+      // updatedAt says when the members last changed, not when someone last asked.
+      if (removed + added > 0) await store.touch(this.db, team.id, now);
     });
     return this.get(actor.orgId, teamId);
   }
@@ -108,8 +109,7 @@ export class TeamsService {
       const team = await this.lockTeam(actor.orgId, teamId);
       await this.requireUser(actor.orgId, userId);
       const now = this.clock.now();
-      await store.addMembers(this.db, team.id, [userId.toLowerCase()], now);
-      await store.touch(this.db, team.id, now);
+      if (await store.addMembers(this.db, team.id, [userId.toLowerCase()], now)) await store.touch(this.db, team.id, now);
     });
     return this.get(actor.orgId, teamId);
   }
@@ -119,8 +119,7 @@ export class TeamsService {
     await this.db.transaction(async () => {
       const team = await this.lockTeam(actor.orgId, teamId);
       await this.requireUser(actor.orgId, userId);
-      await store.removeMember(this.db, team.id, userId.toLowerCase());
-      await store.touch(this.db, team.id, this.clock.now());
+      if (await store.removeMember(this.db, team.id, userId.toLowerCase())) await store.touch(this.db, team.id, this.clock.now());
     });
     return this.get(actor.orgId, teamId);
   }

@@ -89,21 +89,26 @@ export const teamsStore = {
     );
   },
 
-  /** Adds these users to the team; those already in it stay as they were. */
-  async addMembers(tx: Queryable, teamId: string, principalIds: string[], now: Date): Promise<void> {
-    if (principalIds.length === 0) return;
-    await tx.query(
-      `INSERT INTO team_members (team_id, principal_id, added_at) SELECT $1, unnest($2::uuid[]), $3 ON CONFLICT (team_id, principal_id) DO NOTHING`,
+  /** Adds these users to the team; those already in it stay as they were. How many were added. */
+  async addMembers(tx: Queryable, teamId: string, principalIds: string[], now: Date): Promise<number> {
+    if (principalIds.length === 0) return 0;
+    const rows = await tx.query(
+      `INSERT INTO team_members (team_id, principal_id, added_at) SELECT $1, unnest($2::uuid[]), $3
+       ON CONFLICT (team_id, principal_id) DO NOTHING RETURNING principal_id`,
       [teamId, principalIds, now],
     );
+    return rows.length;
   },
 
-  /** Removes every member not in `keep` (all of them when it is empty). */
-  async removeMembersExcept(tx: Queryable, teamId: string, keep: string[]): Promise<void> {
-    await tx.query(`DELETE FROM team_members WHERE team_id = $1 AND NOT (principal_id = ANY($2::uuid[]))`, [teamId, keep]);
+  /** Removes every member not in `keep` (all of them when it is empty). How many were removed. */
+  async removeMembersExcept(tx: Queryable, teamId: string, keep: string[]): Promise<number> {
+    const rows = await tx.query(`DELETE FROM team_members WHERE team_id = $1 AND NOT (principal_id = ANY($2::uuid[])) RETURNING principal_id`, [teamId, keep]);
+    return rows.length;
   },
 
-  async removeMember(tx: Queryable, teamId: string, principalId: string): Promise<void> {
-    await tx.query(`DELETE FROM team_members WHERE team_id = $1 AND principal_id = $2`, [teamId, principalId]);
+  /** How many were removed: 0 or 1. */
+  async removeMember(tx: Queryable, teamId: string, principalId: string): Promise<number> {
+    const rows = await tx.query(`DELETE FROM team_members WHERE team_id = $1 AND principal_id = $2 RETURNING principal_id`, [teamId, principalId]);
+    return rows.length;
   },
 };

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestClock } from '../../src/core/clock.js';
 import { expectErrorObject, TestApp, type Org } from '../helpers/test-app.js';
 
 const TEAMS = '/api/v0/organization/teams';
@@ -11,6 +12,7 @@ interface Team {
   updatedAt: number;
 }
 
+const clock = new TestClock(Date.parse('2026-11-02T09:00:00Z'));
 let t: TestApp;
 let org: Org;
 let manager: { id: string; email: string; key: string };
@@ -18,7 +20,7 @@ let member: { id: string; email: string; key: string };
 let guest: { id: string; email: string; key: string };
 
 beforeAll(async () => {
-  t = await TestApp.start();
+  t = await TestApp.start({}, { clock });
   org = await t.createOrg('teams-org');
   manager = await t.addUser(org, 'manager', 'manny@teams.test');
   member = await t.addUser(org, 'member', 'mia@teams.test');
@@ -103,6 +105,24 @@ describe('teams', () => {
 
     const emptied = await t.request<Team>('PUT', `${TEAMS}/${api.id}/members`, { key: org.ownerKey, body: { userIds: [] } });
     expect(emptied.body.members).toEqual([]);
+  });
+
+  it('dates a team by the clock: updatedAt moves on a rename and on a change of members, not on a request that changes nothing', async () => {
+    const created = clock.now().getTime();
+    const team = (await create('Dated', [member.id])).body;
+    expect(team).toMatchObject({ createdAt: created, updatedAt: created });
+    const at = async () => (await t.request<Team>('GET', `${TEAMS}/${team.id}`, { key: org.ownerKey })).body.updatedAt;
+    clock.advance(60_000);
+    await t.request('PUT', `${TEAMS}/${team.id}/members/${member.id}`, { key: org.ownerKey });
+    await t.request('DELETE', `${TEAMS}/${team.id}/members/${guest.id}`, { key: org.ownerKey });
+    await t.request('PUT', `${TEAMS}/${team.id}/members`, { key: org.ownerKey, body: { userIds: [member.id] } });
+    await t.request('PATCH', `${TEAMS}/${team.id}`, { key: org.ownerKey, body: { name: 'Dated' } });
+    expect(await at()).toBe(created);
+    await t.request('PUT', `${TEAMS}/${team.id}/members/${guest.id}`, { key: org.ownerKey });
+    expect(await at()).toBe(created + 60_000);
+    clock.advance(60_000);
+    await t.request('PATCH', `${TEAMS}/${team.id}`, { key: org.ownerKey, body: { name: 'Dated Again' } });
+    expect(await at()).toBe(created + 120_000);
   });
 
   it('refuses an id that is no user of the organization: a service account, another organization’s user, an unknown id', async () => {
