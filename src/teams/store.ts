@@ -1,4 +1,4 @@
-import { isUniqueViolation, type Queryable } from '../core/db/db.js';
+import { DbError, isUniqueViolation, type Queryable } from '../core/db/db.js';
 import { errors } from '../core/http/errors.js';
 import type { Role } from '../core/identity/roles.js';
 
@@ -92,12 +92,18 @@ export const teamsStore = {
   /** Adds these users to the team; those already in it stay as they were. How many were added. */
   async addMembers(tx: Queryable, teamId: string, principalIds: string[], now: Date): Promise<number> {
     if (principalIds.length === 0) return 0;
-    const rows = await tx.query(
-      `INSERT INTO team_members (team_id, principal_id, added_at) SELECT $1, unnest($2::uuid[]), $3
-       ON CONFLICT (team_id, principal_id) DO NOTHING RETURNING principal_id`,
-      [teamId, principalIds, now],
-    );
-    return rows.length;
+    try {
+      const rows = await tx.query(
+        `INSERT INTO team_members (team_id, principal_id, added_at) SELECT $1, unnest($2::uuid[]), $3
+         ON CONFLICT (team_id, principal_id) DO NOTHING RETURNING principal_id`,
+        [teamId, principalIds, now],
+      );
+      return rows.length;
+    } catch (e) {
+      // A user removed after the service found them, before this insert: they are gone, not a fault.
+      if (e instanceof DbError && e.code === '23503' && e.constraint === 'team_members_principal_id_fkey') throw errors.notFound('User', 'user_not_found');
+      throw e;
+    }
   },
 
   /** Removes every member not in `keep` (all of them when it is empty). How many were removed. */

@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { isUniqueViolation } from '../../src/core/db/db.js';
 import { loadMigrations, migrate } from '../../src/core/db/migrate.js';
 import { IdentityService } from '../../src/core/identity/service.js';
+import { teamsStore } from '../../src/teams/store.js';
 import { createEmptyDb } from '../helpers/test-db.js';
 
 // Migration 0060 adds teams to a database that already has organizations and users; what its
@@ -42,6 +43,8 @@ describe('migration 0060', () => {
 
     await db.query(`INSERT INTO team_members (team_id, principal_id, added_at) VALUES ($1, $2, $3)`, [first.id, org.userId, now]);
     await expect(db.query(`INSERT INTO team_members (team_id, principal_id, added_at) VALUES ($1, $2, $3)`, [first.id, randomUUID(), now])).rejects.toThrow();
+    // A user removed between the service's check and the insert: their 404, not a 500.
+    await expect(teamsStore.addMembers(db, first.id, [randomUUID()], now)).rejects.toMatchObject({ code: 'user_not_found', status: 404 });
     await db.query(`DELETE FROM principals WHERE id = $1`, [org.userId]);
     expect(await db.query(`SELECT 1 FROM team_members WHERE team_id = $1`, [first.id])).toEqual([]);
   });
