@@ -15,6 +15,7 @@ import type { Db } from '../src/core/db/db.js';
 import { migrate } from '../src/core/db/migrate.js';
 import { PgliteDb } from '../src/core/db/pglite-engine.js';
 import { PostgresDb } from '../src/core/db/postgres-engine.js';
+import { OperatorIdentity } from '../src/core/identity/operator.js';
 import { IdentityService } from '../src/core/identity/service.js';
 import { Feeder } from './analytics-feeder.js';
 import { HttpClient, type Answer } from './http-client.js';
@@ -74,12 +75,12 @@ export async function openBenchDb(o: Pick<SetupOptions, 'engine' | 'postgres' | 
 }
 
 /** The organization of a kept run, with a new key, when all its events are stored. */
-async function keptRun(db: Db, identity: IdentityService, events: number) {
-  const org = (await identity.listOrganizations()).find((x) => x.name === 'bench');
+async function keptRun(db: Db, operator: OperatorIdentity, events: number) {
+  const org = (await operator.listOrganizations()).find((x) => x.name === 'bench');
   if (!org) return undefined;
   const [row] = await db.query<{ events: string }>('SELECT count(*)::text AS events FROM telemetry_events WHERE org_id = $1', [org.id]);
   if (Number(row?.events) !== events) throw new Error(`--keep: the kept database holds ${row?.events} events, not ${events}; drop it or keep another`);
-  const { secret } = await identity.createApiKey(null, { orgId: org.id, target: { email: 'owner@bench.test' }, name: 'bench' });
+  const { secret } = await operator.createKey(org.id, { email: 'owner@bench.test' }, 'bench');
   return { orgId: org.id, apiKey: secret };
 }
 
@@ -130,17 +131,17 @@ async function ingest(app: FastifyInstance, apiKey: string, users: string[], o: 
 export async function setUp(o: SetupOptions): Promise<Setup> {
   const { db, cleanup } = await openBenchDb(o);
   await migrate(db);
-  const identity = new IdentityService({ db });
+  const operator = new OperatorIdentity({ db, identity: new IdentityService({ db }) });
   // The benchmark's clients ingest and read as fast as they can: no per-principal rates, and no
   // shedding while this process builds a round of bodies (the clock is stopped then).
   const app = await buildApp(loadConfig({}, { logLevel: 'silent', rateLimits: false, overloadMaxEventLoopDelayMs: 0 }), { db }, ['api']);
   await app.ready();
-  const kept = await keptRun(db, identity, o.events);
+  const kept = await keptRun(db, operator, o.events);
   if (kept) console.log(`${o.events} events kept from an earlier run (--keep ${o.keep})`);
-  const org = kept ?? (await identity.createOrganization({ name: 'bench', ownerEmail: 'owner@bench.test' }));
+  const org = kept ?? (await operator.createOrganization({ name: 'bench', ownerEmail: 'owner@bench.test' }));
   if (!kept) {
     const users: string[] = [];
-    for (let i = 0; i < o.users; i++) users.push((await identity.addUser({ orgId: org.orgId, email: `u${i}@bench.test`, role: 'member' })).id);
+    for (let i = 0; i < o.users; i++) users.push((await operator.addUser({ orgId: org.orgId, email: `u${i}@bench.test`, role: 'member' })).id);
     console.log(`${o.events} events, ${o.users} users over ${o.days} days:`);
     await ingest(app, org.apiKey, users, o);
   }

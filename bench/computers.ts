@@ -22,6 +22,7 @@ import type { Db } from '../src/core/db/db.js';
 import { loadMigrations, migrate } from '../src/core/db/migrate.js';
 import { PgliteDb } from '../src/core/db/pglite-engine.js';
 import { PostgresDb } from '../src/core/db/postgres-engine.js';
+import { OperatorIdentity } from '../src/core/identity/operator.js';
 import { IdentityService } from '../src/core/identity/service.js';
 import { fmt, load } from './load.js';
 
@@ -44,7 +45,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function main() {
   const db: Db = values.postgres ? new PostgresDb({ url: values.postgres, poolSize: 10 }) : await PgliteDb.open({ dataDir: 'memory://' });
   await migrate(db, migrations);
-  const { apiKey } = await new IdentityService({ db }).createOrganization({ name: 'bench', ownerEmail: `owner-${Date.now()}@example.com` });
+  const { apiKey } = await new OperatorIdentity({ db, identity: new IdentityService({ db }) }).createOrganization({
+    name: 'bench',
+    ownerEmail: `owner-${Date.now()}@example.com`,
+  });
   const config = loadConfig({ LOG_LEVEL: 'silent', RATE_LIMITS: 'false' });
   const services = buildServices(config, { db });
   const app = await buildApp(config, { services });

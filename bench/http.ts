@@ -19,6 +19,7 @@ import type { Db } from '../src/core/db/db.js';
 import { migrate } from '../src/core/db/migrate.js';
 import { PgliteDb } from '../src/core/db/pglite-engine.js';
 import { PostgresDb } from '../src/core/db/postgres-engine.js';
+import { OperatorIdentity } from '../src/core/identity/operator.js';
 import { IdentityService } from '../src/core/identity/service.js';
 import { fmt, load, type LoadResult } from './load.js';
 
@@ -54,7 +55,10 @@ async function rawServer(): Promise<{ url: string; close: () => Promise<void> }>
 
 async function serveOrgctl(db: Db) {
   await migrate(db);
-  const { apiKey } = await new IdentityService({ db }).createOrganization({ name: 'bench', ownerEmail: `owner-${Date.now()}@example.com` });
+  const { apiKey } = await new OperatorIdentity({ db, identity: new IdentityService({ db }) }).createOrganization({
+    name: 'bench',
+    ownerEmail: `owner-${Date.now()}@example.com`,
+  });
   // Production settings: info-level request logs, written to a file descriptor as pino does.
   // autocannon sends thousands of requests a second from one key: per-principal rates would answer most of them 429.
   const app = await buildApp(loadConfig({ LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent', RATE_LIMITS: 'false' }), { db });

@@ -27,6 +27,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { DAY_MS } from '../src/core/days.js';
 import { migrate } from '../src/core/db/migrate.js';
+import { OperatorIdentity } from '../src/core/identity/operator.js';
 import { IdentityService } from '../src/core/identity/service.js';
 import { encode, messages } from '../src/otlp/proto.js';
 import { openBenchDb } from './analytics-setup.js';
@@ -206,8 +207,8 @@ function nativeBodies(count: number, tag = ''): Batch[] {
 const { db, cleanup } = await openBenchDb({ engine, postgres: values.postgres as string, events: records, keep: undefined });
 try {
   await migrate(db);
-  const identity = new IdentityService({ db });
-  const org = await identity.createOrganization({ name: 'bench', ownerEmail: 'owner@bench.test' });
+  const operator = new OperatorIdentity({ db, identity: new IdentityService({ db }) });
+  const org = await operator.createOrganization({ name: 'bench', ownerEmail: 'owner@bench.test' });
   const app = await buildApp(loadConfig({}, { logLevel: 'silent', rateLimits: false, overloadMaxEventLoopDelayMs: 0 }), { db });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;

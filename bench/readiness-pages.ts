@@ -12,6 +12,7 @@ import type { Db } from '../src/core/db/db.js';
 import { migrate } from '../src/core/db/migrate.js';
 import { PgliteDb } from '../src/core/db/pglite-engine.js';
 import { PostgresDb } from '../src/core/db/postgres-engine.js';
+import { OperatorIdentity } from '../src/core/identity/operator.js';
 import { IdentityService } from '../src/core/identity/service.js';
 
 const { values } = parseArgs({
@@ -22,7 +23,10 @@ const REQUESTS = Number(values.requests);
 
 async function run(name: string, db: Db) {
   await migrate(db);
-  const { apiKey, orgId } = await new IdentityService({ db }).createOrganization({ name: 'bench', ownerEmail: `owner-${Date.now()}@example.com` });
+  const { apiKey, orgId } = await new OperatorIdentity({ db, identity: new IdentityService({ db }) }).createOrganization({
+    name: 'bench',
+    ownerEmail: `owner-${Date.now()}@example.com`,
+  });
   await db.query(
     `INSERT INTO readiness_reports (report_id, org_id, created_at, repo_id, repo_url, apps, report)
      SELECT gen_random_uuid(), $1, CASE WHEN i % 3 = 0 THEN 1790000000000 ELSE 1790000000000 + i END,

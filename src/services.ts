@@ -10,6 +10,7 @@ import { withDb } from './core/db/with-db.js';
 import { AccountsService } from './core/accounts/service.js';
 import { Authenticator } from './core/identity/authenticator.js';
 import { JwtVerifier } from './core/identity/jwt-verifier.js';
+import { OperatorIdentity } from './core/identity/operator.js';
 import { IdentityService } from './core/identity/service.js';
 import { LimitsService, type CreditsUsage } from './limits/service.js';
 import { AnalyticsService } from './analytics/service.js';
@@ -44,7 +45,10 @@ export interface Services {
   db: Db;
   clock: Clock;
   log: FastifyBaseLogger;
+  /** Identity for a principal's requests (the routes) and for the other services. */
   identity: IdentityService;
+  /** Identity for the operator's commands and serve's first start, which act with no principal. */
+  operatorIdentity: OperatorIdentity;
   authenticator: Authenticator;
   accounts: AccountsService;
   analytics: AnalyticsService;
@@ -80,7 +84,7 @@ export function buildServices(config: Config, deps: ServiceDeps): Services {
     clock,
     cacheTtlMs: config.authCacheTtlMs,
     // The embedded database belongs to this process, so every revocation, role change and
-    // removal passes through the identity service below, which tells the authenticator at once.
+    // removal passes through the identity services below, which tells the authenticator at once.
     soleWriter: db.engine === 'pglite',
     onBackgroundError: (err) => log.warn({ err }, 'background credential work failed'),
   });
@@ -101,6 +105,7 @@ export function buildServices(config: Config, deps: ServiceDeps): Services {
     clock,
     log,
     identity,
+    operatorIdentity: new OperatorIdentity({ db, identity, clock, cache: authenticator }),
     authenticator,
     accounts: new AccountsService({ db, identity, clock }),
     analytics,

@@ -31,15 +31,15 @@ export interface DemoSeedResult {
  * validation, transaction and rollups as POST /api/v1/telemetry/events.
  */
 export async function seedDemo(
-  { identity, telemetry }: Pick<Services, 'identity' | 'telemetry'>,
+  { operatorIdentity, telemetry }: Pick<Services, 'operatorIdentity' | 'telemetry'>,
   orgId: string,
   o: { users: number; days: number; seed: number },
 ): Promise<DemoSeedResult> {
   const lastDay = addDays(utcDay(Date.now()), -1);
   const emails = Array.from({ length: o.users }, (_, i) => demoEmail(i));
-  const existing = new Map((await identity.findUsersByEmail(orgId, emails)).map((u) => [u.email, u.id]));
+  const existing = new Map((await operatorIdentity.findUsersByEmail(orgId, emails)).map((u) => [u.email, u.id]));
   const userIds: string[] = [];
-  for (const email of emails) userIds.push(existing.get(email) ?? (await identity.addUser({ orgId, email, role: 'member' })).id);
+  for (const email of emails) userIds.push(existing.get(email) ?? (await operatorIdentity.addUser({ orgId, email, role: 'member' })).id);
   const events = demoEvents({ userIds, days: o.days, lastDay, seed: o.seed });
   let accepted = 0;
   let duplicates = 0;
@@ -58,7 +58,7 @@ export async function demoSeed(argv: string[], config: Config): Promise<number> 
   const days = intFlag(values.days, 'days', 1, 366);
   const seed = intFlag(values.seed, 'seed', 0, 2 ** 31 - 1, 1);
   const result = await withServices(config, async (services) =>
-    seedDemo(services, await services.identity.resolveOrganization(values['org-id']), { users, days, seed }),
+    seedDemo(services, await services.operatorIdentity.resolveOrganization(values['org-id']), { users, days, seed }),
   );
   output(values.json, result, [
     `Seeded ${result.users} demo users of organization ${result.orgId} with ${result.events} events from ${result.firstDay} to ${result.lastDay}`,

@@ -16,7 +16,7 @@ export async function init(argv: string[], config: Config): Promise<number> {
   const { values } = parseCommand(argv, LOCAL.init);
   const name = required(values.org, 'org');
   const ownerEmail = required(values['owner-email'], 'owner-email');
-  const created = await withServices(config, ({ identity }) => identity.createOrganization({ name, ownerEmail }));
+  const created = await withServices(config, ({ operatorIdentity: operator }) => operator.createOrganization({ name, ownerEmail }));
   output(values.json, created, [
     `Organization "${name}" created (id ${created.orgId}).`,
     `Owner ${ownerEmail} (id ${created.userId}).`,
@@ -30,9 +30,9 @@ export async function usersAdd(argv: string[], config: Config): Promise<number> 
   const { values } = parseCommand(argv, LOCAL.usersAdd);
   const email = required(values.email, 'email');
   const role = roleOf(required(values.role, 'role'));
-  const user = await withServices(config, async ({ identity }) => {
-    const orgId = await identity.resolveOrganization(values['org-id']);
-    return { orgId, ...(await identity.addUser({ orgId, email, role, name: values.name })) };
+  const user = await withServices(config, async ({ operatorIdentity: operator }) => {
+    const orgId = await operator.resolveOrganization(values['org-id']);
+    return { orgId, ...(await operator.addUser({ orgId, email, role, name: values.name })) };
   });
   output(values.json, { orgId: user.orgId, userId: user.id, email: user.email, role: user.role }, [`User ${user.email} (${user.role}) added: id ${user.id}.`]);
   return 0;
@@ -45,20 +45,20 @@ export async function keysCreate(argv: string[], config: Config): Promise<number
     throw new UsageError('Name the key holder with --email (a user) or --principal-id (a user or service account).');
   }
   const target: { email: string } | { id: string } = values.email !== undefined ? { email: values.email } : { id: values['principal-id'] as string };
-  const created = await withServices(config, async ({ identity }) => {
+  const created = await withServices(config, async ({ operatorIdentity: operator }) => {
     // A principal id is unique across organizations, so it names its organization.
-    const ofPrincipal = 'id' in target && values['org-id'] === undefined ? await identity.organizationOf({ principalId: target.id }) : undefined;
+    const ofPrincipal = 'id' in target && values['org-id'] === undefined ? await operator.organizationOf({ principalId: target.id }) : undefined;
     if ('id' in target && values['org-id'] === undefined && ofPrincipal === undefined) {
       throw new CliError(`No user or service account has the id ${target.id}. List them with: orgctl users list`);
     }
-    const orgId = ofPrincipal ?? (await identity.resolveOrganization(values['org-id']));
-    if ('email' in target && !(await identity.findPrincipal(orgId, target))) {
-      const org = (await identity.listOrganizations()).find((o) => o.id === orgId);
+    const orgId = ofPrincipal ?? (await operator.resolveOrganization(values['org-id']));
+    if ('email' in target && !(await operator.findPrincipal(orgId, target))) {
+      const org = (await operator.listOrganizations()).find((o) => o.id === orgId);
       throw new CliError(
         `No user ${target.email.trim().toLowerCase()} in organization "${org?.name}" (${orgId}). List its users with: orgctl users list${values['org-id'] ? ` --org-id ${orgId}` : ''}`,
       );
     }
-    return { orgId, ...(await identity.createApiKey(null, { orgId, target, name: values.name })) };
+    return { orgId, ...(await operator.createKey(orgId, target, values.name)) };
   });
   output(values.json, { orgId: created.orgId, userId: created.key.principal_id, keyId: created.key.id, apiKey: created.secret }, [
     `API key for ${created.key.principal_email ?? created.key.principal_name}, shown only now: ${created.secret}`,
@@ -71,9 +71,9 @@ export async function serviceAccountsAdd(argv: string[], config: Config): Promis
   const { values } = parseCommand(argv, LOCAL.serviceAccountsAdd);
   const name = required(values.name, 'name');
   const role = roleOf(required(values.role, 'role'), ['manager', 'member']) as 'manager' | 'member';
-  const account = await withServices(config, async ({ identity }) => {
-    const orgId = await identity.resolveOrganization(values['org-id']);
-    return { orgId, ...(await identity.addServiceAccount({ orgId, name, role })) };
+  const account = await withServices(config, async ({ operatorIdentity: operator }) => {
+    const orgId = await operator.resolveOrganization(values['org-id']);
+    return { orgId, ...(await operator.addServiceAccount({ orgId, name, role })) };
   });
   output(values.json, { orgId: account.orgId, serviceAccountId: account.id, name, role }, [
     `Service account "${name}" (${role}) added: id ${account.id}. Give it a key with: orgctl keys create --principal-id ${account.id}`,

@@ -26,7 +26,7 @@ const iso = (d: Date | string | null): string => (d === null ? '' : new Date(d).
 /** orgctl orgs list [--json] */
 export async function orgsList(argv: string[], config: Config): Promise<number> {
   const { values } = parseCommand(argv, LOCAL.orgsList);
-  const orgs = await withServices(config, ({ identity }) => identity.organizationSummaries());
+  const orgs = await withServices(config, ({ operatorIdentity: operator }) => operator.organizationSummaries());
   output(
     values.json,
     { organizations: orgs },
@@ -45,9 +45,9 @@ export async function orgsSetPlan(argv: string[], config: Config): Promise<numbe
   const { values } = parseCommand(argv, LOCAL.orgsSetPlan);
   const plan = required(values.plan, 'plan');
   if (!(PLANS as readonly string[]).includes(plan)) throw new UsageError(`--plan must be one of: ${PLANS.join(', ')}.`);
-  const changed = await withServices(config, async ({ identity }) => {
-    const orgId = await identity.resolveOrganization(values['org-id']);
-    return { orgId, previous: await identity.setPlan(orgId, plan) };
+  const changed = await withServices(config, async ({ operatorIdentity: operator }) => {
+    const orgId = await operator.resolveOrganization(values['org-id']);
+    return { orgId, previous: await operator.setPlan(orgId, plan) };
   });
   output(values.json, { orgId: changed.orgId, plan, previousPlan: changed.previous }, [
     `Organization ${changed.orgId} is on the ${plan} plan now (was ${changed.previous}); running services apply it within 5 seconds.`,
@@ -58,9 +58,9 @@ export async function orgsSetPlan(argv: string[], config: Config): Promise<numbe
 /** orgctl users list [--org-id ID] [--json]: users and service accounts, with their working keys. */
 export async function usersList(argv: string[], config: Config): Promise<number> {
   const { values } = parseCommand(argv, LOCAL.usersList);
-  const { orgId, principals } = await withServices(config, async ({ identity }) => {
-    const orgId = await identity.resolveOrganization(values['org-id']);
-    return { orgId, principals: await identity.listPrincipals(orgId) };
+  const { orgId, principals } = await withServices(config, async ({ operatorIdentity: operator }) => {
+    const orgId = await operator.resolveOrganization(values['org-id']);
+    return { orgId, principals: await operator.listPrincipals(orgId) };
   });
   output(
     values.json,
@@ -79,9 +79,9 @@ export async function usersSetRole(argv: string[], config: Config): Promise<numb
   const email = required(values.email, 'email');
   const role = required(values.role, 'role');
   if (!(ROLES as readonly string[]).includes(role)) throw new UsageError(`--role must be one of: ${ROLES.join(', ')}.`);
-  const changed = await withServices(config, async ({ identity }) => {
-    const orgId = await identity.resolveOrganization(values['org-id']);
-    return { orgId, ...(await identity.setUserRole(orgId, email, role as Role)) };
+  const changed = await withServices(config, async ({ operatorIdentity: operator }) => {
+    const orgId = await operator.resolveOrganization(values['org-id']);
+    return { orgId, ...(await operator.setUserRole(orgId, email, role as Role)) };
   });
   output(values.json, { orgId: changed.orgId, userId: changed.id, email: changed.email, role: changed.role, previousRole: changed.previous }, [
     `${changed.email} is now ${changed.role} (was ${changed.previous}); their keys act with the new role at once.`,
@@ -93,9 +93,9 @@ export async function usersSetRole(argv: string[], config: Config): Promise<numb
 export async function usersRemove(argv: string[], config: Config): Promise<number> {
   const { values } = parseCommand(argv, LOCAL.usersRemove);
   const email = required(values.email, 'email');
-  const removed = await withServices(config, async ({ identity }) => {
-    const orgId = await identity.resolveOrganization(values['org-id']);
-    return { orgId, ...(await identity.removeUser(orgId, email)) };
+  const removed = await withServices(config, async ({ operatorIdentity: operator }) => {
+    const orgId = await operator.resolveOrganization(values['org-id']);
+    return { orgId, ...(await operator.removeUser(orgId, email)) };
   });
   output(values.json, { orgId: removed.orgId, userId: removed.id, email: removed.email, removed: true }, [
     `${removed.email} removed, with their keys. Their telemetry stays in analytics.`,
@@ -106,12 +106,12 @@ export async function usersRemove(argv: string[], config: Config): Promise<numbe
 /** orgctl keys list [--org-id ID] [--email E] [--json]: key metadata, never secrets. */
 export async function keysList(argv: string[], config: Config): Promise<number> {
   const { values } = parseCommand(argv, LOCAL.keysList);
-  const { orgId, keys } = await withServices(config, async ({ identity }) => {
-    const orgId = await identity.resolveOrganization(values['org-id']);
-    const holder = values.email !== undefined ? await identity.findPrincipal(orgId, { email: values.email }) : undefined;
+  const { orgId, keys } = await withServices(config, async ({ operatorIdentity: operator }) => {
+    const orgId = await operator.resolveOrganization(values['org-id']);
+    const holder = values.email !== undefined ? await operator.findPrincipal(orgId, { email: values.email }) : undefined;
     if (values.email !== undefined && !holder)
       throw new CliError(`No user ${values.email.trim().toLowerCase()} in this organization. List its users with: orgctl users list`);
-    return { orgId, keys: await identity.listKeysOf(orgId, holder?.id) };
+    return { orgId, keys: await operator.listKeys(orgId, holder?.id) };
   });
   const state = (k: (typeof keys)[number]) => (k.revoked_at ? 'revoked' : k.expires_at && new Date(k.expires_at) <= new Date() ? 'expired' : 'active');
   output(
@@ -144,10 +144,10 @@ export async function keysRevoke(argv: string[], config: Config): Promise<number
   const { values, positionals } = parseCommand(argv, LOCAL.keysRevoke);
   if (!positionals[0]) throw new UsageError('Name the key: orgctl keys revoke KEY_ID (orgctl keys list shows the ids).');
   const keyId = positionals[0].toLowerCase();
-  const revoked = await withServices(config, async ({ identity }) => {
-    const orgId = await identity.organizationOf({ keyId });
+  const revoked = await withServices(config, async ({ operatorIdentity: operator }) => {
+    const orgId = await operator.organizationOf({ keyId });
     if (!orgId) throw new CliError(`No API key has the id ${keyId}. List keys with: orgctl keys list`);
-    return { orgId, ...(await identity.revokeKeyAsOperator(orgId, keyId)) };
+    return { orgId, ...(await operator.revokeKey(orgId, keyId)) };
   });
   output(values.json, { orgId: revoked.orgId, keyId, revoked: true, alreadyRevoked: revoked.already }, [
     revoked.already ? `Key ${keyId} was already revoked.` : `Key ${keyId} revoked: it authenticates nothing from now on.`,
@@ -168,8 +168,8 @@ export async function usersInvite(argv: string[], config: Config): Promise<numbe
   const email = required(values.email, 'email');
   const role = required(values.role, 'role');
   if (!(ROLES as readonly string[]).includes(role)) throw new UsageError(`--role must be one of: ${ROLES.join(', ')}.`);
-  const made = await withServices(config, async ({ identity, accounts }) => {
-    const orgId = await identity.resolveOrganization(values['org-id']);
+  const made = await withServices(config, async ({ operatorIdentity: operator, accounts }) => {
+    const orgId = await operator.resolveOrganization(values['org-id']);
     return { orgId, ...(await accounts.invite(null, orgId, { email, role: role as Role })) };
   });
   const url = `${appUrlOf(config)}/invite/${made.token}`;

@@ -50,11 +50,11 @@ export async function serve(argv: string[], config: Config): Promise<number> {
     await db.close();
     throw listenError(e, config);
   }
-  const { identity, accounts, engine } = services;
-  const firstStart = (await identity.listOrganizations()).length === 0 ? await identity.createOrganization(DEFAULT_ORG) : undefined;
+  const { operatorIdentity, accounts, engine } = services;
+  const firstStart = (await operatorIdentity.listOrganizations()).length === 0 ? await operatorIdentity.createOrganization(DEFAULT_ORG) : undefined;
   // Through the ingestion service; the first analytics call already has numbers.
   const demo = firstStart && values.demo ? await (await import('./demo-command.js')).seedDemo(services, firstStart.orgId, DEMO) : undefined;
-  const keyless = firstStart ? [] : await identity.ownersWithoutKeys();
+  const keyless = firstStart ? [] : await operatorIdentity.ownersWithoutKeys();
   // Until an owner has a password, the web app's first page is reached through a one-time link.
   const setups = await accounts.issueSetupTokens(config.setupToken);
   // Provisioning runs in the background once the service listens; stopping it releases its leases.

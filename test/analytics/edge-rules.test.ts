@@ -82,8 +82,8 @@ describe('rules of docs/analytics.md beyond the hand-built fixture', () => {
   });
 
   it("a service account's own events count under its id, with user_email null", async () => {
-    const account = await t.identity.addServiceAccount({ orgId: org.orgId, name: 'ci-bot', role: 'member' });
-    const { secret } = await t.identity.createApiKey(null, { orgId: org.orgId, target: { id: account.id } });
+    const account = await t.operatorIdentity.addServiceAccount({ orgId: org.orgId, name: 'ci-bot', role: 'member' });
+    const { secret } = await t.operatorIdentity.createKey(org.orgId, { id: account.id });
     const sent = await t.request('POST', '/api/v1/telemetry/events', {
       key: secret,
       body: {

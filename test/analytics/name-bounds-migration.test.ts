@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/core/db/db.js';
 import { loadMigrations, migrate } from '../../src/core/db/migrate.js';
+import { OperatorIdentity } from '../../src/core/identity/operator.js';
 import { IdentityService } from '../../src/core/identity/service.js';
 import { createEmptyDb } from '../helpers/test-db.js';
 
@@ -27,7 +28,10 @@ describe('migration 0059', () => {
       db,
       loadMigrations().filter((m) => m.version < 59),
     );
-    const org = await new IdentityService({ db }).createOrganization({ name: 'old-names', ownerEmail: 'owner@old.test' });
+    const org = await new OperatorIdentity({ db, identity: new IdentityService({ db }) }).createOrganization({
+      name: 'old-names',
+      ownerEmail: 'owner@old.test',
+    });
     const user = org.userId;
     const counter = (day: string, kind: string, name: string, count: number, name2 = '', name3 = '') =>
       db.query(`INSERT INTO analytics_day_counter (org_id, day, kind, name, name2, name3, count) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [

@@ -81,7 +81,7 @@ describe('roles and ownership', () => {
   });
 
   it('a member may not make a service account the owner (403); a manager may', async () => {
-    const sa = await t.identity.addServiceAccount({ orgId: org.orgId, name: 'bot', role: 'member' });
+    const sa = await t.operatorIdentity.addServiceAccount({ orgId: org.orgId, name: 'bot', role: 'member' });
     expectErrorObject(await t.request('POST', C, { key: alice.key, body: { name: 'sa-box', serviceAccountId: sa.id } }), 403);
     const res = await t.request<Computer>('POST', C, { key: manager.key, body: { name: 'sa-box', serviceAccountId: sa.id } });
     expect(res.status).toBe(201);

@@ -133,12 +133,12 @@ describe('create body limits, each side of each boundary', () => {
     await rejects({ name: unique(), serviceAccountId: '' }, '/serviceAccountId');
     await rejects({ name: unique(), serviceAccountId: 'x' }, '/serviceAccountId');
     await rejects({ name: unique(), serviceAccountId: org.ownerId }, '/serviceAccountId');
-    const foreign = await t.identity.addServiceAccount({ orgId: (await t.createOrg('sa-elsewhere')).orgId, name: 'bot', role: 'member' });
+    const foreign = await t.operatorIdentity.addServiceAccount({ orgId: (await t.createOrg('sa-elsewhere')).orgId, name: 'bot', role: 'member' });
     await rejects({ name: unique(), serviceAccountId: foreign.id }, '/serviceAccountId');
   });
 
   it('serviceAccountId: a service account of the organization becomes the owner', async () => {
-    const sa = await t.identity.addServiceAccount({ orgId: org.orgId, name: 'ci-bot', role: 'member' });
+    const sa = await t.operatorIdentity.addServiceAccount({ orgId: org.orgId, name: 'ci-bot', role: 'member' });
     const res = await create({ name: unique(), serviceAccountId: sa.id });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ ownerPrincipalKind: 'service_account', ownerId: sa.id });

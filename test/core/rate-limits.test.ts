@@ -14,7 +14,7 @@ afterAll(() => t?.close());
 
 const onPlan = async (name: string, plan: 'free' | 'team' | 'enterprise'): Promise<Org> => {
   const org = await t.createOrg(name);
-  await t.identity.setPlan(org.orgId, plan);
+  await t.operatorIdentity.setPlan(org.orgId, plan);
   return org;
 };
 

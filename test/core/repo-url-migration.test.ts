@@ -4,6 +4,7 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { Db } from '../../src/core/db/db.js';
 import { loadMigrations, migrate } from '../../src/core/db/migrate.js';
+import { OperatorIdentity } from '../../src/core/identity/operator.js';
 import { IdentityService } from '../../src/core/identity/service.js';
 import { withoutCredentials } from '../../src/core/net/repo-id.js';
 import { createEmptyDb } from '../helpers/test-db.js';
@@ -41,8 +42,8 @@ describe('migration 0058', () => {
       db,
       loadMigrations().filter((m) => m.version < 58),
     );
-    const identity = new IdentityService({ db });
-    const org = await identity.createOrganization({ name: 'old-urls', ownerEmail: 'owner@old.test' });
+    const operator = new OperatorIdentity({ db, identity: new IdentityService({ db }) });
+    const org = await operator.createOrganization({ name: 'old-urls', ownerEmail: 'owner@old.test' });
     for (const [i, url] of URLS.entries()) {
       await db.query(
         `INSERT INTO readiness_reports (report_id, org_id, created_at, repo_id, repo_url, apps, report) VALUES ($1, $2, $3, 'github.com/acme/api', $4, '{}', '{"lint_config":{"numerator":1,"denominator":1,"rationale":""}}')`,
@@ -82,8 +83,8 @@ describe('migration 0058', () => {
     expect(step!.error).toBe('git clone https://github.com/acme/api failed (exit 128)');
 
     // And as the API shows them, to a guest.
-    const guest = await identity.addUser({ orgId: org.orgId, email: 'guest@old.test', role: 'guest' });
-    const { secret } = await identity.createApiKey(null, { orgId: org.orgId, target: { id: guest.id } });
+    const guest = await operator.addUser({ orgId: org.orgId, email: 'guest@old.test', role: 'guest' });
+    const { secret } = await operator.createKey(org.orgId, { id: guest.id });
     const app = await buildApp(loadConfig({}, { logLevel: 'silent', overloadMaxEventLoopDelayMs: 0 }), { db }, ['app']);
     cleanups.push(() => app.close());
     const res = await app.inject({ method: 'GET', url: '/api/organization/maturity-level-reports?limit=100', headers: { authorization: `Bearer ${secret}` } });

@@ -3,6 +3,7 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { migrate } from '../../src/core/db/migrate.js';
 import { PostgresDb } from '../../src/core/db/postgres-engine.js';
+import { OperatorIdentity } from '../../src/core/identity/operator.js';
 import { IdentityService } from '../../src/core/identity/service.js';
 import { encode, messages } from '../../src/otlp/proto.js';
 import { tcpRelay, type TcpRelay } from '../helpers/tcp-relay.js';
@@ -42,7 +43,10 @@ describe.skipIf(!onPostgres)('a PostgreSQL connection dropped while writes are i
     created = await createPostgresDatabase();
     const direct = new PostgresDb({ url: created.url, poolSize: 1 });
     await migrate(direct);
-    ({ apiKey: key, orgId } = await new IdentityService({ db: direct }).createOrganization({ name: 'drop', ownerEmail: 'o@drop.test' }));
+    ({ apiKey: key, orgId } = await new OperatorIdentity({ db: direct, identity: new IdentityService({ db: direct }) }).createOrganization({
+      name: 'drop',
+      ownerEmail: 'o@drop.test',
+    }));
     await direct.close();
     relay = tcpRelay(new URL(created.url));
     db = new PostgresDb({ url: (await relay.listen()).toString(), poolSize: 3, timeoutMs: 2000 });

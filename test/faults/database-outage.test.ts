@@ -3,6 +3,7 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { migrate } from '../../src/core/db/migrate.js';
 import { PostgresDb } from '../../src/core/db/postgres-engine.js';
+import { OperatorIdentity } from '../../src/core/identity/operator.js';
 import { IdentityService } from '../../src/core/identity/service.js';
 import { decodeToPlain, encode, messages } from '../../src/otlp/proto.js';
 import { tcpRelay, type TcpRelay } from '../helpers/tcp-relay.js';
@@ -20,7 +21,12 @@ describe.skipIf(!onPostgres)('a PostgreSQL server that stops answering or refuse
     created = await createPostgresDatabase();
     const direct = new PostgresDb({ url: created.url, poolSize: 1 });
     await migrate(direct);
-    key = (await new IdentityService({ db: direct }).createOrganization({ name: 'outage', ownerEmail: 'o@outage.test' })).apiKey;
+    key = (
+      await new OperatorIdentity({ db: direct, identity: new IdentityService({ db: direct }) }).createOrganization({
+        name: 'outage',
+        ownerEmail: 'o@outage.test',
+      })
+    ).apiKey;
     await direct.close();
     proxy.current = tcpRelay(new URL(created.url));
     db = new PostgresDb({ url: (await proxy.current.listen()).toString(), poolSize: 2, timeoutMs: 1000 });

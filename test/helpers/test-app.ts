@@ -3,6 +3,7 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { ERROR_CODES } from '../../src/core/http/error-codes.js';
 import type { Role } from '../../src/core/identity/roles.js';
+import type { OperatorIdentity } from '../../src/core/identity/operator.js';
 import type { IdentityService } from '../../src/core/identity/service.js';
 import { buildServices, type ServiceDeps, type Services } from '../../src/services.js';
 import { createTestDb, type TestDb } from './test-db.js';
@@ -55,6 +56,11 @@ export class TestApp {
     return this.services.identity;
   }
 
+  /** The app's operator identity (what the CLI's commands use), for fixtures made with no principal. */
+  get operatorIdentity(): OperatorIdentity {
+    return this.services.operatorIdentity;
+  }
+
   get db() {
     return this.testDb.db;
   }
@@ -72,14 +78,14 @@ export class TestApp {
   }
 
   async createOrg(name = 'acme', ownerEmail = `owner@${name}.test`): Promise<Org> {
-    const created = await this.identity.createOrganization({ name, ownerEmail });
+    const created = await this.operatorIdentity.createOrganization({ name, ownerEmail });
     return { orgId: created.orgId, ownerId: created.userId, ownerKey: created.apiKey };
   }
 
   /** A user of `org` with `role`, and a key of theirs. */
   async addUser(org: Org, role: Role, email = `${role}-${Math.random().toString(36).slice(2, 8)}@example.com`) {
-    const user = await this.identity.addUser({ orgId: org.orgId, email, role });
-    const { secret } = await this.identity.createApiKey(null, { orgId: org.orgId, target: { id: user.id } });
+    const user = await this.operatorIdentity.addUser({ orgId: org.orgId, email, role });
+    const { secret } = await this.operatorIdentity.createKey(org.orgId, { id: user.id });
     return { id: user.id, email: user.email, key: secret };
   }
 

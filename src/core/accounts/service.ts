@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/db.js';
 import { errors } from '../http/errors.js';
 import { isManagerRole, outranksOrEquals, type Principal, type Role } from '../identity/roles.js';
+import { toPrincipal } from '../identity/principal.js';
 import { normalizeEmail, type IdentityService } from '../identity/service.js';
 import type { PrincipalRow } from '../identity/store.js';
 import { csrfTokenOf, hashPassword, hashToken, randomToken, verifyPassword } from './secrets.js';
@@ -139,16 +140,7 @@ export class AccountsService {
     const row = await store.sessionPrincipal(this.db, hashToken(token), now, new Date(now.getTime() - SESSION_IDLE_MS));
     if (!row) return null;
     if (now.getTime() - row.last_seen_at.getTime() >= TOUCH_INTERVAL_MS) await store.touchSession(this.db, row.session_id, now);
-    const principal: Principal = {
-      id: row.id,
-      kind: row.kind,
-      email: row.email,
-      name: row.name,
-      role: row.role,
-      orgId: row.org_id,
-      orgName: row.org_name,
-      credential: { type: 'session', sessionId: row.session_id },
-    };
+    const principal = toPrincipal(row, { type: 'session', sessionId: row.session_id });
     return { principal, csrfToken: csrfTokenOf(token) };
   }
 

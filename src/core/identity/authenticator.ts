@@ -3,8 +3,9 @@ import { systemClock, type Clock } from '../clock.js';
 import type { Db } from '../db/db.js';
 import { hashApiKey, isWellFormedApiKey } from './api-key-format.js';
 import type { JwtVerifier } from './jwt-verifier.js';
+import { toPrincipal } from './principal.js';
 import type { Principal } from './roles.js';
-import { identityStore as store, type PrincipalRow } from './store.js';
+import { identityStore as store } from './store.js';
 
 const LAST_USED_WRITE_INTERVAL_MS = 60_000;
 /** How long a stale entry may still answer while its refresh runs, when this process is the only writer. */
@@ -159,17 +160,4 @@ const BEARER = /^Bearer ([^\s]+)$/i;
 
 function bearerToken(header: string | undefined): string | undefined {
   return header === undefined ? undefined : BEARER.exec(header.trim())?.[1];
-}
-
-function toPrincipal(row: PrincipalRow, credential: Principal['credential']): Principal {
-  return {
-    id: row.id,
-    kind: row.kind,
-    email: row.email,
-    name: row.name,
-    role: row.role,
-    orgId: row.org_id,
-    orgName: row.org_name,
-    credential,
-  };
 }

@@ -96,7 +96,6 @@ export const identityRoutes: FastifyPluginAsyncTypebox<{ identity: IdentityServi
       if (principalId !== undefined && email !== undefined) throw errors.badRequest('Name the principal by principalId or by email, not both.');
       const target = principalId !== undefined ? { id: principalId } : email !== undefined ? { email } : undefined;
       const created = await identity.createApiKey(actor, {
-        orgId: actor.orgId,
         target,
         name,
         expiresAt: expiresAt === undefined ? null : new Date(expiresAt),
@@ -149,7 +148,7 @@ export const identityRoutes: FastifyPluginAsyncTypebox<{ identity: IdentityServi
         response: { 200: ServiceAccountList, ...errorResponses(401, 403) },
       },
     },
-    async (request) => ({ serviceAccounts: await identity.serviceAccounts(principalOf(request).orgId) }),
+    async (request) => ({ serviceAccounts: await identity.serviceAccounts(principalOf(request)) }),
   );
   app.post(
     '/api/v0/organization/service-accounts',
@@ -195,7 +194,7 @@ export const identityRoutes: FastifyPluginAsyncTypebox<{ identity: IdentityServi
         response: { 200: AccountLink, ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) => identity.linkAccount(principalOf(request).orgId, request.body.email, request.body.accountId),
+    async (request) => identity.linkAccount(principalOf(request), request.body.email, request.body.accountId),
   );
   app.get(
     '/api/v0/organization/account-links',
@@ -208,7 +207,7 @@ export const identityRoutes: FastifyPluginAsyncTypebox<{ identity: IdentityServi
         response: { 200: AccountLinkList, ...errorResponses(401, 403) },
       },
     },
-    async (request) => ({ links: await identity.accountLinks(principalOf(request).orgId) }),
+    async (request) => ({ links: await identity.accountLinks(principalOf(request)) }),
   );
   app.delete(
     '/api/v0/organization/account-links/:accountId',
@@ -223,7 +222,7 @@ export const identityRoutes: FastifyPluginAsyncTypebox<{ identity: IdentityServi
       },
     },
     async (request, reply) => {
-      await identity.unlinkAccount(principalOf(request).orgId, request.params.accountId);
+      await identity.unlinkAccount(principalOf(request), request.params.accountId);
       return reply.code(204).send(null);
     },
   );

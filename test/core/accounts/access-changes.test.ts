@@ -56,8 +56,8 @@ describe('a role change or removal takes effect on the very next request of this
     const other = await t.addUser(org, 'member');
     expect((await t.request('GET', MANAGERS_ONLY, { key: manager.key })).status).toBe(200);
     expect((await t.request('GET', '/api/v0/me', { key: other.key })).status).toBe(200);
-    await t.identity.setUserRole(org.orgId, manager.email, 'guest');
-    await t.identity.removeUser(org.orgId, other.email);
+    await t.operatorIdentity.setUserRole(org.orgId, manager.email, 'guest');
+    await t.operatorIdentity.removeUser(org.orgId, other.email);
     expectErrorObject(await t.request('GET', MANAGERS_ONLY, { key: manager.key }), 403);
     expectErrorObject(await t.request('GET', '/api/v0/me', { key: other.key }), 401);
   });
@@ -81,7 +81,7 @@ describe('a role change or removal takes effect on the very next request of this
       const manager = await t.addUser(org, 'manager');
       const call = () => other.inject({ method: 'GET', url: MANAGERS_ONLY, headers: { authorization: `Bearer ${manager.key}` } });
       expect((await call()).statusCode).toBe(200);
-      await t.identity.setUserRole(org.orgId, manager.email, 'member');
+      await t.operatorIdentity.setUserRole(org.orgId, manager.email, 'member');
       clock.advance(1000);
       // On the embedded database the other process's stale entry may answer once while it is re-read.
       const first = (await call()).statusCode;

@@ -102,7 +102,7 @@ describe('members', () => {
 
   it('a role change made by the CLI also ends sessions (the session records the role it signed in with)', async () => {
     const member = await signedIn('member');
-    await t.identity.setUserRole(org.orgId, member.email, 'manager');
+    await t.operatorIdentity.setUserRole(org.orgId, member.email, 'manager');
     expectErrorObject(await member.browser.request('GET', '/api/v0/me'), 401);
   });
 
