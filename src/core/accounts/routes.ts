@@ -45,8 +45,7 @@ const info = (
 
 function signedIn(request: FastifyRequest, reply: FastifyReply, s: SignedIn) {
   setSessionCookies(request, reply, s);
-  const p = s.principal;
-  return info({ id: p.id, kind: p.kind, email: p.email, name: p.name, role: p.role, orgId: p.org_id, orgName: p.org_name }, 'session', s.csrfToken);
+  return info(s.principal, 'session', s.csrfToken);
 }
 
 /**

@@ -33,7 +33,8 @@ export interface SignedIn {
   token: string;
   csrfToken: string;
   expiresAt: Date;
-  principal: PrincipalRow;
+  /** Who the new session authenticates as, as its cookie will on the next request. */
+  principal: Principal;
 }
 
 export interface SessionAuth {
@@ -285,20 +286,21 @@ export class AccountsService {
   private async startSession(principalId: string, client: ClientInfo): Promise<SignedIn> {
     const now = this.clock.now();
     if (client.previousToken) await store.deleteSessionByToken(this.db, hashToken(client.previousToken));
-    const principal = await this.identity.findPrincipalById(principalId);
-    if (!principal) throw errors.unauthorized();
+    const row = await this.identity.findPrincipalById(principalId);
+    if (!row) throw errors.unauthorized();
     const token = randomToken();
     const expiresAt = new Date(now.getTime() + SESSION_ABSOLUTE_MS);
+    const sessionId = randomUUID();
     await store.insertSession(this.db, {
-      id: randomUUID(),
+      id: sessionId,
       tokenHash: hashToken(token),
       principalId,
-      role: principal.role,
+      role: row.role,
       now,
       expiresAt,
       userAgent: client.userAgent?.slice(0, 300) ?? null,
     });
-    return { token, csrfToken: csrfTokenOf(token), expiresAt, principal };
+    return { token, csrfToken: csrfTokenOf(token), expiresAt, principal: toPrincipal(row, { type: 'session', sessionId }) };
   }
 
   /** The current counting window of attempts: its start, and the seconds until it ends. */
