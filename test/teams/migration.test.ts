@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isUniqueViolation } from '../../src/core/db/db.js';
 import { loadMigrations, migrate } from '../../src/core/db/migrate.js';
+import { OperatorIdentity } from '../../src/core/identity/operator.js';
 import { IdentityService } from '../../src/core/identity/service.js';
 import { teamsStore } from '../../src/teams/store.js';
 import { createEmptyDb } from '../helpers/test-db.js';
@@ -22,7 +23,7 @@ describe('migration 0060', () => {
       db,
       loadMigrations().filter((m) => m.version < 60),
     );
-    const identity = new IdentityService({ db });
+    const identity = new OperatorIdentity({ db, identity: new IdentityService({ db }) });
     const org = await identity.createOrganization({ name: 'before-teams', ownerEmail: 'owner@before.test' });
     expect(await migrate(db)).toContain('0060_teams');
 

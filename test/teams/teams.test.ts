@@ -128,7 +128,7 @@ describe('teams', () => {
   it('refuses an id that is no user of the organization: a service account, another organization’s user, an unknown id', async () => {
     const team = (await create('Security')).body;
     const other = await t.createOrg('other-org');
-    const bot = await t.identity.addServiceAccount({ orgId: org.orgId, name: 'ci-bot', role: 'member' });
+    const bot = await t.operatorIdentity.addServiceAccount({ orgId: org.orgId, name: 'ci-bot', role: 'member' });
     const stranger = '00000000-0000-4000-8000-000000000000';
     const res = expectErrorObject(
       await t.request('PUT', `${TEAMS}/${team.id}/members`, { key: org.ownerKey, body: { userIds: [member.id, bot.id, other.ownerId, stranger] } }),
