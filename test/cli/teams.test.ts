@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, spawnCli, startServer, type Server } from '../helpers/cli.js';
+import { remoteCli, runCli, startServer, type Server } from '../helpers/cli.js';
 import { fileInstallation } from '../helpers/installation.js';
 
 // `orgctl teams …` over the API, as a user on another machine runs it: teams by name or id,
@@ -33,19 +33,7 @@ afterAll(async () => {
   for (const c of cleanups.reverse()) await c();
 });
 
-const cli = (args: string[], key = ownerKey) =>
-  spawnCli(args, {
-    cwd: root,
-    env: {
-      ...process.env,
-      LOG_LEVEL: 'warn',
-      DATA_DIR: '',
-      DATABASE_URL: '',
-      XDG_CONFIG_HOME: path.join(root, 'config'),
-      ORGCTL_URL: server.url,
-      ORGCTL_API_KEY: key,
-    },
-  });
+const cli = (args: string[], key = ownerKey) => remoteCli(args, { url: server.url, key, dir: root });
 
 describe('orgctl teams', () => {
   it('creates a team with members by email, lists it, renames it, changes its members and deletes it', async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, spawnCli, startServer, type Server } from '../helpers/cli.js';
+import { remoteCli, runCli, spawnCli, startServer, type Server } from '../helpers/cli.js';
 import { fileInstallation } from '../helpers/installation.js';
 
 // `orgctl users list` follows `orgctl login` as `keys` does: over the API when a service is
@@ -30,19 +30,7 @@ afterAll(async () => {
 });
 
 /** The CLI on another machine: logged in through ORGCTL_*, no database settings, in a directory of its own. */
-const remote = (args: string[]) =>
-  spawnCli(args, {
-    cwd: root,
-    env: {
-      ...process.env,
-      LOG_LEVEL: 'warn',
-      DATA_DIR: '',
-      DATABASE_URL: '',
-      XDG_CONFIG_HOME: path.join(root, 'config'),
-      ORGCTL_URL: server.url,
-      ORGCTL_API_KEY: ownerKey,
-    },
-  });
+const remote = (args: string[]) => remoteCli(args, { url: server.url, key: ownerKey, dir: root });
 
 describe('users list', () => {
   it('--local reads the database even when a service is configured', async () => {

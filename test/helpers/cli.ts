@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The built command line, run the way the README runs it. */
@@ -30,6 +31,25 @@ export function spawnCli(args: string[], opts: { env: Record<string, string | un
 /** The CLI in this process's environment, with `env` on top. */
 export function runCli(args: string[], env: Record<string, string | undefined>, input?: string): Promise<CliResult> {
   return spawnCli(args, { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, input });
+}
+
+/**
+ * The CLI on another machine, logged in to `url` with `key` through ORGCTL_*: no database
+ * settings, its configuration under `dir`, run in `dir`.
+ */
+export function remoteCli(args: string[], o: { url: string; key: string; dir: string }): Promise<CliResult> {
+  return spawnCli(args, {
+    cwd: o.dir,
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'warn',
+      DATA_DIR: '',
+      DATABASE_URL: '',
+      XDG_CONFIG_HOME: path.join(o.dir, 'config'),
+      ORGCTL_URL: o.url,
+      ORGCTL_API_KEY: o.key,
+    },
+  });
 }
 
 export interface Server {
