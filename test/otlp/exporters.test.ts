@@ -195,4 +195,34 @@ describe('real OpenTelemetry exporters to orgctl serve', () => {
     expect(logged.match(/\/v1\/logs/g)?.length ?? 0).toBeGreaterThanOrEqual(3);
     expect(logged).not.toContain(secret);
   });
+  it("a known client's log record under an event name orgctl does not know is rejected, and the service warns once for that client, not once per export", async () => {
+    const before = server.output().length;
+    const unknown = (n: number) => ({
+      resourceLogs: [
+        {
+          resource: { attributes: [{ key: 'service.name', value: { stringValue: 'codex_exec' } }] },
+          scopeLogs: [
+            {
+              scope: { name: 'codex_otel' },
+              logRecords: [{ timeUnixNano: `${BigInt(YESTERDAY_MS + n) * 1_000_000n}`, eventName: `event otel/src/x.rs:${n}` }],
+            },
+          ],
+        },
+      ],
+    });
+    for (const n of [1, 2]) {
+      const res = await fetch(`${server.url}/v1/logs`, {
+        method: 'POST',
+        headers: { ...headers(ownerKey), 'content-type': 'application/json' },
+        body: JSON.stringify(unknown(n)),
+      });
+      expect(await res.json()).toMatchObject({ partialSuccess: { rejectedLogRecords: 1 } });
+    }
+    const warnings =
+      server
+        .output()
+        .slice(before)
+        .match(/codex log records that orgctl does not know how to read/g) ?? [];
+    expect(warnings).toHaveLength(1);
+  });
 });
