@@ -101,7 +101,10 @@ const RAW_SCANS = [
   ],
   [
     'raw scan: tokens per day',
-    `SELECT (occurred_at AT TIME ZONE 'UTC')::date AS day, sum((attrs->>'inputTokens')::bigint), sum((attrs->>'cacheReadTokens')::bigint) FROM telemetry_events WHERE org_id = $1 AND type = 'model_request' AND occurred_at >= $2::date AND occurred_at < $3::date + 1 GROUP BY 1`,
+    `SELECT (occurred_at AT TIME ZONE 'UTC')::date AS day, sum((attrs->>'inputTokens')::bigint), sum((attrs->>'cacheReadTokens')::bigint)
+     FROM telemetry_events
+     WHERE org_id = $1 AND type = 'model_request' AND occurred_at >= $2::date AND occurred_at < $3::date + 1
+     GROUP BY 1`,
   ],
 ] as const;
 const ENDPOINTS = ['tokens', 'tools', 'activity', 'productivity', 'users', 'tokens?group_by=model', 'tools?group_by=tool_name', 'activity?group_by=client'];

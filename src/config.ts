@@ -29,7 +29,9 @@ export const settings = {
   HEALTH_PORT: {
     key: 'healthPort',
     schema: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
-    doc: "When set, `/healthz` and `/readyz` are also served on their own listener on this port, and nothing else is: a load balancer's health check there never waits behind a burst of connections to the main port.",
+    doc:
+      'When set, `/healthz` and `/readyz` are also served on their own listener on this port, and nothing else is: a ' +
+      "load balancer's health check there never waits behind a burst of connections to the main port.",
   },
   DATA_DIR: {
     key: 'dataDir',
@@ -44,7 +46,9 @@ export const settings = {
   DATABASE_TIMEOUT_MS: {
     key: 'databaseTimeoutMs',
     schema: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 15_000 }),
-    doc: 'PostgreSQL: how long connecting, or one query, may take before the request gets 503 with Retry-After (a server that stopped answering would otherwise hold requests until the network gives up).',
+    doc:
+      'PostgreSQL: how long connecting, or one query, may take before the request gets 503 with Retry-After (a ' +
+      'server that stopped answering would otherwise hold requests until the network gives up).',
   },
   DATABASE_POOL_SIZE: {
     key: 'databasePoolSize',
@@ -76,7 +80,10 @@ export const settings = {
   ANALYTICS_CACHE_MB: {
     key: 'analyticsCacheMb',
     schema: Type.Integer({ minimum: 0, maximum: 65536, default: 128 }),
-    doc: 'Analytics: memory per process for /tokens (also group_by=model) and /users rows already built (a year of /tokens rows of 200 daily users is about 50 MB, of their /users rows about 40 MB); 0 builds every row on every request.',
+    doc:
+      'Analytics: memory per process for /tokens (also group_by=model) and /users rows already built (a year of ' +
+      '/tokens rows of 200 daily users is about 50 MB, of their /users rows about 40 MB); 0 builds every row on ' +
+      'every request.',
   },
   LOG_LEVEL: {
     key: 'logLevel',
@@ -107,7 +114,9 @@ export const settings = {
   HTTP_HEADERS_TIMEOUT_MS: {
     key: 'httpHeadersTimeoutMs',
     schema: Type.Integer({ minimum: 100, maximum: 600_000, default: 15_000 }),
-    doc: "How long a client may take to send a request's headers (from connecting, or from the start of its next request) before it gets 408 and the connection is closed. At most HTTP_REQUEST_TIMEOUT_MS.",
+    doc:
+      "How long a client may take to send a request's headers (from connecting, or from the start of its next " +
+      'request) before it gets 408 and the connection is closed. At most HTTP_REQUEST_TIMEOUT_MS.',
   },
   HTTP_REQUEST_TIMEOUT_MS: {
     key: 'httpRequestTimeoutMs',
@@ -137,7 +146,9 @@ export const settings = {
   HTTP_BODY_MEMORY_MB: {
     key: 'httpBodyMemoryMb',
     schema: Type.Integer({ minimum: 1, maximum: 65536, default: 256 }),
-    doc: 'Memory per process for request bodies being read or inflated at once (announced or received bytes, and gzip output); a request that would pass it gets 503 with Retry-After. At least 20 lets the largest OTLP export in.',
+    doc:
+      'Memory per process for request bodies being read or inflated at once (announced or received bytes, and gzip ' +
+      'output); a request that would pass it gets 503 with Retry-After. At least 20 lets the largest OTLP export in.',
   },
   SHUTDOWN_TIMEOUT_MS: {
     key: 'shutdownTimeoutMs',
@@ -187,7 +198,10 @@ export const settings = {
   PUBLIC_URL: {
     key: 'publicUrl',
     schema: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$' })),
-    doc: "The URL clients reach the service at (behind a proxy); links the service returns (computers' relayClientUrl/relayAgentUrl, recorded pull requests) are built from it. Default: the URL each request came in on.",
+    doc:
+      "The URL clients reach the service at (behind a proxy); links the service returns (computers' " +
+      'relayClientUrl/relayAgentUrl, recorded pull requests) are built from it. Default: the URL each request came ' +
+      'in on.',
   },
   TRUST_PROXY: {
     key: 'trustProxy',
@@ -201,12 +215,19 @@ export const settings = {
       ],
       { default: false },
     ),
-    doc: "Behind a reverse proxy: which X-Forwarded-For/-Proto/-Host headers to believe (Fastify's trustProxy): the proxies' addresses and CIDR ranges (or `loopback`, `linklocal`, `uniquelocal`), comma-separated; or `true`, every hop (a client can then write the address it is counted under). The client address (per-address sign-in limits, logs) and the scheme (Secure cookies) come from them. Off: the headers are ignored.",
+    doc:
+      "Behind a reverse proxy: which X-Forwarded-For/-Proto/-Host headers to believe (Fastify's trustProxy): the " +
+      "proxies' addresses and CIDR ranges (or `loopback`, `linklocal`, `uniquelocal`), comma-separated; or `true`, " +
+      'every hop (a client can then write the address it is counted under). The client address (per-address sign-in ' +
+      'limits, logs) and the scheme (Secure cookies) come from them. Off: the headers are ignored.',
   },
   ORGCTL_SETUP_TOKEN: {
     key: 'setupToken',
     schema: Type.Optional(Type.String({ minLength: 16, maxLength: 200, pattern: '^[A-Za-z0-9_-]+$' })),
-    doc: "Web app first run: the token of the one-time setup URL `orgctl serve` prints while no owner has a password (default: a random one per start). At least 16 URL-safe characters. Each start's token replaces the earlier ones and expires after 24 hours.",
+    doc:
+      'Web app first run: the token of the one-time setup URL `orgctl serve` prints while no owner has a password ' +
+      "(default: a random one per start). At least 16 URL-safe characters. Each start's token replaces the earlier " +
+      'ones and expires after 24 hours.',
   },
   E2B_API_KEY: {
     key: 'e2bApiKey',

@@ -109,7 +109,10 @@ const modelRowsSql = `
     ${modelSums.map((c) => `${c} = t.${c} + EXCLUDED.${c}`).join(', ')}`;
 
 const userDayRowsSql = `
-  INSERT INTO analytics_user_day AS t (org_id, day, user_id, ${userDaySums.join(', ')}, last_session_at, last_session_level, languages, primary_model, primary_model_tier)
+  INSERT INTO analytics_user_day AS t (
+    org_id, day, user_id, ${userDaySums.join(', ')},
+    last_session_at, last_session_level, languages, primary_model, primary_model_tier
+  )
   SELECT $1::uuid, u.day, u.user_id, ${userDaySums.map((c) => `u.${c}`).join(', ')},
          timestamptz 'epoch' + u.last_session_ms * interval '1 millisecond', u.last_session_level, u.languages, pm.model, pm.tier
   FROM ${jsonRows(2, userDayColumns)} AS u

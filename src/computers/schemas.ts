@@ -31,7 +31,9 @@ export const CreateComputerBody = Type.Object(
       Type.Array(Type.String({ minLength: 1, maxLength: 2048 }), {
         maxItems: 20,
         description:
-          'Git repositories to clone, at most 20 of at most 2048 characters: https://, ssh://, git:// or git@host:owner/repo (file:// and internal hosts only where the server allows private networks); kept without credentials, so the machine clones with its own',
+          'Git repositories to clone, at most 20 of at most 2048 characters: https://, ssh://, git:// or ' +
+          'git@host:owner/repo (file:// and internal hosts only where the server allows private networks); kept without ' +
+          'credentials, so the machine clones with its own',
       }),
     ),
     autoInstallDeps: Type.Optional(Type.Boolean({ description: 'Install dependencies after cloning (default true)' })),

@@ -63,7 +63,9 @@ export const streamsStore = {
   async before(db: Queryable, orgId: string, keys: readonly string[]): Promise<Map<string, StreamState>> {
     if (keys.length === 0) return new Map();
     const rows = await db.query<{ stream_key: string; start_ns: string; last_ns: string; last_value: number }>(
-      `SELECT stream_key, start_ns::text AS start_ns, last_ns::text AS last_ns, last_value FROM otlp_streams WHERE org_id = $1 AND stream_key = ANY($2::text[])`,
+      `SELECT stream_key, start_ns::text AS start_ns, last_ns::text AS last_ns, last_value
+       FROM otlp_streams
+       WHERE org_id = $1 AND stream_key = ANY($2::text[])`,
       [orgId, keys.map((k) => ID_PREFIX + k)],
     );
     return new Map(

@@ -46,7 +46,8 @@ describe('migration 0058', () => {
     const org = await operator.createOrganization({ name: 'old-urls', ownerEmail: 'owner@old.test' });
     for (const [i, url] of URLS.entries()) {
       await db.query(
-        `INSERT INTO readiness_reports (report_id, org_id, created_at, repo_id, repo_url, apps, report) VALUES ($1, $2, $3, 'github.com/acme/api', $4, '{}', '{"lint_config":{"numerator":1,"denominator":1,"rationale":""}}')`,
+        `INSERT INTO readiness_reports (report_id, org_id, created_at, repo_id, repo_url, apps, report)
+         VALUES ($1, $2, $3, 'github.com/acme/api', $4, '{}', '{"lint_config":{"numerator":1,"denominator":1,"rationale":""}}')`,
         [randomUUID(), org.orgId, 1_700_000_000_000 + i, url],
       );
       await db.query(

@@ -8,7 +8,9 @@ import { fields, printObject } from './print.js';
 export const login: ApiCommand = {
   name: 'login',
   summary:
-    'Check a key against the service and store the address and key in $XDG_CONFIG_HOME/orgctl/config.json (mode 0600) for every later command. Without --key it asks for the key without echoing it (or reads the first line of a pipe).',
+    'Check a key against the service and store the address and key in $XDG_CONFIG_HOME/orgctl/config.json (mode ' +
+    '0600) for every later command. Without --key it asks for the key without echoing it (or reads the first line ' +
+    'of a pipe).',
   remote: false,
   flags: {
     url: { type: 'string', value: 'URL', description: 'The service address, e.g. https://orgctl.example.com (required)' },

@@ -182,14 +182,20 @@ export const accountsStore = {
 
   async pendingInvitations(db: Queryable, orgId: string, now: Date): Promise<InvitationRow[]> {
     return db.query(
-      `SELECT id, org_id, email, role, created_at, expires_at, accepted_at FROM invitations WHERE org_id = $1 AND accepted_at IS NULL AND expires_at > $2 ORDER BY created_at DESC, id`,
+      `SELECT id, org_id, email, role, created_at, expires_at, accepted_at
+       FROM invitations
+       WHERE org_id = $1 AND accepted_at IS NULL AND expires_at > $2
+       ORDER BY created_at DESC, id`,
       [orgId, now],
     );
   },
 
   async members(db: Queryable, orgId: string): Promise<MemberRow[]> {
     return db.query(
-      `SELECT id, email, name, role, created_at, password_hash IS NOT NULL AS has_password FROM principals WHERE org_id = $1 AND kind = 'user' ORDER BY email, id`,
+      `SELECT id, email, name, role, created_at, password_hash IS NOT NULL AS has_password
+       FROM principals
+       WHERE org_id = $1 AND kind = 'user'
+       ORDER BY email, id`,
       [orgId],
     );
   },

@@ -53,7 +53,8 @@ export function servedServers(request: FastifyRequest): { url: string; descripti
 }
 
 const LOGO =
-  '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="32" viewBox="0 0 120 32"><text x="0" y="24" font-family="sans-serif" font-size="24" font-weight="700" fill="#ffffff">orgctl</text></svg>';
+  '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="32" viewBox="0 0 120 32"><text x="0" y="24" ' +
+  'font-family="sans-serif" font-size="24" font-weight="700" fill="#ffffff">orgctl</text></svg>';
 
 /** The OpenAPI document with its keys sorted, as committed to the repository. */
 export function openApiDocument(app: FastifyInstance): unknown {

@@ -83,7 +83,9 @@ export const identityStore = {
   ): Promise<{ id: string; kind: PrincipalKind; email: string | null; name: string; role: Role; activeKeys: number }[]> {
     return db.query(
       `SELECT p.id, p.kind, p.email, p.name, p.role,
-              (SELECT count(*)::int FROM api_keys k WHERE k.principal_id = p.id AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > $2::timestamptz)) AS "activeKeys"
+              (SELECT count(*)::int FROM api_keys k
+               WHERE k.principal_id = p.id AND k.revoked_at IS NULL
+                 AND (k.expires_at IS NULL OR k.expires_at > $2::timestamptz)) AS "activeKeys"
        FROM principals p WHERE p.org_id = $1
        ORDER BY p.kind DESC, p.email, p.name, p.id`,
       [orgId, now],
@@ -98,7 +100,9 @@ export const identityStore = {
   ): Promise<{ id: string; name: string; role: 'manager' | 'member'; created_at: Date; active_keys: number }[]> {
     return db.query(
       `SELECT p.id, p.name, p.role, p.created_at,
-              (SELECT count(*)::int FROM api_keys k WHERE k.principal_id = p.id AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > $2::timestamptz)) AS active_keys
+              (SELECT count(*)::int FROM api_keys k
+               WHERE k.principal_id = p.id AND k.revoked_at IS NULL
+                 AND (k.expires_at IS NULL OR k.expires_at > $2::timestamptz)) AS active_keys
        FROM principals p WHERE p.org_id = $1 AND p.kind = 'service_account'
        ORDER BY p.name, p.id`,
       [orgId, now],

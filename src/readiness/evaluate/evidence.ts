@@ -1,5 +1,6 @@
 import type { App } from './apps.js';
 import { fail, pass, type CheckContext, type Outcome } from './types.js';
+import { anyOf } from './patterns.js';
 
 /** One kind of evidence: a file whose path matches, and optionally whose text matches too. */
 export interface Rule {
@@ -14,8 +15,24 @@ const MAX_FILES_PER_RULE = 4000;
 
 export const CI_FILE =
   /^(\.github\/workflows\/[^/]+\.ya?ml|\.gitlab-ci\.yml|\.gitlab\/ci\/.+\.ya?ml|\.circleci\/config\.ya?ml|azure-pipelines\.ya?ml|Jenkinsfile|bitbucket-pipelines\.yml|\.buildkite\/[^/]+\.ya?ml)$/;
-export const MANIFEST =
-  /(^|\/)(package\.json|pyproject\.toml|requirements[^/]*\.(txt|in)|setup\.(py|cfg)|Pipfile|go\.mod|Cargo\.toml|pom\.xml|build\.gradle(\.kts)?|Gemfile|CMakeLists\.txt|conanfile\.(txt|py)|vcpkg\.json)$/;
+export const MANIFEST = anyOf(
+  [
+    /package\.json/,
+    /pyproject\.toml/,
+    /requirements[^/]*\.(txt|in)/,
+    /setup\.(py|cfg)/,
+    /Pipfile/,
+    /go\.mod/,
+    /Cargo\.toml/,
+    /pom\.xml/,
+    /build\.gradle(\.kts)?/,
+    /Gemfile/,
+    /CMakeLists\.txt/,
+    /conanfile\.(txt|py)/,
+    /vcpkg\.json/,
+  ],
+  { before: /(^|\/)/, after: /$/ },
+);
 export const DOC_FILE = /^(README[^/]*|AGENTS\.md|CONTRIBUTING[^/]*|docs?\/.+\.(md|mdx|rst|txt|adoc))$|\/README[^/]*$/i;
 export const SOURCE_FILE = /\.(ts|tsx|mts|js|jsx|mjs|cjs|py|go|rs|java|kt|rb|c|cc|cpp|h|hpp|cs|php|swift|scala|ex|exs)$/;
 export const HOOK_FILE = /^(\.pre-commit-config\.ya?ml|\.husky\/[^/]+|lefthook\.ya?ml|\.lefthook\.ya?ml|\.lintstagedrc[^/]*|lint-staged\.config\.[cm]?js)$/;

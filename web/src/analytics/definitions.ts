@@ -23,7 +23,8 @@ export const DEFINITIONS = {
   hooks: '`hook` events, per (event, matcher, command)',
   web_users: 'users active on client `web` that day',
   autonomy_ratio_avg:
-    "over the **users active that day**, of each user-day's `autonomy_ratio` = tool calls ÷ max(user messages, 1); p50/p90 by linear interpolation as PostgreSQL's `percentile_cont`; 0 on a day without active users",
+    "over the **users active that day**, of each user-day's `autonomy_ratio` = tool calls ÷ max(user messages, 1); " +
+    "p50/p90 by linear interpolation as PostgreSQL's `percentile_cont`; 0 on a day without active users",
   tool_calls_per_session_avg: "the day's tool calls ÷ the day's sessions (0 when there are none)",
   user_turns_per_session_avg: "the day's user messages ÷ the day's sessions (0 when there are none)",
   tool_autonomy_level_ratio:
@@ -32,15 +33,20 @@ export const DEFINITIONS = {
   by_extension:
     'the lower-cased extension of the file name without its dot (`lib/x.PY` → `py`); files without one, and hidden files like `.gitignore`, count under `""`',
   by_language:
-    "the event's `language` if given, else derived from the extension (`ts`/`tsx` → TypeScript, `py` → Python, `md` → Markdown, … see `src/analytics/languages.ts`); files whose language is neither given nor known are not counted here",
+    "the event's `language` if given, else derived from the extension (`ts`/`tsx` → TypeScript, `py` → Python, " +
+    '`md` → Markdown, … see `src/analytics/languages.ts`); files whose language is neither given nor known are not ' +
+    'counted here',
   git: '`git_commit` and `pr_created` events',
   user_events: "the user's events of that day, as above",
   user_billable_tokens: "the user's Standard Credits that day, rounded",
   primary_model:
-    'the model with the most credits that day (summed over its tiers; ties: the smallest id) and, of that model, the tier with the most credits (ties: `standard`). **Choice:** both are `null` on a day without model requests',
+    'the model with the most credits that day (summed over its tiers; ties: the smallest id) and, of that model, ' +
+    'the tier with the most credits (ties: `standard`). **Choice:** both are `null` on a day without model requests',
   autonomy_ratio: 'tool calls ÷ max(user messages, 1)',
   delegation_level:
-    "the most frequent level of the sessions the user started that day (**Choice:** ties go to the more autonomous level, in the order `auto-high`, `auto-medium`, `auto-low`, `spec`, `manual`); else the level of the user's latest earlier session (any day before, also before the range); else `manual`",
+    'the most frequent level of the sessions the user started that day (**Choice:** ties go to the more autonomous ' +
+    "level, in the order `auto-high`, `auto-medium`, `auto-low`, `spec`, `manual`); else the level of the user's " +
+    'latest earlier session (any day before, also before the range); else `manual`',
   languages: "the distinct languages of the user's file changes that day, sorted",
   credits_formula: 'billable_tokens = multiplier(model) × (input_tokens + cache_write_tokens + output_tokens + cache_read_tokens / 10)',
   rounding: 'A response rounds once, half up, to an integer: 202.75 credits are shown as 203.',

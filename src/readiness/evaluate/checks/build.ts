@@ -1,4 +1,5 @@
 import { DAY_MS } from '../../../core/days.js';
+import { anyOf } from '../patterns.js';
 import { git } from '../git.js';
 import { apiFailure, type Forge } from '../forge.js';
 import { ci, CI_FILE, dep, doc, DOC_FILE, evidenceOutcome, file, firstEvidence, type Rule } from '../evidence.js';
@@ -6,8 +7,28 @@ import { appEvidence, appEvidenceWhen, DEPLOYMENT, repoCheck, repoEvidence } fro
 import { fail, pass, skip, type Check, type CheckContext, type Outcome } from '../types.js';
 
 const ROOT_DOC = /^(README[^/]*|AGENTS\.md|CONTRIBUTING[^/]*)$/i;
-export const SETUP_COMMAND =
-  /\b((npm|pnpm|yarn|bun) (run )?(dev|start|serve)|make (setup|dev|run|start|bootstrap)|docker[- ]compose up|just (setup|dev)|\.\/(scripts\/)?(setup|bootstrap|dev)(\.sh)?|bin\/(setup|dev)|nix develop|devbox shell|cargo run|go run|uvicorn|flask run|python manage\.py runserver|rails s(erver)?|mvn spring-boot:run|gradlew bootRun|node dist\/main\.js serve)\b/;
+export const SETUP_COMMAND = anyOf(
+  [
+    /(npm|pnpm|yarn|bun) (run )?(dev|start|serve)/,
+    /make (setup|dev|run|start|bootstrap)/,
+    /docker[- ]compose up/,
+    /just (setup|dev)/,
+    /\.\/(scripts\/)?(setup|bootstrap|dev)(\.sh)?/,
+    /bin\/(setup|dev)/,
+    /nix develop/,
+    /devbox shell/,
+    /cargo run/,
+    /go run/,
+    /uvicorn/,
+    /flask run/,
+    /python manage\.py runserver/,
+    /rails s(erver)?/,
+    /mvn spring-boot:run/,
+    /gradlew bootRun/,
+    /node dist\/main\.js serve/,
+  ],
+  { before: /\b/, after: /\b/ },
+);
 
 const forgeOf = (ctx: CheckContext): Forge | undefined => ('unavailable' in ctx.forge ? undefined : ctx.forge);
 const unavailable = (ctx: CheckContext) => ('unavailable' in ctx.forge ? ctx.forge.unavailable : '');
@@ -72,8 +93,24 @@ export const buildChecks: Check[] = [
   repoEvidence('build_cmd_doc', [
     {
       file: /^(README[^/]*|AGENTS\.md)$/i,
-      content:
-        /\b((npm|pnpm|yarn|bun) (ci|install|i|run build|build)|pip install|uv sync|poetry install|go build|go install|cargo build|mvn (install|package|verify)|\.?\/?gradlew? build|make( build| install| all)?$|bundle install|cmake (--build|-S|-B)|bazel build)\b/m,
+      content: anyOf(
+        [
+          /(npm|pnpm|yarn|bun) (ci|install|i|run build|build)/,
+          /pip install/,
+          /uv sync/,
+          /poetry install/,
+          /go build/,
+          /go install/,
+          /cargo build/,
+          /mvn (install|package|verify)/,
+          /\.?\/?gradlew? build/,
+          /make( build| install| all)?$/,
+          /bundle install/,
+          /cmake (--build|-S|-B)/,
+          /bazel build/,
+        ],
+        { before: /\b/, after: /\b/, flags: 'm' },
+      ),
       what: 'build/install command',
     },
   ]),
@@ -81,7 +118,27 @@ export const buildChecks: Check[] = [
     const lock = await firstEvidence(ctx, ctx.scan.files, [
       file(
         'lockfile',
-        /(^|\/)(package-lock\.json|npm-shrinkwrap\.json|pnpm-lock\.yaml|yarn\.lock|bun\.lockb?|uv\.lock|poetry\.lock|Pipfile\.lock|pdm\.lock|go\.sum|Cargo\.lock|Gemfile\.lock|gradle\.lockfile|composer\.lock|conan\.lock|packages\.lock\.json)$/,
+        anyOf(
+          [
+            /package-lock\.json/,
+            /npm-shrinkwrap\.json/,
+            /pnpm-lock\.yaml/,
+            /yarn\.lock/,
+            /bun\.lockb?/,
+            /uv\.lock/,
+            /poetry\.lock/,
+            /Pipfile\.lock/,
+            /pdm\.lock/,
+            /go\.sum/,
+            /Cargo\.lock/,
+            /Gemfile\.lock/,
+            /gradle\.lockfile/,
+            /composer\.lock/,
+            /conan\.lock/,
+            /packages\.lock\.json/,
+          ],
+          { before: /(^|\/)/, after: /$/ },
+        ),
       ),
     ]);
     if (lock) return pass(`found ${lock}`);
@@ -162,7 +219,21 @@ export const buildChecks: Check[] = [
   repoEvidence('release_notes_automation', [
     file(
       'release notes tool config',
-      /^(\.changeset\/config\.json|release-please-config\.json|\.release-please-manifest\.json|\.releaserc[^/]*|release\.config\.[cm]?js|\.github\/release\.ya?ml|cliff\.toml|\.goreleaser\.ya?ml|\.towncrier\.toml|changelog\.d\/.+)$/,
+      anyOf(
+        [
+          /\.changeset\/config\.json/,
+          /release-please-config\.json/,
+          /\.release-please-manifest\.json/,
+          /\.releaserc[^/]*/,
+          /release\.config\.[cm]?js/,
+          /\.github\/release\.ya?ml/,
+          /cliff\.toml/,
+          /\.goreleaser\.ya?ml/,
+          /\.towncrier\.toml/,
+          /changelog\.d\/.+/,
+        ],
+        { before: /^/, after: /$/ },
+      ),
     ),
     dep(
       'release notes tool',
@@ -248,7 +319,24 @@ export const buildChecks: Check[] = [
     file('release tool config', /^(\.goreleaser\.ya?ml|release-please-config\.json|\.releaserc[^/]*|release\.config\.[cm]?js|\.changeset\/config\.json)$/),
     ci(
       'release or deploy automation in CI',
-      /semantic-release|release-please|changesets\/action|goreleaser|npm publish|docker\/build-push-action|docker push|twine upload|pypa\/gh-action-pypi-publish|cargo publish|gh release create|softprops\/action-gh-release|\bdeploy\b/i,
+      anyOf(
+        [
+          /semantic-release/,
+          /release-please/,
+          /changesets\/action/,
+          /goreleaser/,
+          /npm publish/,
+          /docker\/build-push-action/,
+          /docker push/,
+          /twine upload/,
+          /pypa\/gh-action-pypi-publish/,
+          /cargo publish/,
+          /gh release create/,
+          /softprops\/action-gh-release/,
+          /\bdeploy\b/,
+        ],
+        { flags: 'i' },
+      ),
     ),
     file('GitOps manifests', /(^|\/)(argocd|flux)\/.+\.ya?ml$/),
   ]),

@@ -1,16 +1,47 @@
 import type { App } from '../apps.js';
+import { anyOf } from '../patterns.js';
 import { parseJson } from '../parse.js';
 import { appFiles, appWhere, ci, dep, DOC_FILE, evidenceOutcome, firstEvidence } from '../evidence.js';
 import { appCheck, appEvidence } from '../define.js';
 import { SETUP_COMMAND } from './build.js';
 import { fail, pass, skip, type Check, type CheckContext, type Outcome } from '../types.js';
 
-export const UNIT_TEST =
-  /(^|\/)[^/]+\.(test|spec)\.[cm]?[jt]sx?$|(^|\/)test_[^/]+\.py$|(^|\/)[^/]+_test\.(py|go|rb|c|cc|cpp)$|(^|\/)tests?\/.+\.rs$|(^|\/)src\/test\/.+\.(java|kt)$|(^|\/)[^/]+Tests?\.(java|kt)$|(^|\/)[^/]+_spec\.rb$/;
-const INTEGRATION =
-  /(^|\/)(e2e|integration|integration[-_]tests?|acceptance|cypress|playwright|integrationTest)\/.+\.[a-z]+$|(^|\/)[^/]+\.(e2e|integration)\.[a-z]+$|(^|\/)[^/]+_integration_test\.go$|(^|\/)(playwright|cypress)\.config\.[cm]?[jt]s$/;
-const TEST_CONFIG =
-  /(^|\/)(package\.json|vitest\.config\.[cm]?[jt]s|vite\.config\.[cm]?[jt]s|jest\.config\.[cm]?[jt]s(on)?|pytest\.ini|pyproject\.toml|setup\.cfg|tox\.ini|\.mocharc[^/]*|playwright\.config\.[cm]?[jt]s|pom\.xml|build\.gradle(\.kts)?|\.rspec|spec_helper\.rb|Cargo\.toml|Makefile)$/;
+export const UNIT_TEST = anyOf([
+  /(^|\/)[^/]+\.(test|spec)\.[cm]?[jt]sx?$/,
+  /(^|\/)test_[^/]+\.py$/,
+  /(^|\/)[^/]+_test\.(py|go|rb|c|cc|cpp)$/,
+  /(^|\/)tests?\/.+\.rs$/,
+  /(^|\/)src\/test\/.+\.(java|kt)$/,
+  /(^|\/)[^/]+Tests?\.(java|kt)$/,
+  /(^|\/)[^/]+_spec\.rb$/,
+]);
+const INTEGRATION = anyOf([
+  /(^|\/)(e2e|integration|integration[-_]tests?|acceptance|cypress|playwright|integrationTest)\/.+\.[a-z]+$/,
+  /(^|\/)[^/]+\.(e2e|integration)\.[a-z]+$/,
+  /(^|\/)[^/]+_integration_test\.go$/,
+  /(^|\/)(playwright|cypress)\.config\.[cm]?[jt]s$/,
+]);
+const TEST_CONFIG = anyOf(
+  [
+    /package\.json/,
+    /vitest\.config\.[cm]?[jt]s/,
+    /vite\.config\.[cm]?[jt]s/,
+    /jest\.config\.[cm]?[jt]s(on)?/,
+    /pytest\.ini/,
+    /pyproject\.toml/,
+    /setup\.cfg/,
+    /tox\.ini/,
+    /\.mocharc[^/]*/,
+    /playwright\.config\.[cm]?[jt]s/,
+    /pom\.xml/,
+    /build\.gradle(\.kts)?/,
+    /\.rspec/,
+    /spec_helper\.rb/,
+    /Cargo\.toml/,
+    /Makefile/,
+  ],
+  { before: /(^|\/)/, after: /$/ },
+);
 
 const testsOf = (app: App) => app.files.filter((f) => UNIT_TEST.test(f));
 
