@@ -91,6 +91,11 @@ const limitsAudit = createRoute({
   path: '/settings/usage-limits/audit',
   component: lazyRouteComponent(() => import('./settings/limits-audit-page.js'), 'LimitsAuditPage'),
 });
+const teams = createRoute({
+  getParentRoute: () => shell,
+  path: '/settings/teams',
+  component: lazyRouteComponent(() => import('./teams/teams-page.js'), 'TeamsPage'),
+});
 const profile = createRoute({
   getParentRoute: () => shell,
   path: '/settings/profile',
@@ -119,6 +124,7 @@ const routeTree = rootRoute.addChildren([
     serviceAccounts,
     usageLimits,
     limitsAudit,
+    teams,
     profile,
     notFound,
   ]),

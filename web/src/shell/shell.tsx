@@ -6,9 +6,11 @@ interface NavItem {
   to: string;
   label: string;
   managers?: boolean;
+  /** Not shown to guests (the page's API answers them 403). */
+  members?: boolean;
 }
 
-/** Every area of the app; members and guests do not see the pages only owners and managers may use. */
+/** Every area of the app; members and guests do not see the pages only owners and managers may use, guests not those for members. */
 const AREAS: NavItem[] = [
   { to: '/', label: 'Overview' },
   { to: '/usage', label: 'My usage' },
@@ -20,23 +22,23 @@ const AREAS: NavItem[] = [
 const SETTINGS: NavItem[] = [
   { to: '/settings/members', label: 'Members', managers: true },
   { to: '/settings/api-keys', label: 'API keys' },
+  { to: '/settings/teams', label: 'Teams', members: true },
   { to: '/settings/service-accounts', label: 'Service accounts', managers: true },
   { to: '/settings/usage-limits', label: 'Usage limits', managers: true },
   { to: '/settings/profile', label: 'Profile and sessions' },
 ];
 
-function NavList({ items, manager }: { items: NavItem[]; manager: boolean }) {
+function NavList({ items, role }: { items: NavItem[]; role: string }) {
+  const shown = (i: NavItem) => (i.managers ? isManager(role) : i.members ? role !== 'guest' : true);
   return (
     <ul>
-      {items
-        .filter((i) => manager || !i.managers)
-        .map((i) => (
-          <li key={i.to}>
-            <Link to={i.to} activeOptions={{ exact: i.to === '/' }} activeProps={{ className: 'active', 'aria-current': 'page' }}>
-              {i.label}
-            </Link>
-          </li>
-        ))}
+      {items.filter(shown).map((i) => (
+        <li key={i.to}>
+          <Link to={i.to} activeOptions={{ exact: i.to === '/' }} activeProps={{ className: 'active', 'aria-current': 'page' }}>
+            {i.label}
+          </Link>
+        </li>
+      ))}
     </ul>
   );
 }
@@ -47,7 +49,6 @@ export function Shell() {
   const me = session.data;
   // A session that ends while the app is open (a role change, a sign-out elsewhere) is found on its next reading.
   if (session.error instanceof ApiFailure && session.error.status === 401) return <Navigate to="/login" />;
-  const manager = isManager(me.role);
   return (
     <div className="shell">
       <header className="topbar">
@@ -61,9 +62,9 @@ export function Shell() {
         </Link>
       </header>
       <nav aria-label="Main" className="sidenav">
-        <NavList items={AREAS} manager={manager} />
+        <NavList items={AREAS} role={me.role} />
         <h2>Settings</h2>
-        <NavList items={SETTINGS} manager={manager} />
+        <NavList items={SETTINGS} role={me.role} />
       </nav>
       <main className="content">
         <Outlet />
