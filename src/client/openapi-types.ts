@@ -600,6 +600,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v0/organization/usage/enforcement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's enforcement policy: what the client-side hook does near and at a limit */
+        get: operations["limits.getEnforcement"];
+        /** Replace the organization's enforcement policy (audited with the limits) */
+        put: operations["limits.setEnforcement"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v0/organization/usage/limits/audit": {
         parameters: {
             query?: never;
@@ -762,7 +780,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's limit, usage and what remains in the current month (UTC); owners and managers may name another user */
+        /** The caller's limit, usage, what remains in the current month (UTC) and the enforcement policy; owners and managers may name another user by id or email */
         get: operations["limits.allowance"];
         put?: never;
         post?: never;
@@ -4895,6 +4913,125 @@ export interface operations {
             };
         };
     };
+    "limits.getEnforcement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description off: limits are advisory; warn: warn at each threshold and at the limit; block: warn at each threshold, refuse prompts at the limit */
+                        mode: "off" | "warn" | "block";
+                        /** @description Percents of the limit at which the hook warns, strictly ascending (0 to 5 of them) */
+                        thresholds: number[];
+                        /** @description When the hook cannot reach the service: open lets prompts through, closed refuses them (mode block only) */
+                        unreachable: "open" | "closed";
+                    };
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+        };
+    };
+    "limits.setEnforcement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description off: limits are advisory; warn: warn at each threshold and at the limit; block: warn at each threshold, refuse prompts at the limit */
+                    mode: "off" | "warn" | "block";
+                    /** @description Percents of the limit at which the hook warns, strictly ascending (0 to 5 of them) */
+                    thresholds: number[];
+                    /** @description When the hook cannot reach the service: open lets prompts through, closed refuses them (mode block only) */
+                    unreachable: "open" | "closed";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description off: limits are advisory; warn: warn at each threshold and at the limit; block: warn at each threshold, refuse prompts at the limit */
+                        mode: "off" | "warn" | "block";
+                        /** @description Percents of the limit at which the hook warns, strictly ascending (0 to 5 of them) */
+                        thresholds: number[];
+                        /** @description When the hook cannot reach the service: open lets prompts through, closed refuses them (mode block only) */
+                        unreachable: "open" | "closed";
+                    };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Role not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+        };
+    };
     "limits.audit": {
         parameters: {
             query: {
@@ -4921,9 +5058,30 @@ export interface operations {
                             /** @description Unix time in milliseconds */
                             changedAt: number;
                             id: number;
+                            /** @description null for a policy entry */
                             newLimit: number | null;
+                            /** @description The policy after a policy entry; null for limit entries */
+                            newPolicy: {
+                                /** @description off: limits are advisory; warn: warn at each threshold and at the limit; block: warn at each threshold, refuse prompts at the limit */
+                                mode: "off" | "warn" | "block";
+                                /** @description Percents of the limit at which the hook warns, strictly ascending (0 to 5 of them) */
+                                thresholds: number[];
+                                /** @description When the hook cannot reach the service: open lets prompts through, closed refuses them (mode block only) */
+                                unreachable: "open" | "closed";
+                            } | null;
+                            /** @description null for a policy entry */
                             oldLimit: number | null;
-                            scope: "global" | "user";
+                            /** @description The policy before a policy entry (the defaults if never set); null for limit entries */
+                            oldPolicy: {
+                                /** @description off: limits are advisory; warn: warn at each threshold and at the limit; block: warn at each threshold, refuse prompts at the limit */
+                                mode: "off" | "warn" | "block";
+                                /** @description Percents of the limit at which the hook warns, strictly ascending (0 to 5 of them) */
+                                thresholds: number[];
+                                /** @description When the hook cannot reach the service: open lets prompts through, closed refuses them (mode block only) */
+                                unreachable: "open" | "closed";
+                            } | null;
+                            /** @description global: the limit for everyone; user: an individual limit; policy: the enforcement policy */
+                            scope: "global" | "user" | "policy";
                             targetEmail: string | null;
                         }[];
                     };
@@ -5588,6 +5746,8 @@ export interface operations {
             query?: {
                 /** @description Another user's allowance (owners and managers); default: the caller's own */
                 user_id?: string;
+                /** @description Another user's allowance by their email (owners and managers); not with user_id */
+                email?: string;
             };
             header?: never;
             path?: never;
@@ -5602,6 +5762,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        enforcement: {
+                            /** @description off: limits are advisory; warn: warn at each threshold and at the limit; block: warn at each threshold, refuse prompts at the limit */
+                            mode: "off" | "warn" | "block";
+                            /** @description Percents of the limit at which the hook warns, strictly ascending (0 to 5 of them) */
+                            thresholds: number[];
+                            /** @description When the hook cannot reach the service: open lets prompts through, closed refuses them (mode block only) */
+                            unreachable: "open" | "closed";
+                        };
                         limit: number | null;
                         /**
                          * Format: date-time

@@ -2,7 +2,18 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { principalOf } from '../core/http/access.js';
 import { errorResponses } from '../core/http/error-schema.js';
 import { access } from '../core/identity/roles.js';
-import { Allowance, AllowanceQuery, AuditLog, AuditQuery, GlobalLimit, GlobalLimitBody, UserLimits, UserLimitsBody, UserLimitsResult } from './schemas.js';
+import {
+  Allowance,
+  AllowanceQuery,
+  AuditLog,
+  AuditQuery,
+  EnforcementPolicy,
+  GlobalLimit,
+  GlobalLimitBody,
+  UserLimits,
+  UserLimitsBody,
+  UserLimitsResult,
+} from './schemas.js';
 import type { LimitsService } from './service.js';
 
 const tags = ['usage limits'];
@@ -89,6 +100,8 @@ export const limitsRoutes: FastifyPluginAsyncTypebox<{ limits: LimitsService }> 
           targetEmail: r.target_email,
           oldLimit: r.old_limit,
           newLimit: r.new_limit,
+          oldPolicy: r.old_policy,
+          newPolicy: r.new_policy,
           changedAt: r.changed_at.getTime(),
         })),
       };
@@ -102,11 +115,41 @@ export const limitsRoutes: FastifyPluginAsyncTypebox<{ limits: LimitsService }> 
       schema: {
         operationId: 'limits.allowance',
         tags,
-        summary: "The caller's limit, usage and what remains in the current month (UTC); owners and managers may name another user",
+        summary:
+          "The caller's limit, usage, what remains in the current month (UTC) and the enforcement policy; owners and managers may name another user by id or email",
         querystring: AllowanceQuery,
         response: { 200: Allowance, ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) => limits.allowance(principalOf(request), request.query.user_id),
+    async (request) => limits.allowance(principalOf(request), { userId: request.query.user_id, email: request.query.email }),
+  );
+
+  app.get(
+    '/api/v0/organization/usage/enforcement',
+    {
+      config: { access: access.anyone },
+      schema: {
+        operationId: 'limits.getEnforcement',
+        tags,
+        summary: "The organization's enforcement policy: what the client-side hook does near and at a limit",
+        response: { 200: EnforcementPolicy, ...errorResponses(401) },
+      },
+    },
+    async (request) => limits.getPolicy(principalOf(request).orgId),
+  );
+
+  app.put(
+    '/api/v0/organization/usage/enforcement',
+    {
+      config: { access: access.managers },
+      schema: {
+        operationId: 'limits.setEnforcement',
+        tags,
+        summary: "Replace the organization's enforcement policy (audited with the limits)",
+        body: EnforcementPolicy,
+        response: { 200: EnforcementPolicy, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => limits.setPolicy(principalOf(request), request.body),
   );
 };

@@ -27,8 +27,29 @@ export const UserLimitsResult = Type.Object({
   errors: Type.Array(Type.Object({ email: Type.String(), error: Type.String() })),
 });
 
+/** The organization's enforcement policy: what the client-side hook does as a person nears or reaches their limit. */
+export const EnforcementPolicy = Type.Object(
+  {
+    mode: Type.Union([Type.Literal('off'), Type.Literal('warn'), Type.Literal('block')], {
+      description: 'off: limits are advisory; warn: warn at each threshold and at the limit; block: warn at each threshold, refuse prompts at the limit',
+    }),
+    thresholds: Type.Array(Type.Integer({ minimum: 1, maximum: 100 }), {
+      maxItems: 5,
+      uniqueItems: true,
+      description: 'Percents of the limit at which the hook warns, strictly ascending (0 to 5 of them)',
+    }),
+    unreachable: Type.Union([Type.Literal('open'), Type.Literal('closed')], {
+      description: 'When the hook cannot reach the service: open lets prompts through, closed refuses them (mode block only)',
+    }),
+  },
+  { additionalProperties: false },
+);
+
 export const AllowanceQuery = Type.Object({
   user_id: Type.Optional(Type.String({ format: 'uuid', description: "Another user's allowance (owners and managers); default: the caller's own" })),
+  email: Type.Optional(
+    Type.String({ format: 'email', maxLength: 320, description: "Another user's allowance by their email (owners and managers); not with user_id" }),
+  ),
 });
 export const Allowance = Type.Object({
   limit: ResponseLimit,
@@ -37,6 +58,7 @@ export const Allowance = Type.Object({
   remaining: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
   periodStart: Type.String({ format: 'date-time', description: 'Start of the calendar month (UTC), inclusive' }),
   periodEnd: Type.String({ format: 'date-time', description: 'Start of the next calendar month (UTC), exclusive' }),
+  enforcement: EnforcementPolicy,
 });
 
 export const AuditQuery = Type.Object({
@@ -51,10 +73,16 @@ export const AuditLog = Type.Object({
       id: Type.Integer(),
       actorId: Type.Union([Type.String(), Type.Null()]),
       actorEmail: Type.Union([Type.String(), Type.Null()]),
-      scope: Type.Union([Type.Literal('global'), Type.Literal('user')]),
+      scope: Type.Union([Type.Literal('global'), Type.Literal('user'), Type.Literal('policy')], {
+        description: 'global: the limit for everyone; user: an individual limit; policy: the enforcement policy',
+      }),
       targetEmail: Type.Union([Type.String(), Type.Null()]),
-      oldLimit: ResponseLimit,
-      newLimit: ResponseLimit,
+      oldLimit: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: 'null for a policy entry' }),
+      newLimit: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: 'null for a policy entry' }),
+      oldPolicy: Type.Union([EnforcementPolicy, Type.Null()], {
+        description: 'The policy before a policy entry (the defaults if never set); null for limit entries',
+      }),
+      newPolicy: Type.Union([EnforcementPolicy, Type.Null()], { description: 'The policy after a policy entry; null for limit entries' }),
       changedAt: Type.Integer({ description: 'Unix time in milliseconds' }),
     }),
   ),

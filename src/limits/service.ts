@@ -4,7 +4,29 @@ import { dayStartMs, monthStart, nextMonthStart, utcDay } from '../core/days.js'
 import { isManagerRole, type Principal } from '../core/identity/roles.js';
 import { errors } from '../core/http/errors.js';
 import { normalizeEmail, type IdentityService } from '../core/identity/service.js';
-import { limitsStore as store, type AuditRow } from './store.js';
+import { limitsStore as store, type AuditRow, type Policy } from './store.js';
+
+export type { Policy } from './store.js';
+
+/**
+ * An organization that never chose: block. A limit an organization sets is meant to hold, and
+ * with no limit nothing is ever blocked, so blocking by default surprises no one who set none;
+ * `off` keeps limits advisory for those who want that.
+ */
+export const DEFAULT_POLICY: Policy = { mode: 'block', thresholds: [80, 95], unreachable: 'open' };
+
+const samePolicy = (a: Policy, b: Policy): boolean =>
+  a.mode === b.mode && a.unreachable === b.unreachable && a.thresholds.length === b.thresholds.length && a.thresholds.every((t, i) => t === b.thresholds[i]);
+
+/** What the schema cannot say: each threshold above the one before it. */
+function checkThresholds(thresholds: number[]): void {
+  const problems = thresholds.flatMap((t, i) =>
+    i > 0 && t <= thresholds[i - 1]!
+      ? [{ path: `/thresholds/${i}`, message: `must be greater than the threshold before it (${thresholds[i - 1]}): thresholds ascend` }]
+      : [],
+  );
+  if (problems.length > 0) throw errors.invalid(problems);
+}
 
 /** Where the credits a principal used in a period come from (the telemetry rollups). */
 export interface CreditsUsage {
@@ -18,6 +40,7 @@ export interface Allowance {
   remaining: number | null;
   periodStart: string;
   periodEnd: string;
+  enforcement: Policy;
 }
 
 /** The calendar month (UTC) holding `at`: [start, end). */
@@ -125,19 +148,52 @@ export class LimitsService {
     return { updated, errors };
   }
 
-  /** The caller's limit for the current month, where it comes from, and what is left of it. */
-  /** The allowance of the caller, or (owners and managers) of another user of the organization. */
-  async allowance(principal: Principal, userId?: string): Promise<Allowance> {
-    const period = monthOf(this.clock.now());
-    let whose = principal.id;
-    if (userId !== undefined && userId.toLowerCase() !== principal.id) {
-      if (!isManagerRole(principal.role)) throw errors.forbidden("Only owners and managers read another user's allowance.");
-      whose = userId.toLowerCase();
-      if ((await this.identity.organizationOf({ principalId: whose })) !== principal.orgId) throw errors.notFound('User', 'user_not_found');
+  async getPolicy(orgId: string): Promise<Policy> {
+    return (await store.getPolicy(this.db, orgId)) ?? DEFAULT_POLICY;
+  }
+
+  /** Replaces the policy; a real change is written to the limits audit log in the same transaction. */
+  setPolicy(actor: Principal, policy: Policy): Promise<Policy> {
+    checkThresholds(policy.thresholds);
+    const wanted: Policy = { mode: policy.mode, thresholds: [...policy.thresholds], unreachable: policy.unreachable };
+    return this.db.transaction(async () => {
+      const old = await store.lockPolicy(this.db, actor.orgId, DEFAULT_POLICY);
+      if (!samePolicy(old, wanted)) {
+        await store.setPolicy(this.db, actor.orgId, wanted);
+        await store.insertPolicyAudit(this.db, { orgId: actor.orgId, actorId: actor.id, oldPolicy: old, newPolicy: wanted });
+      }
+      return wanted;
+    });
+  }
+
+  /**
+   * Whose allowance a request names: the caller's own, or (owners and managers, service accounts
+   * with those roles included) another principal of the organization by id or by email.
+   */
+  private async whoseAllowance(principal: Principal, by: { userId?: string; email?: string }): Promise<string> {
+    if (by.userId !== undefined && by.email !== undefined) throw errors.badRequest('Name the user by user_id or by email, not both.');
+    const userId = by.userId?.toLowerCase();
+    const email = by.email === undefined ? undefined : normalizeEmail(by.email);
+    if (userId === undefined && email === undefined) return principal.id;
+    if (userId === principal.id || (email !== undefined && principal.email !== null && email === normalizeEmail(principal.email))) return principal.id;
+    if (!isManagerRole(principal.role)) throw errors.forbidden("Only owners and managers read another user's allowance.");
+    if (userId !== undefined) {
+      if ((await this.identity.organizationOf({ principalId: userId })) !== principal.orgId) throw errors.notFound('User', 'user_not_found');
+      return userId;
     }
-    const [{ individual, global }, used] = await Promise.all([
+    const [user] = await this.identity.findUsersByEmail(principal.orgId, [email!]);
+    if (!user) throw errors.notFound(`User ${email}`, 'user_not_found');
+    return user.id;
+  }
+
+  /** The limit of the caller (or of the user named) for the current month, where it comes from, what is left of it, and the organization's policy. */
+  async allowance(principal: Principal, by: { userId?: string; email?: string } = {}): Promise<Allowance> {
+    const period = monthOf(this.clock.now());
+    const whose = await this.whoseAllowance(principal, by);
+    const [{ individual, global }, used, enforcement] = await Promise.all([
       store.effectiveLimits(this.db, principal.orgId, whose),
       this.usage.creditsUsed(principal.orgId, whose, period.start, period.end),
+      this.getPolicy(principal.orgId),
     ]);
     const limit = individual ?? global;
     const usedCredits = Math.round(used);
@@ -148,6 +204,7 @@ export class LimitsService {
       remaining: limit === null ? null : Math.max(0, limit - usedCredits),
       periodStart: period.start.toISOString(),
       periodEnd: period.end.toISOString(),
+      enforcement,
     };
   }
 

@@ -1,15 +1,25 @@
 import type { Queryable } from '../core/db/db.js';
 
+export interface Policy {
+  mode: 'off' | 'warn' | 'block';
+  thresholds: number[];
+  unreachable: 'open' | 'closed';
+}
+
 export interface AuditRow {
   id: number;
   actor_id: string | null;
   actor_email: string | null;
-  scope: 'global' | 'user';
+  scope: 'global' | 'user' | 'policy';
   target_email: string | null;
   old_limit: number | null;
   new_limit: number | null;
+  old_policy: Policy | null;
+  new_policy: Policy | null;
   changed_at: Date;
 }
+
+const policyColumns = `mode, thresholds, unreachable`;
 
 export const limitsStore = {
   async getGlobal(db: Queryable, orgId: string): Promise<number | null> {
@@ -65,6 +75,43 @@ export const limitsStore = {
     return rows[0] ?? { individual: null, global: null };
   },
 
+  /** The stored policy, or undefined when the organization never set one (the defaults apply). */
+  async getPolicy(db: Queryable, orgId: string): Promise<Policy | undefined> {
+    const rows = await db.query<Policy>(`SELECT ${policyColumns} FROM org_usage_enforcement WHERE org_id = $1`, [orgId]);
+    return rows[0];
+  },
+
+  /**
+   * Reads the policy and locks it until the transaction ends, so concurrent changes audit in order.
+   * A missing row is written with the defaults first: there would be no row to lock.
+   */
+  async lockPolicy(db: Queryable, orgId: string, defaults: Policy): Promise<Policy> {
+    await db.query(`INSERT INTO org_usage_enforcement (org_id, ${policyColumns}) VALUES ($1, $2, $3::int[], $4) ON CONFLICT (org_id) DO NOTHING`, [
+      orgId,
+      defaults.mode,
+      defaults.thresholds,
+      defaults.unreachable,
+    ]);
+    const rows = await db.query<Policy>(`SELECT ${policyColumns} FROM org_usage_enforcement WHERE org_id = $1 FOR UPDATE`, [orgId]);
+    return rows[0]!;
+  },
+
+  async setPolicy(db: Queryable, orgId: string, p: Policy): Promise<void> {
+    await db.query(`UPDATE org_usage_enforcement SET mode = $2, thresholds = $3::int[], unreachable = $4, updated_at = now() WHERE org_id = $1`, [
+      orgId,
+      p.mode,
+      p.thresholds,
+      p.unreachable,
+    ]);
+  },
+
+  async insertPolicyAudit(db: Queryable, e: { orgId: string; actorId: string; oldPolicy: Policy; newPolicy: Policy }): Promise<void> {
+    await db.query(
+      `INSERT INTO usage_limit_audit (org_id, actor_id, scope, old_policy, new_policy) VALUES ($1, $2, 'policy', $3::text::jsonb, $4::text::jsonb)`,
+      [e.orgId, e.actorId, JSON.stringify(e.oldPolicy), JSON.stringify(e.newPolicy)],
+    );
+  },
+
   async insertAudit(
     db: Queryable,
     e: {
@@ -86,7 +133,7 @@ export const limitsStore = {
 
   async listAudit(db: Queryable, orgId: string, page: { limit: number; before?: number }): Promise<AuditRow[]> {
     return db.query<AuditRow>(
-      `SELECT a.id, a.actor_id, p.email AS actor_email, a.scope, a.target_email, a.old_limit, a.new_limit, a.changed_at
+      `SELECT a.id, a.actor_id, p.email AS actor_email, a.scope, a.target_email, a.old_limit, a.new_limit, a.old_policy, a.new_policy, a.changed_at
        FROM usage_limit_audit a LEFT JOIN principals p ON p.id = a.actor_id
        WHERE a.org_id = $1 AND ($2::bigint IS NULL OR a.id < $2::bigint)
        ORDER BY a.id DESC LIMIT $3`,

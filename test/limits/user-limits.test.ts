@@ -101,6 +101,7 @@ describe('allowance', () => {
       remaining: null,
       periodStart: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString(),
       periodEnd: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString(),
+      enforcement: { mode: 'block', thresholds: [80, 95], unreachable: 'open' },
     });
   });
 
