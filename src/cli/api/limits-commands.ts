@@ -1,9 +1,19 @@
 import { UsageError } from '../../core/cli/args.js';
-import { unwrap } from '../../client/api-client.js';
+import { unwrap, type paths } from '../../client/api-client.js';
 import { flag, integerFlag, type ApiCommand, type CommandContext } from './command.js';
 import { fields, printList, printObject, when } from './print.js';
 
 const credits = (n: number | null) => (n === null ? 'none' : n.toLocaleString('en-US'));
+
+type Policy = paths['/api/v0/organization/usage/enforcement']['get']['responses'][200]['content']['application/json'];
+const thresholdsText = (t: number[]) => (t.length === 0 ? 'none' : t.map((p) => `${p}%`).join(', '));
+const policyLines = (p: Policy): [string, string][] => [
+  ['mode', p.mode],
+  ['thresholds', thresholdsText(p.thresholds)],
+  ['unreachable', p.unreachable],
+];
+/** One line for a table cell: `block; 80%, 95%; open`. */
+const policyCell = (p: Policy | null) => (p === null ? '' : `${p.mode}; ${thresholdsText(p.thresholds)}; ${p.unreachable}`);
 
 export const limitsGet: ApiCommand = {
   name: 'limits get',
@@ -73,6 +83,7 @@ export const limitsAllowance: ApiCommand = {
         ['used', credits(body.used)],
         ['remaining', credits(body.remaining)],
         ['period', `${body.periodStart} to ${body.periodEnd}`],
+        ...policyLines(body.enforcement).map(([k, v]): [string, string] => [`enforcement ${k}`, v]),
       ]),
     );
     return 0;
@@ -99,10 +110,63 @@ export const limitsAudit: ApiCommand = {
       if (!ctx.values.all || page.entries.length < limit || !last) break;
       before = last.id;
     }
-    const rows = ctx.output === 'table' ? entries.map((e) => ({ ...e, changedAt: when(e.changedAt) })) : entries;
+    const rows =
+      ctx.output === 'table'
+        ? entries.map((e) => ({ ...e, changedAt: when(e.changedAt), oldPolicy: policyCell(e.oldPolicy), newPolicy: policyCell(e.newPolicy) }))
+        : entries;
     printList(ctx, { entries }, rows);
     return 0;
   },
 };
 
-export const limitsCommands = [limitsGet, limitsSet, limitsUsers, limitsAllowance, limitsAudit];
+/** --thresholds 80,95 (or none): whole percents; the service checks their range and order. */
+function thresholdsFlag(raw: string): number[] {
+  if (raw.trim() === 'none' || raw.trim() === '') return [];
+  return raw.split(',').map((part) => {
+    if (!/^\s*\d+\s*$/.test(part)) throw new UsageError(`--thresholds must be whole percents separated by commas (80,95), or none; got ${raw}.`);
+    return Number(part);
+  });
+}
+
+export const limitsEnforcement: ApiCommand = {
+  name: 'limits enforcement',
+  summary: "The organization's enforcement policy; with set, change it (owner or manager): the flags given replace, the others stay.",
+  positionals: [{ name: 'set', description: 'Change the policy with the flags below instead of showing it', optional: true }],
+  flags: {
+    mode: {
+      type: 'string',
+      value: 'MODE',
+      choices: ['off', 'warn', 'block'],
+      description: 'off: advisory; warn: warn only; block: refuse prompts at the limit',
+    },
+    thresholds: { type: 'string', value: 'LIST', description: 'Percents of the limit to warn at, ascending: 80,95 (up to 5), or none' },
+    unreachable: {
+      type: 'string',
+      value: 'WHAT',
+      choices: ['open', 'closed'],
+      description: 'When the service cannot be reached: let prompts through, or refuse them',
+    },
+  },
+  outputs: ['table', 'json'],
+  async run(ctx) {
+    const [action] = ctx.positionals;
+    const changes = {
+      ...(typeof ctx.values.mode === 'string' ? { mode: ctx.values.mode as Policy['mode'] } : {}),
+      ...(typeof ctx.values.thresholds === 'string' ? { thresholds: thresholdsFlag(ctx.values.thresholds) } : {}),
+      ...(typeof ctx.values.unreachable === 'string' ? { unreachable: ctx.values.unreachable as Policy['unreachable'] } : {}),
+    };
+    if (action !== undefined && action !== 'set') throw new UsageError(`Unexpected argument: ${action} (only set).`);
+    if (action === undefined && Object.keys(changes).length > 0) throw new UsageError('To change the policy: orgctl limits enforcement set --mode …');
+    if (action === 'set' && Object.keys(changes).length === 0) throw new UsageError('Nothing to set: give --mode, --thresholds or --unreachable.');
+    const current = await unwrap(ctx.api().GET('/api/v0/organization/usage/enforcement'));
+    if (action === undefined) {
+      printObject(ctx, current, fields(policyLines(current)));
+      return 0;
+    }
+    const body = await unwrap(ctx.api().PUT('/api/v0/organization/usage/enforcement', { body: { ...current, ...changes } }));
+    printObject(ctx, body, ['Enforcement policy set.', ...fields(policyLines(body))]);
+    return 0;
+  },
+};
+
+export const limitsCommands = [limitsGet, limitsSet, limitsUsers, limitsAllowance, limitsAudit, limitsEnforcement];
