@@ -8,6 +8,9 @@ import { limitsAuditQuery } from './queries.js';
 
 const PAGE = 50;
 const value = (n: number | null): string => (n === null ? 'no limit' : number(n));
+type Policy = { mode: string; thresholds: number[]; unreachable: string } | null;
+const policy = (p: Policy): string =>
+  p === null ? '' : `${p.mode}, thresholds ${p.thresholds.length ? p.thresholds.map((t) => `${t}%`).join(' ') : 'none'}, unreachable ${p.unreachable}`;
 
 /** Every change of a limit, newest first, a page of 50 at a time (the API pages by the last id seen). Owners and managers; others read the API's 403. */
 export function LimitsAuditPage() {
@@ -34,8 +37,8 @@ export function LimitsAuditPage() {
               <tr>
                 <th scope="col">When</th>
                 <th scope="col">Who</th>
-                <th scope="col">Limit</th>
-                <th scope="col">Old → new (credits)</th>
+                <th scope="col">What</th>
+                <th scope="col">Old → new (credits, or the policy)</th>
               </tr>
             </thead>
             <tbody>
@@ -45,10 +48,8 @@ export function LimitsAuditPage() {
                     <When ms={e.changedAt} />
                   </td>
                   <td>{e.actorEmail ?? (e.actorId === null ? 'a removed principal' : `service account ${e.actorId}`)}</td>
-                  <td>{e.scope === 'global' ? 'for everyone' : `of ${e.targetEmail ?? 'a removed user'}`}</td>
-                  <td>
-                    {value(e.oldLimit)} → {value(e.newLimit)}
-                  </td>
+                  <td>{e.scope === 'policy' ? 'enforcement policy' : e.scope === 'global' ? 'for everyone' : `of ${e.targetEmail ?? 'a removed user'}`}</td>
+                  <td>{e.scope === 'policy' ? `${policy(e.oldPolicy)} → ${policy(e.newPolicy)}` : `${value(e.oldLimit)} → ${value(e.newLimit)}`}</td>
                 </tr>
               ))}
             </tbody>

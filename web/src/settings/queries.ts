@@ -11,7 +11,7 @@ export const key = {
   /** Every list of API keys (the caller's, a service account's). */
   apiKeys: ['api-keys'],
   serviceAccounts: ['service-accounts'],
-  /** The global limit and the overrides. */
+  /** The global limit, the overrides and the enforcement policy. */
   limits: ['limits'],
   limitsAudit: ['limits-audit'],
   sessions: ['sessions'],
@@ -41,6 +41,11 @@ export const userLimitsQuery = queryOptions({
 export const globalLimitQuery = queryOptions({
   queryKey: [...key.limits, 'global'],
   queryFn: () => call(api.GET('/api/v0/organization/usage/limits/global')),
+});
+
+export const enforcementQuery = queryOptions({
+  queryKey: [...key.limits, 'enforcement'],
+  queryFn: () => call(api.GET('/api/v0/organization/usage/enforcement')),
 });
 
 /** A page of the limit audit log: the `limit` changes before the id `before` (undefined: the newest). */

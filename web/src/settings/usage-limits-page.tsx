@@ -6,6 +6,7 @@ import { number } from '../ui/format.js';
 import { allowanceKey } from '../usage/queries.js';
 import { ErrorNote, Field, Page, QueryState, TableScroll } from '../ui/parts.js';
 import { CreditsField, NOT_A_NUMBER, parseCredits } from './credits-field.js';
+import { EnforcementCard } from './enforcement-card.js';
 import { key, membersQuery, userLimitsQuery } from './queries.js';
 
 type UserLimits = Body<'/api/v0/organization/usage/limits/users', 'get'>;
@@ -308,6 +309,7 @@ export function UsageLimitsPage() {
           {manager ? <BulkEdit overrides={new Map(limits.data.users.map((u) => [u.email, u.limit]))} /> : null}
         </>
       ) : null}
+      <EnforcementCard manager={manager} />
     </Page>
   );
 }
