@@ -13,7 +13,7 @@ export type { Policy } from './store.js';
  * with no limit nothing is ever blocked, so blocking by default surprises no one who set none;
  * `off` keeps limits advisory for those who want that.
  */
-export const DEFAULT_POLICY: Policy = { mode: 'block', thresholds: [80, 95], unreachable: 'open' };
+const DEFAULT_POLICY: Policy = { mode: 'block', thresholds: [80, 95], unreachable: 'open' };
 
 const samePolicy = (a: Policy, b: Policy): boolean =>
   a.mode === b.mode && a.unreachable === b.unreachable && a.thresholds.length === b.thresholds.length && a.thresholds.every((t, i) => t === b.thresholds[i]);
