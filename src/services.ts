@@ -100,6 +100,7 @@ export function buildServices(config: Config, deps: ServiceDeps): Services {
     clock,
     e2b,
   });
+  const teams = new TeamsService({ db, identity, clock });
   return {
     db,
     clock,
@@ -111,8 +112,8 @@ export function buildServices(config: Config, deps: ServiceDeps): Services {
     analytics,
     telemetry,
     otlp: new OtlpService({ db, identity, analytics, clock }),
-    limits: new LimitsService({ db, identity, usage: deps.usage ?? analytics, clock }),
-    teams: new TeamsService({ db, identity, clock }),
+    limits: new LimitsService({ db, identity, usage: deps.usage ?? analytics, teams, clock }),
+    teams,
     readiness: new ReadinessService({ db }),
     automations: new AutomationsService({
       db,

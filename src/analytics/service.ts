@@ -314,10 +314,14 @@ export class AnalyticsService implements CreditsUsage {
     return { date, mine, organization: { ...sums(org), active_users: org.principals, first_active_date: first } };
   }
 
-  /** Credits a principal used in [from, to) (whole UTC days), for the allowance of usage limits. */
-  async creditsUsed(orgId: string, principalId: string, from: Date, to: Date): Promise<number> {
+  /**
+   * Credits principals used in [from, to) (whole UTC days), all together, for the allowance of usage
+   * limits: one principal's own, or a team's members' against its budget.
+   */
+  async creditsUsed(orgId: string, principalIds: readonly string[], from: Date, to: Date): Promise<number> {
+    if (principalIds.length === 0) return 0;
     const first = utcDay(from.getTime());
     const last = addDays(utcDay(to.getTime()), -1);
-    return roundCredits(await store.creditUnits(this.db, orgId, principalId, first, last));
+    return roundCredits(await store.creditUnits(this.db, orgId, principalIds, first, last));
   }
 }

@@ -282,10 +282,12 @@ export const analyticsStore = {
   },
 
   /** A user's credit units over the days [from, to]. */
-  async creditUnits(db: Queryable, orgId: string, userId: string, from: string, to: string): Promise<string> {
+  /** The credit units these users used from one day to another, both included, all together. */
+  async creditUnits(db: Queryable, orgId: string, userIds: readonly string[], from: string, to: string): Promise<string> {
     const rows = await db.query<{ units: string | null }>(
-      `SELECT sum(credit_units)::text AS units FROM analytics_user_day WHERE org_id = $1 AND user_id = $2 AND day BETWEEN $3::date AND $4::date`,
-      [orgId, userId, from, to],
+      `SELECT sum(credit_units)::text AS units FROM analytics_user_day
+       WHERE org_id = $1 AND user_id = ANY($2::uuid[]) AND day BETWEEN $3::date AND $4::date`,
+      [orgId, userIds, from, to],
     );
     return rows[0]?.units ?? '0';
   },

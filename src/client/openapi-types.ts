@@ -653,6 +653,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v0/organization/usage/limits/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The teams' monthly budgets, with what each team used this month */
+        get: operations["limits.listTeams"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v0/organization/usage/limits/teams/{teamId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set or remove a team's monthly budget */
+        put: operations["limits.setTeam"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v0/organization/usage/limits/users": {
         parameters: {
             query?: never;
@@ -1144,6 +1178,8 @@ export interface components {
                 name: string;
                 role: "owner" | "manager" | "member" | "guest";
             }[];
+            /** @description Standard Credits the team may use per calendar month (UTC), all members together; null: no budget (docs/teams.md) */
+            monthlyBudget: number | null;
             name: string;
             /** @description The last rename or change of members, Unix ms */
             updatedAt: number;
@@ -5080,9 +5116,13 @@ export interface operations {
                                 /** @description When the hook cannot reach the service: open lets prompts through, closed refuses them (mode block only) */
                                 unreachable: "open" | "closed";
                             } | null;
-                            /** @description global: the limit for everyone; user: an individual limit; policy: the enforcement policy */
-                            scope: "global" | "user" | "policy";
+                            /** @description global: the limit for everyone; user: an individual limit; policy: the enforcement policy; team: a team's monthly budget */
+                            scope: "global" | "user" | "policy" | "team";
                             targetEmail: string | null;
+                            /** @description The team of a team entry; null once the team is deleted for good, and for other entries */
+                            targetTeamId: string | null;
+                            /** @description The team's name when its budget changed; null for other entries */
+                            targetTeamName: string | null;
                         }[];
                     };
                 };
@@ -5212,6 +5252,145 @@ export interface operations {
             };
             /** @description Role not allowed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+        };
+    };
+    "limits.listTeams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The teams with a budget, by name, with what their members used this month together */
+                        teams: {
+                            limit: number;
+                            remaining: number;
+                            /** @description user: the person's individual limit; global: the limit for everyone (when they have none of their own); team: a team's budget */
+                            scope: "user" | "global" | "team";
+                            /** Format: uuid */
+                            teamId?: string;
+                            teamName?: string;
+                            /** @description Standard Credits used in the period: the person's own, or all the team's members' together */
+                            used: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Role not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+        };
+    };
+    "limits.setTeam": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                teamId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Standard Credits per user per calendar month (UTC); null removes the limit */
+                    limit: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        limit: number | null;
+                        /** Format: uuid */
+                        teamId: string;
+                        teamName: string;
+                    };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Role not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5762,6 +5941,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description Every budget that applies this month: the person's (individual, else global) first, then their teams' by name */
+                        budgets: {
+                            limit: number;
+                            remaining: number;
+                            /** @description user: the person's individual limit; global: the limit for everyone (when they have none of their own); team: a team's budget */
+                            scope: "user" | "global" | "team";
+                            /** Format: uuid */
+                            teamId?: string;
+                            teamName?: string;
+                            /** @description Standard Credits used in the period: the person's own, or all the team's members' together */
+                            used: number;
+                        }[];
                         enforcement: {
                             /** @description off: limits are advisory; warn: warn at each threshold and at the limit; block: warn at each threshold, refuse prompts at the limit */
                             mode: "off" | "warn" | "block";
@@ -5770,6 +5961,7 @@ export interface operations {
                             /** @description When the hook cannot reach the service: open lets prompts through, closed refuses them (mode block only) */
                             unreachable: "open" | "closed";
                         };
+                        /** @description Of the budget that binds; null when none applies */
                         limit: number | null;
                         /**
                          * Format: date-time
@@ -5782,8 +5974,16 @@ export interface operations {
                          */
                         periodStart: string;
                         remaining: number | null;
-                        source: "individual" | "global" | "none";
-                        /** @description Standard Credits used in the period */
+                        /** @description The budget that binds: the one with the least remaining (docs/usage-limits.md) */
+                        source: "individual" | "global" | "team" | "none";
+                        /**
+                         * Format: uuid
+                         * @description When a team budget binds
+                         */
+                        teamId?: string;
+                        /** @description When a team budget binds */
+                        teamName?: string;
+                        /** @description Standard Credits used in the period, of the budget that binds (the person's own when none does) */
                         used: number;
                     };
                 };

@@ -10,6 +10,10 @@ import {
   EnforcementPolicy,
   GlobalLimit,
   GlobalLimitBody,
+  TeamBudgetBody,
+  TeamBudgetParams,
+  TeamBudgetResult,
+  TeamBudgets,
   UserLimits,
   UserLimitsBody,
   UserLimitsResult,
@@ -98,6 +102,8 @@ export const limitsRoutes: FastifyPluginAsyncTypebox<{ limits: LimitsService }> 
           actorEmail: r.actor_email,
           scope: r.scope,
           targetEmail: r.target_email,
+          targetTeamId: r.target_team_id,
+          targetTeamName: r.target_team_name,
           oldLimit: r.old_limit,
           newLimit: r.new_limit,
           oldPolicy: r.old_policy,
@@ -106,6 +112,36 @@ export const limitsRoutes: FastifyPluginAsyncTypebox<{ limits: LimitsService }> 
         })),
       };
     },
+  );
+
+  app.get(
+    '/api/v0/organization/usage/limits/teams',
+    {
+      config: { access: access.contributors },
+      schema: {
+        operationId: 'limits.listTeams',
+        tags,
+        summary: "The teams' monthly budgets, with what each team used this month",
+        response: { 200: TeamBudgets, ...errorResponses(401, 403) },
+      },
+    },
+    async (request) => ({ teams: await limits.teamBudgets(principalOf(request).orgId) }),
+  );
+
+  app.put(
+    '/api/v0/organization/usage/limits/teams/:teamId',
+    {
+      config: { access: access.managers },
+      schema: {
+        operationId: 'limits.setTeam',
+        tags,
+        summary: "Set or remove a team's monthly budget",
+        params: TeamBudgetParams,
+        body: TeamBudgetBody,
+        response: { 200: TeamBudgetResult, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => limits.setTeamBudget(principalOf(request), request.params.teamId, request.body.limit),
   );
 
   app.get(

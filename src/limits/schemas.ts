@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { UuidParam } from '../core/http/params.js';
 
 export const MIN_LIMIT = 1_000_000;
 
@@ -51,11 +52,27 @@ export const AllowanceQuery = Type.Object({
     Type.String({ format: 'email', maxLength: 320, description: "Another user's allowance by their email (owners and managers); not with user_id" }),
   ),
 });
+const Credits = Type.Integer({ minimum: 0 });
+const Budget = Type.Object({
+  scope: Type.Union([Type.Literal('user'), Type.Literal('global'), Type.Literal('team')], {
+    description: "user: the person's individual limit; global: the limit for everyone (when they have none of their own); team: a team's budget",
+  }),
+  teamId: Type.Optional(Type.String({ format: 'uuid' })),
+  teamName: Type.Optional(Type.String()),
+  limit: Credits,
+  used: Type.Integer({ minimum: 0, description: "Standard Credits used in the period: the person's own, or all the team's members' together" }),
+  remaining: Credits,
+});
 export const Allowance = Type.Object({
-  limit: ResponseLimit,
-  source: Type.Union([Type.Literal('individual'), Type.Literal('global'), Type.Literal('none')]),
-  used: Type.Integer({ minimum: 0, description: 'Standard Credits used in the period' }),
-  remaining: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
+  limit: Type.Union([Credits, Type.Null()], { description: 'Of the budget that binds; null when none applies' }),
+  source: Type.Union([Type.Literal('individual'), Type.Literal('global'), Type.Literal('team'), Type.Literal('none')], {
+    description: 'The budget that binds: the one with the least remaining (docs/usage-limits.md)',
+  }),
+  teamId: Type.Optional(Type.String({ format: 'uuid', description: 'When a team budget binds' })),
+  teamName: Type.Optional(Type.String({ description: 'When a team budget binds' })),
+  used: Type.Integer({ minimum: 0, description: "Standard Credits used in the period, of the budget that binds (the person's own when none does)" }),
+  remaining: Type.Union([Credits, Type.Null()]),
+  budgets: Type.Array(Budget, { description: "Every budget that applies this month: the person's (individual, else global) first, then their teams' by name" }),
   periodStart: Type.String({ format: 'date-time', description: 'Start of the calendar month (UTC), inclusive' }),
   periodEnd: Type.String({ format: 'date-time', description: 'Start of the next calendar month (UTC), exclusive' }),
   enforcement: EnforcementPolicy,
@@ -73,10 +90,14 @@ export const AuditLog = Type.Object({
       id: Type.Integer(),
       actorId: Type.Union([Type.String(), Type.Null()]),
       actorEmail: Type.Union([Type.String(), Type.Null()]),
-      scope: Type.Union([Type.Literal('global'), Type.Literal('user'), Type.Literal('policy')], {
-        description: 'global: the limit for everyone; user: an individual limit; policy: the enforcement policy',
+      scope: Type.Union([Type.Literal('global'), Type.Literal('user'), Type.Literal('policy'), Type.Literal('team')], {
+        description: "global: the limit for everyone; user: an individual limit; policy: the enforcement policy; team: a team's monthly budget",
       }),
       targetEmail: Type.Union([Type.String(), Type.Null()]),
+      targetTeamId: Type.Union([Type.String(), Type.Null()], {
+        description: 'The team of a team entry; null once the team is deleted for good, and for other entries',
+      }),
+      targetTeamName: Type.Union([Type.String(), Type.Null()], { description: "The team's name when its budget changed; null for other entries" }),
       oldLimit: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: 'null for a policy entry' }),
       newLimit: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: 'null for a policy entry' }),
       oldPolicy: Type.Union([EnforcementPolicy, Type.Null()], {
@@ -86,4 +107,11 @@ export const AuditLog = Type.Object({
       changedAt: Type.Integer({ description: 'Unix time in milliseconds' }),
     }),
   ),
+});
+
+export const TeamBudgetParams = Type.Object({ teamId: UuidParam('Team', 'team_not_found') });
+export const TeamBudgetBody = Type.Object({ limit: LimitValue }, { additionalProperties: false });
+export const TeamBudgetResult = Type.Object({ teamId: Type.String({ format: 'uuid' }), teamName: Type.String(), limit: ResponseLimit });
+export const TeamBudgets = Type.Object({
+  teams: Type.Array(Budget, { description: 'The teams with a budget, by name, with what their members used this month together' }),
 });

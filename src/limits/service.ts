@@ -4,6 +4,8 @@ import { dayStartMs, monthStart, nextMonthStart, utcDay } from '../core/days.js'
 import { isManagerRole, type Principal } from '../core/identity/roles.js';
 import { errors } from '../core/http/errors.js';
 import { normalizeEmail, type IdentityService } from '../core/identity/service.js';
+import type { TeamBudget } from '../teams/service.js';
+import { bindingBudget, budget, type Budget } from './allowance.js';
 import { limitsStore as store, type AuditRow, type Policy } from './store.js';
 
 export type { Policy } from './store.js';
@@ -28,16 +30,28 @@ function checkThresholds(thresholds: number[]): void {
   if (problems.length > 0) throw errors.invalid(problems);
 }
 
-/** Where the credits a principal used in a period come from (the telemetry rollups). */
+/** Where the credits principals used in a period come from (the telemetry rollups). */
 export interface CreditsUsage {
-  creditsUsed(orgId: string, principalId: string, from: Date, to: Date): Promise<number>;
+  /** What these principals used in [from, to), all together. */
+  creditsUsed(orgId: string, principalIds: readonly string[], from: Date, to: Date): Promise<number>;
+}
+
+/** The teams' budgets, which the teams area keeps; set and audited here, as limits are. */
+export interface TeamBudgets {
+  budgets(orgId: string, memberOf?: string): Promise<TeamBudget[]>;
+  lockBudget(orgId: string, teamId: string): Promise<{ id: string; name: string; budget: number | null }>;
+  setBudget(teamId: string, budget: number | null): Promise<void>;
 }
 
 export interface Allowance {
+  /** Of the budget that binds (`source`); used is the person's own when none does. */
   limit: number | null;
-  source: 'individual' | 'global' | 'none';
+  source: 'individual' | 'global' | 'team' | 'none';
+  teamId?: string;
+  teamName?: string;
   used: number;
   remaining: number | null;
+  budgets: Budget[];
   periodStart: string;
   periodEnd: string;
   enforcement: Policy;
@@ -55,6 +69,8 @@ export interface LimitsDeps {
   identity: IdentityService;
   /** The credits each principal used (the analytics service, or a test's stand-in). */
   usage: CreditsUsage;
+  /** The teams' budgets. */
+  teams: TeamBudgets;
   /** Which month is the current period; by default the system's. */
   clock?: Clock;
 }
@@ -63,12 +79,14 @@ export class LimitsService {
   private readonly db: Db;
   private readonly identity: IdentityService;
   private readonly usage: CreditsUsage;
+  private readonly teams: TeamBudgets;
   private readonly clock: Clock;
 
-  constructor({ db, identity, usage, clock = systemClock }: LimitsDeps) {
+  constructor({ db, identity, usage, teams, clock = systemClock }: LimitsDeps) {
     this.db = db;
     this.identity = identity;
     this.usage = usage;
+    this.teams = teams;
     this.clock = clock;
   }
 
@@ -190,22 +208,57 @@ export class LimitsService {
   async allowance(principal: Principal, by: { userId?: string; email?: string } = {}): Promise<Allowance> {
     const period = monthOf(this.clock.now());
     const whose = await this.whoseAllowance(principal, by);
-    const [{ individual, global }, used, enforcement] = await Promise.all([
+    const used = (ids: readonly string[]) => this.usage.creditsUsed(principal.orgId, ids, period.start, period.end).then(Math.round);
+    const [{ individual, global }, own, teams, enforcement] = await Promise.all([
       store.effectiveLimits(this.db, principal.orgId, whose),
-      this.usage.creditsUsed(principal.orgId, whose, period.start, period.end),
+      used([whose]),
+      this.teams.budgets(principal.orgId, whose),
       this.getPolicy(principal.orgId),
     ]);
-    const limit = individual ?? global;
-    const usedCredits = Math.round(used);
+    const personal = individual !== null ? budget('user', individual, own) : global !== null ? budget('global', global, own) : undefined;
+    const budgets = [...(personal ? [personal] : []), ...(await Promise.all(teams.map(async (t) => budget('team', t.budget, await used(t.memberIds), t))))];
+    const binding = bindingBudget(budgets);
     return {
-      limit,
-      source: individual !== null ? 'individual' : global !== null ? 'global' : 'none',
-      used: usedCredits,
-      remaining: limit === null ? null : Math.max(0, limit - usedCredits),
+      limit: binding?.limit ?? null,
+      source: binding === undefined ? 'none' : binding.scope === 'user' ? 'individual' : binding.scope,
+      ...(binding?.scope === 'team' ? { teamId: binding.teamId, teamName: binding.teamName } : {}),
+      used: binding?.used ?? own,
+      remaining: binding?.remaining ?? null,
+      budgets,
       periodStart: period.start.toISOString(),
       periodEnd: period.end.toISOString(),
       enforcement,
     };
+  }
+
+  /** Sets or removes a team's monthly budget; a real change is written to the audit log in the same transaction. */
+  setTeamBudget(actor: Principal, teamId: string, limit: number | null): Promise<{ teamId: string; teamName: string; limit: number | null }> {
+    return this.db.transaction(async () => {
+      const team = await this.teams.lockBudget(actor.orgId, teamId);
+      if (team.budget !== limit) {
+        await this.teams.setBudget(team.id, limit);
+        await store.insertAudit(this.db, {
+          orgId: actor.orgId,
+          actorId: actor.id,
+          scope: 'team',
+          targetId: null,
+          targetEmail: null,
+          team: { id: team.id, name: team.name },
+          oldLimit: team.budget,
+          newLimit: limit,
+        });
+      }
+      return { teamId: team.id, teamName: team.name, limit };
+    });
+  }
+
+  /** The teams with a budget, with what their members used this month together and what remains. */
+  async teamBudgets(orgId: string): Promise<Budget[]> {
+    const period = monthOf(this.clock.now());
+    const teams = await this.teams.budgets(orgId);
+    return Promise.all(
+      teams.map(async (t) => budget('team', t.budget, Math.round(await this.usage.creditsUsed(orgId, t.memberIds, period.start, period.end)), t)),
+    );
   }
 
   auditLog(orgId: string, page: { limit: number; before?: number }): Promise<AuditRow[]> {

@@ -10,8 +10,10 @@ export interface AuditRow {
   id: number;
   actor_id: string | null;
   actor_email: string | null;
-  scope: 'global' | 'user' | 'policy';
+  scope: 'global' | 'user' | 'policy' | 'team';
   target_email: string | null;
+  target_team_id: string | null;
+  target_team_name: string | null;
   old_limit: number | null;
   new_limit: number | null;
   old_policy: Policy | null;
@@ -117,23 +119,25 @@ export const limitsStore = {
     e: {
       orgId: string;
       actorId: string;
-      scope: 'global' | 'user';
+      scope: 'global' | 'user' | 'team';
       targetId: string | null;
       targetEmail: string | null;
+      /** The team of a team budget's entry, with its name at the time. */
+      team?: { id: string; name: string };
       oldLimit: number | null;
       newLimit: number | null;
     },
   ): Promise<void> {
     await db.query(
-      `INSERT INTO usage_limit_audit (org_id, actor_id, scope, target_principal_id, target_email, old_limit, new_limit)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [e.orgId, e.actorId, e.scope, e.targetId, e.targetEmail, e.oldLimit, e.newLimit],
+      `INSERT INTO usage_limit_audit (org_id, actor_id, scope, target_principal_id, target_email, target_team_id, target_team_name, old_limit, new_limit)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [e.orgId, e.actorId, e.scope, e.targetId, e.targetEmail, e.team?.id ?? null, e.team?.name ?? null, e.oldLimit, e.newLimit],
     );
   },
 
   async listAudit(db: Queryable, orgId: string, page: { limit: number; before?: number }): Promise<AuditRow[]> {
     return db.query<AuditRow>(
-      `SELECT a.id, a.actor_id, p.email AS actor_email, a.scope, a.target_email, a.old_limit, a.new_limit, a.old_policy, a.new_policy, a.changed_at
+      `SELECT a.id, a.actor_id, p.email AS actor_email, a.scope, a.target_email, a.target_team_id, a.target_team_name, a.old_limit, a.new_limit, a.old_policy, a.new_policy, a.changed_at
        FROM usage_limit_audit a LEFT JOIN principals p ON p.id = a.actor_id
        WHERE a.org_id = $1 AND ($2::bigint IS NULL OR a.id < $2::bigint)
        ORDER BY a.id DESC LIMIT $3`,

@@ -37,6 +37,9 @@ export const Team = Type.Object(
   {
     id: Uuid,
     name: Type.String(),
+    monthlyBudget: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
+      description: 'Standard Credits the team may use per calendar month (UTC), all members together; null: no budget (docs/teams.md)',
+    }),
     members: Type.Array(TeamMember, { description: 'Ordered by email' }),
     createdAt: EpochMs,
     updatedAt: Type.Integer({ minimum: 0, description: 'The last rename or change of members, Unix ms' }),

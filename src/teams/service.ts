@@ -10,6 +10,13 @@ import { teamsStore as store, type MemberRow, type TeamRow } from './store.js';
 
 export type TeamView = Static<typeof Team>;
 
+export interface TeamBudget {
+  id: string;
+  name: string;
+  budget: number;
+  memberIds: string[];
+}
+
 export interface TeamsDeps {
   db: Db;
   /** Tells which ids are users of the organization. */
@@ -24,6 +31,7 @@ function view(team: TeamRow, members: MemberRow[]): TeamView {
   return {
     id: team.id,
     name: team.name,
+    monthlyBudget: team.monthly_budget_credits,
     members: members.filter((m) => m.team_id === team.id).map((m) => ({ id: m.id, email: m.email, name: m.name, role: m.role })),
     createdAt: team.created_at.getTime(),
     updatedAt: team.updated_at.getTime(),
@@ -122,6 +130,29 @@ export class TeamsService {
       if (await store.removeMember(this.db, team.id, userId.toLowerCase())) await store.touch(this.db, team.id, this.clock.now());
     });
     return this.get(actor.orgId, teamId);
+  }
+
+  /**
+   * A team's monthly budget, locked until the caller's transaction ends, so concurrent changes are
+   * audited in order (the limits service sets and audits budgets, as it does limits).
+   */
+  async lockBudget(orgId: string, teamId: string): Promise<{ id: string; name: string; budget: number | null }> {
+    const team = await this.lockTeam(orgId, teamId);
+    return { id: team.id, name: team.name, budget: team.monthly_budget_credits };
+  }
+
+  /** In the caller's transaction, after lockBudget. */
+  async setBudget(teamId: string, budget: number | null): Promise<void> {
+    await store.setBudget(this.db, teamId, budget, this.clock.now());
+  }
+
+  /**
+   * The teams with a budget (with `memberOf`, those this user belongs to), each with its members:
+   * their use counts against the budget.
+   */
+  async budgets(orgId: string, memberOf?: string): Promise<TeamBudget[]> {
+    const rows = await store.budgets(this.db, orgId, memberOf);
+    return rows.map((r) => ({ id: r.id, name: r.name, budget: r.budget, memberIds: r.member_ids }));
   }
 
   private async lockTeam(orgId: string, teamId: string): Promise<TeamRow> {

@@ -5,6 +5,7 @@ import type { Role } from '../core/identity/roles.js';
 export interface TeamRow {
   id: string;
   name: string;
+  monthly_budget_credits: number | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -32,7 +33,7 @@ async function guardName<T>(name: string, fn: () => Promise<T>): Promise<T> {
   }
 }
 
-const teamColumns = 'id, name, created_at, updated_at';
+const teamColumns = 'id, name, monthly_budget_credits, created_at, updated_at';
 
 export const teamsStore = {
   async insert(tx: Queryable, t: { id: string; orgId: string; name: string }, now: Date): Promise<void> {
@@ -63,6 +64,27 @@ export const teamsStore = {
 
   async rename(tx: Queryable, teamId: string, name: string, now: Date): Promise<void> {
     await guardName(name, () => tx.query(`UPDATE teams SET name = $2, name_key = $3, updated_at = $4 WHERE id = $1`, [teamId, name, nameKey(name), now]));
+  },
+
+  async setBudget(tx: Queryable, teamId: string, budget: number | null, now: Date): Promise<void> {
+    await tx.query(`UPDATE teams SET monthly_budget_credits = $2, updated_at = $3 WHERE id = $1`, [teamId, budget, now]);
+  },
+
+  /**
+   * The teams not deleted with a budget, by name, each with its members' ids (none for a team
+   * without members); with `memberOf`, only the teams that user is a member of.
+   */
+  async budgets(db: Queryable, orgId: string, memberOf?: string): Promise<{ id: string; name: string; budget: number; member_ids: string[] }[]> {
+    return db.query(
+      `SELECT t.id, t.name, t.monthly_budget_credits AS budget,
+              coalesce(array_agg(m.principal_id::text ORDER BY m.principal_id) FILTER (WHERE m.principal_id IS NOT NULL), '{}') AS member_ids
+       FROM teams t LEFT JOIN team_members m ON m.team_id = t.id
+       WHERE t.org_id = $1 AND t.deleted_at IS NULL AND t.monthly_budget_credits IS NOT NULL
+         AND ($2::uuid IS NULL OR EXISTS (SELECT 1 FROM team_members o WHERE o.team_id = t.id AND o.principal_id = $2::uuid))
+       GROUP BY t.id, t.name, t.name_key, t.monthly_budget_credits
+       ORDER BY t.name_key, t.id`,
+      [orgId, memberOf ?? null],
+    );
   },
 
   async touch(tx: Queryable, teamId: string, now: Date): Promise<void> {

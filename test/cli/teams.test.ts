@@ -44,11 +44,20 @@ describe('orgctl teams', () => {
     expect(created.stdout).toMatch(/mia@acme\.test \(member\)\n\s+ned@acme\.test \(member\)/);
 
     const table = await cli(['teams', 'list']);
-    expect(table.stdout).toMatch(/Platform\s+\S+\s+2\s+mia@acme\.test, ned@acme\.test/);
+    expect(table.stdout).toMatch(/Platform\s+\S+\s+none\s+2\s+mia@acme\.test, ned@acme\.test/);
     const csv = parse((await cli(['teams', 'list', '--output', 'csv'])).stdout, { columns: true }) as Record<string, string>[];
     expect(csv).toEqual([expect.objectContaining({ name: 'Platform', members: 'mia@acme.test;ned@acme.test' })]);
 
     expect((await cli(['teams', 'rename', 'platform', 'Platform Eng'])).stdout).toBe('Renamed team Platform to Platform Eng.\n');
+    expect((await cli(['teams', 'budget', 'platform eng', '--limit', '5_000_000'])).stdout).toBe('Monthly budget of team Platform Eng: 5,000,000.\n');
+    const refused = await cli(['teams', 'budget', 'Platform Eng', '--limit', '6000000'], memberKey);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/403|owner, manager/);
+    const budgets = parse((await cli(['limits', 'teams', '--output', 'csv'], memberKey)).stdout, { columns: true }) as Record<string, string>[];
+    expect(budgets).toEqual([expect.objectContaining({ scope: 'team', teamName: 'Platform Eng', limit: '5000000', used: '0', remaining: '5000000' })]);
+    expect((await cli(['teams', 'get', 'Platform Eng'])).stdout).toMatch(/monthly budget\s+5,000,000/);
+    const audit = JSON.parse((await cli(['limits', 'audit', '--output', 'json'])).stdout) as { entries: Record<string, unknown>[] };
+    expect(audit.entries[0]).toMatchObject({ scope: 'team', targetTeamName: 'Platform Eng', oldLimit: null, newLimit: 5_000_000 });
     expect((await cli(['teams', 'remove-member', 'Platform Eng', 'ned@acme.test'])).stdout).toBe('Removed ned@acme.test from team Platform Eng.\n');
     const members = JSON.parse((await cli(['teams', 'members', 'platform eng', '--output', 'json'])).stdout) as { members: { email: string }[] };
     expect(members.members.map((m) => m.email)).toEqual(['mia@acme.test']);

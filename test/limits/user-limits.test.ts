@@ -99,6 +99,7 @@ describe('allowance', () => {
       source: 'none',
       used: 0,
       remaining: null,
+      budgets: [],
       periodStart: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString(),
       periodEnd: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString(),
       enforcement: { mode: 'block', thresholds: [80, 95], unreachable: 'open' },

@@ -6,7 +6,7 @@ import { apiCall, signedInAs, signedInOwner, type SignedIn } from './signed-in-s
 const MIA = 'mia@web.test';
 const NOAH = 'noah@web.test';
 
-type Teams = { teams: { id: string; name: string; members: { email: string }[] }[] };
+type Teams = { teams: { id: string; name: string; monthlyBudget: number | null; members: { email: string }[] }[] };
 
 describe.skipIf(!hasChromium)('Settings → Teams in Chromium against orgctl serve', { timeout: 180_000 }, () => {
   let s: SignedIn;
@@ -41,8 +41,35 @@ describe.skipIf(!hasChromium)('Settings → Teams in Chromium against orgctl ser
     expect(await axeViolations(page)).toEqual([]);
 
     await card.getByRole('button', { name: `Remove ${NOAH} from Platform` }).click();
-    await card.getByText('1 member', { exact: true }).waitFor();
+    await card.getByText(/^1 member;/).waitFor();
     expect((await teams())[0]!.members.map((m) => m.email)).toEqual([MIA]);
+
+    // A monthly budget: below the minimum the API says why; set, then removed; both audited.
+    const budget = card.getByLabel('Monthly budget of Platform (Standard Credits, at least 1,000,000)');
+    await budget.fill('5000');
+    await card.getByRole('button', { name: 'Set budget of Platform' }).click();
+    await card
+      .getByRole('alert')
+      .filter({ hasText: /1000000/ })
+      .waitFor();
+    await budget.fill('4,000,000');
+    await card.getByRole('button', { name: 'Set budget of Platform' }).click();
+    await card
+      .getByTestId('team-budget')
+      .filter({ hasText: /^monthly budget 4\D?000\D?000 Standard Credits$/ })
+      .waitFor();
+    expect((await teams())[0]).toMatchObject({ monthlyBudget: 4_000_000 });
+    await card.getByRole('button', { name: 'Remove budget of Platform' }).click();
+    await card.getByTestId('team-budget').filter({ hasText: 'no monthly budget' }).waitFor();
+    const audit = await apiCall<{ entries: { scope: string; targetTeamName: string; oldLimit: number | null; newLimit: number | null }[] }>(
+      s,
+      'GET',
+      '/api/v0/organization/usage/limits/audit',
+    );
+    expect(audit.body.entries.map((e) => [e.scope, e.targetTeamName, e.oldLimit, e.newLimit])).toEqual([
+      ['team', 'Platform', 4_000_000, null],
+      ['team', 'Platform', null, 4_000_000],
+    ]);
 
     // A second team, then a rename onto the first one's name in other letters: the API's 409 is shown and nothing changes.
     await page.getByLabel('Team name').fill('Mobile');

@@ -1,9 +1,7 @@
 import { UsageError } from '../../core/cli/args.js';
 import { unwrap, type paths } from '../../client/api-client.js';
 import { flag, integerFlag, type ApiCommand, type CommandContext } from './command.js';
-import { fields, printList, printObject, when } from './print.js';
-
-const credits = (n: number | null) => (n === null ? 'none' : n.toLocaleString('en-US'));
+import { credits, fields, printList, printObject, when } from './print.js';
 
 type Policy = paths['/api/v0/organization/usage/enforcement']['get']['responses'][200]['content']['application/json'];
 const thresholdsText = (t: number[]) => (t.length === 0 ? 'none' : t.map((p) => `${p}%`).join(', '));
@@ -27,7 +25,7 @@ export const limitsGet: ApiCommand = {
 };
 
 /** --limit N, or `none` to remove the limit. */
-function limitValue(ctx: CommandContext): number | null {
+export function limitValue(ctx: CommandContext): number | null {
   const raw = flag(ctx, 'limit');
   if (raw === undefined) throw new UsageError('Missing --limit: a number of Standard Credits per month (at least 1,000,000), or none.');
   if (raw === 'none') return null;
@@ -79,10 +77,14 @@ export const limitsAllowance: ApiCommand = {
       ctx,
       body,
       fields([
-        ['limit', `${credits(body.limit)} (${body.source})`],
+        ['limit', `${credits(body.limit)} (${body.source === 'team' ? `team ${body.teamName}` : body.source})`],
         ['used', credits(body.used)],
         ['remaining', credits(body.remaining)],
         ['period', `${body.periodStart} to ${body.periodEnd}`],
+        ...body.budgets.map((b): [string, string] => [
+          b.scope === 'team' ? `budget of team ${b.teamName}` : `${b.scope === 'user' ? 'individual' : 'global'} limit`,
+          `${credits(b.used)} used of ${credits(b.limit)}, ${credits(b.remaining)} remaining`,
+        ]),
         ...policyLines(body.enforcement).map(([k, v]): [string, string] => [`enforcement ${k}`, v]),
       ]),
     );
@@ -169,4 +171,19 @@ export const limitsEnforcement: ApiCommand = {
   },
 };
 
-export const limitsCommands = [limitsGet, limitsSet, limitsUsers, limitsAllowance, limitsAudit, limitsEnforcement];
+export const limitsTeams: ApiCommand = {
+  name: 'limits teams',
+  summary: "The teams' monthly budgets, with what each team's members used this month together (owner, manager or member).",
+  outputs: ['table', 'json', 'csv'],
+  async run(ctx) {
+    const body = await unwrap(ctx.api().GET('/api/v0/organization/usage/limits/teams'));
+    const rows =
+      ctx.output === 'table'
+        ? body.teams.map((t) => ({ team: t.teamName, budget: credits(t.limit), used: credits(t.used), remaining: credits(t.remaining), id: t.teamId }))
+        : body.teams;
+    printList(ctx, body, rows);
+    return 0;
+  },
+};
+
+export const limitsCommands = [limitsGet, limitsSet, limitsUsers, limitsTeams, limitsAllowance, limitsAudit, limitsEnforcement];

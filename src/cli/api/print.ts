@@ -53,3 +53,6 @@ export function fields(pairs: [string, unknown][]): string[] {
 
 /** Unix milliseconds as an ISO time, or `-`. */
 export const when = (ms: number | null | undefined): string => (ms === null || ms === undefined ? '-' : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z'));
+
+/** Standard Credits as a person reads them (1,000,000), or `none` for no limit or budget. */
+export const credits = (n: number | null) => (n === null ? 'none' : n.toLocaleString('en-US'));

@@ -3,7 +3,8 @@ import type { components } from '../../client/openapi-types.js';
 import { UsageError } from '../../core/cli/args.js';
 import { CliError } from '../../core/cli/cli-error.js';
 import type { ApiCommand, CommandContext, FlagSpec } from './command.js';
-import { fields, printList, printObject, when } from './print.js';
+import { limitValue } from './limits-commands.js';
+import { credits, fields, printList, printObject, when } from './print.js';
 
 type Team = components['schemas']['Team'];
 
@@ -49,6 +50,7 @@ function describe(t: Team): string[] {
     ...fields([
       ['id', t.id],
       ['name', t.name],
+      ['monthly budget', credits(t.monthlyBudget)],
       ['created', when(t.createdAt)],
       ['updated', when(t.updatedAt)],
       ['members', t.members.length],
@@ -66,6 +68,7 @@ const teamsList: ApiCommand = {
     const rows = body.teams.map((t) => ({
       name: t.name,
       id: t.id,
+      budget: ctx.output === 'table' ? credits(t.monthlyBudget) : t.monthlyBudget,
       members: ctx.output === 'table' ? t.members.length : t.members.map((m) => m.email),
       ...(ctx.output === 'table' ? { emails: t.members.map((m) => m.email).join(', ') } : {}),
       created: when(t.createdAt),
@@ -162,7 +165,7 @@ const teamsSetMembers: ApiCommand = {
     const updated = await unwrap(api.PUT('/api/v0/organization/teams/{teamId}/members', { params: { path: { teamId: t.id } }, body: { userIds: ids } }));
     printObject(ctx, updated, [
       `Team ${updated.name} has ${updated.members.length} member${updated.members.length === 1 ? '' : 's'}.`,
-      ...describe(updated).slice(5),
+      ...memberLines(updated),
     ]);
     return 0;
   },
@@ -200,4 +203,31 @@ const teamsRemoveMember: ApiCommand = {
   run: (ctx) => changeMember(ctx, 'remove'),
 };
 
-export const teamsCommands = [teamsList, teamsGet, teamsMembers, teamsCreate, teamsRename, teamsDelete, teamsSetMembers, teamsAddMember, teamsRemoveMember];
+const teamsBudget: ApiCommand = {
+  name: 'teams budget',
+  summary: "Set or remove a team's monthly budget in Standard Credits, for all its members together (owner or manager).",
+  positionals: [team],
+  flags: { limit: { type: 'string', value: 'N|none', description: 'Standard Credits per month (at least 1,000,000), or none to remove the budget' } },
+  outputs: ['table', 'json'],
+  async run(ctx) {
+    const limit = limitValue(ctx);
+    const api = ctx.api();
+    const t = await findTeam(api, ctx.positionals[0] as string);
+    const body = await unwrap(api.PUT('/api/v0/organization/usage/limits/teams/{teamId}', { params: { path: { teamId: t.id } }, body: { limit } }));
+    printObject(ctx, body, [`Monthly budget of team ${body.teamName}: ${credits(body.limit)}.`]);
+    return 0;
+  },
+};
+
+export const teamsCommands = [
+  teamsList,
+  teamsGet,
+  teamsMembers,
+  teamsCreate,
+  teamsRename,
+  teamsBudget,
+  teamsDelete,
+  teamsSetMembers,
+  teamsAddMember,
+  teamsRemoveMember,
+];

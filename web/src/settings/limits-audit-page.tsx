@@ -48,7 +48,15 @@ export function LimitsAuditPage() {
                     <When ms={e.changedAt} />
                   </td>
                   <td>{e.actorEmail ?? (e.actorId === null ? 'a removed principal' : `service account ${e.actorId}`)}</td>
-                  <td>{e.scope === 'policy' ? 'enforcement policy' : e.scope === 'global' ? 'for everyone' : `of ${e.targetEmail ?? 'a removed user'}`}</td>
+                  <td>
+                    {e.scope === 'policy'
+                      ? 'enforcement policy'
+                      : e.scope === 'global'
+                        ? 'for everyone'
+                        : e.scope === 'team'
+                          ? `budget of team ${e.targetTeamName ?? ''}`
+                          : `of ${e.targetEmail ?? 'a removed user'}`}
+                  </td>
                   <td>{e.scope === 'policy' ? `${policy(e.oldPolicy)} → ${policy(e.newPolicy)}` : `${value(e.oldLimit)} → ${value(e.newLimit)}`}</td>
                 </tr>
               ))}

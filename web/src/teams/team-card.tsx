@@ -1,6 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { api, call, type Body } from '../api.js';
+import { CreditsField, NOT_A_NUMBER, parseCredits } from '../settings/credits-field.js';
+import { key as settingsKey } from '../settings/queries.js';
+import { number } from '../ui/format.js';
 import { ErrorNote, Field, TableScroll } from '../ui/parts.js';
 import { teamsKey } from './queries.js';
 
@@ -11,6 +14,54 @@ type User = Body<'/api/v0/organization/members', 'get'>['members'][number];
 function useTeamChange<A>(change: (arg: A) => Promise<unknown>) {
   const queryClient = useQueryClient();
   return useMutation({ mutationFn: change, onSuccess: () => void queryClient.invalidateQueries({ queryKey: teamsKey }) });
+}
+
+/** A team's monthly budget: set (the API checks the minimum and says why) or removed; audited as limits are. */
+function BudgetForm({ team }: { team: Team }) {
+  const queryClient = useQueryClient();
+  const [text, setText] = useState('');
+  const [typo, setTypo] = useState(false);
+  const set = useTeamChange((limit: number | null) =>
+    call(api.PUT('/api/v0/organization/usage/limits/teams/{teamId}', { params: { path: { teamId: team.id } }, body: { limit } })).then(() => {
+      setText('');
+      void queryClient.invalidateQueries({ queryKey: settingsKey.limitsAudit });
+    }),
+  );
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const limit = parseCredits(text);
+    setTypo(limit === undefined);
+    if (limit !== undefined) set.mutate(limit);
+  };
+  return (
+    <>
+      <form className="inline" onSubmit={submit}>
+        <CreditsField
+          label={`Monthly budget of ${team.name} (Standard Credits, at least 1,000,000)`}
+          value={text}
+          onChange={(v) => {
+            setText(v);
+            setTypo(false);
+            set.reset();
+          }}
+        />
+        <button type="submit" disabled={set.isPending}>
+          Set budget <span className="visually-hidden">of {team.name}</span>
+        </button>
+        {team.monthlyBudget !== null ? (
+          <button type="button" className="secondary" disabled={set.isPending} onClick={() => set.mutate(null)}>
+            Remove budget <span className="visually-hidden">of {team.name}</span>
+          </button>
+        ) : null}
+      </form>
+      {typo ? (
+        <p className="error" role="alert">
+          {NOT_A_NUMBER}
+        </p>
+      ) : null}
+      <ErrorNote error={set.error} />
+    </>
+  );
 }
 
 function RenameForm({ team }: { team: Team }) {
@@ -93,7 +144,12 @@ export function TeamCard({ team, users }: { team: Team; users?: User[] }) {
   return (
     <section className="card" aria-labelledby={titleId} data-testid="team">
       <h2 id={titleId}>{team.name}</h2>
-      <p className="muted">{count === 1 ? '1 member' : `${count} members`}</p>
+      <p className="muted">
+        {count === 1 ? '1 member' : `${count} members`};{' '}
+        <span data-testid="team-budget">
+          {team.monthlyBudget === null ? 'no monthly budget' : `monthly budget ${number(team.monthlyBudget)} Standard Credits`}
+        </span>
+      </p>
       {count > 0 ? (
         <TableScroll label={`Members of ${team.name}`}>
           <table>
@@ -132,6 +188,7 @@ export function TeamCard({ team, users }: { team: Team; users?: User[] }) {
       {users ? (
         <>
           <AddMemberForm team={team} users={users} />
+          <BudgetForm team={team} />
           <RenameForm team={team} />
           <button
             type="button"

@@ -35,8 +35,26 @@ export function AllowanceCard() {
       </dl>
       {share !== undefined ? <progress max={100} value={share} aria-label={`${share} % of the limit used`} /> : null}
       <p className="muted">
-        Standard Credits; the limit is {a.source === 'individual' ? 'set for you' : a.source === 'global' ? "the organization's per-user limit" : 'not set'}.
+        Standard Credits; the limit is{' '}
+        {a.source === 'individual'
+          ? 'set for you'
+          : a.source === 'global'
+            ? "the organization's per-user limit"
+            : a.source === 'team'
+              ? `the monthly budget of your team ${a.teamName ?? ''}, for all its members together`
+              : 'not set'}
+        .
       </p>
+      {a.budgets.length > 1 ? (
+        <ul className="muted" aria-label="Every budget that applies">
+          {a.budgets.map((b) => (
+            <li key={b.teamId ?? b.scope}>
+              {b.scope === 'team' ? `Team ${b.teamName ?? ''}` : b.scope === 'user' ? 'Your own limit' : "The organization's per-user limit"}: {number(b.used)}{' '}
+              used of {number(b.limit)}, {number(b.remaining)} remaining
+            </li>
+          ))}
+        </ul>
+      ) : null}
     </div>
   );
 }

@@ -1,4 +1,4 @@
--- The organization's enforcement policy (docs/limits.md, Enforcement): what the client-side hook
+-- The organization's enforcement policy (docs/usage-limits.md, Enforcement): what the client-side hook
 -- does as a user nears or reaches their limit. No row means the defaults, which the service holds
 -- (block, [80, 95], open), so existing organizations need no backfill and a changed default
 -- reaches every organization that never chose.
