@@ -27,6 +27,7 @@ import { limitsRoutes } from './limits/routes.js';
 import { teamsRoutes } from './teams/routes.js';
 import { analyticsRoutes } from './analytics/routes.js';
 import { telemetryRoutes } from './telemetry/routes.js';
+import { connectionsRoutes } from './otlp/connections-routes.js';
 import { otlpRoutes } from './otlp/routes.js';
 import { automationsRoutes } from './automations/routes.js';
 import { readinessRoutes } from './readiness/routes.js';
@@ -155,6 +156,7 @@ async function assemble(config: Config, services: Services, deps: Listener, surf
     await app.register(automationsRoutes, services);
     await app.register(telemetryRoutes, services);
     await app.register(otlpRoutes, services);
+    await app.register(connectionsRoutes, services);
     await app.register(analyticsRoutes, services);
     await app.register(computersRoutes, services);
   }

@@ -5,13 +5,14 @@ import type { IdentityService } from '../core/identity/service.js';
 import type { AnalyticsService } from '../analytics/service.js';
 import { dateParse } from '../events/timestamps.js';
 import { ownersOf, type Owner } from './attribution.js';
+import { connectionsStore, type ClientExport } from './connections-store.js';
 import { collect, Collected, keyOfId, Rejections, type Grouped } from './collect.js';
 import { stepStreams, type Cumulative } from './cumulative.js';
 import { countNew, type Groups } from './dedupe.js';
 import { ID_PREFIX, keyOfParts, keyOfPrefix, originId, originPrefix, originTail, textOf } from './mappings/native.js';
-import { groupKey, logGroup, logId, mapLog, mapPoint, mapSpan, qualifiedLogName } from './mappings/index.js';
+import { agentOf, groupKey, logGroup, logId, mapLog, mapPoint, mapSpan, qualifiedLogName } from './mappings/index.js';
 import { PreUpgrade } from './pre-upgrade.js';
-import { nsToMs, type LogRecordIn, type MetricPoint, type MetricPoints, type SpanIn } from './records.js';
+import { nsToMs, type Attrs, type LogRecordIn, type MetricPoint, type MetricPoints, type SpanIn } from './records.js';
 import { MAX_RECORDS_PER_GROUP } from './seen-groups-store.js';
 
 /** What the export response reports: records that could not be used (OTLP partial success). */
@@ -84,6 +85,7 @@ export class OtlpService {
       collect(mapLog({ record: r, name, id, ms }), owners[i] as Owner, collected, rejections, nowMs, id, keyOfId(id), grouped);
     });
     const stored = await this.store(caller.orgId, collected, { full: `more than ${MAX_RECORDS_PER_GROUP} events of one session in one minute`, rejections });
+    await this.noteClients(caller.orgId, records, owners);
     return { rejected: rejections.count, errorMessage: rejections.message(), stored, unmapped: [...rejections.unmapped] };
   }
 
@@ -97,6 +99,7 @@ export class OtlpService {
       collect(mapSpan({ span: s, id, ms: nsToMs(s.endNs || s.startNs) }), owners[i] as Owner, collected, rejections, nowMs, id, keyOfId(id), undefined);
     });
     const stored = await this.store(caller.orgId, collected);
+    await this.noteClients(caller.orgId, list, owners);
     return { rejected: rejections.count, errorMessage: rejections.message(), stored, unmapped: [...rejections.unmapped] };
   }
 
@@ -168,7 +171,29 @@ export class OtlpService {
         steps,
       );
     });
+    await this.noteClients(caller.orgId, points, owners);
     return { rejected: rejections.count, errorMessage: rejections.message(), stored, unmapped: [...rejections.unmapped] };
+  }
+
+  /** When the caller's records last arrived from each agent client (`orgctl connect --status`). */
+  async connections(caller: Principal): Promise<{ clients: { client: string; lastExportAt: string }[] }> {
+    const rows = await connectionsStore.ofUser(this.db, caller.id);
+    return { clients: rows.map((r) => ({ client: r.client, lastExportAt: r.last_export_at.toISOString() })) };
+  }
+
+  /** Notes, once per export, which users' records came from which agent client (by service.name); records attributed to nobody are left out. */
+  private async noteClients(orgId: string, records: readonly { resource: Attrs }[], owners: readonly Owner[]): Promise<void> {
+    const seen = new Map<string, ClientExport>();
+    // An export's records mostly share one resource object: its client is read once.
+    let resource: Attrs | undefined;
+    let client: string | undefined;
+    records.forEach((r, i) => {
+      const owner = owners[i];
+      if (owner === undefined || !('userId' in owner)) return;
+      if (r.resource !== resource) [resource, client] = [r.resource, agentOf(r.resource)];
+      if (client !== undefined) seen.set(`${owner.userId} ${client}`, { userId: owner.userId, client });
+    });
+    await connectionsStore.touch(this.db, orgId, [...seen.values()], this.clock.now());
   }
 
   private store(orgId: string, collected: Collected, groups?: Groups, once?: Collected): Promise<number> {

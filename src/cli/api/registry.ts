@@ -1,3 +1,4 @@
+import { connect } from '../connect/command.js';
 import { accountCommands } from './account-commands.js';
 import { analyticsCommands } from './analytics-commands.js';
 import { ciCommands } from './ci-commands.js';
@@ -15,6 +16,7 @@ export const apiCommands: readonly ApiCommand[] = [
   logout,
   me,
   meUpdate,
+  connect,
   ...analyticsCommands,
   ...limitsCommands,
   ...accountCommands,

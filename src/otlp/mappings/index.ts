@@ -61,7 +61,7 @@ export function logGroup(r: LogRecordIn, name: string, timestampMs: number): [se
 export const groupKey = (group: [session: string, minute: number]): string => eventId(['group', 'claude_code', ...group]);
 
 /** The agent clients whose log records orgctl reads, by the `service.name` of their resource. */
-function agentOf(resource: LogRecordIn['resource']): string | undefined {
+export function agentOf(resource: LogRecordIn['resource']): string | undefined {
   const service = textOf(resource['service.name']) ?? '';
   if (service === 'claude-code') return 'claude-code';
   if (service.startsWith('codex')) return 'codex';
