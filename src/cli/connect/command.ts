@@ -1,3 +1,4 @@
+import { createApiClient, unwrap } from '../../client/api-client.js';
 import { UsageError } from '../../core/cli/args.js';
 import { flag, type ApiCommand, type CommandContext } from '../api/command.js';
 import { readClientConfig } from '../api/client-config.js';
@@ -35,7 +36,7 @@ function personal(ctx: CommandContext, client: ClientName): number {
 }
 
 /** The organization's variant, printed for device management: a service account's key and the person's email as a placeholder. */
-function managed(ctx: CommandContext, client: ClientName): number {
+async function managed(ctx: CommandContext, client: ClientName): Promise<number> {
   const stored = readClientConfig(ctx.env);
   const key = flag(ctx, 'key') || ctx.env.ORGCTL_API_KEY;
   const url = flag(ctx, 'url') || ctx.env.ORGCTL_URL || stored?.url;
@@ -43,6 +44,12 @@ function managed(ctx: CommandContext, client: ClientName): number {
   if (!url) throw new UsageError('No service address: pass --url, set ORGCTL_URL or run orgctl login.');
   if (stored && key === stored.key)
     throw new UsageError('That is the key you logged in with: managed settings need a service account key (orgctl keys create --principal-id ID).');
+  // Only an owner's or manager's key attributes records by user.email (docs/otlp.md): a person's key would make everyone's records theirs.
+  const me = await unwrap(createApiClient({ url, key, timeoutMs: 30_000 }).GET('/api/v0/me'));
+  if (me.kind !== 'service_account')
+    throw new UsageError(`That key is ${me.email ?? me.name}'s own: managed settings need a service account key (orgctl keys create --principal-id ID).`);
+  if (me.role !== 'owner' && me.role !== 'manager')
+    throw new UsageError(`The service account ${me.name} is a ${me.role}: its records stay its own whatever user.email says. Give it the manager role.`);
   const email = flag(ctx, 'email') ?? '$USER_EMAIL';
   const target: Target = { scope: 'managed', url: url.replace(/\/+$/, ''), key, orgctl: 'orgctl', email, ...homes(ctx.env) };
   const { edits, env } = planOf(client, target);
@@ -77,7 +84,7 @@ export const connect: ApiCommand = {
   async run(ctx) {
     if (ctx.values.status === true) return connectStatus(ctx);
     const client = clientName(ctx.positionals[0]);
-    if (ctx.values.managed === true) return managed(ctx, client);
+    if (ctx.values.managed === true) return await managed(ctx, client);
     return personal(ctx, client);
   },
 };
