@@ -64,7 +64,7 @@ const put = (file: string, text: string) => {
 };
 const read = (file: string) => readFileSync(file, 'utf8');
 const json = (file: string) => JSON.parse(read(file)) as Record<string, Json>;
-const hook = (client: string, event: string) => `${process.execPath} ${MAIN} guard ${event} --client ${client}`;
+const hook = (client: string, event: string) => `'${process.execPath}' '${MAIN}' guard ${event} --client ${client}`;
 const commands = (hooks: Json[]) => hooks.flatMap((g: Json) => g.hooks.map((h: Json) => h.command));
 
 /** Each client's files as a person already has them (other keys, some of which connect also sets), and what connect must write. */

@@ -1,5 +1,6 @@
 import { createApiClient, unwrap } from '../../client/api-client.js';
 import { UsageError } from '../../core/cli/args.js';
+import { shellQuote } from '../../core/process/shell-quote.js';
 import { flag, type ApiCommand, type CommandContext } from '../api/command.js';
 import { readClientConfig } from '../api/client-config.js';
 import { preview, plan, write } from './apply.js';
@@ -8,7 +9,7 @@ import { render } from './files.js';
 import { apply, emptyRecord } from './merge.js';
 import { readRecords, writeRecords } from './record.js';
 import { connectStatus } from './status.js';
-import { CLIENTS, clientName, homes, invocation, projectDir, shellQuote, type ClientName, type Plan, type Target } from './target.js';
+import { CLIENTS, clientName, homes, invocation, projectDir, type ClientName, type Plan, type Target } from './target.js';
 
 const envLines = (env: Record<string, string>): string[] => Object.entries(env).map(([k, v]) => `export ${k}=${shellQuote(v)}`);
 

@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
 import { CliError } from '../../core/cli/cli-error.js';
@@ -61,8 +61,6 @@ export function save(loaded: Loaded, doc: Doc, removeWhenEmpty: boolean): 'writt
   writeFileSync(loaded.file, render(loaded, doc), loaded.text === undefined ? { mode: 0o600 } : {});
   return 'written';
 }
-
-export const exists = (file: string): boolean => existsSync(file);
 
 const DOTENV_LINE = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/;
 

@@ -9,7 +9,7 @@ export interface Setting {
 }
 
 /** A hook entry, in Claude Code's format (`hooks.EVENT: [{matcher?, hooks: [{type: "command", command}]}]`). */
-export interface Hook {
+interface Hook {
   event: string;
   matcher?: string;
   command: string;
@@ -77,7 +77,7 @@ function deleteAt(doc: Doc, p: readonly string[]): void {
 type Group = { matcher?: string; hooks?: { type?: string; command?: string }[] };
 
 /** A hook command connect wrote for this client: `… guard EVENT --client CLIENT …`. */
-export const isOwnHook = (command: unknown, client: string): boolean =>
+const isOwnHook = (command: unknown, client: string): boolean =>
   typeof command === 'string' && new RegExp(` guard [a-z-]+ --client ${client}(\\s|$)`).test(command);
 
 function groupsAt(doc: Doc, event: string, file: string): Group[] | undefined {

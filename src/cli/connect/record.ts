@@ -13,7 +13,7 @@ export interface Records {
   files: Record<string, FileRecord>;
 }
 
-export const recordsPath = (env: NodeJS.ProcessEnv): string => path.join(path.dirname(clientConfigPath(env)), 'connect.json');
+const recordsPath = (env: NodeJS.ProcessEnv): string => path.join(path.dirname(clientConfigPath(env)), 'connect.json');
 
 export function readRecords(env: NodeJS.ProcessEnv): Records {
   try {

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliError } from '../../core/cli/cli-error.js';
+import { shellQuote } from '../../core/process/shell-quote.js';
 import type { Edit } from './merge.js';
 
 export const CLIENTS = ['claude-code', 'codex', 'gemini-cli', 'droid'] as const;
@@ -54,11 +55,6 @@ export const scopeDir = (t: Target, user: string, project: string): string => (t
 export function managedEnv(t: Target): Record<string, string> {
   return t.scope === 'managed' ? { OTEL_RESOURCE_ATTRIBUTES: `user.email=${t.email}`, ORGCTL_URL: t.url, ORGCTL_API_KEY: t.key } : {};
 }
-
-const SHELL_SAFE = /^[A-Za-z0-9_./:@=+-]+$/;
-
-/** A word for a POSIX shell: as is when safe, else in single quotes. */
-export const shellQuote = (s: string): string => (SHELL_SAFE.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`);
 
 /** This orgctl as a hook runs it: the running node and this installation's main.js, absolute, so no PATH is needed. */
 export const invocation = (): string => `${shellQuote(process.execPath)} ${shellQuote(fileURLToPath(new URL('../../main.js', import.meta.url)))}`;
