@@ -6,7 +6,7 @@ export interface ClientExport {
 }
 
 /** A row newer than this is not rewritten: `--status` needs the minute, not every export. */
-const REFRESH_SECONDS = 60;
+export const CONNECTION_REFRESH_MS = 60_000;
 
 export const connectionsStore = {
   /** Notes that these users' records arrived from these clients now: one statement per export, rows in key order (no deadlock between concurrent exports). */
@@ -17,7 +17,7 @@ export const connectionsStore = {
       `INSERT INTO otlp_connections (user_id, client, org_id, last_export_at)
        SELECT u, c, $1::uuid, $4::timestamptz FROM unnest($2::uuid[], $3::text[]) AS r(u, c)
        ON CONFLICT (user_id, client) DO UPDATE SET last_export_at = EXCLUDED.last_export_at
-       WHERE otlp_connections.last_export_at < EXCLUDED.last_export_at - make_interval(secs => ${REFRESH_SECONDS})`,
+       WHERE otlp_connections.last_export_at < EXCLUDED.last_export_at - make_interval(secs => ${CONNECTION_REFRESH_MS / 1000})`,
       [orgId, sorted.map((r) => r.userId), sorted.map((r) => r.client), at],
     );
   },

@@ -5,7 +5,7 @@ import type { IdentityService } from '../core/identity/service.js';
 import type { AnalyticsService } from '../analytics/service.js';
 import { dateParse } from '../events/timestamps.js';
 import { ownersOf, type Owner } from './attribution.js';
-import { connectionsStore, type ClientExport } from './connections-store.js';
+import { CONNECTION_REFRESH_MS, connectionsStore, type ClientExport } from './connections-store.js';
 import { collect, Collected, keyOfId, Rejections, type Grouped } from './collect.js';
 import { stepStreams, type Cumulative } from './cumulative.js';
 import { countNew, type Groups } from './dedupe.js';
@@ -50,6 +50,8 @@ export class OtlpService {
   private readonly identity: IdentityService;
   private readonly analytics: AnalyticsService;
   private readonly clock: Clock;
+  /** When this process last noted each user and client (noteClients): a busy client costs a statement a minute, not one per export. */
+  private readonly noted = new Map<string, number>();
 
   constructor({ db, identity, analytics, clock = systemClock }: OtlpDeps) {
     this.db = db;
@@ -193,7 +195,18 @@ export class OtlpService {
       if (r.resource !== resource) [resource, client] = [r.resource, agentOf(r.resource)];
       if (client !== undefined) seen.set(`${owner.userId} ${client}`, { userId: owner.userId, client });
     });
-    await connectionsStore.touch(this.db, orgId, [...seen.values()], this.clock.now());
+    const now = this.clock.now();
+    const due = [...seen].filter(([key]) => (this.noted.get(key) ?? -Infinity) <= now.getTime() - CONNECTION_REFRESH_MS);
+    if (due.length === 0) return;
+    await connectionsStore.touch(
+      this.db,
+      orgId,
+      due.map(([, row]) => row),
+      now,
+    );
+    // Bounded: past this many pairs the map starts again (each pair then costs one statement more).
+    if (this.noted.size > 100_000) this.noted.clear();
+    for (const [key] of due) this.noted.set(key, now.getTime());
   }
 
   private store(orgId: string, collected: Collected, groups?: Groups, once?: Collected): Promise<number> {
