@@ -99,7 +99,7 @@ const CLIENTS = {
   codex: {
     files: (m: ReturnType<typeof machine>) => ({
       [path.join(m.codexHome, 'config.toml')]:
-        'model = "o3"\n\n[otel]\nenvironment = "dev"\nlog_user_prompt = false\n\n[mcp_servers.docs]\ncommand = "docs-mcp"\n',
+        '# mine\nmodel = "o3"\n\n[otel]\nenvironment = "dev"\nlog_user_prompt = false\n\n[mcp_servers.docs]\ncommand = "docs-mcp"\n',
       [path.join(m.codexHome, 'hooks.json')]: JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: 'echo start' }] }] } }),
     }),
     check(m: ReturnType<typeof machine>) {
@@ -169,6 +169,8 @@ describe('orgctl connect CLIENT', () => {
       expect(first.code).toBe(0);
       CLIENTS[client].check(m);
       for (const [file, text] of Object.entries(before)) expect(read(`${file}.orgctl-backup`)).toBe(text);
+      if (client === 'codex') expect(first.stdout).toContain('config.toml: connected (the previous content is in');
+      if (client === 'codex') expect(first.stdout).toContain('Its comments were not kept: see the backup.');
       if (client === 'droid') expect(first.stdout).toContain(`export OTEL_TELEMETRY_HEADERS='Authorization=Bearer ${memberKey}'`);
 
       const after = Object.fromEntries(Object.keys(before).map((f) => [f, read(f)]));

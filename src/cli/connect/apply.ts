@@ -39,7 +39,9 @@ export function write(changes: readonly Change[], records: Records, undo: boolea
     if (!changed) return `${edit.file}: ${undo ? 'nothing of orgctl in it' : 'already connected'}, unchanged.`;
     const done = save(loaded, after, undo && created);
     const backup = loaded.text !== undefined ? ` (the previous content is in ${edit.file}.orgctl-backup)` : '';
-    return `${edit.file}: ${done === 'removed' ? 'removed (connect had created it)' : undo ? 'orgctl removed' : 'connected'}${backup}.`;
+    // TOML is written from its data: the comments of Codex's config.toml are only in the backup.
+    const comments = loaded.format === 'toml' && /^\s*#/m.test(loaded.text ?? '') ? ' Its comments were not kept: see the backup.' : '';
+    return `${edit.file}: ${done === 'removed' ? 'removed (connect had created it)' : undo ? 'orgctl removed' : 'connected'}${backup}.${comments}`;
   });
 }
 
