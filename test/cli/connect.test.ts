@@ -169,6 +169,7 @@ describe('orgctl connect CLIENT', () => {
       expect(first.code).toBe(0);
       CLIENTS[client].check(m);
       for (const [file, text] of Object.entries(before)) expect(read(`${file}.orgctl-backup`)).toBe(text);
+      if (client === 'gemini-cli') expect(first.stdout).toContain('Gemini CLI loads only the first .env it finds');
       if (client === 'codex') expect(first.stdout).toContain('config.toml: connected (the previous content is in');
       if (client === 'codex') expect(first.stdout).toContain('Its comments were not kept: see the backup.');
       if (client === 'droid') expect(first.stdout).toContain(`export OTEL_TELEMETRY_HEADERS='Authorization=Bearer ${memberKey}'`);

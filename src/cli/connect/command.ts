@@ -13,19 +13,21 @@ import { CLIENTS, clientName, homes, invocation, projectDir, type ClientName, ty
 
 const envLines = (env: Record<string, string>): string[] => Object.entries(env).map(([k, v]) => `export ${k}=${shellQuote(v)}`);
 
+const envLinesNote = (client: string, env: Record<string, string>): string[] =>
+  Object.keys(env).length === 0
+    ? []
+    : ['', `${client} reads these from the environment only: add them to your shell's profile (e.g. ~/.profile) and start a new shell:`, ...envLines(env)];
+
 /** The person's own configuration, written (or shown, or undone). */
 function personal(ctx: CommandContext, client: ClientName): number {
   const { url, key } = ctx.connection();
   const project = projectDir(flag(ctx, 'project'));
   const target: Target = { scope: project ? 'project' : 'user', url, key, orgctl: invocation(), ...homes(ctx.env), ...(project ? { project } : {}) };
-  const { edits, env }: Plan = planOf(client, target);
+  const { edits, env, notes = [] }: Plan = planOf(client, target);
   const undo = ctx.values.remove === true;
   const records = readRecords(ctx.env);
   const changes = plan(edits, client, records, undo);
-  const envNote =
-    Object.keys(env).length === 0 || undo
-      ? []
-      : ['', `${client} reads these from the environment only: add them to your shell's profile (e.g. ~/.profile) and start a new shell:`, ...envLines(env)];
+  const envNote = undo ? [] : [...(notes.length > 0 ? ['', ...notes] : []), ...envLinesNote(client, env)];
   if (ctx.values.print === true) {
     process.stdout.write(`${[...preview(changes), ...envNote].join('\n')}\n`);
     return 0;

@@ -28,5 +28,9 @@ export function geminiCli(t: Target): Plan {
     settings: Object.entries(headers).map(([name, value]) => ({ path: [name], value })),
     hooks: [],
   };
-  return { edits: [settings, dotenv], env: {} };
+  const notes = [
+    `Gemini CLI loads only the first .env it finds (the working directory's .gemini/.env or .env, then its parents', then ${dotenv.file}):`,
+    `where a repository has its own .env, also export OTEL_EXPORTER_OTLP_HEADERS in your shell's profile (orgctl connect gemini-cli --print shows the value).`,
+  ];
+  return { edits: [settings, dotenv], env: {}, notes };
 }

@@ -35,6 +35,8 @@ export interface Plan {
   edits: Edit[];
   /** Variables no file of the client can hold: the person exports them (or, managed, the system sets them). */
   env: Record<string, string>;
+  /** What the person should know about where the client reads these from. */
+  notes?: string[];
 }
 
 export function clientName(value: string | undefined): ClientName {
