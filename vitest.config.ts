@@ -14,6 +14,7 @@ const PROCESSES = [
   'test/faults/**/*.test.ts',
   'test/cli/**/*.test.ts',
   'test/otlp/exporters.test.ts',
+  'test/otlp/agent-clients.test.ts',
   'test/computers/byom-*.test.ts',
   'test/analytics/demo-seed.test.ts',
   'test/readiness/upload-command.test.ts',

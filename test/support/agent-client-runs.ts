@@ -1,0 +1,177 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { AgentClientName } from './agent-clients.js';
+
+/**
+ * Runs a real agent client once, non-interactively, in a home directory of its own: its model
+ * provider is the test double, its telemetry goes to orgctl with a person's key. The telemetry
+ * settings are written where and as `orgctl connect` writes them (each client's own settings
+ * file or environment); the model provider settings are the test's own.
+ */
+export interface ClientSetup {
+  /** The temporary home directory (HOME); the client runs in `HOME/work`. */
+  home: string;
+  /** The model provider test double's address. */
+  modelUrl: string;
+  /** orgctl's address and the person's key. */
+  orgctlUrl: string;
+  key: string;
+}
+
+export interface ClientCommand {
+  env: Record<string, string>;
+  args: string[];
+  cwd: string;
+}
+
+const writeJson = (file: string, value: unknown) => {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
+};
+
+/** The model each client is told to use: the test double answers any. */
+const CODEX_MODEL = 'gpt-5';
+const DROID_MODEL = 'claude-sonnet-4-5';
+
+/** Writes the client's settings under `s.home` and says how to run `prompt` with it. */
+export function prepareClient(name: AgentClientName, s: ClientSetup, prompt: string): ClientCommand {
+  const cwd = path.join(s.home, 'work');
+  mkdirSync(cwd, { recursive: true });
+  const auth = `Authorization=Bearer ${s.key}`;
+  const base = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: s.home, TERM: 'dumb', LANG: 'C.UTF-8', NO_COLOR: '1' };
+  switch (name) {
+    case 'claude-code':
+      writeJson(path.join(s.home, '.claude', 'settings.json'), {
+        env: {
+          CLAUDE_CODE_ENABLE_TELEMETRY: '1',
+          OTEL_METRICS_EXPORTER: 'otlp',
+          OTEL_LOGS_EXPORTER: 'otlp',
+          OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+          OTEL_EXPORTER_OTLP_ENDPOINT: s.orgctlUrl,
+          OTEL_EXPORTER_OTLP_HEADERS: auth,
+        },
+      });
+      return {
+        cwd,
+        env: { ...base, ANTHROPIC_BASE_URL: s.modelUrl, ANTHROPIC_API_KEY: 'model-provider-test-double' },
+        // A command that is not read-only needs Bash allowed in a non-interactive run.
+        args: ['-p', prompt, '--output-format', 'json', '--allowedTools', 'Bash'],
+      };
+    case 'codex': {
+      const codexHome = path.join(s.home, '.codex');
+      mkdirSync(codexHome, { recursive: true });
+      const exporter = (signal: string) =>
+        `{ otlp-http = { endpoint = "${s.orgctlUrl}/v1/${signal}", protocol = "binary", headers = { "Authorization" = "Bearer ${s.key}" } } }`;
+      writeFileSync(
+        path.join(codexHome, 'config.toml'),
+        [
+          `model = "${CODEX_MODEL}"`,
+          'model_provider = "test-double"',
+          '',
+          '[model_providers.test-double]',
+          'name = "model provider test double"',
+          `base_url = "${s.modelUrl}/v1"`,
+          'env_key = "TEST_DOUBLE_API_KEY"',
+          'wire_api = "responses"',
+          '',
+          '[otel]',
+          'log_user_prompt = false',
+          `exporter = ${exporter('logs')}`,
+          `metrics_exporter = ${exporter('metrics')}`,
+          '',
+        ].join('\n'),
+      );
+      return {
+        cwd,
+        env: { ...base, CODEX_HOME: codexHome, TEST_DOUBLE_API_KEY: 'model-provider-test-double' },
+        args: ['exec', '--skip-git-repo-check', prompt],
+      };
+    }
+    case 'gemini-cli':
+      writeJson(path.join(s.home, '.gemini', 'settings.json'), {
+        security: { auth: { selectedType: 'gemini-api-key' } },
+        telemetry: { enabled: true, target: 'local', otlpEndpoint: s.orgctlUrl, otlpProtocol: 'http', logPrompts: false },
+      });
+      return {
+        cwd,
+        env: {
+          ...base,
+          GEMINI_API_KEY: 'model-provider-test-double',
+          GOOGLE_GEMINI_BASE_URL: s.modelUrl,
+          GEMINI_CLI_TRUST_WORKSPACE: 'true',
+          OTEL_EXPORTER_OTLP_HEADERS: auth,
+        },
+        // The shell tool is offered in a non-interactive run only in yolo mode.
+        args: ['-p', prompt, '--approval-mode', 'yolo'],
+      };
+    case 'droid':
+      writeJson(path.join(s.home, '.factory', 'settings.json'), {
+        customModels: [
+          {
+            model: DROID_MODEL,
+            displayName: 'test double',
+            baseUrl: s.modelUrl,
+            apiKey: 'model-provider-test-double',
+            provider: 'anthropic',
+            maxOutputTokens: 1024,
+          },
+        ],
+      });
+      return {
+        cwd,
+        env: {
+          ...base,
+          // Without it Droid waits about 7 s on Factory's backend.
+          FACTORY_AIRGAP_ENABLED: 'true',
+          OTEL_CUSTOMER_ENABLED: 'true',
+          OTEL_TELEMETRY_ENDPOINT: s.orgctlUrl,
+          OTEL_TELEMETRY_HEADERS: auth,
+        },
+        args: ['exec', '-m', `custom:${DROID_MODEL}`, '-o', 'json', '--auto', 'high', prompt],
+      };
+  }
+}
+
+export interface ClientResult {
+  code: number | null;
+  /** Killed after `timeoutMs`. */
+  timedOut: boolean;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+/** Runs the client to its exit; after `timeoutMs` kills it and every process it started. */
+export function runClient(bin: string, command: ClientCommand, timeoutMs = 60_000): Promise<ClientResult> {
+  const t0 = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, command.args, { env: command.env, cwd: command.cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let stdout = '';
+    let stderr = '';
+    let timedOut = false;
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const killGroup = () => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // Gone already.
+      }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup();
+    }, timeoutMs);
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      // What the client left running (a shell of its tool, a telemetry helper) goes with it.
+      killGroup();
+      resolve({ code, timedOut, stdout, stderr, ms: performance.now() - t0 });
+    });
+  });
+}
