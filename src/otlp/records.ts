@@ -213,12 +213,14 @@ const EVENT_NAME = /^[\w.:-]+$/;
  * A log record's event name: its `event_name` field when that holds a name, else its `event.name`
  * attribute, else the field anyway, else a text body. Codex 0.169 fills the field with a code
  * location (`event otel/src/events/session_telemetry.rs:703`) and puts the name in the attribute.
+ * A code location with a text body and no `event.name` is a line of the client's own log, not an
+ * event (Codex 0.169 logs "flushing OTEL metrics" so when it exports metrics): it has no name.
  */
 export function logEventName(field: unknown, attrs: Attrs, body: unknown): string {
   if (typeof field === 'string' && EVENT_NAME.test(field)) return field;
   const attr = attrs['event.name'];
   if (typeof attr === 'string' && attr !== '') return attr;
-  if (typeof field === 'string' && field !== '') return field;
+  if (typeof field === 'string' && field !== '') return typeof body === 'string' ? '' : field;
   return typeof body === 'string' ? body : '';
 }
 

@@ -83,6 +83,8 @@ async function eventually<T>(read: () => Promise<T>, done: (v: T) => boolean): P
 interface Expected {
   /** The shell tool's name as the client reports it. */
   tool: string;
+  /** The user and assistant messages the client reports. */
+  messages: { user_messages: number; assistant_messages: number };
   /** The tokens the analytics should show, from what the double reported; undefined: the client sends none. */
   tokens: ((reported: ModelProvider['reported'] extends () => infer U ? U : never) => Row) | undefined;
 }
@@ -90,17 +92,23 @@ interface Expected {
 const EXPECTED: Record<AgentClientName, Expected> = {
   'claude-code': {
     tool: 'Bash',
+    messages: { user_messages: 1, assistant_messages: 1 },
     tokens: (r) => ({ input_tokens: r.input, output_tokens: r.output, cache_read_tokens: r.cacheRead, cache_write_tokens: r.cacheWrite }),
   },
   // The Responses API reports no cache writes; its input count includes the cached tokens, which count apart.
-  codex: { tool: 'exec_command', tokens: (r) => ({ input_tokens: r.input, output_tokens: r.output, cache_read_tokens: r.cacheRead, cache_write_tokens: 0 }) },
+  codex: {
+    tool: 'exec_command',
+    messages: { user_messages: 1, assistant_messages: 0 },
+    tokens: (r) => ({ input_tokens: r.input, output_tokens: r.output, cache_read_tokens: r.cacheRead, cache_write_tokens: 0 }),
+  },
   // Gemini CLI's input count includes the cached tokens: they count as input, its cache reads stay 0.
   'gemini-cli': {
     tool: 'run_shell_command',
+    messages: { user_messages: 1, assistant_messages: 0 },
     tokens: (r) => ({ input_tokens: r.input + r.cacheRead, output_tokens: r.output, cache_read_tokens: 0, cache_write_tokens: 0 }),
   },
-  // Droid exports no token counts.
-  droid: { tool: 'Execute', tokens: undefined },
+  // Droid exec exports no token counts and no message spans.
+  droid: { tool: 'Execute', messages: { user_messages: 0, assistant_messages: 0 }, tokens: undefined },
 };
 
 const sum = (rows: Row[], field: string) => rows.reduce((n, r) => n + (r[field] as number), 0);
@@ -121,6 +129,7 @@ describe.each(Object.keys(AGENT_CLIENTS) as AgentClientName[])('%s, the real cli
     const stub = await startModelProvider({ usage: USAGE, command: COMMAND, text: 'done' });
     cleanups.push(() => stub.close());
     const home = path.join(dir, name);
+    const logged = server.output().length;
     const run = await runClient(installed.bin, prepareClient(name, { home, modelUrl: stub.url, orgctlUrl: server.url, key }, PROMPT));
     const said = `${name} ${installed.version} exited ${run.code} after ${Math.round(run.ms)} ms:\n${run.stdout}\n${run.stderr}`;
     expect(run.timedOut, said).toBe(false);
@@ -140,8 +149,10 @@ describe.each(Object.keys(AGENT_CLIENTS) as AgentClientName[])('%s, the real cli
       () => userRow(email),
       (r) => r !== undefined && (r.sessions as number) >= 1 && (r.tool_calls as number) >= 1,
     );
-    expect(row, said).toMatchObject({ user_email: email, sessions: 1, tool_calls: 1 });
+    expect(row, said).toMatchObject({ user_email: email, sessions: 1, tool_calls: 1, ...expected.messages });
     expect(await toolCalls(expected.tool)).toBe(1);
+    // Nothing the client sent was rejected as a record of it that orgctl cannot read.
+    expect(server.output().slice(logged)).not.toContain('orgctl does not know how to read');
 
     const reported = stub.reported();
     if (expected.tokens === undefined) {

@@ -71,6 +71,21 @@ describe('Codex 0.169', () => {
     });
     expect(await yesterdayRow(t, org, 'activity')).toMatchObject({ user_messages: 1 });
   });
+
+  it('a line of its own log (a code location, a text body, no event.name) is no event: neither rejected nor counted', async () => {
+    const org = await t.createOrg('codex-log-line');
+    const line = {
+      timeUnixNano: '0',
+      observedTimeUnixNano: ns(YESTERDAY_MS),
+      severityNumber: 5,
+      severityText: 'DEBUG',
+      body: { stringValue: 'flushing OTEL metrics' },
+      eventName: 'event otel/src/metrics/client.rs:324',
+    };
+    const res = await send(org, 'logs', codexLogs([line, codexRecord('codex.user_prompt', {})]));
+    expect(res.json()).toEqual({});
+    expect(await yesterdayRow(t, org, 'activity')).toMatchObject({ user_messages: 1 });
+  });
 });
 
 describe('Gemini CLI', () => {
@@ -95,6 +110,37 @@ describe('Gemini CLI', () => {
     );
     expect(res.json()).toEqual({});
     expect(await yesterdayRow(t, org, 'tokens')).toMatchObject({ input_tokens: 1000, cache_read_tokens: 0, output_tokens: 100 });
+  });
+
+  it('its gemini_cli.user_prompt is a user message; its gen_ai.* log events are known and unused, not rejected', async () => {
+    const org = await t.createOrg('gemini-logs');
+    const record = (name: string, attrs: Record<string, unknown> = {}) => ({
+      timeUnixNano: ns(YESTERDAY_MS),
+      body: { stringValue: 'User prompt. Length: 24.' },
+      attributes: kv({ 'event.name': name, 'session.id': 'gemini-s1', ...attrs }),
+    });
+    const body = {
+      resourceLogs: [
+        {
+          resource: { attributes: kv({ 'service.name': 'gemini-cli' }) },
+          scopeLogs: [
+            {
+              scope: { name: 'gemini-cli' },
+              logRecords: [
+                record('gemini_cli.user_prompt', { prompt_length: 24 }),
+                record('gen_ai.client.inference.operation.details', { 'gen_ai.request.model': 'gemini-3.8-flash', 'gen_ai.usage.input_tokens': 130 }),
+                record('gemini_cli.api_response', { model: 'gemini-3.8-flash', input_token_count: 130, output_token_count: 20 }),
+              ],
+            },
+          ],
+        },
+      ],
+    };
+    const res = await send(org, 'logs', body);
+    expect(res.json()).toEqual({});
+    expect(await yesterdayRow(t, org, 'activity')).toMatchObject({ user_messages: 1, messages: 1 });
+    // Its tokens come from its metric alone.
+    expect(await yesterdayRow(t, org, 'tokens')).toMatchObject({ input_tokens: 0, output_tokens: 0 });
   });
 });
 

@@ -3,6 +3,7 @@ import { claudeLog, claudeMetric } from './claude-code.js';
 import { codexLog } from './codex.js';
 import type { LogInput, PointInput, SpanInput } from './context.js';
 import { droidLog, droidMetric, droidSpan } from './droid.js';
+import { geminiLog } from './gemini-cli.js';
 import { genericMetric } from './generic.js';
 import { clean } from '../attribution.js';
 import { eventId, IGNORE, originId, text, textOf, textsId, type Mapped } from './native.js';
@@ -70,12 +71,16 @@ export function agentOf(resource: LogRecordIn['resource']): string | undefined {
   return undefined;
 }
 
-const AGENT_PREFIXES = ['claude_code.', 'codex.', 'gemini_cli.', 'droid.'];
+/** Gemini CLI also logs OpenTelemetry GenAI events (`gen_ai.client.inference.operation.details`): known, unused. */
+const AGENT_PREFIXES = ['claude_code.', 'codex.', 'gemini_cli.', 'droid.', 'gen_ai.'];
 
 export function mapLog(l: LogInput): Mapped {
   if (l.name.startsWith('claude_code.')) return claudeLog(l);
   if (l.name.startsWith('codex.')) return codexLog(l);
   if (l.name.startsWith('droid.')) return droidLog(l);
+  if (l.name.startsWith('gemini_cli.')) return geminiLog(l);
+  // A line of a client's own log (records.ts, logEventName) is no event.
+  if (l.name === '') return IGNORE;
   // A known agent's record under a name of none of them would be dropped without a word (Codex
   // 0.169's were, when it moved their names): it is rejected, and its kind warned about once.
   const agent = agentOf(l.record.resource);
