@@ -31,7 +31,6 @@ let server: Server;
 let ownerKey: string;
 let env: Record<string, string>;
 let dir: string;
-const keys = new Map<string, string>();
 const cleanups: (() => unknown)[] = [];
 
 beforeAll(async () => {
@@ -41,8 +40,8 @@ beforeAll(async () => {
   cleanups.push(installed.remove);
   env = installed.env;
   ownerKey = installed.ownerKey;
-  // One person per client with a key of their own, made before the service holds the database.
-  for (const name of Object.keys(AGENT_CLIENTS)) keys.set(name, await person(`${name}@acme.test`));
+  // One person per client.
+  for (const name of Object.keys(AGENT_CLIENTS)) await addPerson(`${name}@acme.test`);
   server = await startServer({ ...env, ANALYTICS_CACHE_MB: '0', NODE_OPTIONS: `--import=${PRELOAD}` });
   cleanups.push(() => server.stop());
 }, 120_000);
@@ -65,9 +64,20 @@ const tokensOf = async (email: string) =>
 const toolCalls = async (tool: string) =>
   (await get<{ data: Row[] }>(`/api/v1/analytics/tools?${range}&group_by=tool_name`)).data.find((r) => r.group_key === tool)?.tool_calls;
 
-async function person(email: string): Promise<string> {
+/** A member of the organization (on the database, before the service holds it). */
+async function addPerson(email: string): Promise<void> {
   expect((await runCli(['users', 'add', '--email', email, '--role', 'member'], env)).code).toBe(0);
-  return (JSON.parse((await runCli(['keys', 'create', '--local', '--email', email, '--json'], env)).stdout) as { apiKey: string }).apiKey;
+}
+
+/** A key of the person's own, made by the owner over the API. */
+async function keyOf(email: string): Promise<string> {
+  const res = await fetch(`${server.url}/api/v0/api-keys`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ownerKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ email, name: 'agent client' }),
+  });
+  expect(res.status, await res.clone().text()).toBe(201);
+  return ((await res.json()) as { key: string }).key;
 }
 
 /** Polls `read` until `done` holds of its value (the client's last export may still be on its way), at most 20 s. */
@@ -125,7 +135,7 @@ describe.each(Object.keys(AGENT_CLIENTS) as AgentClientName[])('%s, the real cli
       throw new Error(installed.reason);
     }
     const email = `${name}@acme.test`;
-    const key = keys.get(name)!;
+    const key = await keyOf(email);
     const stub = await startModelProvider({ usage: USAGE, command: COMMAND, text: 'done' });
     cleanups.push(() => stub.close());
     const home = path.join(dir, name);
