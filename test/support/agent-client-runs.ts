@@ -17,6 +17,8 @@ export interface ClientSetup {
   /** orgctl's address and the person's key. */
   orgctlUrl: string;
   key: string;
+  /** Droid's wire protocol to the model: Anthropic Messages (the default) or Chat Completions. */
+  droidProvider?: 'anthropic' | 'generic-chat-completion-api';
 }
 
 export interface ClientCommand {
@@ -111,9 +113,10 @@ export function prepareClient(name: AgentClientName, s: ClientSetup, prompt: str
           {
             model: DROID_MODEL,
             displayName: 'test double',
-            baseUrl: s.modelUrl,
+            // A Chat Completions client appends /chat/completions to its base URL.
+            baseUrl: s.droidProvider === 'generic-chat-completion-api' ? `${s.modelUrl}/v1` : s.modelUrl,
             apiKey: 'model-provider-test-double',
-            provider: 'anthropic',
+            provider: s.droidProvider ?? 'anthropic',
             maxOutputTokens: 1024,
           },
         ],
