@@ -17,6 +17,11 @@ export interface ClientSetup {
   /** orgctl's address and the person's key. */
   orgctlUrl: string;
   key: string;
+  /**
+   * Command hooks, by the client's own event name (Claude Code and Codex `UserPromptSubmit`,
+   * Gemini CLI `BeforeAgent`, `PreToolUse`…), in its settings as `orgctl connect` writes them.
+   */
+  hooks?: Record<string, string>;
   /** Droid's wire protocol to the model: Anthropic Messages (the default) or Chat Completions. */
   droidProvider?: 'anthropic' | 'generic-chat-completion-api';
 }
@@ -32,6 +37,16 @@ const writeJson = (file: string, value: unknown) => {
   writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
 };
 
+/** Hooks in the format the four clients share (Claude Code's): per event, matcher groups of commands. */
+const hookSettings = (hooks: Record<string, string> | undefined) =>
+  hooks === undefined
+    ? {}
+    : {
+        hooks: Object.fromEntries(
+          Object.entries(hooks).map(([event, command]) => [event, [{ matcher: '*', hooks: [{ type: 'command', command, timeout: 30 }] }]]),
+        ),
+      };
+
 /** The model each client is told to use: the test double answers any. */
 const CODEX_MODEL = 'gpt-5';
 const DROID_MODEL = 'claude-sonnet-4-5';
@@ -45,6 +60,7 @@ export function prepareClient(name: AgentClientName, s: ClientSetup, prompt: str
   switch (name) {
     case 'claude-code':
       writeJson(path.join(s.home, '.claude', 'settings.json'), {
+        ...hookSettings(s.hooks),
         env: {
           CLAUDE_CODE_ENABLE_TELEMETRY: '1',
           OTEL_METRICS_EXPORTER: 'otlp',
@@ -84,14 +100,17 @@ export function prepareClient(name: AgentClientName, s: ClientSetup, prompt: str
           '',
         ].join('\n'),
       );
+      // Codex reads hooks from hooks.json beside its config, and runs them only when trusted.
+      if (s.hooks) writeJson(path.join(codexHome, 'hooks.json'), hookSettings(s.hooks));
       return {
         cwd,
         env: { ...base, CODEX_HOME: codexHome, TEST_DOUBLE_API_KEY: 'model-provider-test-double' },
-        args: ['exec', '--skip-git-repo-check', prompt],
+        args: ['exec', '--skip-git-repo-check', ...(s.hooks ? ['--dangerously-bypass-hook-trust'] : []), prompt],
       };
     }
     case 'gemini-cli':
       writeJson(path.join(s.home, '.gemini', 'settings.json'), {
+        ...hookSettings(s.hooks),
         security: { auth: { selectedType: 'gemini-api-key' } },
         telemetry: { enabled: true, target: 'local', otlpEndpoint: s.orgctlUrl, otlpProtocol: 'http', logPrompts: false },
       });
@@ -109,6 +128,7 @@ export function prepareClient(name: AgentClientName, s: ClientSetup, prompt: str
       };
     case 'droid':
       writeJson(path.join(s.home, '.factory', 'settings.json'), {
+        ...hookSettings(s.hooks),
         customModels: [
           {
             model: DROID_MODEL,

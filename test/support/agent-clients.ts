@@ -33,7 +33,7 @@ export const AGENT_CLIENTS: Record<AgentClientName, Pin> = {
   droid: { version: '0.225.1', packages: ['@factory/cli@0.225.1', '@factory/cli-linux-x64@0.225.2'], bin: 'node_modules/.bin/droid' },
 };
 
-export const agentClientsCache = (): string => process.env.ORGCTL_AGENT_CLIENTS_CACHE || path.join(homedir(), '.cache', 'orgctl-agent-clients');
+const agentClientsCache = (): string => process.env.ORGCTL_AGENT_CLIENTS_CACHE || path.join(homedir(), '.cache', 'orgctl-agent-clients');
 
 export type Installed = { ok: true; bin: string; version: string } | { ok: false; reason: string };
 
