@@ -75,5 +75,9 @@ function accountOf(r: Named, name: string): string | undefined {
     textOf(r.resource['user.account_uuid']);
   if (account) return account;
   const droid = name.startsWith('droid.') || (textOf(r.resource['service.name']) ?? '').includes('droid');
-  return droid ? (textOf(r.attrs['user.id']) ?? textOf(r.resource['user.id'])) : undefined;
+  const id = droid ? (textOf(r.attrs['user.id']) ?? textOf(r.resource['user.id'])) : undefined;
+  // Droid 0.225 names everyone `airgapped-user` when airgapped (FACTORY_AIRGAP_ENABLED): nobody.
+  return id === DROID_NOBODY ? undefined : id;
 }
+
+const DROID_NOBODY = 'airgapped-user';

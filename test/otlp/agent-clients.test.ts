@@ -27,14 +27,19 @@ const PRELOAD = fileURLToPath(new URL('../support/clock-a-day-ahead.mjs', import
 /** npm failing for want of the registry skips a client; any other failure fails its test. */
 const NO_REGISTRY = /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|network|registry/i;
 
-/** Each client over its own wire protocol; Droid also over Chat Completions, the double's fourth. */
-const RUNS: { name: AgentClientName; label: string; droidProvider?: 'generic-chat-completion-api' }[] = [
+/**
+ * Each client over its own wire protocol with a person's own key; Droid also over Chat
+ * Completions, the double's fourth, and with the owner's key (the organization-wide setup), where
+ * its `user.email="unknown"` must neither reject nor misattribute its records: they are the owner's.
+ */
+const RUNS: { name: AgentClientName; label: string; droidProvider?: 'generic-chat-completion-api'; ownersKey?: true }[] = [
   ...(Object.keys(AGENT_CLIENTS) as AgentClientName[]).map((name) => ({ name, label: name })),
   { name: 'droid', label: 'droid over Chat Completions', droidProvider: 'generic-chat-completion-api' },
+  { name: 'droid', label: "droid with the owner's key", ownersKey: true },
 ];
 
-/** The person of a run, one per run. */
-const emailOf = (label: string) => `${label.replaceAll(' ', '-').toLowerCase()}@acme.test`;
+/** The person of a run, one per run; the owner for a run with the owner's key. */
+const emailOf = (run: (typeof RUNS)[number]) => (run.ownersKey ? 'owner@acme.test' : `${run.label.replaceAll(' ', '-').toLowerCase()}@acme.test`);
 
 let server: Server;
 let ownerKey: string;
@@ -50,7 +55,7 @@ beforeAll(async () => {
   env = installed.env;
   ownerKey = installed.ownerKey;
   // One person per client.
-  for (const run of RUNS) await addPerson(emailOf(run.label));
+  for (const run of RUNS) if (!run.ownersKey) await addPerson(emailOf(run));
   server = await startServer({ ...env, ANALYTICS_CACHE_MB: '0', NODE_OPTIONS: `--import=${PRELOAD}` });
   cleanups.push(() => server.stop());
 }, 120_000);
@@ -134,7 +139,8 @@ const EXPECTED: Record<AgentClientName, Expected> = {
 const toolCallsSoFar = new Map<string, number>();
 const sum = (rows: Row[], field: string) => rows.reduce((n, r) => n + (r[field] as number), 0);
 
-describe.each(RUNS)('$label, the real client', ({ name, label, droidProvider }) => {
+describe.each(RUNS)('$label, the real client', (each) => {
+  const { name, label, droidProvider } = each;
   let installed: Installed;
   beforeAll(() => {
     installed = installAgentClient(name);
@@ -145,11 +151,11 @@ describe.each(RUNS)('$label, the real client', ({ name, label, droidProvider }) 
       if (NO_REGISTRY.test(installed.reason)) ctx.skip(`${name} could not be installed from the npm registry: ${installed.reason}`);
       throw new Error(installed.reason);
     }
-    const email = emailOf(label);
-    const key = await keyOf(email);
+    const email = emailOf(each);
+    const key = each.ownersKey ? ownerKey : await keyOf(email);
     const stub = await startModelProvider({ usage: USAGE, command: COMMAND, text: 'done' });
     cleanups.push(() => stub.close());
-    const home = path.join(dir, label.replaceAll(' ', '-'));
+    const home = path.join(dir, label.replaceAll(/\W+/g, '-'));
     const logged = server.output().length;
     const run = await runClient(installed.bin, prepareClient(name, { home, modelUrl: stub.url, orgctlUrl: server.url, key, droidProvider }, PROMPT));
     const said = `${name} ${installed.version} exited ${run.code} after ${Math.round(run.ms)} ms:\n${run.stdout}\n${run.stderr}`;

@@ -155,4 +155,20 @@ describe('Droid', () => {
     expect(res.json()).toEqual({});
     expect(await yesterdayRow(t, org, 'activity')).toMatchObject({ sessions: 1, daily_active_users: 1 });
   });
+
+  it('airgapped, as Droid 0.225 sends it (service.name cli, user.id="airgapped-user"): the placeholder names nobody either', async () => {
+    const org = await t.createOrg('droid-airgapped');
+    const attrs = { 'user.id': 'airgapped-user', 'user.email': 'unknown', 'organization.id': 'airgapped-org', 'session.id': 'd-2' };
+    const res = await send(
+      org,
+      'metrics',
+      metrics({ 'service.name': 'cli' }, [
+        sum('droid.session.count', [{ attrs, value: 1 }]),
+        sum('droid.tool.invocations', [{ attrs: { ...attrs, 'tool.name': 'Execute' }, value: 1 }]),
+      ]),
+    );
+    expect(res.json()).toEqual({});
+    expect(await yesterdayRow(t, org, 'activity')).toMatchObject({ sessions: 1, daily_active_users: 1 });
+    expect(await yesterdayRow(t, org, 'tools')).toMatchObject({ tool_calls: 1 });
+  });
 });
