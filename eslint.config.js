@@ -1,7 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-const AREAS = ['events', 'analytics', 'telemetry', 'computers', 'automations', 'readiness', 'limits', 'hooks', 'otlp', 'cli'];
+const AREAS = ['events', 'analytics', 'telemetry', 'computers', 'automations', 'readiness', 'limits', 'hooks', 'otlp', 'cli', 'guard'];
 const SERVER = [
   '**/core/db/**',
   '**/core/http/**',
@@ -174,6 +174,7 @@ export default tseslint.config(
     ...Object.keys(BELOW).map((area) => [`src/${area}/routes.ts`, layer(area), ROUTES]),
     ['src/core/identity/routes.ts', ROUTES],
     ['src/hooks/**', [SERVER, 'the hooks runner is client code: it talks to the service over HTTP only']],
+    ['src/guard/**', [SERVER, 'orgctl guard is client code: it talks to the service over HTTP only']],
     ['src/computers/agent/**', [SERVER, 'the host agent is client code: it talks to the service over HTTP only']],
     ['src/client/**', [SERVER, 'the API client is shared with the CLI and the host agent: no server code']],
   ]),

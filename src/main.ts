@@ -1,12 +1,7 @@
 #!/usr/bin/env node
-import { UsageError } from './core/cli/args.js';
-import { CliError } from './core/cli/cli-error.js';
-import { ConfigError } from './config-error.js';
 import type { Config } from './config.js';
-import { DataDirInUseError } from './core/db/data-dir-lock.js';
-import { AppError } from './core/http/errors.js';
 import type { ApiCommand } from './cli/api/command.js';
-import { LOCAL, type LocalName, type LocalSpec } from './cli/local-specs.js';
+import type { LocalName, LocalSpec } from './cli/local-specs.js';
 
 type Command = (argv: string[], config: Config) => Promise<number>;
 type ClientCommand = (argv: string[]) => Promise<number>;
@@ -50,6 +45,8 @@ const runners: Record<LocalName, ClientCommand> = {
   hooksRun: async (argv) => (await import('./hooks/commands.js')).hooksRun(argv, process.env),
   hooksValidate: async (argv) => (await import('./hooks/commands.js')).hooksValidate(argv, process.env),
   hooksList: async (argv) => (await import('./hooks/commands.js')).hooksList(argv, process.env),
+  // The enforcement hook, as light as the hooks runner: the environment is handed to it here.
+  guard: async (argv) => (await import('./guard/command.js')).guardCommand(argv, process.env),
   completion: async (argv) => {
     const [{ completionScript }, { completionEntries }] = await Promise.all([import('./cli/completion.js'), import('./cli/model.js')]);
     process.stdout.write(completionScript(argv[0], completionEntries(await model())));
@@ -57,15 +54,17 @@ const runners: Record<LocalName, ClientCommand> = {
   },
 };
 
-const localByName = new Map<string, { spec: LocalSpec; run: ClientCommand }>(
-  Object.entries(LOCAL).map(([key, spec]) => [spec.name, { spec, run: runners[key as LocalName] }]),
-);
+/** The local commands by name; loaded on the first use, so that `orgctl guard` never loads the model's data. */
+async function localCommands(): Promise<Map<string, { spec: LocalSpec; run: ClientCommand }>> {
+  const { LOCAL } = await import('./cli/local-specs.js');
+  return new Map(Object.entries(LOCAL).map(([key, spec]) => [spec.name, { spec, run: runners[key as LocalName] }]));
+}
 
 /** The whole model, the commands over the API included (loaded only when needed: a hook process never is). */
 async function model() {
   const [{ modelEntries }, { apiCommands }] = await Promise.all([import('./cli/command-list.js'), import('./cli/api/registry.js')]);
   return modelEntries(
-    [...localByName.values()].map((l) => l.spec),
+    [...(await localCommands()).values()].map((l) => l.spec),
     apiCommands,
   );
 }
@@ -83,12 +82,15 @@ const HELP = ['--help', '-h'];
 
 async function dispatch(argv: string[]): Promise<number> {
   const [first = '', second = ''] = argv;
+  // The enforcement hook runs before every prompt: straight to its module (bench/guard.ts).
+  if (first === 'guard' && !argv.some((a) => HELP.includes(a))) return runners.guard(argv.slice(1));
   if (first === '' || first === 'help' || HELP.includes(first)) {
     const { usage } = await import('./cli/command-list.js');
     process.stdout.write(`${usage(await model())}\n`);
     return first === '' ? 2 : 0;
   }
   const wantsHelp = argv.some((a) => HELP.includes(a));
+  const localByName = await localCommands();
   const name = localByName.has(`${first} ${second}`) ? `${first} ${second}` : first;
   const local = localByName.get(name);
   if (local && !local.spec.overApi) {
@@ -129,40 +131,8 @@ async function main(argv: string[]): Promise<number> {
   try {
     return await dispatch(argv);
   } catch (e) {
-    return reportFailure(e);
+    return (await import('./cli/report-failure.js')).reportFailure(e);
   }
-}
-
-/** Every failure the user can act on is one message on stderr and an exit code, never a stack. */
-async function reportFailure(e: unknown): Promise<number> {
-  if (e instanceof UsageError || e instanceof ConfigError) {
-    process.stderr.write(`${e.message}\n`);
-    return 2;
-  }
-  if (e instanceof CliError) {
-    process.stderr.write(`${e.message}\n`);
-    return e.exitCode;
-  }
-  if (e instanceof AppError || e instanceof DataDirInUseError) {
-    process.stderr.write(`${e instanceof AppError ? e.detail : e.message}\n`);
-    return 1;
-  }
-  const { ApiError, ServiceUnreachableError } = await import('./client/api-client.js');
-  if (e instanceof ApiError) {
-    const problems = (e.metadata?.errors as { path?: string; message?: string }[] | undefined) ?? [];
-    const lines = [
-      `Error: ${e.detail}`,
-      ...problems.map((p) => `  ${p.path || '/'} ${p.message ?? ''}`),
-      `(HTTP ${e.status}${e.requestId ? `, request id ${e.requestId}` : ''}${typeof e.metadata?.code === 'string' ? `, code ${e.metadata.code}` : ''})`,
-    ];
-    process.stderr.write(`${lines.join('\n')}\n`);
-    return 1;
-  }
-  if (e instanceof ServiceUnreachableError) {
-    process.stderr.write(`${e.message}\n`);
-    return 3;
-  }
-  throw e;
 }
 
 /** Exits once what was written has left: on a pipe, stdout is asynchronous and would be cut short. */

@@ -151,6 +151,21 @@ export const LOCAL = {
     client: true,
     flags: { ...hookFiles, 'tool-name': { type: 'string', value: 'NAME', description: 'Only the hooks that match this tool' }, ...json },
   },
+  guard: {
+    name: 'guard',
+    summary: "The usage-limit hook of an agent client: blocks (exit 2) when the person's allowance is spent, warns at thresholds (docs/guard.md).",
+    client: true,
+    positionals: [{ name: 'EVENT', description: 'prompt, session-start or tool (the hook event), or status-line (a line for Claude Code)' }],
+    flags: {
+      client: {
+        type: 'string',
+        value: 'CLIENT',
+        choices: ['claude-code', 'codex', 'gemini-cli', 'droid'],
+        description: 'The agent client that runs the hook',
+      },
+      email: { type: 'string', value: 'EMAIL', description: "The person whose allowance applies (with a service account's key)" },
+    },
+  },
   completion: {
     name: 'completion',
     summary: 'Print a shell completion script of every command and flag (source <(orgctl completion bash)).',
