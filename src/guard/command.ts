@@ -17,8 +17,13 @@ export const GUARD_CLIENTS = ['claude-code', 'codex', 'gemini-cli', 'droid'] as 
  * prompt and tool hooks. A usage error is exit 1, not 2, so that a mistake in a hook command
  * never blocks a prompt; `status-line` always exits 0.
  */
+/*
+ * The hook's JSON on stdin is never read: nothing in it changes the answer (the allowance is the
+ * person's, whatever the prompt), a client that kept stdin open would hold a hook that waited for
+ * its end, and process.stdin on a pipe loads node's net and stream modules, a few milliseconds of
+ * every prompt. The clients write it into the pipe and go on, as for any hook that ignores it.
+ */
 export async function guardCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  drainStdin();
   let values: { client?: string; email?: string };
   let event: string | undefined;
   try {
@@ -104,16 +109,4 @@ async function statusText(values: { email?: string }, env: NodeJS.ProcessEnv): P
   } catch {
     return 'orgctl: unavailable';
   }
-}
-
-/**
- * The client writes the hook's JSON on stdin; nothing in it changes the answer (the allowance is
- * the person's, whatever the prompt), so it is read and dropped rather than waited for: a client
- * that kept stdin open would otherwise hold the hook.
- */
-function drainStdin(): void {
-  if (process.stdin.isTTY) return;
-  process.stdin.on('error', () => undefined);
-  process.stdin.resume();
-  process.stdin.unref?.();
 }
