@@ -18,7 +18,7 @@ export interface Allowance {
 }
 
 /** The documented default: what an allowance without `enforcement` (an older service) means. */
-export const DEFAULT_ENFORCEMENT: Enforcement = { mode: 'block', thresholds: [80, 95], unreachable: 'open' };
+const DEFAULT_ENFORCEMENT: Enforcement = { mode: 'block', thresholds: [80, 95], unreachable: 'open' };
 
 export type Fetched =
   | { kind: 'ok'; allowance: Allowance }

@@ -4,8 +4,8 @@ import { decide, type Answer } from './decide.js';
 import { CACHE_TTL_MS, guardFiles, readCache, readState, writeCache, writeState, type Cached } from './disk.js';
 import { statusLine } from './messages.js';
 
-export const GUARD_EVENTS = ['prompt', 'session-start', 'tool', 'status-line'] as const;
-export const GUARD_CLIENTS = ['claude-code', 'codex', 'gemini-cli', 'droid'] as const;
+const GUARD_EVENTS = ['prompt', 'session-start', 'tool', 'status-line'] as const;
+const GUARD_CLIENTS = ['claude-code', 'codex', 'gemini-cli', 'droid'] as const;
 
 /**
  * `orgctl guard EVENT --client CLIENT [--email E]`: the enforcement hook an agent client runs
