@@ -24,7 +24,8 @@ export function decide(answer: Answer, state: GuardState, url: string, lastPolic
   if (answer.kind === 'ok') return decideAllowance(answer.allowance, { ...state, unreachableSaid: false, refusedSaid: false });
   if (answer.kind === 'unreachable') {
     if (lastPolicy?.mode === 'off') return { state };
-    if (lastPolicy?.unreachable === 'closed') return { block: m.unreachableClosed(url, answer.reason), state };
+    // Closed holds in block mode only (the policy's schema): a warn-only organization never blocks.
+    if (lastPolicy?.mode === 'block' && lastPolicy.unreachable === 'closed') return { block: m.unreachableClosed(url, answer.reason), state };
     if (state.unreachableSaid) return { state };
     return { say: m.unreachableOpen(url, answer.reason), state: { ...state, unreachableSaid: true } };
   }

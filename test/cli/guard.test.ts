@@ -3,17 +3,18 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startServer, type Server } from '../helpers/cli.js';
-import { guardHome, runGuard, systemMessage } from '../helpers/guard.js';
+import { ageCache, guardHome, runGuard, systemMessage } from '../helpers/guard.js';
 import { fileInstallation } from '../helpers/installation.js';
 
-// `orgctl guard`, the enforcement hook, as a process against a real service. The service has no
-// enforcement policy yet, so the allowance carries none: the hook takes the documented default
-// (block, thresholds 80 and 95, unreachable open). The modes and the unreachable policy are in
-// guard-policy.test.ts, against a stand-in that answers with a policy.
+// `orgctl guard`, the enforcement hook, as a process against a real service: first under the
+// default policy (block, thresholds 80 and 95, unreachable open), then under policies set through
+// the API. guard-policy.test.ts covers the same rules against a stand-in (an allowance without a
+// policy, a 5xx, a new period) where the real service cannot be made to answer so.
 
 let root: string;
 let server: Server;
 let ownerKey: string;
+let botKey: string;
 const keys: Record<string, string> = {};
 const cleanups: (() => Promise<unknown> | void)[] = [];
 
@@ -28,6 +29,9 @@ beforeAll(async () => {
     const created = await runCli(['keys', 'create', '--local', '--email', `${name}@acme.test`, '--json'], installed.env);
     keys[name] = (JSON.parse(created.stdout) as { apiKey: string }).apiKey;
   }
+  const bot = await runCli(['service-accounts', 'add', '--name', 'guard-bot', '--role', 'manager', '--json'], installed.env);
+  const botId = (JSON.parse(bot.stdout) as { serviceAccountId: string }).serviceAccountId;
+  botKey = (JSON.parse((await runCli(['keys', 'create', '--local', '--principal-id', botId, '--json'], installed.env)).stdout) as { apiKey: string }).apiKey;
   server = await startServer(installed.env);
   cleanups.push(() => server.stop());
   await api('PUT', '/api/v0/organization/usage/limits/global', { limit: 50_000_000 });
@@ -72,6 +76,8 @@ const use = (who: string, credits: number) =>
   );
 const limit = (who: string, credits: number) =>
   api('PUT', '/api/v0/organization/usage/limits/users', { users: [{ email: `${who}@acme.test`, limit: credits }] });
+const enforce = (mode: string, unreachable = 'open', thresholds = [80, 95]) =>
+  api('PUT', '/api/v0/organization/usage/enforcement', { mode, thresholds, unreachable });
 const guard = (who: string, home = guardHome(root), args = ['prompt', '--client', 'claude-code']) => runGuard(args, { home, url: server.url, key: keys[who]! });
 
 /** The first day of next month (UTC): when this month's allowance resets. */
@@ -143,5 +149,44 @@ describe('orgctl guard against the service', () => {
     expect(refused).toMatchObject({ code: 0, stdout: 'orgctl: key refused\n' });
     const down = await runGuard(['status-line'], { home: guardHome(root), url: 'http://127.0.0.1:1', key: keys.ada! });
     expect(down).toMatchObject({ code: 0, stdout: 'orgctl: unreachable\n' });
+  });
+});
+
+describe('orgctl guard under the policy set through the API', () => {
+  it('warn: a spent allowance is said once and never blocks; off: nothing', async () => {
+    await enforce('warn');
+    const home = guardHome(root);
+    const spent = await guard('bo', home);
+    expect(spent.code).toBe(0);
+    expect(systemMessage(spent)).toMatch(
+      /^orgctl: usage limit reached: 2\.4M of 2M credits used \(individual limit\); .* Not blocked: your organization's policy only warns\.$/,
+    );
+    expect(await guard('bo', { ...guardHome(root), state: home.state })).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    await enforce('off');
+    expect(await guard('bo')).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    await enforce('block');
+  });
+
+  it("a manager service account's key asks for a person by --email", async () => {
+    const r = await runGuard(['tool', '--client', 'droid', '--email', 'bo@acme.test'], { home: guardHome(root), url: server.url, key: botKey });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^orgctl: usage limit reached: 2\.4M of 2M credits used \(individual limit\)/);
+  });
+
+  // Last: it stops the service.
+  it('a cached allowance answers while the service is down; past its 30 s, closed blocks with why', async () => {
+    await enforce('block', 'closed');
+    const cached = guardHome(root);
+    expect((await guard('bo', cached)).code).toBe(2);
+    const stale = guardHome(root);
+    expect(await guard('mia', stale)).toMatchObject({ code: 0, stdout: '' });
+    ageCache(stale);
+    await server.stop();
+    expect(await guard('bo', cached)).toMatchObject({ code: 2, stderr: expect.stringMatching(/^orgctl: usage limit reached: 2\.4M of 2M/) });
+    const closed = await guard('mia', stale);
+    expect(closed.code).toBe(2);
+    expect(closed.stderr).toBe(
+      `orgctl: cannot reach ${server.url} (connection refused); your organization's policy blocks agents while usage limits cannot be checked. Try again when it answers.\n`,
+    );
   });
 });
