@@ -4,10 +4,12 @@
  * usage, then runs, alternating, N times each: a no-op Node hook (`node -e 0`, the baseline),
  * `orgctl guard prompt --client claude-code` with a warm cache (no HTTP call) and with a cold one
  * (one HTTP call). Prints p50 and p95 of each, and their difference to the baseline in the same
- * run. Target (issue 40): p95 at most 50 ms above the baseline.
+ * run; and, to tell the hook's cost from the service's, the allowance request alone (this process,
+ * a new connection each time). Target (issue 40): p95 at most 50 ms above the baseline.
  * Usage: npm run bench:guard -- [--runs 40]
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { get } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -47,6 +49,17 @@ async function api(url: string, key: string, method: string, pathname: string, b
     body: JSON.stringify(body),
   });
   if (res.status >= 300) throw new Error(`${method} ${pathname} answered ${res.status}: ${await res.text()}`);
+}
+
+/** One allowance request on a new connection, as the hook makes it: the service's part of a cold run. */
+function request(url: string, key: string): Promise<number> {
+  const t0 = performance.now();
+  return new Promise((resolve, reject) => {
+    get(`${url}/api/v0/usage/allowance`, { agent: false, headers: { authorization: `Bearer ${key}` } }, (res) => {
+      res.resume();
+      res.on('end', () => (res.statusCode === 200 ? resolve(performance.now() - t0) : reject(new Error(`allowance answered ${res.statusCode}`))));
+    }).on('error', reject);
+  });
 }
 
 /** Wall time of one process, from spawn to exit, stdin closed at once as an agent client does. */
@@ -89,13 +102,14 @@ try {
   const guard = [MAIN, 'guard', 'prompt', '--client', 'claude-code'];
   const warmEnv = { ...base, XDG_CACHE_HOME: path.join(dir, 'cache-warm') };
   time(guard, warmEnv);
-  const times: Record<'noop' | 'warm' | 'cold', number[]> = { noop: [], warm: [], cold: [] };
+  const times: Record<'noop' | 'warm' | 'cold' | 'request', number[]> = { noop: [], warm: [], cold: [], request: [] };
   for (let i = 0; i < RUNS; i++) {
     times.noop.push(time(['-e', '0'], base));
     times.warm.push(time(guard, warmEnv));
     const cold = path.join(dir, `cache-cold-${i}`);
     times.cold.push(time(guard, { ...base, XDG_CACHE_HOME: cold }));
     rmSync(cold, { recursive: true, force: true });
+    times.request.push(await request(service.url, memberKey));
     // Keep the warm cache within its 30 s.
     if (i % 20 === 19) time(guard, { ...warmEnv, XDG_CACHE_HOME: path.join(dir, `refresh-${i}`) });
   }
@@ -103,7 +117,7 @@ try {
   console.log(`${RUNS} runs each, alternating; milliseconds from spawn to exit`);
   console.log('hook | p50 | p95 | p50 − no-op | p95 − no-op | target (p95 − no-op ≤ 50 ms)');
   console.log('---|---|---|---|---|---');
-  for (const [name, xs] of Object.entries(times)) {
+  for (const [name, xs] of Object.entries(times).filter(([n]) => n !== 'request')) {
     const p50 = percentile(xs, 0.5);
     const p95 = percentile(xs, 0.95);
     const over = p95 - noop.p95;
@@ -111,6 +125,9 @@ try {
       `${name === 'noop' ? '`node -e 0`' : `guard, ${name} cache`} | ${p50.toFixed(1)} | ${p95.toFixed(1)} | ${name === 'noop' ? '—' : `+${(p50 - noop.p50).toFixed(1)}`} | ${name === 'noop' ? '—' : `+${over.toFixed(1)}`} | ${name === 'noop' ? '' : over <= 50 ? 'met' : 'missed'}`,
     );
   }
+  console.log(
+    `the allowance request alone (the service's part of a cold run): p50 ${percentile(times.request, 0.5).toFixed(1)} ms, p95 ${percentile(times.request, 0.95).toFixed(1)} ms`,
+  );
 } finally {
   service.child.kill('SIGTERM');
   await new Promise((r) => service.child.once('exit', r));
