@@ -21,7 +21,12 @@ export interface Decision {
  * saying so once while it stays unreachable (open) or at every run (closed, since it blocks).
  */
 export function decide(answer: Answer, state: GuardState, url: string, lastPolicy: Enforcement | undefined): Decision {
-  if (answer.kind === 'ok') return decideAllowance(answer.allowance, { ...state, unreachableSaid: false, refusedSaid: false });
+  if (answer.kind === 'ok') {
+    // An answer: what was said about no answer may be said again. Left out rather than false, so
+    // that an unchanged state is not written again (a write and a rename at every prompt).
+    const { unreachableSaid: _unreachable, refusedSaid: _refused, ...rest } = state;
+    return decideAllowance(answer.allowance, rest);
+  }
   if (answer.kind === 'unreachable') {
     if (lastPolicy?.mode === 'off') return { state };
     // Closed holds in block mode only (the policy's schema): a warn-only organization never blocks.
