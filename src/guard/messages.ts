@@ -1,7 +1,7 @@
 import type { Allowance } from './allowance.js';
 
 /** Credits in a line a person reads: 950, 12.3k, 52.1M, 1.2B (at most one decimal, none when it is 0). */
-export function compactCredits(n: number): string {
+function compactCredits(n: number): string {
   const units: [number, string][] = [
     [1e9, 'B'],
     [1e6, 'M'],
