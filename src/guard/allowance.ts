@@ -10,6 +10,8 @@ export interface Enforcement {
 export interface Allowance {
   limit: number | null;
   source: string;
+  /** The team whose budget binds, when `source` is `team`. */
+  teamName?: string;
   used: number;
   remaining: number | null;
   periodStart: string;
@@ -90,6 +92,7 @@ export function parseAllowance(value: unknown): Allowance | undefined {
   return {
     limit,
     source: typeof v.source === 'string' ? v.source : 'none',
+    ...(typeof v.teamName === 'string' ? { teamName: v.teamName } : {}),
     used: v.used,
     remaining,
     periodStart: v.periodStart,

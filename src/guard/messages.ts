@@ -27,16 +27,19 @@ function shortDay(iso: string): string {
 
 const usedOf = (a: Allowance) => `${compactCredits(a.used)} of ${compactCredits(a.limit ?? 0)} credits`;
 
+/** `individual limit`, `global limit`, `team "backend" limit`. */
+const sourceOf = (a: Allowance) => (a.source === 'team' && a.teamName ? `team ${JSON.stringify(a.teamName)} limit` : `${a.source} limit`);
+
 export function blockedMessage(a: Allowance): string {
-  return `orgctl: usage limit reached: ${usedOf(a)} used (${a.source} limit); resets ${resetDay(a)}. Ask an owner or manager of your organization to raise it.`;
+  return `orgctl: usage limit reached: ${usedOf(a)} used (${sourceOf(a)}); resets ${resetDay(a)}. Ask an owner or manager of your organization to raise it.`;
 }
 
 export function spentWarning(a: Allowance): string {
-  return `orgctl: usage limit reached: ${usedOf(a)} used (${a.source} limit); resets ${resetDay(a)}. Not blocked: your organization's policy only warns.`;
+  return `orgctl: usage limit reached: ${usedOf(a)} used (${sourceOf(a)}); resets ${resetDay(a)}. Not blocked: your organization's policy only warns.`;
 }
 
 export function thresholdWarning(a: Allowance, threshold: number): string {
-  return `orgctl: ${threshold}% of your usage limit used: ${usedOf(a)} (${a.source} limit); resets ${resetDay(a)}.`;
+  return `orgctl: ${threshold}% of your usage limit used: ${usedOf(a)} (${sourceOf(a)}); resets ${resetDay(a)}.`;
 }
 
 export function unreachableOpen(url: string, reason: string): string {

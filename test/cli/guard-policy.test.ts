@@ -88,6 +88,11 @@ describe('orgctl guard under the enforcement policy', () => {
     expect(systemMessage(await guard(home))).toMatch(/^orgctl: 50% .* resets 2027-01-01\.$/);
   });
 
+  it("a team's budget is named by the team", async () => {
+    answer = { status: 200, body: { ...allowance(52_100_000, policy('block')), teamName: 'backend' } };
+    expect((await guard(guardHome(root))).stderr).toBe(BLOCKED.replace('(team limit)', '(team "backend" limit)'));
+  });
+
   it('off: nothing, whatever the usage', async () => {
     answer = { status: 200, body: allowance(99_000_000, policy('off')) };
     expect(await guard(guardHome(root))).toMatchObject({ code: 0, stdout: '', stderr: '' });
