@@ -1,0 +1,160 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, startServer, type Server } from '../helpers/cli.js';
+import { fileInstallation } from '../helpers/installation.js';
+import { prepareClient, runClient, type ClientCommand } from '../support/agent-client-runs.js';
+import { AGENT_CLIENTS, installAgentClient, type AgentClientName, type Installed } from '../support/agent-clients.js';
+import { startModelProvider, type ModelProvider } from '../support/model-provider-test-double.js';
+
+/**
+ * Usage limits holding inside the real agent clients: each is connected by `orgctl connect` (after
+ * `orgctl login`) in a home of its own, so its hooks run `orgctl guard`. With the person's
+ * allowance spent, the prompt never reaches the model (Droid, whose `exec` runs no prompt hook,
+ * has its tool call refused instead); with the limit removed it does; with orgctl unreachable the
+ * default policy (`open`) lets it through. Warnings and the `closed` policy are the guard's own
+ * process tests (test/cli/guard*.test.ts): no client shows a hook's message in a non-interactive run.
+ */
+const NO_REGISTRY = /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|network|registry/i;
+const COMMAND = 'echo orgctl-enforcement-test';
+const BLOCKED = 'usage limit reached';
+const PROMPT = '(the prompt)';
+
+let server: Server;
+let ownerKey: string;
+let env: Record<string, string>;
+let dir: string;
+let model: ModelProvider;
+const cleanups: (() => unknown)[] = [];
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'orgctl-enforcement-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  const installed = await fileInstallation(dir);
+  cleanups.push(installed.remove);
+  env = installed.env;
+  ownerKey = installed.ownerKey;
+  for (const name of Object.keys(AGENT_CLIENTS)) expect((await runCli(['users', 'add', '--email', `${name}@acme.test`, '--role', 'member'], env)).code).toBe(0);
+  server = await startServer({ ...env, ANALYTICS_CACHE_MB: '0' });
+  cleanups.push(() => server.stop());
+  model = await startModelProvider({ command: COMMAND });
+  cleanups.push(() => model.close());
+}, 120_000);
+afterAll(async () => {
+  for (const c of cleanups.reverse()) await c();
+});
+
+async function api(method: string, url: string, body?: unknown, key = ownerKey): Promise<Record<string, unknown>> {
+  const res = await fetch(`${server.url}${url}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  expect(res.status, await res.clone().text()).toBeLessThan(300);
+  return (await res.json()) as Record<string, unknown>;
+}
+
+/** The CLI as the person runs it on their machine: their own home, no service settings. */
+const personCli = (home: string, args: string[]) =>
+  runCli(args, {
+    HOME: home,
+    XDG_CONFIG_HOME: '',
+    XDG_CACHE_HOME: '',
+    XDG_STATE_HOME: '',
+    CODEX_HOME: '',
+    DATA_DIR: '',
+    DATABASE_URL: '',
+    ORGCTL_URL: '',
+    ORGCTL_API_KEY: '',
+  });
+
+/** 1.2 million credits of model requests a minute ago (claude-sonnet-4-5, 1.2 credits an input token), sent natively. */
+async function spend(key: string, id: string): Promise<void> {
+  const event = {
+    id,
+    type: 'model_request',
+    timestamp: Date.now() - 60_000,
+    sessionId: id,
+    client: 'terminal-ui',
+    model: 'claude-sonnet-4-5',
+    tier: 'standard',
+  };
+  await api(
+    'POST',
+    '/api/v1/telemetry/events',
+    { events: [{ ...event, inputTokens: 1_000_000, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }] },
+    key,
+  );
+}
+
+/** Runs the client with a prompt that asks for the tool; the guard's cached allowance is dropped first, so it asks orgctl. */
+async function run(bin: string, home: string, command: ClientCommand) {
+  rmSync(path.join(home, '.cache', 'orgctl'), { recursive: true, force: true });
+  const result = await runClient(bin, command, 90_000);
+  expect(result.timedOut, `${result.stdout}\n${result.stderr}`).toBe(false);
+  return result;
+}
+
+describe.each(Object.keys(AGENT_CLIENTS) as AgentClientName[])('%s connected by orgctl connect obeys the usage limit', (name) => {
+  let installed: Installed;
+  let home: string;
+  let key: string;
+  let command: ClientCommand;
+  const email = `${name}@acme.test`;
+
+  beforeAll(async () => {
+    installed = installAgentClient(name);
+    if (!installed.ok && !NO_REGISTRY.test(installed.reason)) throw new Error(installed.reason);
+    home = mkdtempSync(path.join(dir, `${name}-`));
+    key = (await api('POST', '/api/v0/api-keys', { name: 'laptop', email })).key as string;
+    // The model provider settings are the test's; connect then merges telemetry and hooks into them.
+    command = prepareClient(name, { home, modelUrl: model.url, orgctlUrl: server.url, key }, PROMPT);
+    expect((await personCli(home, ['login', '--url', server.url, '--key', key])).code).toBe(0);
+    const connected = await personCli(home, ['connect', name]);
+    expect(connected.code, connected.stderr).toBe(0);
+    // Codex runs hooks only when told to trust them.
+    if (name === 'codex') command.args.splice(2, 0, '--dangerously-bypass-hook-trust');
+  }, 180_000);
+
+  const withPrompt = (prompt: string, extraEnv: Record<string, string> = {}): ClientCommand => ({
+    ...command,
+    env: { ...command.env, ...extraEnv },
+    args: command.args.map((a) => (a === PROMPT ? prompt : a)),
+  });
+
+  it('blocks at a spent allowance before the model sees the prompt (Droid: refuses the tool), and lets it through once the limit is removed', async (ctx) => {
+    if (!installed.ok) ctx.skip();
+    const bin = (installed as { bin: string }).bin;
+    await spend(key, `${name}-spend`);
+    await api('PUT', '/api/v0/organization/usage/limits/users', { users: [{ email, limit: 1_000_000 }] });
+
+    const blocked = `blocked prompt of ${name}: run \`${COMMAND}\``;
+    const out = await run(bin, home, withPrompt(blocked));
+    if (name === 'droid') {
+      // The prompt reaches the model (no prompt hook in exec); the tool call it asks for is refused with the reason.
+      expect(model.received(blocked)).toBe(true);
+      expect(model.received(BLOCKED)).toBe(true);
+    } else {
+      expect(model.received(blocked)).toBe(false);
+      if (name === 'claude-code') expect(out.stdout).toContain(BLOCKED);
+      if (name === 'gemini-cli') expect(out.stderr + out.stdout).toContain(BLOCKED);
+    }
+
+    await api('PUT', '/api/v0/organization/usage/limits/users', { users: [{ email, limit: null }] });
+    const allowed = `allowed prompt of ${name}: run \`${COMMAND}\``;
+    await run(bin, home, withPrompt(allowed));
+    expect(model.received(allowed)).toBe(true);
+  }, 240_000);
+
+  it('with orgctl unreachable, the default policy (open) lets the prompt through', async (ctx) => {
+    if (!installed.ok) ctx.skip();
+    const bin = (installed as { bin: string }).bin;
+    await api('PUT', '/api/v0/organization/usage/limits/users', { users: [{ email, limit: 1_000_000 }] });
+    // The hook is pointed at an address where nothing listens (ORGCTL_URL wins over the login); telemetry still goes to orgctl.
+    const prompt = `unreachable prompt of ${name}: run \`${COMMAND}\``;
+    await run(bin, home, withPrompt(prompt, { ORGCTL_URL: 'http://127.0.0.1:9' }));
+    expect(model.received(prompt)).toBe(true);
+    await api('PUT', '/api/v0/organization/usage/limits/users', { users: [{ email, limit: null }] });
+  }, 240_000);
+});
