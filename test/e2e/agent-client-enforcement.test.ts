@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startServer, type Server } from '../helpers/cli.js';
 import { fileInstallation } from '../helpers/installation.js';
-import { prepareClient, runClient, type ClientCommand } from '../support/agent-client-runs.js';
+import { connectClient, prepareClient, runClient, type ClientCommand } from '../support/agent-client-runs.js';
 import { AGENT_CLIENTS, installAgentClient, type AgentClientName, type Installed } from '../support/agent-clients.js';
 import { startModelProvider, type ModelProvider } from '../support/model-provider-test-double.js';
 
@@ -55,20 +55,6 @@ async function api(method: string, url: string, body?: unknown, key = ownerKey):
   return (await res.json()) as Record<string, unknown>;
 }
 
-/** The CLI as the person runs it on their machine: their own home, no service settings. */
-const personCli = (home: string, args: string[]) =>
-  runCli(args, {
-    HOME: home,
-    XDG_CONFIG_HOME: '',
-    XDG_CACHE_HOME: '',
-    XDG_STATE_HOME: '',
-    CODEX_HOME: '',
-    DATA_DIR: '',
-    DATABASE_URL: '',
-    ORGCTL_URL: '',
-    ORGCTL_API_KEY: '',
-  });
-
 /** 1.2 million credits of model requests a minute ago (claude-sonnet-4-5, 1.2 credits an input token), sent natively. */
 async function spend(key: string, id: string): Promise<void> {
   const event = {
@@ -109,12 +95,8 @@ describe.each(Object.keys(AGENT_CLIENTS) as AgentClientName[])('%s connected by 
     home = mkdtempSync(path.join(dir, `${name}-`));
     key = (await api('POST', '/api/v0/api-keys', { name: 'laptop', email })).key as string;
     // The model provider settings are the test's; connect then merges telemetry and hooks into them.
-    command = prepareClient(name, { home, modelUrl: model.url, orgctlUrl: server.url, key }, PROMPT);
-    expect((await personCli(home, ['login', '--url', server.url, '--key', key])).code).toBe(0);
-    const connected = await personCli(home, ['connect', name]);
-    expect(connected.code, connected.stderr).toBe(0);
-    // Codex runs hooks only when told to trust them.
-    if (name === 'codex') command.args.splice(2, 0, '--dangerously-bypass-hook-trust');
+    command = prepareClient(name, { home, modelUrl: model.url, orgctlUrl: server.url, key, connected: true }, PROMPT);
+    await connectClient(name, home, server.url, key);
   }, 180_000);
 
   const withPrompt = (prompt: string, extraEnv: Record<string, string> = {}): ClientCommand => ({

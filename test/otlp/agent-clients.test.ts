@@ -5,14 +5,15 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startServer, type Server } from '../helpers/cli.js';
 import { fileInstallation } from '../helpers/installation.js';
-import { prepareClient, runClient } from '../support/agent-client-runs.js';
+import { connectClient, prepareClient, runClient } from '../support/agent-client-runs.js';
 import { AGENT_CLIENTS, installAgentClient, type AgentClientName, type Installed } from '../support/agent-clients.js';
 import { startModelProvider, type ModelProvider } from '../support/model-provider-test-double.js';
 
 /**
  * The real agent clients (test/support/agent-clients.ts, pinned versions from the npm registry)
  * run a prompt and a shell command against the model provider test double and export their
- * telemetry to a running `orgctl serve` with a person's own key. What lands in the analytics of
+ * telemetry to a running `orgctl serve` with a person's own key, set up by `orgctl login` and
+ * `orgctl connect` as the person would. What lands in the analytics of
  * that day is what the double reported, exactly once, and the session, the tool call and the
  * person. What each client sends is in docs/otlp.md (What feeds which figure).
  *
@@ -157,7 +158,9 @@ describe.each(RUNS)('$label, the real client', (each) => {
     cleanups.push(() => stub.close());
     const home = path.join(dir, label.replaceAll(/\W+/g, '-'));
     const logged = server.output().length;
-    const run = await runClient(installed.bin, prepareClient(name, { home, modelUrl: stub.url, orgctlUrl: server.url, key, droidProvider }, PROMPT));
+    const command = prepareClient(name, { home, modelUrl: stub.url, orgctlUrl: server.url, key, droidProvider, connected: true }, PROMPT);
+    await connectClient(name, home, server.url, key);
+    const run = await runClient(installed.bin, command);
     const said = `${name} ${installed.version} exited ${run.code} after ${Math.round(run.ms)} ms:\n${run.stdout}\n${run.stderr}`;
     expect(run.timedOut, said).toBe(false);
     expect(run.code, said).toBe(0);

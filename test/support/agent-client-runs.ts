@@ -1,13 +1,16 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { runCli } from '../helpers/cli.js';
 import type { AgentClientName } from './agent-clients.js';
 
 /**
  * Runs a real agent client once, non-interactively, in a home directory of its own: its model
- * provider is the test double, its telemetry goes to orgctl with a person's key. The telemetry
- * settings are written where and as `orgctl connect` writes them (each client's own settings
- * file or environment); the model provider settings are the test's own.
+ * provider is the test double, its telemetry goes to orgctl with a person's key. The model
+ * provider settings are the test's own; the telemetry settings and the hooks are either written
+ * here, where and as `orgctl connect` writes them, or (`connected`) left to `orgctl connect`
+ * itself (connectClient), apart from Droid's environment, which connect prints for the person to
+ * export.
  */
 export interface ClientSetup {
   /** The temporary home directory (HOME); the client runs in `HOME/work`. */
@@ -24,6 +27,8 @@ export interface ClientSetup {
   hooks?: Record<string, string>;
   /** Droid's wire protocol to the model: Anthropic Messages (the default) or Chat Completions. */
   droidProvider?: 'anthropic' | 'generic-chat-completion-api';
+  /** Telemetry and hooks come from `orgctl connect` (run connectClient after this). */
+  connected?: boolean;
 }
 
 export interface ClientCommand {
@@ -59,17 +64,22 @@ export function prepareClient(name: AgentClientName, s: ClientSetup, prompt: str
   const base = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: s.home, TERM: 'dumb', LANG: 'C.UTF-8', NO_COLOR: '1' };
   switch (name) {
     case 'claude-code':
-      writeJson(path.join(s.home, '.claude', 'settings.json'), {
-        ...hookSettings(s.hooks),
-        env: {
-          CLAUDE_CODE_ENABLE_TELEMETRY: '1',
-          OTEL_METRICS_EXPORTER: 'otlp',
-          OTEL_LOGS_EXPORTER: 'otlp',
-          OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
-          OTEL_EXPORTER_OTLP_ENDPOINT: s.orgctlUrl,
-          OTEL_EXPORTER_OTLP_HEADERS: auth,
-        },
-      });
+      writeJson(
+        path.join(s.home, '.claude', 'settings.json'),
+        s.connected
+          ? {}
+          : {
+              ...hookSettings(s.hooks),
+              env: {
+                CLAUDE_CODE_ENABLE_TELEMETRY: '1',
+                OTEL_METRICS_EXPORTER: 'otlp',
+                OTEL_LOGS_EXPORTER: 'otlp',
+                OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+                OTEL_EXPORTER_OTLP_ENDPOINT: s.orgctlUrl,
+                OTEL_EXPORTER_OTLP_HEADERS: auth,
+              },
+            },
+      );
       return {
         cwd,
         env: { ...base, ANTHROPIC_BASE_URL: s.modelUrl, ANTHROPIC_API_KEY: 'model-provider-test-double' },
@@ -93,11 +103,7 @@ export function prepareClient(name: AgentClientName, s: ClientSetup, prompt: str
           'env_key = "TEST_DOUBLE_API_KEY"',
           'wire_api = "responses"',
           '',
-          '[otel]',
-          'log_user_prompt = false',
-          `exporter = ${exporter('logs')}`,
-          `metrics_exporter = ${exporter('metrics')}`,
-          '',
+          ...(s.connected ? [] : ['[otel]', 'log_user_prompt = false', `exporter = ${exporter('logs')}`, `metrics_exporter = ${exporter('metrics')}`, '']),
         ].join('\n'),
       );
       // Codex reads hooks from hooks.json beside its config, and runs them only when trusted.
@@ -105,14 +111,14 @@ export function prepareClient(name: AgentClientName, s: ClientSetup, prompt: str
       return {
         cwd,
         env: { ...base, CODEX_HOME: codexHome, TEST_DOUBLE_API_KEY: 'model-provider-test-double' },
-        args: ['exec', '--skip-git-repo-check', ...(s.hooks ? ['--dangerously-bypass-hook-trust'] : []), prompt],
+        args: ['exec', '--skip-git-repo-check', ...(s.hooks || s.connected ? ['--dangerously-bypass-hook-trust'] : []), prompt],
       };
     }
     case 'gemini-cli':
       writeJson(path.join(s.home, '.gemini', 'settings.json'), {
         ...hookSettings(s.hooks),
         security: { auth: { selectedType: 'gemini-api-key' } },
-        telemetry: { enabled: true, target: 'local', otlpEndpoint: s.orgctlUrl, otlpProtocol: 'http', logPrompts: false },
+        ...(s.connected ? {} : { telemetry: { enabled: true, target: 'local', otlpEndpoint: s.orgctlUrl, otlpProtocol: 'http', logPrompts: false } }),
       });
       return {
         cwd,
@@ -121,7 +127,8 @@ export function prepareClient(name: AgentClientName, s: ClientSetup, prompt: str
           GEMINI_API_KEY: 'model-provider-test-double',
           GOOGLE_GEMINI_BASE_URL: s.modelUrl,
           GEMINI_CLI_TRUST_WORKSPACE: 'true',
-          OTEL_EXPORTER_OTLP_HEADERS: auth,
+          // Connected: the key comes from the .env connect writes beside the settings.
+          ...(s.connected ? {} : { OTEL_EXPORTER_OTLP_HEADERS: auth }),
         },
         // The shell tool is offered in a non-interactive run only in yolo mode.
         args: ['-p', prompt, '--approval-mode', 'yolo'],
@@ -197,4 +204,26 @@ export function runClient(bin: string, command: ClientCommand, timeoutMs = 60_00
       resolve({ code, timedOut, stdout, stderr, ms: performance.now() - t0 });
     });
   });
+}
+
+/**
+ * The person's own setup, as docs/connect.md tells it: `orgctl login` with their key, then
+ * `orgctl connect CLIENT`, as processes in their home (no service or database settings).
+ */
+export async function connectClient(name: AgentClientName, home: string, url: string, key: string): Promise<void> {
+  const env = {
+    HOME: home,
+    XDG_CONFIG_HOME: '',
+    XDG_CACHE_HOME: '',
+    XDG_STATE_HOME: '',
+    CODEX_HOME: '',
+    DATA_DIR: '',
+    DATABASE_URL: '',
+    ORGCTL_URL: '',
+    ORGCTL_API_KEY: '',
+  };
+  const login = await runCli(['login', '--url', url, '--key', key], env);
+  if (login.code !== 0) throw new Error(`orgctl login failed: ${login.stderr}`);
+  const connected = await runCli(['connect', name], env);
+  if (connected.code !== 0) throw new Error(`orgctl connect ${name} failed: ${connected.stderr}`);
 }
