@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startServer, type Server } from '../helpers/cli.js';
 import { fileInstallation } from '../helpers/installation.js';
+import { tcpRelay } from '../helpers/tcp-relay.js';
 import { connectClient, prepareClient, runClient, type ClientCommand } from '../support/agent-client-runs.js';
 import { AGENT_CLIENTS, installAgentClient, type AgentClientName, type Installed } from '../support/agent-clients.js';
 import { startModelProvider, type ModelProvider } from '../support/model-provider-test-double.js';
@@ -13,8 +14,9 @@ import { startModelProvider, type ModelProvider } from '../support/model-provide
  * `orgctl login`) in a home of its own, so its hooks run `orgctl guard`. With the person's
  * allowance spent, the prompt never reaches the model (Droid, whose `exec` runs no prompt hook,
  * has its tool call refused instead); with the limit removed it does; with orgctl unreachable the
- * default policy (`open`) lets it through. Warnings and the `closed` policy are the guard's own
- * process tests (test/cli/guard*.test.ts): no client shows a hook's message in a non-interactive run.
+ * default policy (`open`) lets it through, and under the policy `closed` it is blocked. Warnings are
+ * the guard's own process tests (test/cli/guard*.test.ts): no client shows a hook's message in a
+ * non-interactive run.
  */
 const NO_REGISTRY = /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|network|registry/i;
 const COMMAND = 'echo orgctl-enforcement-test';
@@ -74,9 +76,19 @@ async function spend(key: string, id: string): Promise<void> {
   );
 }
 
-/** Runs the client with a prompt that asks for the tool; the guard's cached allowance is dropped first, so it asks orgctl. */
-async function run(bin: string, home: string, command: ClientCommand) {
-  rmSync(path.join(home, '.cache', 'orgctl'), { recursive: true, force: true });
+/**
+ * Runs the client with a prompt that asks for the tool. The guard's cached allowance is dropped
+ * first, so it asks orgctl; with `aged`, it is kept but made older than its 30 s instead, so the
+ * guard asks orgctl and, finding it unreachable, has the policy it last saw.
+ */
+async function run(bin: string, home: string, command: ClientCommand, o: { aged?: boolean } = {}) {
+  const cache = path.join(home, '.cache', 'orgctl', 'guard');
+  if (!o.aged) rmSync(cache, { recursive: true, force: true });
+  else
+    for (const name of readdirSync(cache)) {
+      const cached = JSON.parse(readFileSync(path.join(cache, name), 'utf8')) as { fetchedAt: number };
+      writeFileSync(path.join(cache, name), JSON.stringify({ ...cached, fetchedAt: cached.fetchedAt - 60_000 }));
+    }
   const result = await runClient(bin, command, 90_000);
   expect(result.timedOut, `${result.stdout}\n${result.stderr}`).toBe(false);
   return result;
@@ -138,5 +150,28 @@ describe.each(Object.keys(AGENT_CLIENTS) as AgentClientName[])('%s connected by 
     await run(bin, home, withPrompt(prompt, { ORGCTL_URL: 'http://127.0.0.1:9' }));
     expect(model.received(prompt)).toBe(true);
     await api('PUT', '/api/v0/organization/usage/limits/users', { users: [{ email, limit: null }] });
+  }, 240_000);
+
+  it('under the policy unreachable: closed, an orgctl that stopped answering blocks the prompt (Droid: the tool call)', async (ctx) => {
+    if (!installed.ok) ctx.skip();
+    const bin = (installed as { bin: string }).bin;
+    const policy = { mode: 'block', thresholds: [80, 95], unreachable: 'closed' };
+    await api('PUT', '/api/v0/organization/usage/enforcement', policy);
+    const relay = tcpRelay(new URL(server.url));
+    const through = (await relay.listen()).toString().replace(/\/$/, '');
+    try {
+      // Reachable: allowed (no limit), and the hook keeps the policy it saw.
+      const first = `reachable prompt of ${name}: run \`${COMMAND}\``;
+      await run(bin, home, withPrompt(first, { ORGCTL_URL: through }));
+      expect(model.received(first)).toBe(true);
+      relay.drop();
+      const cut = `cut-off prompt of ${name}: run \`${COMMAND}\``;
+      await run(bin, home, withPrompt(cut, { ORGCTL_URL: through }), { aged: true });
+      if (name === 'droid') expect(model.received('cannot reach')).toBe(true);
+      else expect(model.received(cut)).toBe(false);
+    } finally {
+      await relay.close();
+      await api('PUT', '/api/v0/organization/usage/enforcement', { ...policy, unreachable: 'open' });
+    }
   }, 240_000);
 });
