@@ -9,8 +9,8 @@ const GUARD_CLIENTS = ['claude-code', 'codex', 'gemini-cli', 'droid'] as const;
 
 /**
  * `orgctl guard EVENT --client CLIENT [--email E]`: the enforcement hook an agent client runs
- * (docs/guard.md). Kept light: main.ts loads it before anything else, and it loads node's http,
- * fs and crypto and nothing of the command model, the API client, TypeBox or ajv.
+ * (docs/guard.md). Kept light: main.ts loads it before anything else, and it loads node's fs (and
+ * http only for a request) and nothing of the command model, the API client, TypeBox or ajv.
  *
  * Exit codes: 0 go on (a line for the person, if any, as JSON `systemMessage` on stdout); 2
  * blocked (the line on stderr), the block every one of the four clients documents for its

@@ -208,15 +208,14 @@ export class LimitsService {
   async allowance(principal: Principal, by: { userId?: string; email?: string } = {}): Promise<Allowance> {
     const period = monthOf(this.clock.now());
     const whose = await this.whoseAllowance(principal, by);
-    const used = (ids: readonly string[]) => this.usage.creditsUsed(principal.orgId, ids, period.start, period.end).then(Math.round);
     const [{ individual, global }, own, teams, enforcement] = await Promise.all([
       store.effectiveLimits(this.db, principal.orgId, whose),
-      used([whose]),
+      this.creditsUsed(principal.orgId, [whose], period),
       this.teams.budgets(principal.orgId, whose),
       this.getPolicy(principal.orgId),
     ]);
     const personal = individual !== null ? budget('user', individual, own) : global !== null ? budget('global', global, own) : undefined;
-    const budgets = [...(personal ? [personal] : []), ...(await Promise.all(teams.map(async (t) => budget('team', t.budget, await used(t.memberIds), t))))];
+    const budgets = [...(personal ? [personal] : []), ...(await Promise.all(teams.map((t) => this.teamBudget(principal.orgId, t, period))))];
     const binding = bindingBudget(budgets);
     return {
       limit: binding?.limit ?? null,
@@ -256,9 +255,16 @@ export class LimitsService {
   async teamBudgets(orgId: string): Promise<Budget[]> {
     const period = monthOf(this.clock.now());
     const teams = await this.teams.budgets(orgId);
-    return Promise.all(
-      teams.map(async (t) => budget('team', t.budget, Math.round(await this.usage.creditsUsed(orgId, t.memberIds, period.start, period.end)), t)),
-    );
+    return Promise.all(teams.map((t) => this.teamBudget(orgId, t, period)));
+  }
+
+  /** A team's budget this period: its members' use together against it. */
+  private async teamBudget(orgId: string, team: TeamBudget, period: { start: Date; end: Date }): Promise<Budget> {
+    return budget('team', team.budget, await this.creditsUsed(orgId, team.memberIds, period), team);
+  }
+
+  private async creditsUsed(orgId: string, principalIds: readonly string[], period: { start: Date; end: Date }): Promise<number> {
+    return Math.round(await this.usage.creditsUsed(orgId, principalIds, period.start, period.end));
   }
 
   auditLog(orgId: string, page: { limit: number; before?: number }): Promise<AuditRow[]> {

@@ -1,31 +1,26 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { api, call, type Body } from '../api.js';
 import { CreditsField, NOT_A_NUMBER, parseCredits } from '../settings/credits-field.js';
 import { key as settingsKey } from '../settings/queries.js';
 import { number } from '../ui/format.js';
 import { ErrorNote, Field, TableScroll } from '../ui/parts.js';
-import { teamsKey } from './queries.js';
+import { useTeamChange } from './queries.js';
 
 type Team = Body<'/api/v0/organization/teams', 'get'>['teams'][number];
 type User = Body<'/api/v0/organization/members', 'get'>['members'][number];
-
-/** A change to one team: every team list is read again once it is done. */
-function useTeamChange<A>(change: (arg: A) => Promise<unknown>) {
-  const queryClient = useQueryClient();
-  return useMutation({ mutationFn: change, onSuccess: () => void queryClient.invalidateQueries({ queryKey: teamsKey }) });
-}
 
 /** A team's monthly budget: set (the API checks the minimum and says why) or removed; audited as limits are. */
 function BudgetForm({ team }: { team: Team }) {
   const queryClient = useQueryClient();
   const [text, setText] = useState('');
   const [typo, setTypo] = useState(false);
-  const set = useTeamChange((limit: number | null) =>
-    call(api.PUT('/api/v0/organization/usage/limits/teams/{teamId}', { params: { path: { teamId: team.id } }, body: { limit } })).then(() => {
+  const set = useTeamChange(
+    (limit: number | null) => call(api.PUT('/api/v0/organization/usage/limits/teams/{teamId}', { params: { path: { teamId: team.id } }, body: { limit } })),
+    () => {
       setText('');
       void queryClient.invalidateQueries({ queryKey: settingsKey.limitsAudit });
-    }),
+    },
   );
   const submit = (e: FormEvent) => {
     e.preventDefault();

@@ -1,24 +1,20 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, call, isManager, useMe } from '../api.js';
 import { membersQuery } from '../settings/queries.js';
 import { ErrorNote, Field, Page, QueryState } from '../ui/parts.js';
-import { teamsQuery, teamsKey } from './queries.js';
+import { teamsQuery, useTeamChange } from './queries.js';
 import { TeamCard } from './team-card.js';
 
 function CreateTeamForm() {
-  const queryClient = useQueryClient();
   const [name, setName] = useState('');
-  const create = useMutation({
-    mutationFn: () => call(api.POST('/api/v0/organization/teams', { body: { name } })),
-    onSuccess: () => {
-      setName('');
-      void queryClient.invalidateQueries({ queryKey: teamsKey });
-    },
-  });
+  const create = useTeamChange(
+    () => call(api.POST('/api/v0/organization/teams', { body: { name } })),
+    () => setName(''),
+  );
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    create.mutate();
+    create.mutate(undefined);
   };
   return (
     <div className="card" aria-labelledby="create-team-title">
