@@ -14,14 +14,24 @@ import { startModelProvider, type ModelProvider } from '../support/model-provide
  * `orgctl login`) in a home of its own, so its hooks run `orgctl guard`. With the person's
  * allowance spent, the prompt never reaches the model (Droid, whose `exec` runs no prompt hook,
  * has its tool call refused instead); with the limit removed it does; with orgctl unreachable the
- * default policy (`open`) lets it through, and under the policy `closed` it is blocked. Warnings are
- * the guard's own process tests (test/cli/guard*.test.ts): no client shows a hook's message in a
- * non-interactive run.
+ * default policy (`open`) lets it through, and under the policy `closed` it is blocked. A warning
+ * at a threshold is shown once by the clients that show a hook's message in a non-interactive run
+ * (Claude Code, Gemini CLI); Codex and Droid show it only interactively, so for them the guard's own
+ * process tests (test/cli/guard*.test.ts) prove what it says.
  */
 const NO_REGISTRY = /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|network|registry/i;
 const COMMAND = 'echo orgctl-enforcement-test';
 const BLOCKED = 'usage limit reached';
 const PROMPT = '(the prompt)';
+const WARNED = '80% of your usage limit used: 1.2M of 1.4M credits (individual limit)';
+
+/**
+ * The run as it shows a hook's message: Claude Code prints it in its stream of events
+ * (`--output-format stream-json --verbose`, a `system` event "UserPromptSubmit says: …"); Gemini
+ * CLI prints "Hook system message: …" on stderr as it is.
+ */
+const visible = (c: ClientCommand): ClientCommand =>
+  c.args.includes('--output-format') ? { ...c, args: [...c.args.map((a) => (a === 'json' ? 'stream-json' : a)), '--verbose'] } : c;
 
 let server: Server;
 let ownerKey: string;
@@ -139,6 +149,25 @@ describe.each(Object.keys(AGENT_CLIENTS) as AgentClientName[])('%s connected by 
     const allowed = `allowed prompt of ${name}: run \`${COMMAND}\``;
     await run(bin, home, withPrompt(allowed));
     expect(model.received(allowed)).toBe(true);
+  }, 240_000);
+
+  it('warns once at a threshold and lets the prompt through (shown by Claude Code and Gemini CLI; Codex and Droid show no hook message when run non-interactively)', async (ctx) => {
+    if (!installed.ok) ctx.skip();
+    const bin = (installed as { bin: string }).bin;
+    // The 1.2 million credits spent above, of a 1.4 million limit: 85.7 %, past the 80 % threshold.
+    await api('PUT', '/api/v0/organization/usage/limits/users', { users: [{ email, limit: 1_400_000 }] });
+    const shown = async (prompt: string) => {
+      const out = await run(bin, home, visible(withPrompt(prompt)));
+      expect(model.received(prompt)).toBe(true);
+      return out.stdout + out.stderr;
+    };
+    const first = await shown(`first prompt past 80 % of ${name}`);
+    const again = await shown(`second prompt past 80 % of ${name}`);
+    if (name === 'claude-code' || name === 'gemini-cli') {
+      expect(first).toContain(WARNED);
+      expect(again).not.toContain(WARNED);
+    }
+    await api('PUT', '/api/v0/organization/usage/limits/users', { users: [{ email, limit: null }] });
   }, 240_000);
 
   it('with orgctl unreachable, the default policy (open) lets the prompt through', async (ctx) => {
