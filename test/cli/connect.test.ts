@@ -253,7 +253,10 @@ describe('orgctl connect CLIENT', () => {
     expect(codex.stdout).toContain('# /etc/codex/config.toml');
     const droid = await m.cli(['connect', 'droid', '--managed', '--key', serviceKey]);
     expect(droid.stdout).toContain('# /etc/factory/settings.json');
-    expect(droid.stdout).toContain(`OTEL_TELEMETRY_HEADERS='Authorization=Bearer ${serviceKey}'`);
+    // Droid takes the export from its system settings file (not from a person's): the key is there, not in the environment.
+    expect(droid.stdout).toContain(`"Authorization": "Bearer ${serviceKey}"`);
+    expect(droid.stdout).not.toContain('OTEL_TELEMETRY_HEADERS');
+    expect(droid.stdout).toContain("OTEL_RESOURCE_ATTRIBUTES='user.email=$USER_EMAIL'");
 
     const own = await m.cli(['connect', 'claude-code', '--managed', '--key', memberKey]);
     expect(own.code).toBe(2);
