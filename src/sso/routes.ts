@@ -10,6 +10,7 @@ import { SsoCallbackQuery, SsoConfig, SsoConfigBody, SsoEventList, SsoEventQuery
 import { FLOW_MS, SsoRefusal, type SsoSignIn } from './sign-in.js';
 
 const owners = ['owner'] as const;
+const config = Type.Ref(SsoConfig);
 const tags = ['sso'];
 /** The browser's proof that it started the sign-in the callback finishes; sent only to /api/v0/sso. */
 const FLOW_COOKIE = 'orgctl_sso_flow';
@@ -25,6 +26,7 @@ function toLogin(request: FastifyRequest, reply: FastifyReply, refusal: SsoRefus
 
 /** Single sign-on: the owners' configuration and events, and the two public steps of a sign-in (docs/sso.md). */
 export const ssoRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; ssoSignIn: SsoSignIn }> = async (app, { sso, ssoSignIn }) => {
+  app.addSchema(SsoConfig);
   app.get(
     '/api/v0/organization/sso',
     {
@@ -33,7 +35,7 @@ export const ssoRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; ssoSignIn: 
         operationId: 'sso.get',
         tags,
         summary: "The organization's OpenID Connect configuration (owners; never the client secret)",
-        response: { 200: SsoConfig, ...errorResponses(401, 403, 404) },
+        response: { 200: config, ...errorResponses(401, 403, 404) },
       },
     },
     async (request) => sso.get(principalOf(request).orgId, request.appUrl),
@@ -47,7 +49,7 @@ export const ssoRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; ssoSignIn: 
         tags,
         summary: 'Configure OpenID Connect sign-in (owners): the provider is discovered first, through the network guard',
         body: SsoConfigBody,
-        response: { 200: SsoConfig, ...errorResponses(400, 401, 403, 409, 502) },
+        response: { 200: config, ...errorResponses(400, 401, 403, 409, 502) },
       },
     },
     async (request) => sso.put(principalOf(request), request.body, request.appUrl),
@@ -125,7 +127,7 @@ export const ssoRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; ssoSignIn: 
     },
     async (request, reply) => {
       const client: ClientInfo = { ip: request.ip, userAgent: request.headers['user-agent'] };
-      const result = await ssoSignIn.callback(request.cookies?.[FLOW_COOKIE], request.query, request.appUrl, client);
+      const result = await ssoSignIn.callback(request.cookies?.[FLOW_COOKIE], request.query as Record<string, string>, request.appUrl, client);
       reply.clearCookie(FLOW_COOKIE, { path: FLOW_PATH, httpOnly: true, sameSite: 'lax', secure: secure(request) });
       if (result instanceof SsoRefusal) return toLogin(request, reply, result);
       setSessionCookies(request, reply, result);

@@ -44,19 +44,22 @@ export const SsoConfigBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const SsoConfig = Type.Object({
-  issuer: Type.String(),
-  clientId: Type.String(),
-  clientSecretSet: Type.Boolean({ description: 'A client secret is stored (it is never returned)' }),
-  allowedDomains: Type.Array(Type.String()),
-  groupsClaim: Type.String(),
-  roleMapping: Type.Record(Type.String(), MappedRole),
-  teamMapping: Type.Record(Type.String(), Type.String({ description: "The team's id" })),
-  required: Type.Boolean(),
-  redirectUri: Type.String({ description: 'The sign-in redirect URI to register at the identity provider' }),
-  createdAt: EpochMs,
-  updatedAt: EpochMs,
-});
+export const SsoConfig = Type.Object(
+  {
+    issuer: Type.String(),
+    clientId: Type.String(),
+    clientSecretSet: Type.Boolean({ description: 'A client secret is stored (it is never returned)' }),
+    allowedDomains: Type.Array(Type.String()),
+    groupsClaim: Type.String(),
+    roleMapping: Type.Record(Type.String(), MappedRole),
+    teamMapping: Type.Record(Type.String(), Type.String({ description: "The team's id" })),
+    required: Type.Boolean(),
+    redirectUri: Type.String({ description: 'The sign-in redirect URI to register at the identity provider' }),
+    createdAt: EpochMs,
+    updatedAt: EpochMs,
+  },
+  { $id: 'SsoConfig', title: 'SsoConfig' },
+);
 
 export const SsoEvent = Type.Object({
   id: Type.String({ format: 'uuid' }),
@@ -86,4 +89,14 @@ export const SsoEventQuery = Type.Object(
 );
 
 export const SsoStartQuery = Type.Object({ email: Type.String({ format: 'email', maxLength: 320 }) }, { additionalProperties: false });
-export const SsoCallbackQuery = Type.Record(Type.String(), Type.String());
+const Param = Type.Optional(Type.String({ maxLength: 4096 }));
+/** What a provider sends back (RFC 6749 §4.1.2, RFC 9207 `iss`); the callback hands all of it to openid-client. */
+export const SsoCallbackQuery = Type.Object({
+  code: Param,
+  state: Param,
+  iss: Param,
+  session_state: Param,
+  error: Param,
+  error_description: Param,
+  error_uri: Param,
+});

@@ -41,7 +41,7 @@ export class TestOidcProvider {
     const jwk = { ...(await exportJWK(privateKey)), kid: 'test-key', alg: 'RS256', use: 'sig' };
     const clientId = 'orgctl-test';
     const clientSecret = 'test-client-secret-0123456789abcdef';
-    let self: TestOidcProvider | undefined;
+    const ref: { self?: TestOidcProvider } = {};
     const provider = new Provider(issuer, {
       clients: [
         {
@@ -62,7 +62,7 @@ export class TestOidcProvider {
       pkce: { required: () => true },
       features: { devInteractions: { enabled: true } },
       findAccount: (_ctx, sub) => {
-        const account = self?.accounts.get(sub);
+        const account = ref.self?.accounts.get(sub);
         if (!account) return undefined;
         return {
           accountId: sub,
@@ -76,16 +76,16 @@ export class TestOidcProvider {
         };
       },
     });
-    self = new TestOidcProvider(server, provider, issuer, clientId, clientSecret);
+    const test = new TestOidcProvider(server, provider, issuer, clientId, clientSecret);
+    ref.self = test;
     const callback = provider.callback();
-    const test = self;
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
       if (!test.interactive && req.method === 'GET' && req.url?.startsWith('/interaction/'))
         return void test.finishInteraction(req, res).catch((e: Error) => res.writeHead(500).end(e.message));
       if (test.tamperIdToken && req.method === 'POST' && req.url === '/token' && !req.headers['x-test-pass']) return void test.forgeToken(req, res);
       return void callback(req, res);
     });
-    return self;
+    return test;
   }
 
   /** An account the provider knows; its login (the subject) is its email. */
