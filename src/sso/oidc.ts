@@ -19,7 +19,7 @@ export class IssuerUnreachable extends Error {
  * owner cannot make the service a proxy into its own network. Redirects are not followed, since
  * one could lead past the check.
  */
-export function guardedFetch(policy: IssuerPolicy): oidc.CustomFetch {
+function guardedFetch(policy: IssuerPolicy): oidc.CustomFetch {
   return async (url, options) => {
     const target = new URL(url);
     if (!policy.allowPrivate) {
