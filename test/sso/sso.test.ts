@@ -248,6 +248,29 @@ describe('SSO required', () => {
     expect((await whoAmI(await signIn('mia@acme.test'))).email).toBe('mia@acme.test');
   });
 
+  it('refuses accepting an invitation with a password while SSO is required', async () => {
+    const invited = await t.request<{ token: string }>('POST', '/api/v0/organization/invitations', {
+      key: org.ownerKey,
+      body: { email: 'ivy@acme.test', role: 'member' },
+    });
+    const accepted = await t.request('POST', '/api/v0/invitations/accept', {
+      body: { token: invited.body.token, password: 'a long enough password' },
+      headers: { 'sec-fetch-site': 'same-origin' },
+    });
+    expect(expectErrorObject(accepted, 403).metadata).toMatchObject({ code: 'sso_required' });
+  });
+
+  it('pages the events newest first for owners only', async () => {
+    const manager = await t.addUser(org, 'manager', 'max@acme.test');
+    expectErrorObject(await t.request('GET', `${SSO}/events`, { key: manager.key }), 403);
+    const all = await events();
+    const first = await t.request<{ events: SsoEvent[]; nextCursor: string }>('GET', `${SSO}/events?limit=3`, { key: org.ownerKey });
+    expect(first.body.events).toEqual(all.slice(0, 3));
+    const second = await t.request<{ events: SsoEvent[] }>('GET', `${SSO}/events?limit=3&cursor=${first.body.nextCursor}`, { key: org.ownerKey });
+    expect(second.body.events).toEqual(all.slice(3, 6));
+    expectErrorObject(await t.request('GET', `${SSO}/events?cursor=nonsense`, { key: org.ownerKey }), 400);
+  });
+
   it('never lets the client secret into a response or the log', async () => {
     const all = await t.request('GET', `${SSO}/events?limit=500`, { key: org.ownerKey });
     expect(all.raw).not.toContain(idp.clientSecret);
