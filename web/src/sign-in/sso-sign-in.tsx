@@ -26,7 +26,7 @@ export function SsoSignIn({ email: initial }: { email: string }) {
     window.location.assign(`/api/v0/sso/start?email=${encodeURIComponent(email)}`);
   };
   return (
-    <form onSubmit={submit} aria-labelledby="sso-title">
+    <form onSubmit={submit} aria-labelledby="sso-title" className="sso-sign-in">
       <h2 id="sso-title">Single sign-on</h2>
       {/* Not "Email" nor "Sign in": the password form's label and button keep their names to themselves. */}
       <Field label="Work address">
