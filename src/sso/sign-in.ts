@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import * as oidc from 'openid-client';
 import { systemClock, type Clock } from '../core/clock.js';
 import type { Db } from '../core/db/db.js';
+import { AppError } from '../core/http/errors.js';
 import type { AccountsService, ClientInfo, SignedIn } from '../core/accounts/service.js';
 import { hashToken, randomToken } from '../core/accounts/secrets.js';
 import { normalizeEmail, type IdentityService } from '../core/identity/service.js';
@@ -186,7 +187,13 @@ export class SsoSignIn {
     if (user && user.kind !== 'user') return new SsoRefusal('not_a_user', `${email} is not a user`);
     let id: string;
     if (!user) {
-      id = (await this.identity.addUser({ orgId, email, role, name })).id;
+      const created = await this.identity.addUser({ orgId, email, role, name }).catch(async (e: unknown) => {
+        // A first sign-in of the same person in another tab created them a moment ago.
+        if (!(e instanceof AppError && e.code === 'email_taken')) throw e;
+        return undefined;
+      });
+      if (!created) return this.admit(config, email, name, groups);
+      id = created.id;
       await this.record(orgId, 'user_created', { email, principalId: id, detail: { role, groups } });
     } else {
       id = user.id;
