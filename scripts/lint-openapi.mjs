@@ -12,6 +12,11 @@ const ACCEPTED = [
   // A redirect to the versioned package: it answers 302 and nothing else.
   { ruleId: 'operation-2xx-response', pointer: '#/paths/~1download~1orgctl.tgz/get/responses' },
   { ruleId: 'operation-4xx-response', pointer: '#/paths/~1download~1orgctl.tgz/get/responses' },
+  // Single sign-on's two browser steps answer with redirects only: to the identity provider, back
+  // into the web app, or to the login page with the reason of a refusal (docs/sso.md).
+  { ruleId: 'operation-2xx-response', pointer: '#/paths/~1api~1v0~1sso~1start/get/responses' },
+  { ruleId: 'operation-2xx-response', pointer: '#/paths/~1api~1v0~1sso~1callback/get/responses' },
+  { ruleId: 'operation-4xx-response', pointer: '#/paths/~1api~1v0~1sso~1callback/get/responses' },
 ];
 
 const config = await createConfig({ extends: ['recommended'] });

@@ -175,6 +175,11 @@ export const settings = {
     schema: Type.Boolean({ default: false }),
     doc: 'CI automation: allow repository URLs that resolve to loopback, private or link-local addresses, and file:// remotes (tests, on-premises Git servers).',
   },
+  SSO_ALLOW_PRIVATE_ISSUER: {
+    key: 'ssoAllowPrivateIssuer',
+    schema: Type.Boolean({ default: false }),
+    doc: 'Single sign-on: allow identity providers (issuer, keys, token endpoint) on loopback, private or link-local addresses, and on plain http (an internal Keycloak, tests). Off, only public https issuers are fetched.',
+  },
   CI_WORK_DIR: {
     key: 'ciWorkDir',
     schema: Type.Optional(Type.String({ minLength: 1 })),

@@ -26,6 +26,9 @@ import { ProvisioningEngine } from './computers/engine.js';
 import { SdkE2bClient, type E2bClient } from './computers/providers/e2b-client.js';
 import { ComputersService } from './computers/service.js';
 import { TeamsService } from './teams/service.js';
+import { SsoPasswordPolicy } from './sso/password-policy.js';
+import { SsoService } from './sso/service.js';
+import { SsoSignIn } from './sso/sign-in.js';
 import { WorkSignal } from './computers/work-signal.js';
 
 export interface ServiceDeps {
@@ -56,6 +59,9 @@ export interface Services {
   otlp: OtlpService;
   limits: LimitsService;
   teams: TeamsService;
+  /** Single sign-on: the owners' configuration and events, and the sign-in flow. */
+  sso: SsoService;
+  ssoSignIn: SsoSignIn;
   readiness: ReadinessService;
   automations: AutomationsService;
   computers: ComputersService;
@@ -101,6 +107,9 @@ export function buildServices(config: Config, deps: ServiceDeps): Services {
     e2b,
   });
   const teams = new TeamsService({ db, identity, clock });
+  const ssoPolicy = new SsoPasswordPolicy({ db, clock });
+  const accounts = new AccountsService({ db, identity, clock, passwordPolicy: (user) => ssoPolicy.check(user) });
+  const sso = new SsoService({ db, teams, clock, issuerPolicy: { allowPrivate: config.ssoAllowPrivateIssuer } });
   return {
     db,
     clock,
@@ -108,12 +117,14 @@ export function buildServices(config: Config, deps: ServiceDeps): Services {
     identity,
     operatorIdentity: new OperatorIdentity({ db, identity, clock, cache: authenticator }),
     authenticator,
-    accounts: new AccountsService({ db, identity, clock }),
+    accounts,
     analytics,
     telemetry,
     otlp: new OtlpService({ db, identity, analytics, clock }),
     limits: new LimitsService({ db, identity, usage: deps.usage ?? analytics, teams, clock }),
     teams,
+    sso,
+    ssoSignIn: new SsoSignIn({ db, sso, identity, accounts, teams, clock }),
     readiness: new ReadinessService({ db }),
     automations: new AutomationsService({
       db,

@@ -528,6 +528,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v0/organization/sso": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's OpenID Connect configuration (owners; never the client secret) */
+        get: operations["sso.get"];
+        /** Configure OpenID Connect sign-in (owners): the provider is discovered first, through the network guard */
+        put: operations["sso.put"];
+        post?: never;
+        /** Remove the OpenID Connect configuration: passwords work again for everyone */
+        delete: operations["sso.delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v0/organization/sso/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Sign-in events, newest first (owners): successes, failures with their reason, just-in-time creations, mapping changes, break-glass */
+        get: operations["sso.events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v0/organization/teams": {
         parameters: {
             query?: never;
@@ -802,6 +838,40 @@ export interface paths {
         post?: never;
         /** End one of your own sessions */
         delete: operations["sessions.revoke"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v0/sso/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The identity provider's redirect back: checks the code, state, nonce and ID token, then signs in */
+        get: operations["sso.callback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v0/sso/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Start signing in with SSO: redirects to the identity provider of the email's domain (or back to /login?sso_error=) */
+        get: operations["sso.start"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1180,6 +1250,28 @@ export interface components {
             status: number;
             /** @description HTTP status title */
             title: string;
+        };
+        /** SsoConfig */
+        SsoConfig: {
+            allowedDomains: string[];
+            clientId: string;
+            /** @description A client secret is stored (it is never returned) */
+            clientSecretSet: boolean;
+            /** @description Unix time in milliseconds */
+            createdAt: number;
+            groupsClaim: string;
+            issuer: string;
+            /** @description The sign-in redirect URI to register at the identity provider */
+            redirectUri: string;
+            required: boolean;
+            roleMapping: {
+                [key: string]: "manager" | "member" | "guest";
+            };
+            teamMapping: {
+                [key: string]: string;
+            };
+            /** @description Unix time in milliseconds */
+            updatedAt: number;
         };
         /** Team */
         Team: {
@@ -4453,6 +4545,302 @@ export interface operations {
             };
         };
     };
+    "sso.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoConfig"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Role not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+        };
+    };
+    "sso.put": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Email domains that sign in to this organization (each to one organization at most); a new person of these domains is created at first sign-in */
+                    allowedDomains: string[];
+                    clientId: string;
+                    /** @description Write-only; required the first time, kept when omitted later. Never returned. */
+                    clientSecret?: string;
+                    /**
+                     * @description The ID token claim that lists the groups (default groups)
+                     * @default groups
+                     */
+                    groupsClaim: string;
+                    /** @description The provider's issuer URL, whose /.well-known/openid-configuration is fetched (https; http only with SSO_ALLOW_PRIVATE_ISSUER) */
+                    issuer: string;
+                    /**
+                     * @description Passwords stop working for everyone but owners (break-glass)
+                     * @default false
+                     */
+                    required: boolean;
+                    /**
+                     * @description Group → role, applied at every sign-in (the highest wins; none: member)
+                     * @default {}
+                     */
+                    roleMapping: {
+                        [key: string]: "manager" | "member" | "guest";
+                    };
+                    /**
+                     * @description Group → team (its id or name), applied at every sign-in: a person is in a mapped team exactly while in one of its groups
+                     * @default {}
+                     */
+                    teamMapping: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoConfig"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Role not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Upstream failure */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+        };
+    };
+    "sso.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Role not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+        };
+    };
+    "sso.events": {
+        parameters: {
+            query: {
+                limit: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        events: {
+                            /** @description Unix time in milliseconds */
+                            at: number;
+                            detail: {
+                                [key: string]: unknown;
+                            };
+                            email: string | null;
+                            /** Format: uuid */
+                            id: string;
+                            /** @description sign_in, sign_in_failed (reason says why), user_created (just in time), role_changed, teams_changed (by the mapping), break_glass (an owner signed in with a password while SSO is required) */
+                            kind: "sign_in" | "sign_in_failed" | "user_created" | "role_changed" | "teams_changed" | "break_glass";
+                            principalId: string | null;
+                            reason: string | null;
+                        }[];
+                        /** @description Pass as ?cursor= for older events; null at the end */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Role not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+        };
+    };
     "teams.list": {
         parameters: {
             query?: never;
@@ -5919,6 +6307,70 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+        };
+    };
+    "sso.callback": {
+        parameters: {
+            query?: {
+                code?: string;
+                state?: string;
+                iss?: string;
+                session_state?: string;
+                error?: string;
+                error_description?: string;
+                error_uri?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Location: the web app signed in, or the login page with sso_error */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "sso.start": {
+        parameters: {
+            query: {
+                email: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Location: the provider's authorization URL, or the login page with sso_error */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };

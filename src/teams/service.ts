@@ -133,6 +133,27 @@ export class TeamsService {
   }
 
   /**
+   * Single sign-on's team mapping: of the teams in `managed` (those the mapping names), the user is
+   * put in those of `wanted` and taken out of the rest; other teams are left alone. Deleted or
+   * unknown teams are skipped. Returns the names of the teams joined and left.
+   */
+  async syncMapped(orgId: string, userId: string, wanted: ReadonlySet<string>, managed: ReadonlySet<string>): Promise<{ joined: string[]; left: string[] }> {
+    const joined: string[] = [];
+    const left: string[] = [];
+    const now = this.clock.now();
+    for (const teamId of managed) {
+      const team = await store.find(this.db, orgId, teamId, { lock: true });
+      if (!team) continue;
+      const changed = wanted.has(teamId) ? await store.addMembers(this.db, team.id, [userId], now) : await store.removeMember(this.db, team.id, userId);
+      if (changed > 0) {
+        await store.touch(this.db, team.id, now);
+        (wanted.has(teamId) ? joined : left).push(team.name);
+      }
+    }
+    return { joined, left };
+  }
+
+  /**
    * A team's monthly budget, locked until the caller's transaction ends, so concurrent changes are
    * audited in order (the limits service sets and audits budgets, as it does limits).
    */

@@ -96,6 +96,11 @@ const teams = createRoute({
   path: '/settings/teams',
   component: lazyRouteComponent(() => import('./teams/teams-page.js'), 'TeamsPage'),
 });
+const sso = createRoute({
+  getParentRoute: () => shell,
+  path: '/settings/sso',
+  component: lazyRouteComponent(() => import('./sso/sso-page.js'), 'SsoPage'),
+});
 const profile = createRoute({
   getParentRoute: () => shell,
   path: '/settings/profile',
@@ -125,6 +130,7 @@ const routeTree = rootRoute.addChildren([
     usageLimits,
     limitsAudit,
     teams,
+    sso,
     profile,
     notFound,
   ]),

@@ -8,6 +8,7 @@ import { keysApiCommands } from './keys-commands.js';
 import { limitsCommands } from './limits-commands.js';
 import { readinessCommands } from './readiness-commands.js';
 import { teamsCommands } from './teams-commands.js';
+import { ssoCommands } from './sso-commands.js';
 import { login, logout, me, meUpdate } from './session-commands.js';
 
 /** Every command that works over the API, `gh`-style, in the order `orgctl --help` lists them. */
@@ -21,6 +22,7 @@ export const apiCommands: readonly ApiCommand[] = [
   ...limitsCommands,
   ...accountCommands,
   ...teamsCommands,
+  ...ssoCommands,
   ...keysApiCommands,
   ...computersCommands,
   ...readinessCommands,

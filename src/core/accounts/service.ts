@@ -55,6 +55,11 @@ export interface AccountsDeps {
   identity: IdentityService;
   /** Expiries of sessions, invitations and setup tokens, and the throttles' windows; by default the system's. */
   clock?: Clock;
+  /**
+   * Whether a user whose password was right may sign in with it (single sign-on may require its
+   * own sign-in); throws the refusal. By default every password works.
+   */
+  passwordPolicy?: (user: PrincipalRow) => Promise<void>;
 }
 
 /**
@@ -66,11 +71,13 @@ export class AccountsService {
   private readonly db: Db;
   private readonly identity: IdentityService;
   private readonly clock: Clock;
+  private readonly passwordPolicy: (user: PrincipalRow) => Promise<void>;
 
-  constructor({ db, identity, clock = systemClock }: AccountsDeps) {
+  constructor({ db, identity, clock = systemClock, passwordPolicy = async () => undefined }: AccountsDeps) {
     this.db = db;
     this.identity = identity;
     this.clock = clock;
+    this.passwordPolicy = passwordPolicy;
     this.throttle = new SignInThrottle(db, clock);
   }
 
@@ -128,6 +135,7 @@ export class AccountsService {
     for (const user of candidates.slice(0, 5)) {
       if (await verifyPassword(user.password_hash, password)) {
         await Promise.all([this.throttle.reset(account), this.throttle.takeBack(address)]);
+        await this.passwordPolicy(user);
         return this.startSession(user.id, client);
       }
     }
@@ -246,6 +254,8 @@ export class AccountsService {
       await store.markAccepted(this.db, invitation.id, now);
       return user.id;
     });
+    const user = await this.identity.findPrincipalById(userId);
+    if (user) await this.passwordPolicy(user);
     return this.startSession(userId, client);
   }
 
@@ -281,6 +291,11 @@ export class AccountsService {
     if (!target || target.kind !== 'user') throw errors.notFound('Member', 'user_not_found');
     if (!outranksOrEquals(actor.role, target.role)) throw errors.forbidden(`A ${actor.role} cannot change a ${target.role}.`);
     return target;
+  }
+
+  /** A session for a user single sign-on has just authenticated (the caller checked who it is). */
+  startSsoSession(principalId: string, client: ClientInfo): Promise<SignedIn> {
+    return this.startSession(principalId, client);
   }
 
   private async startSession(principalId: string, client: ClientInfo): Promise<SignedIn> {

@@ -14,6 +14,7 @@ export const ERROR_CODES = {
   sign_in_failed: { status: 401, meaning: 'Wrong email or password.' },
   forbidden: { status: 403, meaning: 'The credential is valid, but its role may not do this.' },
   csrf_refused: { status: 403, meaning: 'A cookie-authenticated write came from another site or without the CSRF header.' },
+  sso_required: { status: 403, meaning: 'The organization requires single sign-on: only owners may still sign in with a password (break-glass).' },
   route_not_found: { status: 404, meaning: 'No route has this method and path.' },
   not_found: { status: 404, meaning: 'No such object in your organization.' },
   organization_not_found: { status: 404, meaning: 'No such organization.' },
@@ -32,6 +33,7 @@ export const ERROR_CODES = {
   branch_not_found: { status: 404, meaning: 'The repository has no such base branch (or no commits yet).' },
   workflow_not_found: { status: 404, meaning: 'The workflow file to edit or delete does not exist on the base branch.' },
   package_not_found: { status: 404, meaning: 'This service offers no package of that name.' },
+  sso_not_configured: { status: 404, meaning: 'The organization has no single sign-on configuration (or no organization signs in with this email domain).' },
   method_not_allowed: { status: 405, meaning: 'The path exists with other methods; `Allow` and `metadata.allowed` list them.' },
   request_timeout: { status: 408, meaning: 'The request took too long to arrive.' },
   install_running: { status: 409, meaning: 'An install is already running on this computer; `metadata.installSessionId` names it when it is a session.' },
@@ -50,6 +52,7 @@ export const ERROR_CODES = {
   workflow_exists: { status: 409, meaning: 'The workflow file already exists; use action `edit`.' },
   workflow_unchanged: { status: 409, meaning: 'The workflow file already has this content.' },
   not_a_file: { status: 409, meaning: 'The workflow path, or a directory on it, is not what it must be (a regular file, a directory).' },
+  domain_taken: { status: 409, meaning: 'Another organization already signs in with this email domain; `metadata.field` names it.' },
   body_too_large: { status: 413, meaning: 'The body (or what it inflates to) is larger than the route accepts.' },
   path_too_long: { status: 414, meaning: 'A path parameter is longer than the service accepts.' },
   unsupported_media_type: {

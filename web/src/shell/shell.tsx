@@ -6,6 +6,7 @@ interface NavItem {
   to: string;
   label: string;
   managers?: boolean;
+  owners?: boolean;
   /** Not shown to guests (the page's API answers them 403). */
   members?: boolean;
 }
@@ -25,11 +26,12 @@ const SETTINGS: NavItem[] = [
   { to: '/settings/teams', label: 'Teams', members: true },
   { to: '/settings/service-accounts', label: 'Service accounts', managers: true },
   { to: '/settings/usage-limits', label: 'Usage limits', managers: true },
+  { to: '/settings/sso', label: 'Single sign-on', owners: true },
   { to: '/settings/profile', label: 'Profile and sessions' },
 ];
 
 function NavList({ items, role }: { items: NavItem[]; role: string }) {
-  const shown = (i: NavItem) => (i.managers ? isManager(role) : i.members ? role !== 'guest' : true);
+  const shown = (i: NavItem) => (i.owners ? role === 'owner' : i.managers ? isManager(role) : i.members ? role !== 'guest' : true);
   return (
     <ul>
       {items.filter(shown).map((i) => (

@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { api, call } from '../api.js';
 import { ErrorNote, Field } from '../ui/parts.js';
 import { SignInCard } from './card.js';
+import { SsoSignIn } from './sso-sign-in.js';
 import { useSignedIn } from './signed-in.js';
 
 export function LoginPage() {
@@ -28,6 +29,7 @@ export function LoginPage() {
           Sign in
         </button>
       </form>
+      <SsoSignIn email={email} />
       <p className="muted">First start? Open the setup link `orgctl serve` printed. New here? Ask an owner or manager for an invitation.</p>
     </SignInCard>
   );

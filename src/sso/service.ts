@@ -1,0 +1,163 @@
+import type { Static } from '@sinclair/typebox';
+import { createHash } from 'node:crypto';
+import type * as oidc from 'openid-client';
+import { systemClock, type Clock } from '../core/clock.js';
+import type { Db } from '../core/db/db.js';
+import { errors } from '../core/http/errors.js';
+import type { Principal } from '../core/identity/roles.js';
+import type { TeamsService } from '../teams/service.js';
+import { discover, IssuerUnreachable, issuerError, type IssuerPolicy } from './oidc.js';
+import type { SsoConfig, SsoConfigBody, SsoEvent } from './schemas.js';
+import { ssoStore as store, type SsoConfigRow } from './store.js';
+
+export type SsoConfigView = Static<typeof SsoConfig>;
+type SsoEventView = Static<typeof SsoEvent>;
+
+/** A discovered provider is reused this long: its keys rotate, and an owner may have changed it. */
+const DISCOVERY_TTL_MS = 10 * 60_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface SsoDeps {
+  db: Db;
+  /** Resolves the team mapping's names to teams. */
+  teams: TeamsService;
+  /** SSO_ALLOW_PRIVATE_ISSUER, and the resolver of the network guard (tests may pass one). */
+  issuerPolicy: IssuerPolicy;
+  /** When configurations change and discovered providers expire; by default the system's. */
+  clock?: Clock;
+}
+
+/** The path of the sign-in callback: the redirect URI an owner registers at the provider. */
+export const CALLBACK_PATH = '/api/v0/sso/callback';
+
+function view(row: SsoConfigRow, publicUrl: string): SsoConfigView {
+  return {
+    issuer: row.issuer,
+    clientId: row.client_id,
+    clientSecretSet: row.client_secret !== '',
+    allowedDomains: row.allowed_domains,
+    groupsClaim: row.groups_claim,
+    roleMapping: row.role_mapping,
+    teamMapping: row.team_mapping,
+    required: row.required,
+    redirectUri: `${publicUrl}${CALLBACK_PATH}`,
+    createdAt: row.created_at.getTime(),
+    updatedAt: row.updated_at.getTime(),
+  };
+}
+
+/**
+ * An organization's OpenID Connect configuration (docs/sso.md), its discovered provider and the
+ * sign-in events. Owners only (the routes' access); the client secret goes in and never out.
+ */
+export class SsoService {
+  private readonly db: Db;
+  private readonly teams: TeamsService;
+  readonly issuerPolicy: IssuerPolicy;
+  private readonly clock: Clock;
+  private readonly discovered = new Map<string, { at: number; config: Promise<oidc.Configuration> }>();
+
+  constructor({ db, teams, issuerPolicy, clock = systemClock }: SsoDeps) {
+    this.db = db;
+    this.teams = teams;
+    this.issuerPolicy = issuerPolicy;
+    this.clock = clock;
+  }
+
+  async get(orgId: string, publicUrl: string): Promise<SsoConfigView> {
+    const row = await store.config(this.db, orgId);
+    if (!row) throw errors.notFound('SSO configuration', 'sso_not_configured');
+    return view(row, publicUrl);
+  }
+
+  /**
+   * Writes the whole configuration. The provider is discovered first, through the network guard,
+   * so an issuer the service cannot reach or may not reach is refused now rather than at sign-in.
+   */
+  async put(actor: Principal, body: Static<typeof SsoConfigBody>, publicUrl: string): Promise<SsoConfigView> {
+    const existing = await store.config(this.db, actor.orgId);
+    const clientSecret = body.clientSecret ?? existing?.client_secret;
+    if (clientSecret === undefined) throw errors.invalid([{ path: '/clientSecret', message: 'is required when SSO is first configured' }]);
+    const domains = [...new Set(body.allowedDomains.map((d) => d.toLowerCase()))];
+    const teamMapping = await this.resolveTeams(actor.orgId, body.teamMapping ?? {});
+    try {
+      await this.provider({ issuer: body.issuer, client_id: body.clientId, client_secret: clientSecret });
+    } catch (e) {
+      if (e instanceof IssuerUnreachable) throw issuerError(e);
+      throw e;
+    }
+    await this.db.transaction(async () => {
+      await store.upsert(
+        this.db,
+        {
+          orgId: actor.orgId,
+          issuer: body.issuer,
+          clientId: body.clientId,
+          clientSecret,
+          groupsClaim: body.groupsClaim ?? 'groups',
+          roleMapping: body.roleMapping ?? {},
+          teamMapping,
+          required: body.required ?? false,
+        },
+        this.clock.now(),
+      );
+      await store.setDomains(this.db, actor.orgId, domains);
+    });
+    return this.get(actor.orgId, publicUrl);
+  }
+
+  async delete(actor: Principal): Promise<void> {
+    if (!(await store.delete(this.db, actor.orgId))) throw errors.notFound('SSO configuration', 'sso_not_configured');
+  }
+
+  async events(orgId: string, limit: number, cursor?: string): Promise<{ events: SsoEventView[]; nextCursor: string | null }> {
+    const before = cursor === undefined ? undefined : parseCursor(cursor);
+    const rows = await store.events(this.db, orgId, limit + 1, before);
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    return {
+      events: page.map((r) => ({
+        id: r.id,
+        at: r.at.getTime(),
+        kind: r.kind,
+        email: r.email,
+        principalId: r.principal_id,
+        reason: r.reason,
+        detail: r.detail,
+      })),
+      nextCursor: rows.length > limit && last ? last.seq : null,
+    };
+  }
+
+  /** The discovered provider of a configuration, reused for DISCOVERY_TTL_MS (keyed by everything that picks it). */
+  provider(row: Pick<SsoConfigRow, 'issuer' | 'client_id' | 'client_secret'>): Promise<oidc.Configuration> {
+    const key = createHash('sha256').update(`${row.issuer}\0${row.client_id}\0${row.client_secret}`).digest('hex');
+    const now = this.clock.now().getTime();
+    const hit = this.discovered.get(key);
+    if (hit && now - hit.at < DISCOVERY_TTL_MS) return hit.config;
+    const config = discover(row.issuer, row.client_id, row.client_secret, this.issuerPolicy);
+    this.discovered.set(key, { at: now, config });
+    // A failure is not kept: the next sign-in tries again.
+    config.catch(() => this.discovered.delete(key));
+    return config;
+  }
+
+  /** Group → team id, from ids or names of the organization's teams; an unknown one is a 400 at its place. */
+  private async resolveTeams(orgId: string, mapping: Record<string, string>): Promise<Record<string, string>> {
+    const teams = await this.teams.list(orgId);
+    const resolved: Record<string, string> = {};
+    const problems = [];
+    for (const [group, team] of Object.entries(mapping)) {
+      const found = teams.find((t) => (UUID.test(team) ? t.id === team.toLowerCase() : t.name.toLowerCase() === team.toLowerCase()));
+      if (found) resolved[group] = found.id;
+      else problems.push({ path: `/teamMapping/${group.replaceAll('~', '~0').replaceAll('/', '~1')}`, message: `names no team of the organization (${team})` });
+    }
+    if (problems.length) throw errors.invalid(problems);
+    return resolved;
+  }
+}
+
+function parseCursor(cursor: string): number {
+  if (!/^[1-9]\d{0,15}$/.test(cursor)) throw errors.invalid([{ path: '/cursor', message: 'is not a cursor this list returned' }], 'querystring');
+  return Number(cursor);
+}

@@ -1,0 +1,107 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, spawnCli, startServer, type Server } from '../helpers/cli.js';
+import { fileInstallation } from '../helpers/installation.js';
+import { TestOidcProvider } from '../helpers/oidc-provider.js';
+
+// `orgctl sso …` over the API, as an owner on another machine runs it, against a real provider.
+
+let root: string;
+let server: Server;
+let idp: TestOidcProvider;
+let ownerKey: string;
+let memberKey: string;
+const cleanups: (() => Promise<unknown> | void)[] = [];
+
+beforeAll(async () => {
+  root = mkdtempSync(path.join(tmpdir(), 'orgctl-cli-sso-'));
+  cleanups.push(() => rmSync(root, { recursive: true, force: true }));
+  const installed = await fileInstallation(root);
+  cleanups.push(installed.remove);
+  ownerKey = installed.ownerKey;
+  expect((await runCli(['users', 'add', '--email', 'mia@acme.test', '--role', 'member', '--json'], installed.env)).code).toBe(0);
+  memberKey = (JSON.parse((await runCli(['keys', 'create', '--local', '--email', 'mia@acme.test', '--json'], installed.env)).stdout) as { apiKey: string })
+    .apiKey;
+  server = await startServer({ ...installed.env, SSO_ALLOW_PRIVATE_ISSUER: 'true' });
+  cleanups.push(() => server.stop());
+  idp = await TestOidcProvider.start(`${server.url}/api/v0/sso/callback`);
+  cleanups.push(() => idp.close());
+}, 180_000);
+afterAll(async () => {
+  for (const c of cleanups.reverse()) await c();
+});
+
+const cli = (args: string[], o: { key?: string; input?: string } = {}) =>
+  spawnCli(args, {
+    cwd: root,
+    input: o.input,
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'warn',
+      DATA_DIR: '',
+      DATABASE_URL: '',
+      XDG_CONFIG_HOME: path.join(root, 'config'),
+      ORGCTL_URL: server.url,
+      ORGCTL_API_KEY: o.key ?? ownerKey,
+    },
+  });
+
+describe('orgctl sso', () => {
+  it('configures single sign-on with the secret from standard input, shows it without the secret, and removes it', async () => {
+    expect((await cli(['teams', 'create', 'Payments'])).code).toBe(0);
+    const first = await cli(['sso', 'set', '--issuer', idp.issuer, '--client-id', idp.clientId, '--domain', 'acme.test']);
+    expect(first.code).toBe(2);
+    expect(first.stderr).toMatch(/--client-secret-stdin/);
+
+    const set = await cli(
+      [
+        'sso',
+        'set',
+        '--issuer',
+        idp.issuer,
+        '--client-id',
+        idp.clientId,
+        '--client-secret-stdin',
+        '--domain',
+        'acme.test',
+        '--role-map',
+        'orgctl-managers=manager',
+        '--team-map',
+        'team-payments=payments',
+      ],
+      { input: `${idp.clientSecret}\n` },
+    );
+    expect(set.stderr).toBe('');
+    expect(set.code).toBe(0);
+    expect(set.stdout).toMatch(/^Single sign-on configured\./);
+    expect(set.stdout).toMatch(/client secret\s+set \(never shown\)/);
+    expect(set.stdout).toMatch(/orgctl-managers → manager/);
+    expect(set.stdout).toContain(`redirect URI`);
+    expect(set.stdout).not.toContain(idp.clientSecret);
+
+    // A later change keeps what it does not name, the secret included.
+    const required = await cli(['sso', 'set', '--required', 'yes', '--output', 'json']);
+    expect(required.code).toBe(0);
+    const body = JSON.parse(required.stdout) as Record<string, unknown>;
+    expect(body).toMatchObject({ required: true, clientSecretSet: true, allowedDomains: ['acme.test'], roleMapping: { 'orgctl-managers': 'manager' } });
+    expect(required.stdout).not.toContain(idp.clientSecret);
+
+    const bad = await cli(['sso', 'set', '--role-map', 'admins=owner']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/owners are made by hand/);
+
+    const member = await cli(['sso', 'get'], { key: memberKey });
+    expect(member.code).toBe(1);
+    expect(member.stderr).toMatch(/403/);
+
+    const events = await cli(['sso', 'events', '--output', 'json']);
+    expect(JSON.parse(events.stdout)).toEqual({ events: [], nextCursor: null });
+
+    expect((await cli(['sso', 'remove'])).stdout).toBe('Single sign-on removed.\n');
+    const gone = await cli(['sso', 'get']);
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toMatch(/404|not found/i);
+  });
+});
