@@ -26,6 +26,9 @@ import { ProvisioningEngine } from './computers/engine.js';
 import { SdkE2bClient, type E2bClient } from './computers/providers/e2b-client.js';
 import { ComputersService } from './computers/service.js';
 import { TeamsService } from './teams/service.js';
+import { ScimGroups } from './scim/groups.js';
+import { ScimTokens } from './scim/tokens.js';
+import { ScimUsers } from './scim/users.js';
 import { WorkSignal } from './computers/work-signal.js';
 
 export interface ServiceDeps {
@@ -56,6 +59,10 @@ export interface Services {
   otlp: OtlpService;
   limits: LimitsService;
   teams: TeamsService;
+  /** SCIM 2.0 provisioning: its users (people), groups (teams) and the organization's tokens. */
+  scimUsers: ScimUsers;
+  scimGroups: ScimGroups;
+  scimTokens: ScimTokens;
   readiness: ReadinessService;
   automations: AutomationsService;
   computers: ComputersService;
@@ -114,6 +121,9 @@ export function buildServices(config: Config, deps: ServiceDeps): Services {
     otlp: new OtlpService({ db, identity, analytics, clock }),
     limits: new LimitsService({ db, identity, usage: deps.usage ?? analytics, teams, clock }),
     teams,
+    scimUsers: new ScimUsers({ db, identity, clock }),
+    scimGroups: new ScimGroups({ db, teams }),
+    scimTokens: new ScimTokens({ db, clock }),
     readiness: new ReadinessService({ db }),
     automations: new AutomationsService({
       db,
