@@ -4319,6 +4319,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The SCIM base URL to give the identity provider (PUBLIC_URL, else the address this request named, + /scim/v2) */
+                        baseUrl: string;
                         tokens: components["schemas"]["ScimToken"][];
                     };
                 };

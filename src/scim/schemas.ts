@@ -18,7 +18,10 @@ export const ScimToken = Type.Object(
 );
 
 export const CreatedScimToken = Type.Intersect([Type.Ref(ScimToken), Type.Object({ token: Type.String({ description: 'The secret: shown only here' }) })]);
-export const ScimTokenList = Type.Object({ tokens: Type.Array(Type.Ref(ScimToken)) });
+export const ScimTokenList = Type.Object({
+  baseUrl: Type.String({ description: 'The SCIM base URL to give the identity provider (PUBLIC_URL, else the address this request named, + /scim/v2)' }),
+  tokens: Type.Array(Type.Ref(ScimToken)),
+});
 export const CreateScimTokenBody = Type.Object(
   { name: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'What the token is for, e.g. "Okta"' })) },
   { additionalProperties: false },

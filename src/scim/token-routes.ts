@@ -4,6 +4,7 @@ import { principalOf } from '../core/http/access.js';
 import { errorResponses } from '../core/http/error-schema.js';
 import { CreatedScimToken, CreateScimTokenBody, ScimToken, ScimTokenList, ScimTokenParams } from './schemas.js';
 import type { ScimTokens } from './tokens.js';
+import { SCIM_PREFIX } from './routes.js';
 
 const tags = ['scim'];
 const base = '/api/v0/organization/scim/tokens';
@@ -25,7 +26,7 @@ export const scimTokenRoutes: FastifyPluginAsyncTypebox<{ scimTokens: ScimTokens
         response: { 200: ScimTokenList, ...errorResponses(401, 403) },
       },
     },
-    async (request) => ({ tokens: await scimTokens.list(principalOf(request)) }),
+    async (request) => ({ baseUrl: `${request.publicUrl}${SCIM_PREFIX}`, tokens: await scimTokens.list(principalOf(request)) }),
   );
 
   app.post(
