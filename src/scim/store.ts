@@ -1,5 +1,4 @@
-import { isUniqueViolation, type Queryable } from '../core/db/db.js';
-import { errors } from '../core/http/errors.js';
+import type { Queryable } from '../core/db/db.js';
 
 export interface ScimTokenRow {
   id: string;
@@ -35,17 +34,21 @@ export interface ScimUserFields {
   displayName: string | null;
 }
 
-const userNameTaken = (userName: string) => errors.conflict('email_taken', `A user with userName ${userName} already exists in this organization.`);
-
 // Users of the organization (principals of kind user) and SCIM's rows, including those whose
-// principal was removed by a deactivation: one FULL JOIN over the organization's two sets.
-const usersQuery = `
+// principal was removed by a deactivation: one FULL JOIN over the organization's two sets, each
+// narrowed to the ids asked for (when asked) inside, where the primary keys serve it. The
+// principal's email wins over SCIM's userName: a user may change their own email in orgctl.
+const usersQuery = (only: string) => `
   SELECT coalesce(p.id, s.id) AS id, coalesce(p.email, s.user_name) AS user_name, p.name, (p.id IS NOT NULL) AS active,
          s.external_id, s.given_name, s.family_name, s.display_name, coalesce(s.version, 0) AS version,
          coalesce(s.created_at, p.created_at) AS created_at, coalesce(s.updated_at, s.created_at, p.created_at) AS updated_at,
          (s.id IS NOT NULL) AS tracked
-  FROM (SELECT id, email, name, created_at FROM principals WHERE org_id = $1 AND kind = 'user') p
-  FULL JOIN (SELECT * FROM scim_users WHERE org_id = $1) s ON s.id = p.id`;
+  FROM (SELECT id, email, name, created_at FROM principals WHERE org_id = $1 AND kind = 'user'${only}) p
+  FULL JOIN (SELECT * FROM scim_users WHERE org_id = $1${only}) s ON s.id = p.id
+  ORDER BY created_at, id`;
+
+const ALL = usersQuery('');
+const BY_IDS = usersQuery(' AND id = ANY($2::uuid[])');
 
 export const scimStore = {
   async insertToken(tx: Queryable, t: { id: string; orgId: string; name: string; hash: string; prefix: string; createdBy: string; now: Date }): Promise<void> {
@@ -85,21 +88,30 @@ export const scimStore = {
   },
 
   async users(db: Queryable, orgId: string): Promise<ScimUserRow[]> {
-    return db.query<ScimUserRow>(`${usersQuery} ORDER BY created_at, id`, [orgId]);
+    return db.query<ScimUserRow>(ALL, [orgId]);
   },
 
   async user(db: Queryable, orgId: string, id: string): Promise<ScimUserRow | undefined> {
-    const [row] = await db.query<ScimUserRow>(`SELECT * FROM (${usersQuery}) u WHERE u.id = $2`, [orgId, id]);
+    const [row] = await db.query<ScimUserRow>(BY_IDS, [orgId, [id]]);
     return row;
   },
 
+  /** The user whose userName this is: an active user's email, or a deactivated user's userName (both by index). */
   async userByName(db: Queryable, orgId: string, userName: string): Promise<ScimUserRow | undefined> {
-    const [row] = await db.query<ScimUserRow>(`SELECT * FROM (${usersQuery}) u WHERE u.user_name = $2`, [orgId, userName]);
+    const ids = await db.query<{ id: string }>(
+      `SELECT id FROM principals WHERE org_id = $1 AND email = $2 AND kind = 'user'
+       UNION ALL
+       SELECT s.id FROM scim_users s WHERE s.org_id = $1 AND s.user_name = $2 AND NOT EXISTS (SELECT 1 FROM principals p WHERE p.id = s.id)`,
+      [orgId, userName],
+    );
+    if (ids.length === 0) return undefined;
+    const [row] = await db.query<ScimUserRow>(BY_IDS, [orgId, ids.map((r) => r.id)]);
     return row;
   },
 
   async usersByExternalId(db: Queryable, orgId: string, externalId: string): Promise<ScimUserRow[]> {
-    return db.query<ScimUserRow>(`SELECT * FROM (${usersQuery}) u WHERE u.external_id = $2 ORDER BY created_at, id`, [orgId, externalId]);
+    const ids = await db.query<{ id: string }>(`SELECT id FROM scim_users WHERE org_id = $1 AND external_id = $2`, [orgId, externalId]);
+    return ids.length === 0 ? [] : db.query<ScimUserRow>(BY_IDS, [orgId, ids.map((r) => r.id)]);
   },
 
   /** Of these ids, those SCIM keeps as deactivated users (no principal). */
@@ -113,18 +125,13 @@ export const scimStore = {
 
   /** SCIM's row of a user, new or replaced, its version moved on. */
   async saveUser(tx: Queryable, orgId: string, id: string, f: ScimUserFields, now: Date): Promise<void> {
-    try {
-      await tx.query(
-        `INSERT INTO scim_users (id, org_id, user_name, external_id, given_name, family_name, display_name, created_at, updated_at)
+    await tx.query(
+      `INSERT INTO scim_users (id, org_id, user_name, external_id, given_name, family_name, display_name, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)
          ON CONFLICT (id) DO UPDATE SET user_name = $3, external_id = $4, given_name = $5, family_name = $6, display_name = $7,
            updated_at = $8, version = scim_users.version + 1`,
-        [id, orgId, f.userName, f.externalId, f.givenName, f.familyName, f.displayName, now],
-      );
-    } catch (e) {
-      if (isUniqueViolation(e, 'scim_users_org_user_name_key')) throw userNameTaken(f.userName);
-      throw e;
-    }
+      [id, orgId, f.userName, f.externalId, f.givenName, f.familyName, f.displayName, now],
+    );
   },
 
   /** A deactivation or reactivation changes the resource without changing its fields. */

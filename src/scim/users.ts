@@ -138,6 +138,9 @@ export class ScimUsers {
     const email = this.email(next.userName);
     const fields = { ...next, userName: email };
     await this.db.transaction(async () => {
+      // Principals keep emails unique; this covers a deactivated user, who has none.
+      const holder = email === current.user_name ? undefined : await store.userByName(this.db, orgId, email);
+      if (holder && holder.id !== current.id) throw new ScimError(409, `A user with userName ${email} already exists.`, 'uniqueness');
       if (next.active && current.active) {
         await this.identity.updateUser(orgId, current.id, { email, name: principalName(next) });
       } else if (next.active && !current.active) {

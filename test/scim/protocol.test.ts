@@ -137,6 +137,27 @@ describe('PATCH edge cases', () => {
   });
 });
 
+describe('changes made in orgctl', () => {
+  it('reads a person’s own change of email as their userName, and frees the old email', async () => {
+    const { secret } = await t.operatorIdentity.createKey(org.orgId, { id: ids.alice! });
+    expect((await t.request('PATCH', '/api/v0/me', { key: secret, body: { email: 'alice.new@proto.test' } })).status).toBe(200);
+    expect((await call('GET', `/Users/${ids.alice}`)).body).toMatchObject({ userName: 'alice.new@proto.test', externalId: 'ext-A' });
+    expect(names(await list(filter('userName eq "alice.new@proto.test"')))).toEqual(['alice.new@proto.test']);
+    expect((await list(filter('userName eq "alice@proto.test"'))).totalResults).toBe(0);
+    const again = await call('POST', '/Users', { schemas: [USER], userName: 'alice@proto.test' });
+    expect(again.status).toBe(201);
+    expect((await call('DELETE', `/Users/${again.body.id}`)).status).toBe(204);
+  });
+
+  it('keeps a deactivated user’s userName taken until they are deleted', async () => {
+    const patch = (id: string, Operations: unknown[]) => call('PATCH', `/Users/${id}`, { schemas: [PATCH_OP], Operations });
+    expect((await patch(ids.bruno!, [{ op: 'replace', path: 'active', value: false }])).status).toBe(200);
+    expectScimError(await call('POST', '/Users', { schemas: [USER], userName: 'bruno@proto.test' }), 409, 'uniqueness');
+    expectScimError(await patch(ids.carla!, [{ op: 'replace', path: 'userName', value: 'bruno@proto.test' }]), 409, 'uniqueness');
+    expect((await patch(ids.bruno!, [{ op: 'replace', path: 'active', value: true }])).body).toMatchObject({ active: true, userName: 'bruno@proto.test' });
+  });
+});
+
 describe('discovery and errors', () => {
   it('describes the service: ServiceProviderConfig, ResourceTypes and Schemas, without a token', async () => {
     const config = await t.request<Record<string, unknown>>('GET', '/scim/v2/ServiceProviderConfig');

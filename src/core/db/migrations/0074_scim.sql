@@ -30,7 +30,9 @@ CREATE TABLE scim_users (
   created_at timestamptz NOT NULL,
   updated_at timestamptz NOT NULL
 );
-CREATE UNIQUE INDEX scim_users_org_user_name_key ON scim_users (org_id, user_name);
+-- Not unique: the email is unique among principals, and a user who changes their own email in
+-- orgctl leaves an older user_name here, which must not hold the email against someone else.
+CREATE INDEX scim_users_org_user_name_idx ON scim_users (org_id, user_name);
 CREATE INDEX scim_users_org_external_idx ON scim_users (org_id, external_id);
 
 -- A team that SCIM created is renamed only by SCIM: managed_by says who owns its name.
