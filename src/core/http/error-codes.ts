@@ -39,7 +39,6 @@ export const ERROR_CODES = {
   step_running: { status: 409, meaning: "A provisioning step is running on the computer's current host." },
   name_taken: { status: 409, meaning: 'Another object in the organization already has this name; `metadata.field` names the field.' },
   team_managed_by_scim: { status: 409, meaning: 'The team was created by SCIM provisioning; only the identity provider renames it.' },
-  scim_user_inactive: { status: 409, meaning: 'The SCIM user is deactivated; reactivate them (`active: true`) before this change.' },
   email_taken: { status: 409, meaning: 'A user with this email already exists in the organization.' },
   last_owner: { status: 409, meaning: 'The change would leave the organization without an owner.' },
   setup_done: { status: 409, meaning: 'First-run setup is already done; sign in instead.' },
