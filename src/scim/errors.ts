@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, INTERNAL_DETAIL } from '../core/http/errors.js';
 import { toAppError } from '../core/http/error-handler.js';
 
-export const SCIM_ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
+const SCIM_ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
 export const SCIM_CONTENT_TYPE = 'application/scim+json; charset=utf-8';
 
 /** RFC 7644 §3.12's scimType values this service answers with. */

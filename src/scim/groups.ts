@@ -1,7 +1,9 @@
 import type { Db } from '../core/db/db.js';
 import { AppError } from '../core/http/errors.js';
 import { isUuid } from '../core/uuid.js';
+import { TeamName } from '../teams/schemas.js';
 import type { TeamsService, TeamView } from '../teams/service.js';
+import { jsonAjv } from '../core/validation/ajv.js';
 import { ScimError } from './errors.js';
 import { patchGroup, type GroupDoc, type PatchOp } from './patch.js';
 import type { GroupRow } from './resources.js';
@@ -99,9 +101,11 @@ export class ScimGroups {
   }
 }
 
-/** A team's name rule (docs/teams.md), which the teams API's schema checks for its own callers. */
+/** A team's name rule (docs/teams.md): the schema the teams API checks its callers' names with. */
+const validTeamName = jsonAjv.compile(TeamName);
+
 function checkName(name: string): void {
-  if (name.length < 1 || name.length > 100 || name !== name.trim() || /[\u0000-\u001f\u007f-\u009f]/.test(name))
+  if (!validTeamName(name))
     throw new ScimError(400, 'displayName must be 1 to 100 characters, without control characters or a leading or trailing space.', 'invalidValue');
 }
 

@@ -3,8 +3,7 @@ import type { ScimUserRow } from './store.js';
 
 export const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 export const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
-export const LIST_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
-export const PATCH_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
+const LIST_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
 
 export type Resource = Record<string, unknown> & { id: string; meta: Record<string, unknown> };
 

@@ -143,7 +143,7 @@ describe('the SCIM token', () => {
   it('acts for its own organization only', async () => {
     const otherOrg = await t.createOrg('okta-other');
     const otherToken = await scimToken(t, otherOrg);
-    const res = await scim<ScimList>(t, otherToken)('GET', '/Users');
+    const res = await scim(t, otherToken)<ScimList>('GET', '/Users');
     expect(res.body.Resources.map((u: ScimResource) => u.userName)).toEqual(['owner@okta-other.test']);
     expectScimError(await scim(t, otherToken)('GET', `/Users/${org.ownerId}`), 404);
   });

@@ -1,10 +1,10 @@
 import type { Response, TestApp, Org } from '../helpers/test-app.js';
 
-export const SCIM = '/scim/v2';
+const SCIM = '/scim/v2';
 export const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
 export const GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 export const PATCH_OP = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
-export const ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
+const ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
 
 export type ScimResource = Record<string, unknown> & { id: string; meta: { version: string; location: string } };
 export interface ScimList {
@@ -22,8 +22,13 @@ export async function scimToken(t: TestApp, org: Org, name = 'Okta'): Promise<st
 }
 
 /** A SCIM request as identity providers send it: the token as bearer, bodies as application/scim+json. */
-export function scim<T = ScimResource>(t: TestApp, token: string) {
-  return (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response<T>> =>
+export function scim(t: TestApp, token: string) {
+  return <T = ScimResource>(
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Response<T>> =>
     t.request<T>(method, `${SCIM}${path}`, {
       key: token,
       body,

@@ -9,7 +9,7 @@ const ACTIONS = ['list', 'create', 'revoke'] as const;
  * `orgctl scim token list|create|revoke`: the organization's SCIM tokens (owners). One command
  * with an action, since the command model names a command in at most two words.
  */
-export const scimToken: ApiCommand = {
+const scimToken: ApiCommand = {
   name: 'scim token',
   summary: "The organization's SCIM tokens for an identity provider (owners): list; create [--name NAME], whose secret is printed once; revoke TOKEN_ID.",
   positionals: [
