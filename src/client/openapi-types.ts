@@ -501,10 +501,10 @@ export interface paths {
             cookie?: never;
         };
         /** The organization's SCIM tokens, newest first, revoked ones included; never a secret (owner) */
-        get: operations["scim.tokens.list"];
+        get: operations["scim.listTokens"];
         put?: never;
         /** Make a SCIM token for an identity provider; the secret is shown only in this answer (owner) */
-        post: operations["scim.tokens.create"];
+        post: operations["scim.createToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -522,7 +522,7 @@ export interface paths {
         put?: never;
         post?: never;
         /** Revoke a SCIM token: the next SCIM request with it is refused (owner) */
-        delete: operations["scim.tokens.revoke"];
+        delete: operations["scim.revokeToken"];
         options?: never;
         head?: never;
         patch?: never;
@@ -4303,7 +4303,7 @@ export interface operations {
             };
         };
     };
-    "scim.tokens.list": {
+    "scim.listTokens": {
         parameters: {
             query?: never;
             header?: never;
@@ -4354,7 +4354,7 @@ export interface operations {
             };
         };
     };
-    "scim.tokens.create": {
+    "scim.createToken": {
         parameters: {
             query?: never;
             header?: never;
@@ -4420,7 +4420,7 @@ export interface operations {
             };
         };
     };
-    "scim.tokens.revoke": {
+    "scim.revokeToken": {
         parameters: {
             query?: never;
             header?: never;

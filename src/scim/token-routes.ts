@@ -20,7 +20,7 @@ export const scimTokenRoutes: FastifyPluginAsyncTypebox<{ scimTokens: ScimTokens
     {
       config: owners,
       schema: {
-        operationId: 'scim.tokens.list',
+        operationId: 'scim.listTokens',
         tags,
         summary: "The organization's SCIM tokens, newest first, revoked ones included; never a secret (owner)",
         response: { 200: ScimTokenList, ...errorResponses(401, 403) },
@@ -34,7 +34,7 @@ export const scimTokenRoutes: FastifyPluginAsyncTypebox<{ scimTokens: ScimTokens
     {
       config: owners,
       schema: {
-        operationId: 'scim.tokens.create',
+        operationId: 'scim.createToken',
         tags,
         summary: 'Make a SCIM token for an identity provider; the secret is shown only in this answer (owner)',
         body: CreateScimTokenBody,
@@ -49,7 +49,7 @@ export const scimTokenRoutes: FastifyPluginAsyncTypebox<{ scimTokens: ScimTokens
     {
       config: owners,
       schema: {
-        operationId: 'scim.tokens.revoke',
+        operationId: 'scim.revokeToken',
         tags,
         summary: 'Revoke a SCIM token: the next SCIM request with it is refused (owner)',
         params: ScimTokenParams,
