@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { errors } from '../core/http/errors.js';
+import { bodyNulErrors } from '../core/http/nul-guard.js';
 import { MAX_RESULTS, resourceTypes, schemas, serviceProviderConfig } from './discovery.js';
 import { ScimError, sendScimError, SCIM_CONTENT_TYPE } from './errors.js';
 import { scimFilter } from './filter.js';
@@ -70,11 +72,17 @@ export const scimRoutes: FastifyPluginAsyncTypebox<ScimServices> = async (app, {
   );
   // Identity providers send application/scim+json; plain JSON is taken too.
   app.addContentTypeParser('application/scim+json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = body.toString();
+    if (text === '') return done(null, undefined);
+    let parsed: unknown;
     try {
-      done(null, body === '' ? undefined : JSON.parse(body.toString()));
+      parsed = JSON.parse(text);
     } catch {
-      done(new ScimError(400, 'The body is not JSON.', 'invalidSyntax'));
+      return done(new ScimError(400, 'The body is not JSON.', 'invalidSyntax'));
     }
+    // The same refusal of NUL characters as every JSON body of the service (core/http/nul-guard.ts).
+    const nul = bodyNulErrors(text, parsed);
+    done(nul.length > 0 ? errors.invalid(nul) : null, parsed);
   });
   app.addHook('onRequest', async (request) => {
     const resource = request.url.slice(SCIM_PREFIX.length + 1).split(/[/?]/)[0] ?? '';

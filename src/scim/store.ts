@@ -22,8 +22,6 @@ export interface ScimUserRow {
   version: number;
   created_at: Date;
   updated_at: Date;
-  /** Whether SCIM keeps a row for this user (a user made before SCIM has none until SCIM changes them). */
-  tracked: boolean;
 }
 
 export interface ScimUserFields {
@@ -41,8 +39,7 @@ export interface ScimUserFields {
 const usersQuery = (only: string) => `
   SELECT coalesce(p.id, s.id) AS id, coalesce(p.email, s.user_name) AS user_name, p.name, (p.id IS NOT NULL) AS active,
          s.external_id, s.given_name, s.family_name, s.display_name, coalesce(s.version, 0) AS version,
-         coalesce(s.created_at, p.created_at) AS created_at, coalesce(s.updated_at, s.created_at, p.created_at) AS updated_at,
-         (s.id IS NOT NULL) AS tracked
+         coalesce(s.created_at, p.created_at) AS created_at, coalesce(s.updated_at, s.created_at, p.created_at) AS updated_at
   FROM (SELECT id, email, name, created_at FROM principals WHERE org_id = $1 AND kind = 'user'${only}) p
   FULL JOIN (SELECT * FROM scim_users WHERE org_id = $1${only}) s ON s.id = p.id
   ORDER BY created_at, id`;

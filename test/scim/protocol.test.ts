@@ -183,6 +183,16 @@ describe('discovery and errors', () => {
       400,
       'invalidSyntax',
     );
+    expectScimError(
+      await t.request('POST', '/scim/v2/Users', {
+        key: token,
+        rawBody: '{"userName":"nul\\u0000@proto.test"}',
+        headers: { 'content-type': 'application/scim+json' },
+      }),
+      400,
+      'invalidValue',
+    );
+    expectScimError(await t.request('POST', '/scim/v2/Users', { key: token, rawBody: 'userName=x', headers: { 'content-type': 'text/plain' } }), 415);
     expectScimError(await call('GET', '/Users/not-a-uuid'), 404);
     expectScimError(await call('GET', '/Groups/2b0d8a4e-0000-4000-8000-000000000000'), 404);
     expectErrorObject(await t.request('GET', '/api/v0/organization/teams/2b0d8a4e-0000-4000-8000-000000000000', { key: org.ownerKey }), 404);
