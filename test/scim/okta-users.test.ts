@@ -131,6 +131,8 @@ describe('the SCIM token', () => {
   it('is the only credential of /scim/v2: none, an API key or a revoked token get 401 in SCIM’s format', async () => {
     expectScimError(await t.request('GET', '/scim/v2/Users'), 401);
     expectScimError(await t.request('GET', '/scim/v2/Users', { key: org.ownerKey }), 401);
+    // Nor is a SCIM token an API key.
+    expectErrorObject(await t.request('GET', '/api/v0/me', { key: token }), 401);
     const other = await scimToken(t, org, 'to revoke');
     expect((await scim(t, other)('GET', '/Users')).status).toBe(200);
     const list = await t.request<{ tokens: { id: string; name: string }[] }>('GET', '/api/v0/organization/scim/tokens', { key: org.ownerKey });
