@@ -26,6 +26,8 @@ import { identityRoutes } from './core/identity/routes.js';
 import { limitsRoutes } from './limits/routes.js';
 import { teamsRoutes } from './teams/routes.js';
 import { ssoRoutes } from './sso/routes.js';
+import { SCIM_PREFIX, scimRoutes } from './scim/routes.js';
+import { scimTokenRoutes } from './scim/token-routes.js';
 import { analyticsRoutes } from './analytics/routes.js';
 import { telemetryRoutes } from './telemetry/routes.js';
 import { connectionsRoutes } from './otlp/connections-routes.js';
@@ -155,6 +157,8 @@ async function assemble(config: Config, services: Services, deps: Listener, surf
     await app.register(limitsRoutes, services);
     await app.register(teamsRoutes, services);
     await app.register(ssoRoutes, services);
+    await app.register(scimTokenRoutes, services);
+    await app.register(scimRoutes, { ...services, prefix: SCIM_PREFIX });
     await app.register(automationsRoutes, services);
     await app.register(telemetryRoutes, services);
     await app.register(otlpRoutes, services);

@@ -29,6 +29,9 @@ import { TeamsService } from './teams/service.js';
 import { SsoPasswordPolicy } from './sso/password-policy.js';
 import { SsoService } from './sso/service.js';
 import { SsoSignIn } from './sso/sign-in.js';
+import { ScimGroups } from './scim/groups.js';
+import { ScimTokens } from './scim/tokens.js';
+import { ScimUsers } from './scim/users.js';
 import { WorkSignal } from './computers/work-signal.js';
 
 export interface ServiceDeps {
@@ -62,6 +65,10 @@ export interface Services {
   /** Single sign-on: the owners' configuration and events, and the sign-in flow. */
   sso: SsoService;
   ssoSignIn: SsoSignIn;
+  /** SCIM 2.0 provisioning: its users (people), groups (teams) and the organization's tokens. */
+  scimUsers: ScimUsers;
+  scimGroups: ScimGroups;
+  scimTokens: ScimTokens;
   readiness: ReadinessService;
   automations: AutomationsService;
   computers: ComputersService;
@@ -125,6 +132,9 @@ export function buildServices(config: Config, deps: ServiceDeps): Services {
     teams,
     sso,
     ssoSignIn: new SsoSignIn({ db, sso, identity, accounts, teams, clock }),
+    scimUsers: new ScimUsers({ db, identity, clock }),
+    scimGroups: new ScimGroups({ db, teams }),
+    scimTokens: new ScimTokens({ db, clock }),
     readiness: new ReadinessService({ db }),
     automations: new AutomationsService({
       db,

@@ -12,7 +12,7 @@ const MAX_MEMBERS_PER_REQUEST = 1000;
  * 1 to 100 characters, no control characters, not starting or ending with a space: "Platform" and
  * "Platform " would look the same in every list.
  */
-const TeamName = Type.String({
+export const TeamName = Type.String({
   minLength: 1,
   maxLength: 100,
   pattern: '^(?!\\s)(?!.*\\s$)[^\\u0000-\\u001f\\u007f-\\u009f]+$',

@@ -10,6 +10,9 @@ import { teamsStore as store, type MemberRow, type TeamRow } from './store.js';
 
 export type TeamView = Static<typeof Team>;
 
+/** Who acts on teams: the routes pass the caller, SCIM its organization (the token has no principal). */
+type Actor = Pick<Principal, 'orgId'>;
+
 export interface TeamBudget {
   id: string;
   name: string;
@@ -70,34 +73,38 @@ export class TeamsService {
     return view(team, await store.members(this.db, [team.id]));
   }
 
-  async create(actor: Principal, body: { name: string; userIds?: string[] }): Promise<TeamView> {
+  /** `managedBy: 'scim'` marks a team SCIM created: only SCIM renames it (docs/scim.md). */
+  async create(actor: Actor, body: { name: string; userIds?: string[] }, o: { managedBy?: 'scim' } = {}): Promise<TeamView> {
     const id = randomUUID();
     const userIds = (body.userIds ?? []).map((u) => u.toLowerCase());
     // Statements made through this.db inside the transaction join it (docs/architecture.md).
     await this.db.transaction(async () => {
       await this.requireUsers(actor.orgId, userIds);
       const now = this.clock.now();
-      await store.insert(this.db, { id, orgId: actor.orgId, name: body.name }, now);
+      await store.insert(this.db, { id, orgId: actor.orgId, name: body.name, managedBy: o.managedBy ?? null }, now);
       await store.addMembers(this.db, id, userIds, now);
     });
     return this.get(actor.orgId, id);
   }
 
-  async rename(actor: Principal, teamId: string, name: string): Promise<TeamView> {
+  /** A team SCIM created keeps the name the identity provider gives it: only SCIM (`by: 'scim'`) renames it. */
+  async rename(actor: Actor, teamId: string, name: string, o: { by?: 'scim' } = {}): Promise<TeamView> {
     await this.db.transaction(async () => {
       const team = await this.lockTeam(actor.orgId, teamId);
+      if (team.managed_by === 'scim' && o.by !== 'scim' && team.name !== name)
+        throw errors.conflict('team_managed_by_scim', `The team "${team.name}" is provisioned by SCIM; rename it in the identity provider.`);
       if (team.name !== name) await store.rename(this.db, team.id, name, this.clock.now());
     });
     return this.get(actor.orgId, teamId);
   }
 
   /** Deletes the team: it leaves every list and answer, and its name is free again. */
-  async delete(actor: Principal, teamId: string): Promise<void> {
+  async delete(actor: Actor, teamId: string): Promise<void> {
     if (!(await store.softDelete(this.db, actor.orgId, teamId, this.clock.now()))) throw teamNotFound();
   }
 
   /** Makes `userIds` the team's members, all of them or (when one is no user of the organization) none. */
-  async setMembers(actor: Principal, teamId: string, ids: string[]): Promise<TeamView> {
+  async setMembers(actor: Actor, teamId: string, ids: string[]): Promise<TeamView> {
     const userIds = ids.map((u) => u.toLowerCase());
     await this.db.transaction(async () => {
       const team = await this.lockTeam(actor.orgId, teamId);
@@ -112,7 +119,7 @@ export class TeamsService {
   }
 
   /** Adds one user; adding a member again changes nothing. */
-  async addMember(actor: Principal, teamId: string, userId: string): Promise<TeamView> {
+  async addMember(actor: Actor, teamId: string, userId: string): Promise<TeamView> {
     await this.db.transaction(async () => {
       const team = await this.lockTeam(actor.orgId, teamId);
       await this.requireUser(actor.orgId, userId);
@@ -123,7 +130,7 @@ export class TeamsService {
   }
 
   /** Removes one user; removing a user who is not in the team changes nothing. */
-  async removeMember(actor: Principal, teamId: string, userId: string): Promise<TeamView> {
+  async removeMember(actor: Actor, teamId: string, userId: string): Promise<TeamView> {
     await this.db.transaction(async () => {
       const team = await this.lockTeam(actor.orgId, teamId);
       await this.requireUser(actor.orgId, userId);

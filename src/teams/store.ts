@@ -6,6 +6,8 @@ export interface TeamRow {
   id: string;
   name: string;
   monthly_budget_credits: number | null;
+  /** 'scim' for a team SCIM created (only SCIM renames it). */
+  managed_by: 'scim' | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -33,16 +35,17 @@ async function guardName<T>(name: string, fn: () => Promise<T>): Promise<T> {
   }
 }
 
-const teamColumns = 'id, name, monthly_budget_credits, created_at, updated_at';
+const teamColumns = 'id, name, monthly_budget_credits, managed_by, created_at, updated_at';
 
 export const teamsStore = {
-  async insert(tx: Queryable, t: { id: string; orgId: string; name: string }, now: Date): Promise<void> {
+  async insert(tx: Queryable, t: { id: string; orgId: string; name: string; managedBy: 'scim' | null }, now: Date): Promise<void> {
     await guardName(t.name, () =>
-      tx.query(`INSERT INTO teams (id, org_id, name, name_key, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5)`, [
+      tx.query(`INSERT INTO teams (id, org_id, name, name_key, managed_by, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $6)`, [
         t.id,
         t.orgId,
         t.name,
         nameKey(t.name),
+        t.managedBy,
         now,
       ]),
     );

@@ -7,6 +7,7 @@ import { computersCommands } from './computers-commands.js';
 import { keysApiCommands } from './keys-commands.js';
 import { limitsCommands } from './limits-commands.js';
 import { readinessCommands } from './readiness-commands.js';
+import { scimCommands } from './scim-commands.js';
 import { teamsCommands } from './teams-commands.js';
 import { ssoCommands } from './sso-commands.js';
 import { login, logout, me, meUpdate } from './session-commands.js';
@@ -23,6 +24,7 @@ export const apiCommands: readonly ApiCommand[] = [
   ...accountCommands,
   ...teamsCommands,
   ...ssoCommands,
+  ...scimCommands,
   ...keysApiCommands,
   ...computersCommands,
   ...readinessCommands,

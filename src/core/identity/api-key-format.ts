@@ -33,13 +33,18 @@ function checksum(body: string): string {
   return out;
 }
 
-export function generateApiKey(): string {
+/** SCIM tokens are made the same way under their own prefix, so a scanner tells the two apart. */
+export const SCIM_TOKEN_PREFIX = 'ocs_';
+
+export function generateApiKey(prefix: typeof API_KEY_PREFIX | typeof SCIM_TOKEN_PREFIX = API_KEY_PREFIX): string {
   const body = randomBase62(RANDOM_CHARS);
-  return `${API_KEY_PREFIX}${body}${checksum(body)}`;
+  return `${prefix}${body}${checksum(body)}`;
 }
 
-export function isWellFormedApiKey(key: string): boolean {
-  if (!KEY_PATTERN.test(key)) return false;
+const SCIM_TOKEN_PATTERN = new RegExp(`^${SCIM_TOKEN_PREFIX}[0-9A-Za-z]{${RANDOM_CHARS + CHECKSUM_CHARS}}$`);
+
+export function isWellFormedApiKey(key: string, prefix: typeof API_KEY_PREFIX | typeof SCIM_TOKEN_PREFIX = API_KEY_PREFIX): boolean {
+  if (!(prefix === API_KEY_PREFIX ? KEY_PATTERN : SCIM_TOKEN_PATTERN).test(key)) return false;
   const body = key.slice(API_KEY_PREFIX.length, API_KEY_PREFIX.length + RANDOM_CHARS);
   return checksum(body) === key.slice(API_KEY_PREFIX.length + RANDOM_CHARS);
 }

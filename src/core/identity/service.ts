@@ -182,8 +182,9 @@ export class IdentityService {
   // --- For other services, which check the actor first, and for OperatorIdentity -----------
 
   /** Adds a user; inside a caller's transaction it joins it (an accepted invitation sets the password in the same one). */
-  async addUser(input: { orgId: string; email: string; role: Role; name?: string }): Promise<{ id: string; email: string; role: Role }> {
-    const id = randomUUID();
+  async addUser(input: { orgId: string; email: string; role: Role; name?: string; id?: string }): Promise<{ id: string; email: string; role: Role }> {
+    // A given id brings a removed user back under the id their history is kept by (SCIM's reactivation).
+    const id = input.id ?? randomUUID();
     const normalized = normalizeEmail(input.email);
     if (!isEmail(normalized)) throw errors.badRequest(`"${input.email}" is not an email address.`);
     try {
@@ -222,6 +223,27 @@ export class IdentityService {
     });
     this.cache.forgetPrincipal(removed.id);
     return removed;
+  }
+
+  /**
+   * A change of a user's name or email made by another service after its own checks (SCIM
+   * provisioning); as for one's own change, the email is the next sign-in's and the cached
+   * principal is dropped. Undefined when the organization has no such user.
+   */
+  async updateUser(orgId: string, id: string, input: { name?: string; email?: string }): Promise<{ name: string; email: string | null } | undefined> {
+    const user = await store.findPrincipal(this.db, orgId, { id });
+    if (!user || user.kind !== 'user') return undefined;
+    const email = input.email === undefined ? undefined : normalizeEmail(input.email);
+    if (email !== undefined && !isEmail(email)) throw errors.invalid([{ path: '/userName', message: 'must be an email address' }]);
+    let changed: { name: string; email: string | null } | undefined;
+    try {
+      changed = await store.updateProfile(this.db, id, { name: input.name?.trim(), email });
+    } catch (e) {
+      if (isUniqueViolation(e)) throw errors.conflict('email_taken', `Another user of this organization already has the email ${email}.`);
+      throw e;
+    }
+    this.cache.forgetPrincipal(id);
+    return changed;
   }
 
   /** The users of the organization with these emails: a user may be added once, so callers reuse them. */

@@ -4,6 +4,7 @@ import { api, call, isManager, useMe, type Body } from '../api.js';
 import { When } from '../ui/dates.js';
 import { CopyButton, ErrorNote, Field, Page, QueryState, TableScroll } from '../ui/parts.js';
 import { invitationsQuery, key, membersQuery } from './queries.js';
+import { ScimCard } from './scim-card.js';
 
 const ROLES = ['owner', 'manager', 'member', 'guest'] as const;
 type Role = (typeof ROLES)[number];
@@ -231,6 +232,7 @@ export function MembersPage() {
           </table>
         </TableScroll>
       ) : null}
+      {myRole === 'owner' ? <ScimCard /> : null}
     </Page>
   );
 }

@@ -1,0 +1,162 @@
+import { randomUUID } from 'node:crypto';
+import { parse } from 'scim2-parse-filter';
+import { systemClock, type Clock } from '../core/clock.js';
+import type { Db } from '../core/db/db.js';
+import { isEmail } from '../core/identity/email.js';
+import { normalizeEmail, type IdentityService } from '../core/identity/service.js';
+import { isUuid } from '../core/uuid.js';
+import { ScimError } from './errors.js';
+import { patchUser, scimBoolean, type PatchOp, type UserDoc } from './patch.js';
+import { scimStore as store, type ScimUserRow } from './store.js';
+
+export interface ScimUsersDeps {
+  db: Db;
+  /** Adds, changes and removes the principals behind SCIM's users, with identity's rules. */
+  identity: IdentityService;
+  clock?: Clock;
+}
+
+/** The role a person provisioned by SCIM gets; owners change it in orgctl afterwards. */
+const PROVISIONED_ROLE = 'member';
+
+const userNotFound = (id: string) => new ScimError(404, `User ${id} not found.`);
+
+/** The writable attributes of a POST or PUT body (RFC 7643 §4.1). */
+export function userDocOf(body: Record<string, unknown>): UserDoc {
+  const name = (body.name ?? {}) as Record<string, unknown>;
+  const str = (v: unknown, what: string): string | null => {
+    if (v === undefined || v === null) return null;
+    if (typeof v !== 'string') throw new ScimError(400, `${what} must be a string.`, 'invalidValue');
+    return v;
+  };
+  const userName = str(body.userName, 'userName');
+  if (!userName) throw new ScimError(400, 'userName is required (the person’s email).', 'invalidValue');
+  return {
+    userName,
+    externalId: str(body.externalId, 'externalId'),
+    givenName: str(name.givenName, 'name.givenName'),
+    familyName: str(name.familyName, 'name.familyName'),
+    displayName: str(body.displayName, 'displayName'),
+    active: body.active === undefined ? true : scimBoolean(body.active, 'active'),
+  };
+}
+
+/** `userName eq "x"` or `externalId eq "x"` alone, which an index answers. */
+function indexedLookup(filter: string): { attribute: string; value: string } | undefined {
+  let ast;
+  try {
+    ast = parse(filter);
+  } catch {
+    return undefined; // the route's own parse answers invalidFilter
+  }
+  if (ast.op !== 'eq') return undefined;
+  const c = ast as { attrPath: string; compValue: unknown };
+  const attribute = c.attrPath.replace(/^.*:/, '').toLowerCase();
+  return typeof c.compValue === 'string' && (attribute === 'username' || attribute === 'externalid') ? { attribute, value: c.compValue } : undefined;
+}
+
+const docOf = (u: ScimUserRow): UserDoc => ({
+  userName: u.user_name,
+  externalId: u.external_id,
+  givenName: u.given_name,
+  familyName: u.family_name,
+  displayName: u.display_name,
+  active: u.active,
+});
+
+/** The principal's name: what the identity provider displays, else the person's names, else the email. */
+const principalName = (d: UserDoc): string => d.displayName?.trim() || [d.givenName, d.familyName].filter(Boolean).join(' ').trim() || d.userName;
+
+/**
+ * SCIM's Users (docs/scim.md): each is a user of the organization, `userName` their email. A
+ * deactivation (`active: false`) or a DELETE removes the person as `orgctl users remove` does:
+ * keys and sessions end at once, analytics keeps their history. A deactivated user stays a
+ * SCIM resource (`active: false`) until deleted, and a reactivation brings them back under the
+ * same id, with the provisioned role.
+ */
+export class ScimUsers {
+  private readonly db: Db;
+  private readonly identity: IdentityService;
+  private readonly clock: Clock;
+
+  constructor({ db, identity, clock = systemClock }: ScimUsersDeps) {
+    this.db = db;
+    this.identity = identity;
+    this.clock = clock;
+  }
+
+  /**
+   * The users a list may answer with: the filter identity providers send before each create
+   * (`userName eq "…"`, `externalId eq "…"`) is answered by an index, not a read of everyone; the
+   * route applies the whole filter to what this returns.
+   */
+  async list(orgId: string, filter?: string): Promise<ScimUserRow[]> {
+    const lookup = filter === undefined ? undefined : indexedLookup(filter);
+    if (lookup?.attribute === 'username') {
+      const user = await store.userByName(this.db, orgId, normalizeEmail(lookup.value));
+      return user ? [user] : [];
+    }
+    if (lookup?.attribute === 'externalid') return store.usersByExternalId(this.db, orgId, lookup.value);
+    return store.users(this.db, orgId);
+  }
+
+  async get(orgId: string, id: string): Promise<ScimUserRow> {
+    const user = isUuid(id) ? await store.user(this.db, orgId, id.toLowerCase()) : undefined;
+    if (!user) throw userNotFound(id);
+    return user;
+  }
+
+  async create(orgId: string, doc: UserDoc): Promise<ScimUserRow> {
+    const email = this.email(doc.userName);
+    const id = await this.db.transaction(async () => {
+      // A userName an inactive SCIM user holds is taken as much as an active user's.
+      if (await store.userByName(this.db, orgId, email)) throw new ScimError(409, `A user with userName ${email} already exists.`, 'uniqueness');
+      const created = doc.active ? await this.identity.addUser({ orgId, email, role: PROVISIONED_ROLE, name: principalName(doc) }) : { id: randomUUID() };
+      await store.saveUser(this.db, orgId, created.id, { ...doc, userName: email }, this.clock.now());
+      return created.id;
+    });
+    return this.get(orgId, id);
+  }
+
+  async replace(orgId: string, id: string, doc: UserDoc): Promise<ScimUserRow> {
+    return this.apply(orgId, await this.get(orgId, id), doc);
+  }
+
+  async patch(orgId: string, id: string, ops: PatchOp[]): Promise<ScimUserRow> {
+    const current = await this.get(orgId, id);
+    return this.apply(orgId, current, patchUser(docOf(current), ops));
+  }
+
+  /** Removes the person (if still active) and forgets the SCIM resource: later reads answer 404. */
+  async delete(orgId: string, id: string): Promise<void> {
+    const current = await this.get(orgId, id);
+    if (current.active) await this.identity.removeUser(orgId, current.user_name);
+    await store.deleteUser(this.db, orgId, current.id);
+  }
+
+  private async apply(orgId: string, current: ScimUserRow, next: UserDoc): Promise<ScimUserRow> {
+    const email = this.email(next.userName);
+    const fields = { ...next, userName: email };
+    await this.db.transaction(async () => {
+      // Principals keep emails unique; this covers a deactivated user, who has none.
+      const holder = email === current.user_name ? undefined : await store.userByName(this.db, orgId, email);
+      if (holder && holder.id !== current.id) throw new ScimError(409, `A user with userName ${email} already exists.`, 'uniqueness');
+      if (next.active && current.active) {
+        await this.identity.updateUser(orgId, current.id, { email, name: principalName(next) });
+      } else if (next.active && !current.active) {
+        await this.identity.addUser({ id: current.id, orgId, email, role: PROVISIONED_ROLE, name: principalName(next) });
+      }
+      await store.saveUser(this.db, orgId, current.id, fields, this.clock.now());
+    });
+    // Removed after SCIM's row is saved, in its own transaction, so the credential cache is told
+    // after the commit; should the removal be refused (the last owner), the person stays active.
+    if (!next.active && current.active) await this.identity.removeUser(orgId, current.user_name);
+    return this.get(orgId, current.id);
+  }
+
+  private email(userName: string): string {
+    const email = normalizeEmail(userName);
+    if (!isEmail(email)) throw new ScimError(400, `userName "${userName.slice(0, 200)}" is not an email address.`, 'invalidValue');
+    return email;
+  }
+}
