@@ -368,4 +368,9 @@ export class AnalyticsService implements CreditsUsage {
     const last = addDays(utcDay(to.getTime()), -1);
     return roundCredits(await store.creditUnits(this.db, orgId, principalIds, first, last));
   }
+
+  /** Credits every principal of the organization used in [from, to) (whole UTC days): its forecast in the allowance. */
+  async organizationCreditsUsed(orgId: string, from: Date, to: Date): Promise<number> {
+    return roundCredits(await store.creditUnits(this.db, orgId, null, utcDay(from.getTime()), addDays(utcDay(to.getTime()), -1)));
+  }
 }
