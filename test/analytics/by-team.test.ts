@@ -39,7 +39,7 @@ beforeAll(async () => {
   org = await t.createOrg('by-team');
   other = await t.createOrg('by-team-other');
   for (const name of ['u1', 'u2', 'u3', 'u4']) u[name] = (await t.addUser(org, 'member', `${name}@team.test`)).id;
-  const send = async (method: string, path: string, body?: unknown, o: Org = org) => {
+  const send = async (method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown, o: Org = org) => {
     const res = await t.request<{ id: string }>(method, path, { key: o.ownerKey, body });
     expect(res.status).toBeLessThan(300);
     return res.body;
