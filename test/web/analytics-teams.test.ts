@@ -104,7 +104,8 @@ describe.skipIf(!hasChromium)('analytics by team in Chromium against orgctl serv
       .getByTestId('total-credits')
       .filter({ hasText: /^1\D?000$/ })
       .waitFor();
-    expect(await page.getByLabel('Team', { exact: true }).inputValue()).toBe(ids.platform);
+    // The selector shows the team once the teams are read.
+    await expect.poll(() => page.getByLabel('Team', { exact: true }).inputValue()).toBe(ids.platform);
     expect(await axeViolations(page)).toEqual([]);
 
     const byModel = await api('/api/v1/analytics/tokens', { team_id: ids.platform!, group_by: 'model' });
