@@ -159,6 +159,9 @@ describe.skipIf(!hasChromium)('analytics by team in Chromium against orgctl serv
     await own.waitFor();
     if (allowance.forecast.projectedUsed === null) await own.filter({ hasText: 'No forecast yet' }).waitFor();
     else await own.filter({ hasText: shown(allowance.forecast.projectedUsed) }).waitFor();
+    const orgOnOverview = page.getByTestId('org-forecast');
+    if (allowance.organization.forecast.projectedUsed === null) await orgOnOverview.filter({ hasText: 'No forecast yet' }).waitFor();
+    else await orgOnOverview.filter({ hasText: shown(allowance.organization.forecast.projectedUsed) }).waitFor();
     await page.goto(`${s.server.url}/settings/usage-limits`);
     const org = page.getByTestId('organization-forecast');
     await org.filter({ hasText: shown(allowance.organization.used) }).waitFor();
