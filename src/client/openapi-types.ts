@@ -6007,7 +6007,7 @@ export interface operations {
                         };
                         /** @description Of the budget that binds; null when none applies */
                         limit: number | null;
-                        /** @description The organization's use this month and its forecast, for owners and managers; null for members and guests */
+                        /** @description The organization's use this month and its forecast, for owners and managers reading their own allowance; null otherwise */
                         organization: {
                             /** @description Where the month is heading at the recent daily rate (docs/usage-limits.md, Forecast) */
                             forecast: {

@@ -92,7 +92,7 @@ export const Allowance = Type.Object({
   forecast: Forecast,
   organization: Type.Union(
     [Type.Object({ used: Type.Integer({ minimum: 0, description: "Every principal's credits this month together" }), forecast: Forecast }), Type.Null()],
-    { description: "The organization's use this month and its forecast, for owners and managers; null for members and guests" },
+    { description: "The organization's use this month and its forecast, for owners and managers reading their own allowance; null otherwise" },
   ),
 });
 

@@ -60,7 +60,7 @@ export interface Allowance {
   enforcement: Policy;
   /** Of the budget that binds; of the person's own use when none does. */
   forecast: Forecast;
-  /** The organization's use this month and its forecast, for owners and managers; null for others. */
+  /** The organization's use this month and its forecast, for owners and managers reading their own allowance; null otherwise. */
   organization: { used: number; forecast: Forecast } | null;
 }
 
@@ -223,7 +223,8 @@ export class LimitsService {
       this.creditsUsed(principal.orgId, [whose], w),
       this.teams.budgets(principal.orgId, whose),
       this.getPolicy(principal.orgId),
-      isManagerRole(principal.role) ? this.organizationForecast(principal.orgId, period, w) : null,
+      // Only on a manager's own reading: the hook of every person reads theirs through a manager key, on every prompt.
+      isManagerRole(principal.role) && whose === principal.id ? this.organizationForecast(principal.orgId, period, w) : null,
     ]);
     const mine = (scope: 'user' | 'global', limit: number) => budget(scope, limit, own, forecast(w, own, limit, ownRecent));
     const personal = individual !== null ? mine('user', individual) : global !== null ? mine('global', global) : undefined;

@@ -91,6 +91,9 @@ describe('the allowance forecast', () => {
       used: 1_620_000,
       forecast: { dailyRate: 212_857, projectedUsed: 5_877_140, limitReachedOn: null },
     });
+    // Naming someone else (the hook's reading, on every prompt) leaves the organization out.
+    const other = await t.request<Allowance>('GET', `/api/v0/usage/allowance?user_id=${people.ana!.id}`, { key: org.ownerKey });
+    expect(other.body).toMatchObject({ organization: null, forecast: { dailyRate: 50_000 } });
   });
 
   it('the teams list shows each budget with its forecast', async () => {
