@@ -27,6 +27,8 @@ const tags = ['analytics'];
 const base = '/api/v1/analytics';
 const config = { access: access.managers, rateClass: 'analytics' as const };
 const failures = errorResponses(400, 401, 403);
+/** The reports that take `team_id`: an unknown team is 404. */
+const teamFailures = errorResponses(400, 401, 403, 404);
 
 /** Kept rows go out as the bytes they are; the typed send() only knows the response object. */
 function send<T>(reply: FastifyReply, out: T | SerializedJson): T | FastifyReply {
@@ -47,7 +49,7 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<{ analytics: AnalyticsSe
         tags,
         summary: 'Standard Credits and tokens per day, by model and by user',
         querystring: TokensQuery,
-        response: { 200: TokensResponse, ...failures },
+        response: { 200: TokensResponse, ...teamFailures },
       },
     },
     async (request, reply) => send(reply, await analytics.tokens(principalOf(request).orgId, request.query)),
@@ -75,7 +77,7 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<{ analytics: AnalyticsSe
         tags,
         summary: 'Daily, weekly and monthly active users, sessions and messages per day',
         querystring: ActivityQuery,
-        response: { 200: ActivityResponse, ...failures },
+        response: { 200: ActivityResponse, ...teamFailures },
       },
     },
     async (request) => analytics.activity(principalOf(request).orgId, request.query),
@@ -103,7 +105,7 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<{ analytics: AnalyticsSe
         tags,
         summary: 'Per-user daily metrics, a page of users at a time',
         querystring: UsersQuery,
-        response: { 200: UsersResponse, ...failures },
+        response: { 200: UsersResponse, ...teamFailures },
       },
     },
     async (request, reply) => send(reply, await analytics.users(principalOf(request).orgId, request.query)),
@@ -117,7 +119,7 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<{ analytics: AnalyticsSe
         tags,
         summary: 'Every user of the organization with their sums over the range, active or not',
         querystring: UserTotalsQuery,
-        response: { 200: UserTotalsResponse, ...failures },
+        response: { 200: UserTotalsResponse, ...teamFailures },
       },
     },
     async (request) => analytics.userTotals(principalOf(request).orgId, request.query),

@@ -4,18 +4,33 @@ import { DateString } from '../core/validation/date.js';
 const DateParam = (what: string) => DateString(`${what} (YYYY-MM-DD, UTC), before today; the range spans at most 366 days`);
 const range = { startDate: DateParam('First day'), endDate: DateParam('Last day, inclusive') };
 const groupBy = (value: string) => Type.Optional(Type.Literal(value, { description: `Only value: ${value}. One flattened row per ${value} per day` }));
+const groupByOrTeam = (value: string) =>
+  Type.Optional(
+    Type.Union([Type.Literal(value), Type.Literal('team')], {
+      description: `${value} or team. One flattened row per ${value} (or per team, counting each person in every team they belonged to that day) per day`,
+    }),
+  );
+const teamId = {
+  team_id: Type.Optional(
+    Type.String({
+      format: 'uuid',
+      description: "Only the usage of the team's members on the days they belonged to it (a deleted team's too); an unknown team is 404",
+    }),
+  ),
+};
 
-export const TokensQuery = Type.Object({ ...range, group_by: groupBy('model') });
+export const TokensQuery = Type.Object({ ...range, ...teamId, group_by: groupByOrTeam('model') });
 export const ToolsQuery = Type.Object({ ...range, group_by: groupBy('tool_name') });
-export const ActivityQuery = Type.Object({ ...range, group_by: groupBy('client') });
+export const ActivityQuery = Type.Object({ ...range, ...teamId, group_by: groupByOrTeam('client') });
 export const ProductivityQuery = Type.Object(range);
 export const UsersQuery = Type.Object({
   ...range,
+  ...teamId,
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Users per page' })),
   cursor: Type.Optional(Type.String({ format: 'uuid', description: 'The next_cursor of the previous page (a user id)' })),
   user_id: Type.Optional(Type.String({ format: 'uuid', description: "Only this user's rows (one page; limit and cursor do not apply)" })),
 });
-export const UserTotalsQuery = Type.Object(range);
+export const UserTotalsQuery = Type.Object({ ...range, ...teamId });
 export type TokensQuery = Static<typeof TokensQuery>;
 export type ToolsQuery = Static<typeof ToolsQuery>;
 export type ActivityQuery = Static<typeof ActivityQuery>;
@@ -48,7 +63,10 @@ export const TokensRow = Type.Object({
 });
 /** A /tokens?group_by=model row: one model's sums of a day. */
 export const TokensModelRow = Type.Object({ date: DateOut, group_key: Type.String(), ...TokenSums });
-export const TokensResponse = Type.Union([envelope(TokensRow), envelope(TokensModelRow)]);
+const TeamName = Type.String({ description: 'The name the team had that day (the last it was given on or before it), also after the team was deleted' });
+/** A /tokens?group_by=team row: one team's sums of a day (group_key is the team id). */
+export const TokensTeamRow = Type.Object({ date: DateOut, group_key: Type.String({ description: 'The team id' }), team_name: TeamName, ...TokenSums });
+export const TokensResponse = Type.Union([envelope(TokensRow), envelope(TokensModelRow), envelope(TokensTeamRow)]);
 
 const Named = (key: string, count: string) => Type.Array(Type.Object({ [key]: Type.String(), [count]: Int }));
 export const ToolsRow = Type.Object({
@@ -85,7 +103,14 @@ export const ActivityRow = Type.Object({
   messages: Int,
   user_messages: Int,
 });
-export const ActivityResponse = Type.Union([envelope(ActivityRow), envelope(GroupRow('daily_active_users'))]);
+export const ActivityTeamRow = Type.Object({
+  date: DateOut,
+  group_key: Type.String({ description: 'The team id' }),
+  team_name: TeamName,
+  daily_active_users: Int,
+});
+// The team rows before the client rows: the serializer takes the first schema a row fits, and a team row fits both.
+export const ActivityResponse = Type.Union([envelope(ActivityRow), envelope(ActivityTeamRow), envelope(GroupRow('daily_active_users'))]);
 
 export const ProductivityRow = Type.Object({
   date: DateOut,
@@ -150,6 +175,8 @@ export type UserTotalsRow = Static<typeof UserTotalsRow>;
 
 export type TokensRow = Static<typeof TokensRow>;
 export type TokensModelRow = Static<typeof TokensModelRow>;
+export type TokensTeamRow = Static<typeof TokensTeamRow>;
+export type ActivityTeamRow = Static<typeof ActivityTeamRow>;
 export type ModelUsage = Static<typeof ModelUsage>;
 export type ToolsRow = Static<typeof ToolsRow>;
 export type ActivityRow = Static<typeof ActivityRow>;

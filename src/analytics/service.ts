@@ -15,6 +15,7 @@ import {
   ProductivityRow,
   TokensModelRow,
   TokensRow,
+  TokensTeamRow,
   ToolsNameRow,
   ToolsRow,
   UsersMeta,
@@ -27,6 +28,8 @@ import {
   type UsersQuery,
 } from './schemas.js';
 import { writeRollups } from './rollup-store.js';
+import { activityByTeam, tokensByTeam } from './team-reports.js';
+import { memberOn, teamAnalyticsStore as teamStore, teamNameOn } from './team-store.js';
 import { rollupDeltas, type Increment } from './rollups.js';
 import { analyticsStore as store, type Range } from './store.js';
 import { userDay, userDayBytes, userRows, type UserDay } from './user-report.js';
@@ -47,6 +50,7 @@ type UserDaySlice = Map<string, UserDay | null>;
 // The kept rows and their envelopes' meta, serialized by their schemas.
 const tokensRowJson = compileJson(TokensRow);
 const tokensModelRowJson = compileJson(TokensModelRow);
+const tokensTeamRowJson = compileJson(TokensTeamRow);
 const toolsRowJson = compileJson(ToolsRow);
 const toolsNameRowJson = compileJson(ToolsNameRow);
 const productivityRowJson = compileJson(ProductivityRow);
@@ -73,6 +77,7 @@ export class AnalyticsService implements CreditsUsage {
    */
   private readonly tokensDays: DayCache<Buffer[]>;
   private readonly modelDays: DayCache<Buffer[]>;
+  private readonly teamDays: DayCache<Buffer[]>;
   private readonly toolsDays: DayCache<Buffer[]>;
   private readonly toolNameDays: DayCache<Buffer[]>;
   private readonly productivityDays: DayCache<Buffer[]>;
@@ -86,6 +91,7 @@ export class AnalyticsService implements CreditsUsage {
     const budget = new DayBudget(cacheBytes);
     this.tokensDays = budget.cache('tokens');
     this.modelDays = budget.cache('tokens-by-model');
+    this.teamDays = budget.cache('tokens-by-team');
     this.toolsDays = budget.cache('tools');
     this.toolNameDays = budget.cache('tools-by-name');
     this.productivityDays = budget.cache('productivity');
@@ -115,20 +121,42 @@ export class AnalyticsService implements CreditsUsage {
     };
   }
 
+  /**
+   * The team of a `team_id` filter: any team of the organization, also a deleted one (its history
+   * stays); another organization's or an unknown id is 404.
+   */
+  private async requireTeam(orgId: string, teamId: string | undefined): Promise<string | undefined> {
+    if (teamId === undefined) return undefined;
+    const id = teamId.toLowerCase();
+    if (!(await teamStore.teamExists(this.db, orgId, id))) throw errors.notFound('Team', 'team_not_found');
+    return id;
+  }
+
   async tokens(orgId: string, q: TokensQuery) {
     const { meta, r, days } = this.range(orgId, q);
+    const teamId = await this.requireTeam(orgId, q.team_id);
     if (!r) return { data: [], meta };
     // A year of token rows is large (by user and model, every day), and its model rows many (a
     // quarter of a million for 200 daily users): each day's rows are built and serialized once
-    // and kept while the day keeps its version.
+    // and kept while the day keeps its version. A team's rows are kept under the team too: who
+    // was in it on a closed day never changes (membership changes take effect from today on).
+    const t = { ...r, teamId };
     const rows =
       q.group_by === 'model'
-        ? await this.keptDayRows(this.modelDays, tokensModelRowJson, r, days, async (missing) =>
-            tokensByModel(await store.modelsByDay(this.db, orgId, missing)),
+        ? await this.keptDayRows(this.modelDays, tokensModelRowJson, t, days, async (missing) =>
+            tokensByModel(await store.modelsByDay(this.db, orgId, missing, teamId)),
           )
-        : await this.keptDayRows(this.tokensDays, tokensRowJson, r, days, async (missing) =>
-            tokensRows(missing, await store.modelRows(this.db, orgId, missing)),
-          );
+        : q.group_by === 'team'
+          ? await this.keptDayRows(this.teamDays, tokensTeamRowJson, t, days, async (missing) => {
+              const [sums, names] = await Promise.all([teamStore.tokensByTeam(this.db, orgId, missing), teamStore.names(this.db, orgId)]);
+              return tokensByTeam(
+                sums.filter((x) => teamId === undefined || x.team_id === teamId),
+                teamNameOn(names),
+              );
+            })
+          : await this.keptDayRows(this.tokensDays, tokensRowJson, t, days, async (missing) =>
+              tokensRows(missing, await store.modelRows(this.db, orgId, missing, teamId)),
+            );
     return SerializedJson.envelope(rows, metaJson(meta));
   }
 
@@ -146,7 +174,7 @@ export class AnalyticsService implements CreditsUsage {
     build: (missing: string[]) => Promise<Row[]>,
   ) {
     const versions = await store.dayVersions(this.db, r);
-    const key = (date: string) => `${r.orgId}|${date}`;
+    const key = r.teamId === undefined ? (date: string) => `${r.orgId}|${date}` : (date: string) => `${r.orgId}|${date}|${r.teamId}`;
     // A day without a version has had no ingestion since versions began (migration 0012).
     const version = (date: string) => versions.get(date) ?? '0';
     const perDay = days.map((date) => kept.get(key(date), version(date)));
@@ -190,9 +218,19 @@ export class AnalyticsService implements CreditsUsage {
   }
 
   async activity(orgId: string, q: ActivityQuery) {
-    const { meta, r, days } = this.range(orgId, q);
-    if (!r) return { data: [], meta };
+    const { meta, r: all, days } = this.range(orgId, q);
+    const teamId = await this.requireTeam(orgId, q.team_id);
+    if (!all) return { data: [], meta };
+    const r = { ...all, teamId };
     if (q.group_by === 'client') return { data: activityByClient(await store.activityDays(this.db, r)), meta };
+    if (q.group_by === 'team') {
+      const [rows, names] = await Promise.all([teamStore.activityByTeam(this.db, r), teamStore.names(this.db, orgId)]);
+      const data = activityByTeam(
+        rows.filter((x) => teamId === undefined || x.team_id === teamId),
+        teamNameOn(names),
+      );
+      return { data, meta };
+    }
     const [totals, activeDays] = await Promise.all([store.activityDays(this.db, r), store.activeDaysByUser(this.db, r)]);
     const { wau, mau } = activeUserWindows(activeDays, days.length);
     return {
@@ -222,9 +260,11 @@ export class AnalyticsService implements CreditsUsage {
    * rows is 6,000 rows and 3 MB, which cost more to read and serialize than to send.
    */
   async users(orgId: string, q: UsersQuery) {
-    const { meta, r, days } = this.range(orgId, q);
+    const { meta, r: all, days } = this.range(orgId, q);
+    const teamId = await this.requireTeam(orgId, q.team_id);
     const page = { ...meta, has_more: false, next_cursor: null as string | null };
-    if (!r) return { data: [], meta: page };
+    if (!all) return { data: [], meta: page };
+    const r = { ...all, teamId };
     // The validator fills in the default; a direct caller may leave it out.
     const limit = q.limit ?? 20;
     // One user's rows (a user's page in the app): that user alone, on one page, active or not.
@@ -235,10 +275,13 @@ export class AnalyticsService implements CreditsUsage {
     page.next_cursor = page.has_more ? (users[users.length - 1] as string) : null;
     const [versions, earlier] = await Promise.all([store.dayVersions(this.db, r), store.lastSessionLevels(this.db, orgId, users, r.from)]);
     const slices = await this.userDaySlices(orgId, days, versions, users);
+    // With a team, a user's rows of the days they did not belong to it are left out.
+    const member = teamId === undefined ? undefined : memberOn(await teamStore.spans(this.db, orgId, teamId));
     const rows = users.flatMap((user) =>
       userRows(
         slices.map((s) => s.get(user)),
         earlier.get(user),
+        member && ((i) => member(user, days[i]!)),
       ),
     );
     return SerializedJson.envelope(rows, usersMetaJson(page));
@@ -275,8 +318,9 @@ export class AnalyticsService implements CreditsUsage {
    */
   async userTotals(orgId: string, q: UserTotalsQuery) {
     const { meta } = this.range(orgId, q);
+    const teamId = await this.requireTeam(orgId, q.team_id);
     // Days before the first day of data have no rows: the same query answers zeros for them.
-    const rows = await store.userTotals(this.db, { orgId, from: q.startDate, to: q.endDate });
+    const rows = await store.userTotals(this.db, { orgId, from: q.startDate, to: q.endDate, teamId });
     return { data: rows.map(({ credit_units, ...row }) => ({ ...row, billable_tokens: roundCredits(credit_units) })), meta };
   }
 
@@ -323,5 +367,10 @@ export class AnalyticsService implements CreditsUsage {
     const first = utcDay(from.getTime());
     const last = addDays(utcDay(to.getTime()), -1);
     return roundCredits(await store.creditUnits(this.db, orgId, principalIds, first, last));
+  }
+
+  /** Credits every principal of the organization used in [from, to) (whole UTC days): its forecast in the allowance. */
+  async organizationCreditsUsed(orgId: string, from: Date, to: Date): Promise<number> {
+    return roundCredits(await store.creditUnits(this.db, orgId, null, utcDay(from.getTime()), addDays(utcDay(to.getTime()), -1)));
   }
 }

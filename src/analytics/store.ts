@@ -23,9 +23,20 @@ const USER_ROW_COUNTERS = [
 ] as const satisfies readonly UserDayCounter[];
 const userDayCounters = USER_ROW_COUNTERS.map((c) => `u.${c}`).join(', ');
 
-/** Every read takes the organization and a day range [$2, $3] (dates) and reads only rollup rows of those days. */
-export type Range = { orgId: string; from: string; to: string };
+/**
+ * Every read takes the organization and a day range [$2, $3] (dates) and reads only rollup rows of
+ * those days; with `teamId`, the reads that take it (analytics by team) only the user-days of the
+ * team's members on days they belonged to it.
+ */
+export type Range = { orgId: string; from: string; to: string; teamId?: string };
 const params = (r: Range) => [r.orgId, r.from, r.to];
+
+/** SQL: the user-day row `u` is of a day its user belonged to team `param` (migration 0064: a span covers the day). */
+const inTeam = (param: string): string =>
+  `EXISTS (SELECT 1 FROM team_membership_spans s WHERE s.org_id = u.org_id AND s.principal_id = u.user_id AND s.team_id = ${param}::uuid
+     AND s.first_day <= u.day AND (s.last_day IS NULL OR s.last_day >= u.day))`;
+/** The team condition of a read, as parameter `$n`, and its parameters: the query stays as it was without a team. */
+const team = (teamId: string | undefined, n: number) => (teamId === undefined ? { sql: '', params: [] } : { sql: ` AND ${inTeam(`$${n}`)}`, params: [teamId] });
 
 export interface ActivityDay {
   date: string;
@@ -100,8 +111,8 @@ export const analyticsStore = {
               count(*) FILTER (WHERE events_web > 0)::int AS web,
               count(*) FILTER (WHERE events_non_interactive_cli > 0)::int AS non_interactive_cli,
               sum(sessions)::bigint AS sessions, sum(messages)::bigint AS messages, sum(user_messages)::bigint AS user_messages
-       FROM analytics_user_day WHERE org_id = $1 AND day BETWEEN $2::date AND $3::date GROUP BY day`,
-      params(r),
+       FROM analytics_user_day u WHERE org_id = $1 AND day BETWEEN $2::date AND $3::date${team(r.teamId, 4).sql} GROUP BY day`,
+      [...params(r), ...team(r.teamId, 4).params],
     );
   },
 
@@ -111,9 +122,9 @@ export const analyticsStore = {
    */
   async activeDaysByUser(db: Db, r: Range): Promise<number[][]> {
     const rows = await db.queryMany<{ days: number[] }>(
-      `SELECT array_agg(day - ($2::date - 29)) AS days FROM analytics_user_day
-       WHERE org_id = $1 AND day BETWEEN $2::date - 29 AND $3::date GROUP BY user_id`,
-      params(r),
+      `SELECT array_agg(day - ($2::date - 29)) AS days FROM analytics_user_day u
+       WHERE org_id = $1 AND day BETWEEN $2::date - 29 AND $3::date${team(r.teamId, 4).sql} GROUP BY user_id`,
+      [...params(r), ...team(r.teamId, 4).params],
     );
     return rows.map((x) => x.days);
   },
@@ -161,37 +172,40 @@ export const analyticsStore = {
     return new Map(rows.map((x) => [x.date, x.version]));
   },
 
-  /** Model usage per user, day, model and tier, on the days given. */
-  async modelRows(db: Db, orgId: string, days: string[]): Promise<ModelRow[]> {
+  /** Model usage per user, day, model and tier, on the days given (with `teamId`, of its members on their days in it). */
+  async modelRows(db: Db, orgId: string, days: string[], teamId?: string): Promise<ModelRow[]> {
+    const t = team(teamId, 3);
     return db.queryMany<ModelRow>(
-      `SELECT m.day::text AS date, m.user_id, p.email AS user_email, m.model, m.tier, m.credit_units::text AS credit_units,
-              m.input_tokens, m.output_tokens, m.cache_read_tokens, m.cache_write_tokens
-       FROM analytics_user_day_model m LEFT JOIN principals p ON p.id = m.user_id
-       WHERE m.org_id = $1 AND m.day = ANY($2::date[])`,
-      [orgId, days],
+      `SELECT u.day::text AS date, u.user_id, p.email AS user_email, u.model, u.tier, u.credit_units::text AS credit_units,
+              u.input_tokens, u.output_tokens, u.cache_read_tokens, u.cache_write_tokens
+       FROM analytics_user_day_model u LEFT JOIN principals p ON p.id = u.user_id
+       WHERE u.org_id = $1 AND u.day = ANY($2::date[])${t.sql}`,
+      [orgId, days, ...t.params],
     );
   },
 
-  /** Model usage per day and model, over users and tiers (group_by=model), on the days given. */
-  async modelsByDay(db: Db, orgId: string, days: string[]) {
+  /** Model usage per day and model, over users and tiers (group_by=model), on the days given (with `teamId`, of its members). */
+  async modelsByDay(db: Db, orgId: string, days: string[], teamId?: string) {
+    const t = team(teamId, 3);
     return db.queryMany<ModelDayRow>(
       `SELECT day::text AS date, model, sum(credit_units)::text AS credit_units, sum(input_tokens)::bigint AS input_tokens,
               sum(output_tokens)::bigint AS output_tokens, sum(cache_read_tokens)::bigint AS cache_read_tokens,
               sum(cache_write_tokens)::bigint AS cache_write_tokens
-       FROM analytics_user_day_model WHERE org_id = $1 AND day = ANY($2::date[]) GROUP BY day, model`,
-      [orgId, days],
+       FROM analytics_user_day_model u WHERE org_id = $1 AND day = ANY($2::date[])${t.sql} GROUP BY day, model`,
+      [orgId, days, ...t.params],
     );
   },
 
-  /** The users active in the range after `cursor`, by id: at most `limit`. */
+  /** The users active in the range after `cursor` (with a team, on a day they belonged to it), by id: at most `limit`. */
   async activeUsersPage(db: Queryable, r: Range, cursor: string | null, limit: number): Promise<string[]> {
+    const t = team(r.teamId, 6);
     const rows = await db.query<{ user_id: string }>(
       // One index probe per principal of the organization, instead of reading every user-day of the range.
       `SELECT p.id AS user_id FROM principals p
        WHERE p.org_id = $1 AND ($4::uuid IS NULL OR p.id > $4::uuid)
-         AND EXISTS (SELECT 1 FROM analytics_user_day u WHERE u.org_id = $1 AND u.user_id = p.id AND u.day BETWEEN $2::date AND $3::date)
+         AND EXISTS (SELECT 1 FROM analytics_user_day u WHERE u.org_id = $1 AND u.user_id = p.id AND u.day BETWEEN $2::date AND $3::date${t.sql})
        ORDER BY p.id LIMIT $5`,
-      [...params(r), cursor, limit],
+      [...params(r), cursor, limit, ...t.params],
     );
     return rows.map((x) => x.user_id);
   },
@@ -255,11 +269,17 @@ export const analyticsStore = {
          SELECT user_id, count(*) AS active_days, max(day)::text AS last_active_date, sum(credit_units) AS credit_units,
                 sum(tool_calls) AS tool_calls, sum(sessions) AS sessions, sum(messages) AS messages, sum(user_messages) AS user_messages,
                 sum(files_created) AS files_created, sum(files_edited) AS files_edited, sum(git_commits) AS git_commits, sum(git_prs_created) AS git_prs_created
-         FROM analytics_user_day WHERE org_id = $1 AND day BETWEEN $2::date AND $3::date GROUP BY user_id
+         FROM analytics_user_day u WHERE org_id = $1 AND day BETWEEN $2::date AND $3::date${team(r.teamId, 4).sql} GROUP BY user_id
        ) t ON t.user_id = p.id
-       WHERE p.org_id = $1 AND (p.kind = 'user' OR t.user_id IS NOT NULL)
+       WHERE p.org_id = $1 AND ${
+         // With a team: its members on any day of the range, active or not.
+         r.teamId === undefined
+           ? `(p.kind = 'user' OR t.user_id IS NOT NULL)`
+           : `EXISTS (SELECT 1 FROM team_membership_spans s WHERE s.org_id = $1 AND s.team_id = $4::uuid AND s.principal_id = p.id
+                AND s.first_day <= $3::date AND (s.last_day IS NULL OR s.last_day >= $2::date))`
+       }
        ORDER BY p.id`,
-      params(r),
+      [...params(r), ...team(r.teamId, 4).params],
     );
   },
 
@@ -281,13 +301,14 @@ export const analyticsStore = {
     return rows[0]?.day ?? null;
   },
 
-  /** A user's credit units over the days [from, to]. */
-  /** The credit units these users used from one day to another, both included, all together. */
-  async creditUnits(db: Queryable, orgId: string, userIds: readonly string[], from: string, to: string): Promise<string> {
+  /** The credit units these users (null: every principal) used from one day to another, both included, all together. */
+  async creditUnits(db: Queryable, orgId: string, userIds: readonly string[] | null, from: string, to: string): Promise<string> {
     const rows = await db.query<{ units: string | null }>(
-      `SELECT sum(credit_units)::text AS units FROM analytics_user_day
-       WHERE org_id = $1 AND user_id = ANY($2::uuid[]) AND day BETWEEN $3::date AND $4::date`,
-      [orgId, userIds, from, to],
+      userIds === null
+        ? `SELECT sum(credit_units)::text AS units FROM analytics_user_day WHERE org_id = $1 AND day BETWEEN $2::date AND $3::date`
+        : `SELECT sum(credit_units)::text AS units FROM analytics_user_day
+           WHERE org_id = $1 AND user_id = ANY($4::uuid[]) AND day BETWEEN $2::date AND $3::date`,
+      userIds === null ? [orgId, from, to] : [orgId, from, to, userIds],
     );
     return rows[0]?.units ?? '0';
   },

@@ -75,15 +75,17 @@ export const userDayBytes = (e: UserDay | null): number => (e === null ? 16 : e.
 
 /**
  * One user's rows, `days` in date order (null where the user was not active), serialized.
- * `earlier` is the level of the user's latest session before the first day.
+ * `earlier` is the level of the user's latest session before the first day. `shown` leaves out
+ * the rows of some days (a team's, the days the user was not in it), whose sessions still give
+ * the level of the days after them: it is the user's, not the team's.
  */
-export function userRows(days: readonly (UserDay | null | undefined)[], earlier: string | undefined): Buffer[] {
+export function userRows(days: readonly (UserDay | null | undefined)[], earlier: string | undefined, shown?: (day: number) => boolean): Buffer[] {
   const rows: Buffer[] = [];
   let latest = earlier;
-  for (const d of days) {
-    if (!d) continue;
-    rows.push(d.json ?? userRowJson({ ...d.row, delegation_level: latest ?? 'manual' }));
+  days.forEach((d, i) => {
+    if (!d) return;
+    if (shown === undefined || shown(i)) rows.push(d.json ?? userRowJson({ ...d.row, delegation_level: latest ?? 'manual' }));
     if (d.last) latest = d.last;
-  }
+  });
   return rows;
 }

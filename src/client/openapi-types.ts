@@ -5914,6 +5914,15 @@ export interface operations {
                     "application/json": {
                         /** @description The teams with a budget, by name, with what their members used this month together */
                         teams: {
+                            /** @description Where the month is heading at the recent daily rate (docs/usage-limits.md, Forecast) */
+                            forecast: {
+                                /** @description Mean credits a day over the last complete days of the month (at most 7), rounded; null on the 1st (no complete day yet) */
+                                dailyRate: number | null;
+                                /** @description The day (UTC) the limit is reached at that rate: today when already reached; null without a limit, without a rate, or after this month */
+                                limitReachedOn: string | null;
+                                /** @description Used so far plus dailyRate for each day left after today; null without a rate */
+                                projectedUsed: number | null;
+                            };
                             limit: number;
                             remaining: number;
                             /** @description user: the person's individual limit; global: the limit for everyone (when they have none of their own); team: a team's budget */
@@ -6633,6 +6642,15 @@ export interface operations {
                     "application/json": {
                         /** @description Every budget that applies this month: the person's (individual, else global) first, then their teams' by name */
                         budgets: {
+                            /** @description Where the month is heading at the recent daily rate (docs/usage-limits.md, Forecast) */
+                            forecast: {
+                                /** @description Mean credits a day over the last complete days of the month (at most 7), rounded; null on the 1st (no complete day yet) */
+                                dailyRate: number | null;
+                                /** @description The day (UTC) the limit is reached at that rate: today when already reached; null without a limit, without a rate, or after this month */
+                                limitReachedOn: string | null;
+                                /** @description Used so far plus dailyRate for each day left after today; null without a rate */
+                                projectedUsed: number | null;
+                            };
                             limit: number;
                             remaining: number;
                             /** @description user: the person's individual limit; global: the limit for everyone (when they have none of their own); team: a team's budget */
@@ -6651,8 +6669,31 @@ export interface operations {
                             /** @description When the hook cannot reach the service: open lets prompts through, closed refuses them (mode block only) */
                             unreachable: "open" | "closed";
                         };
+                        /** @description Where the month is heading at the recent daily rate (docs/usage-limits.md, Forecast) */
+                        forecast: {
+                            /** @description Mean credits a day over the last complete days of the month (at most 7), rounded; null on the 1st (no complete day yet) */
+                            dailyRate: number | null;
+                            /** @description The day (UTC) the limit is reached at that rate: today when already reached; null without a limit, without a rate, or after this month */
+                            limitReachedOn: string | null;
+                            /** @description Used so far plus dailyRate for each day left after today; null without a rate */
+                            projectedUsed: number | null;
+                        };
                         /** @description Of the budget that binds; null when none applies */
                         limit: number | null;
+                        /** @description The organization's use this month and its forecast, for owners and managers reading their own allowance; null otherwise */
+                        organization: {
+                            /** @description Where the month is heading at the recent daily rate (docs/usage-limits.md, Forecast) */
+                            forecast: {
+                                /** @description Mean credits a day over the last complete days of the month (at most 7), rounded; null on the 1st (no complete day yet) */
+                                dailyRate: number | null;
+                                /** @description The day (UTC) the limit is reached at that rate: today when already reached; null without a limit, without a rate, or after this month */
+                                limitReachedOn: string | null;
+                                /** @description Used so far plus dailyRate for each day left after today; null without a rate */
+                                projectedUsed: number | null;
+                            };
+                            /** @description Every principal's credits this month together */
+                            used: number;
+                        } | null;
                         /**
                          * Format: date-time
                          * @description Start of the next calendar month (UTC), exclusive
@@ -6927,8 +6968,10 @@ export interface operations {
                 startDate: string;
                 /** @description Last day, inclusive (YYYY-MM-DD, UTC), before today; the range spans at most 366 days */
                 endDate: string;
-                /** @description Only value: client. One flattened row per client per day */
-                group_by?: "client";
+                /** @description Only the usage of the team's members on the days they belonged to it (a deleted team's too); an unknown team is 404 */
+                team_id?: string;
+                /** @description client or team. One flattened row per client (or per team, counting each person in every team they belonged to that day) per day */
+                group_by?: "client" | "team";
             };
             header?: never;
             path?: never;
@@ -6957,6 +7000,21 @@ export interface operations {
                             sessions: number;
                             user_messages: number;
                             weekly_active_users: number;
+                        }[];
+                        meta: {
+                            end_date: string;
+                            org_id: string;
+                            start_date: string;
+                        };
+                    } | {
+                        data: {
+                            daily_active_users: number;
+                            /** @description YYYY-MM-DD */
+                            date: string;
+                            /** @description The team id */
+                            group_key: string;
+                            /** @description The name the team had that day (the last it was given on or before it), also after the team was deleted */
+                            team_name: string;
                         }[];
                         meta: {
                             end_date: string;
@@ -6998,6 +7056,15 @@ export interface operations {
             };
             /** @description Role not allowed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7106,8 +7173,10 @@ export interface operations {
                 startDate: string;
                 /** @description Last day, inclusive (YYYY-MM-DD, UTC), before today; the range spans at most 366 days */
                 endDate: string;
-                /** @description Only value: model. One flattened row per model per day */
-                group_by?: "model";
+                /** @description Only the usage of the team's members on the days they belonged to it (a deleted team's too); an unknown team is 404 */
+                team_id?: string;
+                /** @description model or team. One flattened row per model (or per team, counting each person in every team they belonged to that day) per day */
+                group_by?: "model" | "team";
             };
             header?: never;
             path?: never;
@@ -7179,6 +7248,26 @@ export interface operations {
                             org_id: string;
                             start_date: string;
                         };
+                    } | {
+                        data: {
+                            /** @description Standard Credits, rounded to an integer */
+                            billable_tokens: number;
+                            cache_read_tokens: number;
+                            cache_write_tokens: number;
+                            /** @description YYYY-MM-DD */
+                            date: string;
+                            /** @description The team id */
+                            group_key: string;
+                            input_tokens: number;
+                            output_tokens: number;
+                            /** @description The name the team had that day (the last it was given on or before it), also after the team was deleted */
+                            team_name: string;
+                        }[];
+                        meta: {
+                            end_date: string;
+                            org_id: string;
+                            start_date: string;
+                        };
                     };
                 };
             };
@@ -7202,6 +7291,15 @@ export interface operations {
             };
             /** @description Role not allowed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7351,6 +7449,8 @@ export interface operations {
                 startDate: string;
                 /** @description Last day, inclusive (YYYY-MM-DD, UTC), before today; the range spans at most 366 days */
                 endDate: string;
+                /** @description Only the usage of the team's members on the days they belonged to it (a deleted team's too); an unknown team is 404 */
+                team_id?: string;
                 /** @description Users per page */
                 limit?: number;
                 /** @description The next_cursor of the previous page (a user id) */
@@ -7434,6 +7534,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObject"];
                 };
             };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
             /** @description Internal error */
             500: {
                 headers: {
@@ -7452,6 +7561,8 @@ export interface operations {
                 startDate: string;
                 /** @description Last day, inclusive (YYYY-MM-DD, UTC), before today; the range spans at most 366 days */
                 endDate: string;
+                /** @description Only the usage of the team's members on the days they belonged to it (a deleted team's too); an unknown team is 404 */
+                team_id?: string;
             };
             header?: never;
             path?: never;
@@ -7515,6 +7626,15 @@ export interface operations {
             };
             /** @description Role not allowed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

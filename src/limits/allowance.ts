@@ -1,3 +1,5 @@
+import type { Forecast } from './forecast.js';
+
 /** One budget that applies to a person this month (contract: the tightest one binds). */
 export interface Budget {
   scope: 'user' | 'global' | 'team';
@@ -6,14 +8,16 @@ export interface Budget {
   limit: number;
   used: number;
   remaining: number;
+  forecast: Forecast;
 }
 
-export const budget = (scope: Budget['scope'], limit: number, used: number, team?: { id: string; name: string }): Budget => ({
+export const budget = (scope: Budget['scope'], limit: number, used: number, forecast: Forecast, team?: { id: string; name: string }): Budget => ({
   scope,
   ...(team ? { teamId: team.id, teamName: team.name } : {}),
   limit,
   used,
   remaining: Math.max(0, limit - used),
+  forecast,
 });
 
 /**

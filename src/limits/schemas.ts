@@ -53,6 +53,18 @@ export const AllowanceQuery = Type.Object({
   ),
 });
 const Credits = Type.Integer({ minimum: 0 });
+const Forecast = Type.Object(
+  {
+    dailyRate: Type.Union([Credits, Type.Null()], {
+      description: 'Mean credits a day over the last complete days of the month (at most 7), rounded; null on the 1st (no complete day yet)',
+    }),
+    projectedUsed: Type.Union([Credits, Type.Null()], { description: 'Used so far plus dailyRate for each day left after today; null without a rate' }),
+    limitReachedOn: Type.Union([Type.String({ format: 'date' }), Type.Null()], {
+      description: 'The day (UTC) the limit is reached at that rate: today when already reached; null without a limit, without a rate, or after this month',
+    }),
+  },
+  { description: 'Where the month is heading at the recent daily rate (docs/usage-limits.md, Forecast)' },
+);
 const Budget = Type.Object({
   scope: Type.Union([Type.Literal('user'), Type.Literal('global'), Type.Literal('team')], {
     description: "user: the person's individual limit; global: the limit for everyone (when they have none of their own); team: a team's budget",
@@ -62,6 +74,7 @@ const Budget = Type.Object({
   limit: Credits,
   used: Type.Integer({ minimum: 0, description: "Standard Credits used in the period: the person's own, or all the team's members' together" }),
   remaining: Credits,
+  forecast: Forecast,
 });
 export const Allowance = Type.Object({
   limit: Type.Union([Credits, Type.Null()], { description: 'Of the budget that binds; null when none applies' }),
@@ -76,6 +89,11 @@ export const Allowance = Type.Object({
   periodStart: Type.String({ format: 'date-time', description: 'Start of the calendar month (UTC), inclusive' }),
   periodEnd: Type.String({ format: 'date-time', description: 'Start of the next calendar month (UTC), exclusive' }),
   enforcement: EnforcementPolicy,
+  forecast: Forecast,
+  organization: Type.Union(
+    [Type.Object({ used: Type.Integer({ minimum: 0, description: "Every principal's credits this month together" }), forecast: Forecast }), Type.Null()],
+    { description: "The organization's use this month and its forecast, for owners and managers reading their own allowance; null otherwise" },
+  ),
 });
 
 export const AuditQuery = Type.Object({

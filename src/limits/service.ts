@@ -6,6 +6,7 @@ import { errors } from '../core/http/errors.js';
 import { normalizeEmail, type IdentityService } from '../core/identity/service.js';
 import type { TeamBudget } from '../teams/service.js';
 import { bindingBudget, budget, type Budget } from './allowance.js';
+import { forecast, rateWindow, type Forecast, type RateWindow } from './forecast.js';
 import { limitsStore as store, type AuditRow, type Policy } from './store.js';
 
 export type { Policy } from './store.js';
@@ -34,6 +35,8 @@ function checkThresholds(thresholds: number[]): void {
 export interface CreditsUsage {
   /** What these principals used in [from, to), all together. */
   creditsUsed(orgId: string, principalIds: readonly string[], from: Date, to: Date): Promise<number>;
+  /** What every principal of the organization used in [from, to), together. */
+  organizationCreditsUsed(orgId: string, from: Date, to: Date): Promise<number>;
 }
 
 /** The teams' budgets, which the teams area keeps; set and audited here, as limits are. */
@@ -55,6 +58,10 @@ export interface Allowance {
   periodStart: string;
   periodEnd: string;
   enforcement: Policy;
+  /** Of the budget that binds; of the person's own use when none does. */
+  forecast: Forecast;
+  /** The organization's use this month and its forecast, for owners and managers reading their own allowance; null otherwise. */
+  organization: { used: number; forecast: Forecast } | null;
 }
 
 /** The calendar month (UTC) holding `at`: [start, end). */
@@ -206,16 +213,22 @@ export class LimitsService {
 
   /** The limit of the caller (or of the user named) for the current month, where it comes from, what is left of it, and the organization's policy. */
   async allowance(principal: Principal, by: { userId?: string; email?: string } = {}): Promise<Allowance> {
-    const period = monthOf(this.clock.now());
+    const now = this.clock.now();
+    const period = monthOf(now);
+    const w = rateWindow(now);
     const whose = await this.whoseAllowance(principal, by);
-    const [{ individual, global }, own, teams, enforcement] = await Promise.all([
+    const [{ individual, global }, own, ownRecent, teams, enforcement, organization] = await Promise.all([
       store.effectiveLimits(this.db, principal.orgId, whose),
       this.creditsUsed(principal.orgId, [whose], period),
+      this.creditsUsed(principal.orgId, [whose], w),
       this.teams.budgets(principal.orgId, whose),
       this.getPolicy(principal.orgId),
+      // Only on a manager's own reading: the hook of every person reads theirs through a manager key, on every prompt.
+      isManagerRole(principal.role) && whose === principal.id ? this.organizationForecast(principal.orgId, period, w) : null,
     ]);
-    const personal = individual !== null ? budget('user', individual, own) : global !== null ? budget('global', global, own) : undefined;
-    const budgets = [...(personal ? [personal] : []), ...(await Promise.all(teams.map((t) => this.teamBudget(principal.orgId, t, period))))];
+    const mine = (scope: 'user' | 'global', limit: number) => budget(scope, limit, own, forecast(w, own, limit, ownRecent));
+    const personal = individual !== null ? mine('user', individual) : global !== null ? mine('global', global) : undefined;
+    const budgets = [...(personal ? [personal] : []), ...(await Promise.all(teams.map((t) => this.teamBudget(principal.orgId, t, period, w))))];
     const binding = bindingBudget(budgets);
     return {
       limit: binding?.limit ?? null,
@@ -227,7 +240,18 @@ export class LimitsService {
       periodStart: period.start.toISOString(),
       periodEnd: period.end.toISOString(),
       enforcement,
+      forecast: binding?.forecast ?? forecast(w, own, null, ownRecent),
+      organization,
     };
+  }
+
+  /** The organization's use this month, all principals together, and where it is heading. */
+  private async organizationForecast(orgId: string, period: { start: Date; end: Date }, w: RateWindow) {
+    const [used, recent] = await Promise.all([
+      this.usage.organizationCreditsUsed(orgId, period.start, period.end),
+      w.days === 0 ? 0 : this.usage.organizationCreditsUsed(orgId, w.from, w.to),
+    ]);
+    return { used, forecast: forecast(w, used, null, recent) };
   }
 
   /** Sets or removes a team's monthly budget; a real change is written to the audit log in the same transaction. */
@@ -253,18 +277,23 @@ export class LimitsService {
 
   /** The teams with a budget, with what their members used this month together and what remains. */
   async teamBudgets(orgId: string): Promise<Budget[]> {
-    const period = monthOf(this.clock.now());
+    const now = this.clock.now();
+    const period = monthOf(now);
     const teams = await this.teams.budgets(orgId);
-    return Promise.all(teams.map((t) => this.teamBudget(orgId, t, period)));
+    return Promise.all(teams.map((t) => this.teamBudget(orgId, t, period, rateWindow(now))));
   }
 
-  /** A team's budget this period: its members' use together against it. */
-  private async teamBudget(orgId: string, team: TeamBudget, period: { start: Date; end: Date }): Promise<Budget> {
-    return budget('team', team.budget, await this.creditsUsed(orgId, team.memberIds, period), team);
+  /** A team's budget this period: its members' use together against it, and its forecast at their recent rate together. */
+  private async teamBudget(orgId: string, team: TeamBudget, period: { start: Date; end: Date }, w: RateWindow): Promise<Budget> {
+    const [used, recent] = await Promise.all([this.creditsUsed(orgId, team.memberIds, period), this.creditsUsed(orgId, team.memberIds, w)]);
+    return budget('team', team.budget, used, forecast(w, used, team.budget, recent), team);
   }
 
-  private async creditsUsed(orgId: string, principalIds: readonly string[], period: { start: Date; end: Date }): Promise<number> {
-    return Math.round(await this.usage.creditsUsed(orgId, principalIds, period.start, period.end));
+  /** Credits used in a period, or in the days of a rate window (none on the 1st of a month). */
+  private async creditsUsed(orgId: string, principalIds: readonly string[], period: { start: Date; end: Date } | RateWindow): Promise<number> {
+    const [from, to] = 'start' in period ? [period.start, period.end] : [period.from, period.to];
+    if (from >= to) return 0;
+    return Math.round(await this.usage.creditsUsed(orgId, principalIds, from, to));
   }
 
   auditLog(orgId: string, page: { limit: number; before?: number }): Promise<AuditRow[]> {

@@ -6,6 +6,7 @@ import { errors } from '../core/http/errors.js';
 import type { Principal } from '../core/identity/roles.js';
 import type { IdentityService } from '../core/identity/service.js';
 import type { Team } from './schemas.js';
+import { teamHistory as history } from './history.js';
 import { teamsStore as store, type MemberRow, type TeamRow } from './store.js';
 
 export type TeamView = Static<typeof Team>;
@@ -82,7 +83,8 @@ export class TeamsService {
       await this.requireUsers(actor.orgId, userIds);
       const now = this.clock.now();
       await store.insert(this.db, { id, orgId: actor.orgId, name: body.name, managedBy: o.managedBy ?? null }, now);
-      await store.addMembers(this.db, id, userIds, now);
+      await history.named(this.db, id, body.name, now);
+      await history.joined(this.db, actor.orgId, id, await store.addMembers(this.db, id, userIds, now), now);
     });
     return this.get(actor.orgId, id);
   }
@@ -93,14 +95,22 @@ export class TeamsService {
       const team = await this.lockTeam(actor.orgId, teamId);
       if (team.managed_by === 'scim' && o.by !== 'scim' && team.name !== name)
         throw errors.conflict('team_managed_by_scim', `The team "${team.name}" is provisioned by SCIM; rename it in the identity provider.`);
-      if (team.name !== name) await store.rename(this.db, team.id, name, this.clock.now());
+      if (team.name === name) return;
+      const now = this.clock.now();
+      await store.rename(this.db, team.id, name, now);
+      await history.named(this.db, team.id, name, now);
     });
     return this.get(actor.orgId, teamId);
   }
 
   /** Deletes the team: it leaves every list and answer, and its name is free again. */
   async delete(actor: Actor, teamId: string): Promise<void> {
-    if (!(await store.softDelete(this.db, actor.orgId, teamId, this.clock.now()))) throw teamNotFound();
+    await this.db.transaction(async () => {
+      const now = this.clock.now();
+      if (!(await store.softDelete(this.db, actor.orgId, teamId, now))) throw teamNotFound();
+      // Its members stay in team_members for the record; in analytics they belong to it until today.
+      await history.left(this.db, teamId, null, now);
+    });
   }
 
   /** Makes `userIds` the team's members, all of them or (when one is no user of the organization) none. */
@@ -112,8 +122,10 @@ export class TeamsService {
       const now = this.clock.now();
       const removed = await store.removeMembersExcept(this.db, team.id, userIds);
       const added = await store.addMembers(this.db, team.id, userIds, now);
+      await history.left(this.db, team.id, removed, now);
+      await history.joined(this.db, actor.orgId, team.id, added, now);
       // updatedAt says when the members last changed, not when someone last asked.
-      if (removed + added > 0) await store.touch(this.db, team.id, now);
+      if (removed.length + added.length > 0) await store.touch(this.db, team.id, now);
     });
     return this.get(actor.orgId, teamId);
   }
@@ -124,7 +136,10 @@ export class TeamsService {
       const team = await this.lockTeam(actor.orgId, teamId);
       await this.requireUser(actor.orgId, userId);
       const now = this.clock.now();
-      if (await store.addMembers(this.db, team.id, [userId.toLowerCase()], now)) await store.touch(this.db, team.id, now);
+      const added = await store.addMembers(this.db, team.id, [userId.toLowerCase()], now);
+      if (added.length === 0) return;
+      await history.joined(this.db, actor.orgId, team.id, added, now);
+      await store.touch(this.db, team.id, now);
     });
     return this.get(actor.orgId, teamId);
   }
@@ -134,7 +149,11 @@ export class TeamsService {
     await this.db.transaction(async () => {
       const team = await this.lockTeam(actor.orgId, teamId);
       await this.requireUser(actor.orgId, userId);
-      if (await store.removeMember(this.db, team.id, userId.toLowerCase())) await store.touch(this.db, team.id, this.clock.now());
+      const removed = await store.removeMember(this.db, team.id, userId.toLowerCase());
+      if (removed.length === 0) return;
+      const now = this.clock.now();
+      await history.left(this.db, team.id, removed, now);
+      await store.touch(this.db, team.id, now);
     });
     return this.get(actor.orgId, teamId);
   }
@@ -151,8 +170,12 @@ export class TeamsService {
     for (const teamId of managed) {
       const team = await store.find(this.db, orgId, teamId, { lock: true });
       if (!team) continue;
-      const changed = wanted.has(teamId) ? await store.addMembers(this.db, team.id, [userId], now) : await store.removeMember(this.db, team.id, userId);
-      if (changed > 0) {
+      const joining = wanted.has(teamId);
+      const changed = joining ? await store.addMembers(this.db, team.id, [userId], now) : await store.removeMember(this.db, team.id, userId);
+      if (changed.length > 0) {
+        // Analytics by team counts the person in the team from today (or no longer after today).
+        if (joining) await history.joined(this.db, orgId, team.id, changed, now);
+        else await history.left(this.db, team.id, changed, now);
         await store.touch(this.db, team.id, now);
         (wanted.has(teamId) ? joined : left).push(team.name);
       }

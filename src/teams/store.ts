@@ -114,16 +114,16 @@ export const teamsStore = {
     );
   },
 
-  /** Adds these users to the team; those already in it stay as they were. How many were added. */
-  async addMembers(tx: Queryable, teamId: string, principalIds: string[], now: Date): Promise<number> {
-    if (principalIds.length === 0) return 0;
+  /** Adds these users to the team; those already in it stay as they were. The ids added. */
+  async addMembers(tx: Queryable, teamId: string, principalIds: string[], now: Date): Promise<string[]> {
+    if (principalIds.length === 0) return [];
     try {
-      const rows = await tx.query(
+      const rows = await tx.query<{ principal_id: string }>(
         `INSERT INTO team_members (team_id, principal_id, added_at) SELECT $1, unnest($2::uuid[]), $3
          ON CONFLICT (team_id, principal_id) DO NOTHING RETURNING principal_id`,
         [teamId, principalIds, now],
       );
-      return rows.length;
+      return rows.map((r) => r.principal_id);
     } catch (e) {
       // A user removed after the service found them, before this insert: they are gone, not a fault.
       if (e instanceof DbError && e.code === '23503' && e.constraint === 'team_members_principal_id_fkey') throw errors.notFound('User', 'user_not_found');
@@ -131,15 +131,21 @@ export const teamsStore = {
     }
   },
 
-  /** Removes every member not in `keep` (all of them when it is empty). How many were removed. */
-  async removeMembersExcept(tx: Queryable, teamId: string, keep: string[]): Promise<number> {
-    const rows = await tx.query(`DELETE FROM team_members WHERE team_id = $1 AND NOT (principal_id = ANY($2::uuid[])) RETURNING principal_id`, [teamId, keep]);
-    return rows.length;
+  /** Removes every member not in `keep` (all of them when it is empty). The ids removed. */
+  async removeMembersExcept(tx: Queryable, teamId: string, keep: string[]): Promise<string[]> {
+    const rows = await tx.query<{ principal_id: string }>(
+      `DELETE FROM team_members WHERE team_id = $1 AND NOT (principal_id = ANY($2::uuid[])) RETURNING principal_id`,
+      [teamId, keep],
+    );
+    return rows.map((r) => r.principal_id);
   },
 
-  /** How many were removed: 0 or 1. */
-  async removeMember(tx: Queryable, teamId: string, principalId: string): Promise<number> {
-    const rows = await tx.query(`DELETE FROM team_members WHERE team_id = $1 AND principal_id = $2 RETURNING principal_id`, [teamId, principalId]);
-    return rows.length;
+  /** The ids removed: none or this one. */
+  async removeMember(tx: Queryable, teamId: string, principalId: string): Promise<string[]> {
+    const rows = await tx.query<{ principal_id: string }>(`DELETE FROM team_members WHERE team_id = $1 AND principal_id = $2 RETURNING principal_id`, [
+      teamId,
+      principalId,
+    ]);
+    return rows.map((r) => r.principal_id);
   },
 };

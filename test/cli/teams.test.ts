@@ -97,3 +97,39 @@ describe('orgctl teams', () => {
     expect(refused.stderr).toMatch(/HTTP 403/);
   });
 });
+
+describe('orgctl analytics --team and the allowance forecast', () => {
+  const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+  const range = ['--from', yesterday, '--to', yesterday];
+  const api = async (path: string) => {
+    const res = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${ownerKey}` } });
+    expect(res.status).toBe(200);
+    return res.text();
+  };
+
+  it('--team by name or id and --group-by team print exactly the API body of team_id and group_by=team', async () => {
+    const created = await cli(['teams', 'create', 'Insights', '--member', 'mia@acme.test', '--output', 'json']);
+    const id = (JSON.parse(created.stdout) as { id: string }).id;
+    const q = `startDate=${yesterday}&endDate=${yesterday}&team_id=${id}`;
+    const tokens = await cli(['analytics', 'tokens', ...range, '--team', 'insights', '--group-by', 'team', '--output', 'json']);
+    expect(tokens.stderr).toBe('');
+    expect(tokens.stdout.trim()).toBe(await api(`/api/v1/analytics/tokens?${q}&group_by=team`));
+    const activity = await cli(['analytics', 'activity', ...range, '--team', id, '--output', 'json']);
+    expect(activity.stdout.trim()).toBe(await api(`/api/v1/analytics/activity?${q}`));
+    const users = await cli(['analytics', 'users', ...range, '--team', 'Insights', '--output', 'json']);
+    expect(JSON.parse(users.stdout)).toMatchObject({ data: [], meta: { has_more: false } });
+    const unknown = await cli(['analytics', 'tokens', ...range, '--team', 'Nope']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/No team "Nope"/);
+    expect((await cli(['analytics', 'tools', ...range, '--group-by', 'team'])).code).toBe(2);
+  });
+
+  it('limits allowance shows the forecast of the binding budget and, for an owner, the organization', async () => {
+    const out = await cli(['limits', 'allowance']);
+    expect(out.code).toBe(0);
+    // No usage: the month ends at 0 (on the 1st of a month there is no rate yet).
+    expect(out.stdout).toMatch(/forecast\s+(month end 0 at 0\/day|no forecast before the first complete day of the month)/);
+    expect(out.stdout).toMatch(/organization\s+0 used; /);
+    expect((await cli(['limits', 'allowance'], memberKey)).stdout).not.toMatch(/organization/);
+  });
+});

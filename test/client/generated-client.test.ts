@@ -30,6 +30,11 @@ describe('the generated API client', () => {
     } | null>();
     expectTypeOf<Json<'/api/v0/api-keys', 'post', 201>>().toMatchTypeOf<{ id: string; key: string; prefix: string; expiresAt: number | null }>();
     expectTypeOf<Json<'/api/organization/agent-readiness-summary', 'get', 200>['organization']['level']>().toEqualTypeOf<number | null>();
-    expectTypeOf<paths['/api/v1/analytics/tokens']['get']['parameters']['query']>().toEqualTypeOf<{ startDate: string; endDate: string; group_by?: 'model' }>();
+    expectTypeOf<paths['/api/v1/analytics/tokens']['get']['parameters']['query']>().toEqualTypeOf<{
+      startDate: string;
+      endDate: string;
+      team_id?: string;
+      group_by?: 'model' | 'team';
+    }>();
   });
 });

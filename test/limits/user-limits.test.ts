@@ -94,6 +94,8 @@ describe('allowance', () => {
     const fresh = await t.createOrg('fresh-org');
     const res = await t.request('GET', ALLOWANCE, { key: fresh.ownerKey });
     const now = new Date();
+    const nothing =
+      now.getUTCDate() === 1 ? { dailyRate: null, projectedUsed: null, limitReachedOn: null } : { dailyRate: 0, projectedUsed: 0, limitReachedOn: null };
     expect(res.body).toEqual({
       limit: null,
       source: 'none',
@@ -103,6 +105,9 @@ describe('allowance', () => {
       periodStart: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString(),
       periodEnd: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString(),
       enforcement: { mode: 'block', thresholds: [80, 95], unreachable: 'open' },
+      // No usage: a rate of 0 (none on the 1st of a month, before a complete day); test/limits/forecast.test.ts has the rest.
+      forecast: nothing,
+      organization: { used: 0, forecast: nothing },
     });
   });
 

@@ -4,6 +4,7 @@ import { isDate } from '../../core/validation/date.js';
 import { unwrap } from '../../client/api-client.js';
 import { flag, type ApiCommand, type CommandContext, type FlagSpec } from './command.js';
 import { printList } from './print.js';
+import { findTeam, UUID } from './teams-commands.js';
 
 /** --from and --to, each defaulting so that the range is the last 30 closed (UTC) days. */
 export function dateRange(ctx: CommandContext, now = Date.now()): { startDate: string; endDate: string } {
@@ -27,6 +28,28 @@ const rangeFlags: Record<string, FlagSpec> = {
 const groupBy = (value: string): Record<string, FlagSpec> => ({
   'group-by': { type: 'string', value: 'FIELD', choices: [value], description: `One row per ${value} per day` },
 });
+const groupByOrTeam = (value: string): Record<string, FlagSpec> => ({
+  'group-by': {
+    type: 'string',
+    value: 'FIELD',
+    choices: [value, 'team'],
+    description: `One row per ${value} (or team: per team, each person in every team they belonged to that day) per day`,
+  },
+});
+const teamFlag: Record<string, FlagSpec> = {
+  team: {
+    type: 'string',
+    value: 'TEAM',
+    description: "Only this team's members, on the days they belonged to it: its name (any case) or id (a deleted team's by id)",
+  },
+};
+
+/** `team_id` for --team: an id as it is (a deleted team has no name to find it by), else the team of that name. */
+async function teamQuery(ctx: CommandContext): Promise<{ team_id?: string }> {
+  const team = flag(ctx, 'team');
+  if (team === undefined) return {};
+  return { team_id: UUID.test(team) ? team : (await findTeam(ctx.api(), team)).id };
+}
 const breakdown = (choices: string[]): Record<string, FlagSpec> => ({
   breakdown: { type: 'string', value: 'FIELD', choices, description: 'One row per entry of this breakdown list (table and csv)' },
 });
@@ -36,12 +59,14 @@ const groupFlag = (ctx: CommandContext) => flag(ctx, 'group-by');
 
 export const analyticsTokens: ApiCommand = {
   name: 'analytics tokens',
-  summary: 'Credits (billable_tokens) and tokens per day, by model and by user; --group-by model for one row per model per day.',
-  flags: { ...rangeFlags, ...groupBy('model'), ...breakdown(['by_model', 'by_user']) },
+  summary:
+    'Credits (billable_tokens) and tokens per day, by model and by user; --group-by model|team for one row per model or team per day; --team for one team.',
+  flags: { ...rangeFlags, ...groupByOrTeam('model'), ...breakdown(['by_model', 'by_user']), ...teamFlag },
   outputs,
   async run(ctx) {
-    const group = groupFlag(ctx) as 'model' | undefined;
-    const body = await unwrap(ctx.api().GET('/api/v1/analytics/tokens', { params: { query: { ...dateRange(ctx), ...(group ? { group_by: group } : {}) } } }));
+    const group = groupFlag(ctx) as 'model' | 'team' | undefined;
+    const query = { ...dateRange(ctx), ...(await teamQuery(ctx)), ...(group ? { group_by: group } : {}) };
+    const body = await unwrap(ctx.api().GET('/api/v1/analytics/tokens', { params: { query } }));
     printList(ctx, body, body.data as Record<string, unknown>[]);
     return 0;
   },
@@ -62,12 +87,14 @@ export const analyticsTools: ApiCommand = {
 
 export const analyticsActivity: ApiCommand = {
   name: 'analytics activity',
-  summary: 'Daily, weekly and monthly active users, by client, with sessions and messages; --group-by client for one row per client per day.',
-  flags: { ...rangeFlags, ...groupBy('client') },
+  summary:
+    'Daily, weekly and monthly active users, by client, with sessions and messages; --group-by client|team for one row per client or team per day; --team for one team.',
+  flags: { ...rangeFlags, ...groupByOrTeam('client'), ...teamFlag },
   outputs,
   async run(ctx) {
-    const group = groupFlag(ctx) as 'client' | undefined;
-    const body = await unwrap(ctx.api().GET('/api/v1/analytics/activity', { params: { query: { ...dateRange(ctx), ...(group ? { group_by: group } : {}) } } }));
+    const group = groupFlag(ctx) as 'client' | 'team' | undefined;
+    const query = { ...dateRange(ctx), ...(await teamQuery(ctx)), ...(group ? { group_by: group } : {}) };
+    const body = await unwrap(ctx.api().GET('/api/v1/analytics/activity', { params: { query } }));
     printList(ctx, body, body.data as Record<string, unknown>[]);
     return 0;
   },
@@ -86,16 +113,17 @@ export const analyticsProductivity: ApiCommand = {
 };
 
 type UsersPage = Awaited<ReturnType<typeof usersPage>>;
-const usersPage = (ctx: CommandContext, range: { startDate: string; endDate: string }, cursor?: string) =>
+const usersPage = (ctx: CommandContext, range: { startDate: string; endDate: string; team_id?: string }, cursor?: string) =>
   unwrap(ctx.api().GET('/api/v1/analytics/users', { params: { query: { ...range, limit: 100, ...(cursor ? { cursor } : {}) } } }));
 
 export const analyticsUsers: ApiCommand = {
   name: 'analytics users',
-  summary: "One row per user per active day, every page to the end (json: one body of the API's shape holding every row, with has_more false).",
-  flags: { ...rangeFlags },
+  summary:
+    "One row per user per active day, every page to the end (json: one body of the API's shape holding every row, with has_more false); --team for one team's members on their days in it.",
+  flags: { ...rangeFlags, ...teamFlag },
   outputs,
   async run(ctx) {
-    const range = dateRange(ctx);
+    const range = { ...dateRange(ctx), ...(await teamQuery(ctx)) };
     const rows: UsersPage['data'] = [];
     let page = await usersPage(ctx, range);
     rows.push(...page.data);

@@ -67,9 +67,17 @@ export const limitsUsers: ApiCommand = {
   },
 };
 
+type Forecast = paths['/api/v0/usage/allowance']['get']['responses'][200]['content']['application/json']['forecast'];
+/** `month end 1,470,000 at 50,000/day, limit reached 2026-11-21` (docs/usage-limits.md, Forecast). */
+function forecastText(f: Forecast): string {
+  if (f.dailyRate === null) return 'no forecast before the first complete day of the month';
+  const reached = f.limitReachedOn === null ? '' : `, limit reached ${f.limitReachedOn}`;
+  return `month end ${credits(f.projectedUsed)} at ${credits(f.dailyRate)}/day${reached}`;
+}
+
 export const limitsAllowance: ApiCommand = {
   name: 'limits allowance',
-  summary: 'Your own allowance this month: the limit that applies, what you used and what remains.',
+  summary: 'Your own allowance this month: the limit that applies, what you used, what remains and where the month is heading at the recent rate.',
   outputs: ['table', 'json'],
   async run(ctx) {
     const body = await unwrap(ctx.api().GET('/api/v0/usage/allowance'));
@@ -81,10 +89,14 @@ export const limitsAllowance: ApiCommand = {
         ['used', credits(body.used)],
         ['remaining', credits(body.remaining)],
         ['period', `${body.periodStart} to ${body.periodEnd}`],
+        ['forecast', forecastText(body.forecast)],
         ...body.budgets.map((b): [string, string] => [
           b.scope === 'team' ? `budget of team ${b.teamName}` : `${b.scope === 'user' ? 'individual' : 'global'} limit`,
-          `${credits(b.used)} used of ${credits(b.limit)}, ${credits(b.remaining)} remaining`,
+          `${credits(b.used)} used of ${credits(b.limit)}, ${credits(b.remaining)} remaining; ${forecastText(b.forecast)}`,
         ]),
+        ...(body.organization
+          ? [['organization', `${credits(body.organization.used)} used; ${forecastText(body.organization.forecast)}`] as [string, string]]
+          : []),
         ...policyLines(body.enforcement).map(([k, v]): [string, string] => [`enforcement ${k}`, v]),
       ]),
     );
@@ -179,8 +191,17 @@ export const limitsTeams: ApiCommand = {
     const body = await unwrap(ctx.api().GET('/api/v0/organization/usage/limits/teams'));
     const rows =
       ctx.output === 'table'
-        ? body.teams.map((t) => ({ team: t.teamName, budget: credits(t.limit), used: credits(t.used), remaining: credits(t.remaining), id: t.teamId }))
-        : body.teams;
+        ? body.teams.map((t) => ({
+            team: t.teamName,
+            budget: credits(t.limit),
+            used: credits(t.used),
+            remaining: credits(t.remaining),
+            'month end': t.forecast.projectedUsed === null ? '' : credits(t.forecast.projectedUsed),
+            'limit reached': t.forecast.limitReachedOn ?? '',
+            id: t.teamId,
+          }))
+        : // A csv row is flat: the forecast's fields beside the budget's.
+          body.teams.map(({ forecast, ...t }) => ({ ...t, ...forecast }));
     printList(ctx, body, rows);
     return 0;
   },

@@ -8,12 +8,12 @@ import { credits, fields, printList, printObject, when } from './print.js';
 
 type Team = components['schemas']['Team'];
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** As the service compares names: any case, any Unicode composition. */
 const nameKey = (name: string) => name.normalize('NFC').toLowerCase();
 
 /** A team by id, else by name (names are unique regardless of case); deleted teams are not found. */
-async function findTeam(api: OrgctlClient, idOrName: string): Promise<Team> {
+export async function findTeam(api: OrgctlClient, idOrName: string): Promise<Team> {
   const { teams } = await unwrap(api.GET('/api/v0/organization/teams'));
   const team = teams.find((t) => t.id === idOrName.toLowerCase()) ?? teams.find((t) => nameKey(t.name) === nameKey(idOrName));
   if (!team) throw new CliError(`No team ${JSON.stringify(idOrName)} in this organization. List its teams with: orgctl teams list`);

@@ -13,8 +13,8 @@ const CLIENTS = ['terminal-ui', 'web', 'non-interactive-cli'] as const;
 
 /** Activity: daily, weekly and monthly active users, sessions and messages, and clients. */
 export function ActivityPage() {
-  const { startDate, endDate, days } = useRange();
-  const rows = useQuery(activityQuery({ startDate, endDate }));
+  const { startDate, endDate, days, team_id, teamFile } = useRange();
+  const rows = useQuery(activityQuery({ startDate, endDate, team_id }));
   const data = useMemo(() => rows.data ?? [], [rows.data]);
   const users = useMemo(
     () => [
@@ -51,7 +51,7 @@ export function ActivityPage() {
           />
           <Section
             title="Active users per day"
-            actions={<CsvDownload rows={rows.data} filename={`activity-${startDate}-${endDate}.csv`} label="Download CSV (per day)" />}
+            actions={<CsvDownload rows={rows.data} filename={`activity-${teamFile}${startDate}-${endDate}.csv`} label="Download CSV (per day)" />}
           >
             <p className="muted">
               <Term metric="daily_active_users">DAU</Term>, <Term metric="weekly_active_users">WAU</Term> and <Term metric="monthly_active_users">MAU</Term>;{' '}

@@ -2,6 +2,7 @@ import { Link, Outlet } from '@tanstack/react-router';
 import './analytics.css';
 import { keepRange } from './range.js';
 import { RangeBar } from './range-bar.js';
+import { TeamSelect } from './team-select.js';
 import { useRange } from './view.js';
 
 const AREAS = [
@@ -29,6 +30,7 @@ export function AnalyticsLayout() {
         </ul>
       </nav>
       <RangeBar key={`${startDate}|${endDate}`} />
+      <TeamSelect />
       <Outlet />
     </div>
   );

@@ -6,6 +6,7 @@ import { Page, QueryState } from '../ui/parts.js';
 import { BarTable } from './bar-table.js';
 import { CsvDownload } from './csv-download.js';
 import { tokensByModelQuery, userTotalsQuery } from './queries.js';
+import { TeamsSection } from './teams-section.js';
 import { keepRange, PRESETS, resolveRange } from './range.js';
 import { NoData } from './no-data.js';
 import { Term } from './term.js';
@@ -14,8 +15,8 @@ import { daily, Section, Stats, sum, useRange } from './view.js';
 
 /** Credits and tokens: credits per day stacked by model, the models' totals, and the users who used most. */
 export function CreditsPage() {
-  const { startDate, endDate, days } = useRange();
-  const rows = useQuery(tokensByModelQuery({ startDate, endDate }));
+  const { startDate, endDate, days, team_id, teamFile } = useRange();
+  const rows = useQuery(tokensByModelQuery({ startDate, endDate, team_id }));
   // Once its own rows are in, the page fetches the presets' rows (small: one row per day and
   // model), so that switching to another preset draws from memory.
   const client = useQueryClient();
@@ -23,12 +24,12 @@ export function CreditsPage() {
   const [prefetched, setPrefetched] = useState(false);
   useEffect(() => {
     if (!loaded) return;
-    void Promise.all(PRESETS.map((days) => client.prefetchQuery(tokensByModelQuery(resolveRange({ days }))))).finally(() => setPrefetched(true));
-  }, [loaded, client]);
+    void Promise.all(PRESETS.map((days) => client.prefetchQuery(tokensByModelQuery(resolveRange({ days, team: team_id }))))).finally(() => setPrefetched(true));
+  }, [loaded, client, team_id]);
   // The users' totals come last: an embedded database answers one query at a time, and the
   // chart (and a switch of preset) is what the page is for. Refused rows (a member's 403) leave
   // them unasked, and their section unshown.
-  const totals = useQuery({ ...userTotalsQuery({ startDate, endDate }), enabled: loaded && prefetched });
+  const totals = useQuery({ ...userTotalsQuery({ startDate, endDate, team_id }), enabled: loaded && prefetched });
   const models = useMemo(() => {
     const byModel = new Map<string, { credits: number; input: number; output: number; cacheRead: number; cacheWrite: number }>();
     for (const r of rows.data ?? []) {
@@ -74,7 +75,9 @@ export function CreditsPage() {
           />
           <Section
             title="Credits per day by model"
-            actions={<CsvDownload rows={rows.data} filename={`credits-by-model-${startDate}-${endDate}.csv`} label="Download CSV (per day and model)" />}
+            actions={
+              <CsvDownload rows={rows.data} filename={`credits-by-model-${teamFile}${startDate}-${endDate}.csv`} label="Download CSV (per day and model)" />
+            }
           >
             <p className="muted">
               <Term metric="credits_formula">Standard Credits</Term> of each day&apos;s model requests, stacked by model; <Term metric="rounding">rounded</Term>{' '}
@@ -129,6 +132,7 @@ export function CreditsPage() {
               </tbody>
             </table>
           </Section>
+          <TeamsSection startDate={startDate} endDate={endDate} teamId={team_id} teamFile={teamFile} enabled={prefetched} />
         </>
       ) : null}
       {rows.error ? null : (

@@ -13,7 +13,7 @@ import { usersSearch } from './users-search.js';
  * is still loading, instead of after it has mounted: one round trip off the first drawing. Not
  * awaited, so the page shows its own loading state and errors as before.
  */
-const rangeDeps = ({ search }: { search: RangeSearch }): RangeSearch => ({ days: search.days, from: search.from, to: search.to });
+const rangeDeps = ({ search }: { search: RangeSearch }): RangeSearch => ({ days: search.days, from: search.from, to: search.to, team: search.team });
 
 export function analyticsRoutes() {
   const layout = createRoute({

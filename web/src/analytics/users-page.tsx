@@ -33,10 +33,10 @@ function value(u: UserTotalsRow, key: SortKey): string | number {
 
 /** Users: every member with their totals over the range, active or not; searchable and sortable, each with a page. */
 export function UsersPage() {
-  const { startDate, endDate } = useRange();
+  const { startDate, endDate, team_id, teamFile } = useRange();
   const search = useSearch({ from: '/shell/analytics/users' });
   const navigate = useNavigate({ from: '/analytics/users' });
-  const totals = useQuery(userTotalsQuery({ startDate, endDate }));
+  const totals = useQuery(userTotalsQuery({ startDate, endDate, team_id }));
   const sort = search.sort ?? 'billable_tokens';
   const asc = search.asc ?? false;
   const q = (search.q ?? '').trim().toLowerCase();
@@ -58,7 +58,7 @@ export function UsersPage() {
             <input type="search" value={search.q ?? ''} onChange={(e) => setSearch({ q: e.target.value || undefined })} />
           </Field>
         </form>
-        <CsvDownload rows={totals.data} filename={`users-${startDate}-${endDate}.csv`} label="Download CSV (per user)" />
+        <CsvDownload rows={totals.data} filename={`users-${teamFile}${startDate}-${endDate}.csv`} label="Download CSV (per user)" />
       </div>
       <QueryState query={totals} />
       {totals.data ? (
@@ -66,6 +66,7 @@ export function UsersPage() {
           <table data-testid="users-table">
             <caption>
               {shown.length} of {totals.data.length} users, with their totals from {startDate} to {endDate}, including users without activity
+              {team_id ? " (the team's members on the days they belonged to it)" : ''}
             </caption>
             <thead>
               <tr>

@@ -4,6 +4,7 @@ import { eachDay } from '../../../src/core/days.js';
 import { number } from '../ui/format.js';
 import type { Metric } from './definitions.js';
 import { resolveRange } from './range.js';
+import { useTeamName } from './team-select.js';
 import { Term } from './term.js';
 
 /** The range the page shows (from the URL) and every day of it, for the charts' x axis. */
@@ -12,7 +13,10 @@ export function useRange() {
   // Every day of the range, for charts whose API rows skip days. One array per range: the charts
   // redraw when their days change, not on every render.
   const days = useMemo(() => eachDay(range.startDate, range.endDate), [range.startDate, range.endDate]);
-  return { ...range, days };
+  // The team in a CSV's name, so that a team's file is told apart from the organization's.
+  const teamName = useTeamName(range.team_id);
+  const teamFile = range.team_id ? `${(teamName ?? range.team_id).replace(/[^\p{L}\p{N}]+/gu, '-')}-` : '';
+  return { ...range, days, teamFile };
 }
 
 /** Headline figures over the range, each name with its definition. */

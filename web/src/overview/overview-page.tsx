@@ -3,6 +3,8 @@ import { isManager, useMe } from '../api.js';
 import { tokensQuery } from '../analytics/queries.js';
 import { globalLimitQuery, membersQuery } from '../settings/queries.js';
 import { AllowanceCard } from '../usage/allowance-card.js';
+import { ForecastText } from '../usage/forecast.js';
+import { allowanceQuery } from '../usage/queries.js';
 import { ComputersCard, ReadinessCard } from './area-cards.js';
 import { GettingStarted } from './getting-started.js';
 import './overview.css';
@@ -23,6 +25,8 @@ function OrganizationCard() {
   const tokens = useQuery(tokensQuery(range));
   const members = useQuery(membersQuery);
   const global = useQuery(globalLimitQuery);
+  // The organization's forecast comes with the owner's or manager's own allowance (one read, shared with its card).
+  const forecast = useQuery(allowanceQuery()).data?.organization?.forecast;
   if (!members.data || !global.data || (range && !tokens.data))
     return <QueryState query={{ error: tokens.error ?? members.error ?? global.error, isLoading: true }} />;
   const rows = tokens.data ?? [];
@@ -54,6 +58,11 @@ function OrganizationCard() {
           ? `From ${range.startDate} to ${range.endDate} (UTC); today is counted tomorrow.`
           : 'The month started today: its first day is counted tomorrow.'}
       </p>
+      {forecast ? (
+        <p data-testid="org-forecast">
+          <ForecastText forecast={forecast} />
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -6,6 +6,7 @@ import { number } from '../ui/format.js';
 import { allowanceKey } from '../usage/queries.js';
 import { ErrorNote, Field, Page, QueryState, TableScroll } from '../ui/parts.js';
 import { CreditsField, NOT_A_NUMBER, parseCredits } from './credits-field.js';
+import { ForecastCard } from '../usage/forecast.js';
 import { EnforcementCard } from './enforcement-card.js';
 import { key, membersQuery, userLimitsQuery } from './queries.js';
 
@@ -310,6 +311,7 @@ export function UsageLimitsPage() {
         </>
       ) : null}
       <EnforcementCard manager={manager} />
+      {manager ? <ForecastCard /> : null}
     </Page>
   );
 }

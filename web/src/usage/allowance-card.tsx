@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { PeriodDays } from '../ui/dates.js';
 import { number } from '../ui/format.js';
 import { QueryState } from '../ui/parts.js';
+import { ForecastText } from './forecast.js';
 import { allowanceQuery } from './queries.js';
 
 /** The caller's own credits this period: limit, used, remaining, and where the limit comes from. */
@@ -44,6 +45,9 @@ export function AllowanceCard() {
               ? `the monthly budget of your team ${a.teamName ?? ''}, for all its members together`
               : 'not set'}
         .
+      </p>
+      <p data-testid="allowance-forecast">
+        <ForecastText forecast={a.forecast} />
       </p>
       {a.budgets.length > 1 ? (
         <ul className="muted" aria-label="Every budget that applies">
