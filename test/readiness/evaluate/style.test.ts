@@ -6,7 +6,7 @@ criterionCases('Style & Validation', [
   {
     id: 'lint_config',
     pass: { ...NODE_APP, 'eslint.config.js': 'export default [];' },
-    passNames: /eslint\.config\.js \(ESLint config\)/,
+    passNames: /eslint\.config\.js(:\d+)? \(ESLint config\)/,
     fail: NODE_APP,
     failNames: /looked for ESLint config/,
   },
@@ -17,7 +17,7 @@ criterionCases('Style & Validation', [
     fail: { ...NODE_APP, 'index.js': '' },
     failNames: /no type checker config/,
   },
-  { id: 'formatter', pass: { ...NODE_APP, '.prettierrc': '{}' }, passNames: /\.prettierrc \(Prettier config\)/, fail: NODE_APP, failNames: /Prettier config/ },
+  { id: 'formatter', pass: { ...NODE_APP, '.prettierrc': '{}' }, passNames: /\.prettierrc(:\d+)? \(Prettier config\)/, fail: NODE_APP, failNames: /Prettier config/ },
   {
     id: 'pre_commit_hooks',
     pass: { ...NODE_APP, '.husky/pre-commit': 'npx lint-staged' },
@@ -37,7 +37,7 @@ criterionCases('Style & Validation', [
   {
     id: 'naming_consistency',
     pass: { ...NODE_APP, 'eslint.config.js': "export default [{ rules: { '@typescript-eslint/naming-convention': 'error' } }];" },
-    passNames: /eslint\.config\.js \(ESLint naming rule/,
+    passNames: /eslint\.config\.js(:\d+)? \(ESLint naming rule/,
     fail: { ...NODE_APP, 'eslint.config.js': 'export default [];' },
     failNames: /written naming convention/,
   },
@@ -51,11 +51,11 @@ criterionCases('Style & Validation', [
   {
     id: 'large_file_detection',
     pass: { ...NODE_APP, '.gitattributes': '*.bin filter=lfs diff=lfs merge=lfs -text\n' },
-    passNames: /\.gitattributes \(Git LFS/,
+    passNames: /\.gitattributes(:\d+)? \(Git LFS/,
     fail: NODE_APP,
     failNames: /check-added-large-files/,
   },
-  { id: 'dead_code_detection', pass: { ...NODE_APP, 'knip.json': '{}' }, passNames: /knip\.json \(knip config\)/, fail: NODE_APP, failNames: /knip config/ },
+  { id: 'dead_code_detection', pass: { ...NODE_APP, 'knip.json': '{}' }, passNames: /knip\.json(:\d+)? \(knip config\)/, fail: NODE_APP, failNames: /knip config/ },
   { id: 'duplicate_code_detection', pass: { ...NODE_APP, '.jscpd.json': '{}' }, passNames: /\.jscpd\.json/, fail: NODE_APP, failNames: /jscpd/ },
   {
     id: 'code_modularization',
@@ -64,19 +64,19 @@ criterionCases('Style & Validation', [
     fail: { ...NODE_APP, ...manySources },
     failNames: /dependency-cruiser config/,
     skip: { ...NODE_APP, 'src/a.ts': '' },
-    skipNames: /small project \(1 source files/,
+    skipNames: /small project(:\d+)? \(1 source files/,
   },
   {
     id: 'tech_debt_tracking',
     pass: { ...NODE_APP, ...workflow('npx leasot "src/**/*.ts"') },
-    passNames: /\.github\/workflows\/ci\.yml \(TODO\/FIXME scanner in CI/,
+    passNames: /\.github\/workflows\/ci\.yml(:\d+)? \(TODO\/FIXME scanner in CI/,
     fail: NODE_APP,
     failNames: /TODO\/FIXME scanner/,
   },
   {
     id: 'n_plus_one_detection',
     pass: { ...deps('pg', 'dataloader') },
-    passNames: /package\.json \(N\+1 detection: "dataloader/,
+    passNames: /package\.json(:\d+)? \(N\+1 detection: "dataloader/,
     fail: deps('pg'),
     failNames: /N\+1 detection/,
     skip: pkg({}),
