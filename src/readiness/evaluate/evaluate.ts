@@ -56,7 +56,12 @@ async function runApplications(check: Extract<Check, { scope: 'application' }>, 
     const o = outcomes[0]![1];
     return { numerator, denominator, rationale: clip('skip' in o ? o.skip : o.evidence) };
   }
-  const parts = outcomes.map(([a, o]) => `${a.path}: ${'skip' in o ? `does not apply (${o.skip})` : `${o.pass ? 'pass' : 'fail'}, ${o.evidence}`}`);
+  // Passing applications first, then those it does not apply to, then failing ones: each names its evidence, and
+  // the (long) lists of what was looked for come last, where the 500-character cap cuts.
+  const rank = (o: Outcome) => ('skip' in o ? 1 : o.pass ? 0 : 2);
+  const parts = [...outcomes]
+    .sort(([, a], [, b]) => rank(a) - rank(b))
+    .map(([a, o]) => `${a.path}: ${'skip' in o ? `does not apply (${o.skip})` : `${o.pass ? 'pass' : 'fail'}, ${o.evidence}`}`);
   return { numerator, denominator, rationale: clip(`${numerator}/${denominator}: ${parts.join('; ')}`) };
 }
 

@@ -104,6 +104,8 @@ it('code_quality_metrics passes on a Codecov configuration and fails without evi
   });
   expect((await evaluate(makeRepo(NODE_APP))).report.report.code_quality_metrics).toMatchObject({
     numerator: 0,
-    rationale: expect.stringMatching(/^no Codecov\/Sonar\/Code Climate\/Codacy configuration or badge in the repository; code scanning not read: no GitHub token/),
+    rationale: expect.stringMatching(
+      /^no Codecov\/Sonar\/Code Climate\/Codacy configuration or badge in the repository; code scanning not read: no GitHub token/,
+    ),
   });
 });

@@ -130,7 +130,10 @@ describe('Security (forge)', () => {
       numerator: 0,
       rationale: expect.stringMatching(/no code scanning analyses on acme\/app/),
     });
-    expect((await on(undefined)).automated_security_review).toMatchObject({ numerator: 0, rationale: expect.stringMatching(/code scanning results not read: no GitHub token/) });
+    expect((await on(undefined)).automated_security_review).toMatchObject({
+      numerator: 0,
+      rationale: expect.stringMatching(/code scanning results not read: no GitHub token/),
+    });
   });
 
   it('dependency_update_automation: with a token, a configuration without update pull requests fails', async () => {

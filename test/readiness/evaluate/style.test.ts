@@ -17,7 +17,13 @@ criterionCases('Style & Validation', [
     fail: { ...NODE_APP, 'index.js': '' },
     failNames: /no type checker config/,
   },
-  { id: 'formatter', pass: { ...NODE_APP, '.prettierrc': '{}' }, passNames: /\.prettierrc(:\d+)? \(Prettier config\)/, fail: NODE_APP, failNames: /Prettier config/ },
+  {
+    id: 'formatter',
+    pass: { ...NODE_APP, '.prettierrc': '{}' },
+    passNames: /\.prettierrc(:\d+)? \(Prettier config\)/,
+    fail: NODE_APP,
+    failNames: /Prettier config/,
+  },
   {
     id: 'pre_commit_hooks',
     pass: { ...NODE_APP, '.husky/pre-commit': 'npx lint-staged' },
@@ -55,7 +61,13 @@ criterionCases('Style & Validation', [
     fail: NODE_APP,
     failNames: /check-added-large-files/,
   },
-  { id: 'dead_code_detection', pass: { ...NODE_APP, 'knip.json': '{}' }, passNames: /knip\.json(:\d+)? \(knip config\)/, fail: NODE_APP, failNames: /knip config/ },
+  {
+    id: 'dead_code_detection',
+    pass: { ...NODE_APP, 'knip.json': '{}' },
+    passNames: /knip\.json(:\d+)? \(knip config\)/,
+    fail: NODE_APP,
+    failNames: /knip config/,
+  },
   { id: 'duplicate_code_detection', pass: { ...NODE_APP, '.jscpd.json': '{}' }, passNames: /\.jscpd\.json/, fail: NODE_APP, failNames: /jscpd/ },
   {
     id: 'code_modularization',
