@@ -49,7 +49,11 @@ describe.skipIf(!hasChromium)('readiness pages in Chromium against orgctl serve'
         ...each(2, { numerator: 2, denominator: 2, rationale: 'present' }),
         strict_typing: { numerator: null, denominator: 2, rationale: 'untyped: does not apply' },
         ...each(3, { numerator: 0, denominator: 2, rationale: 'absent' }),
-        integration_tests_exist: { numerator: 1, denominator: 2, rationale: 'packages/a has e2e tests; packages/b has none' },
+        integration_tests_exist: {
+          numerator: 1,
+          denominator: 2,
+          rationale: '1/2 (passes in packages/a; fails in packages/b): packages/a: integration/e2e tests: packages/a/e2e/x.test.ts; packages/b: none',
+        },
       },
       commitHash: 'bbbbbbbbbbbb2222',
       branch: 'main',
@@ -98,7 +102,11 @@ describe.skipIf(!hasChromium)('readiness pages in Chromium against orgctl serve'
     const skipped = page.getByTestId('criterion-strict_typing');
     expect(await skipped.getByRole('cell').first().textContent()).toBe('skipped');
     expect(await skipped.textContent()).toContain('untyped: does not apply');
-    expect(await page.getByTestId('criterion-integration_tests_exist').getByRole('cell').first().textContent()).toBe('[1/2]');
+    const integration = page.getByTestId('criterion-integration_tests_exist');
+    expect(await integration.getByRole('cell').first().textContent()).toBe('[1/2]');
+    // A monorepo's criterion says which application fails it and which passes.
+    expect(await integration.getByTestId('apps-failing').textContent()).toBe('Fails in packages/b');
+    expect(await integration.getByTestId('apps-passing').textContent()).toBe('Passes in packages/a');
 
     // The history holds both reports, newest first; the older one opens in place.
     const history = page.getByTestId('history').getByRole('row');

@@ -67,13 +67,22 @@ async function runApplications(
     const o = outcomes[0]![1];
     return { numerator, denominator, rationale: clip('skip' in o ? o.skip : o.evidence) };
   }
-  // Passing applications first, then those it does not apply to, then failing ones: each names its evidence, and
-  // the (long) lists of what was looked for come last, where the 500-character cap cuts.
+  // The split comes first, in a fixed form the web page reads (`1/2 (passes in apps/web; fails in apps/api): ...`),
+  // then each application's evidence, passing ones first, where the 500-character cap cuts last.
   const rank = (o: Outcome) => ('skip' in o ? 1 : o.pass ? 0 : 2);
-  const parts = [...outcomes]
-    .sort(([, a], [, b]) => rank(a) - rank(b))
-    .map(([a, o]) => `${a.path}: ${'skip' in o ? `does not apply (${o.skip})` : `${o.pass ? 'pass' : 'fail'}, ${o.evidence}`}`);
-  return { numerator, denominator, rationale: clip(`${numerator}/${denominator}: ${parts.join('; ')}`) };
+  const sorted = [...outcomes].sort(([, a], [, b]) => rank(a) - rank(b));
+  const where = (r: number) => sorted.filter(([, o]) => rank(o) === r).map(([a]) => a.path);
+  const split = (
+    [
+      ['passes in', where(0)],
+      ['fails in', where(2)],
+      ['does not apply in', where(1)],
+    ] as const
+  )
+    .filter(([, apps]) => apps.length)
+    .map(([label, apps]) => `${label} ${apps.join(', ')}`);
+  const parts = sorted.map(([a, o]) => `${a.path}: ${'skip' in o ? o.skip : o.evidence}`);
+  return { numerator, denominator, rationale: clip(`${numerator}/${denominator} (${split.join('; ')}): ${parts.join('; ')}`) };
 }
 
 /** Evaluates the checkout at `dir` against every criterion of the model. Reads only; never runs repository code. */

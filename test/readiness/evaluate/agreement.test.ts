@@ -152,7 +152,7 @@ describe('monorepos and the evaluating machine', () => {
     expect(r.lint_config).toMatchObject({
       numerator: 1,
       denominator: 2,
-      rationale: expect.stringMatching(/apps\/web: pass, found packages\/eslint-config\/eslint\.config\.js/),
+      rationale: expect.stringMatching(/^1\/2 \(passes in apps\/web; fails in apps\/api\): apps\/web: found packages\/eslint-config\/eslint\.config\.js/),
     });
     expect(r.naming_consistency).toMatchObject({ numerator: 1, denominator: 2 });
   });
