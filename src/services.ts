@@ -114,7 +114,7 @@ export function buildServices(config: Config, deps: ServiceDeps): Services {
     otlp: new OtlpService({ db, identity, analytics, clock }),
     limits: new LimitsService({ db, identity, usage: deps.usage ?? analytics, teams, clock }),
     teams,
-    readiness: new ReadinessService({ db }),
+    readiness: new ReadinessService({ db, clock }),
     automations: new AutomationsService({
       db,
       hosts: {
