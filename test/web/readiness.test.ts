@@ -83,6 +83,15 @@ describe.skipIf(!hasChromium)('readiness pages in Chromium against orgctl serve'
     for (const p of repo.latest.pillars.filter((x) => x.evaluated > 0)) expect(await row.textContent()).toContain(`${p.pillar} ${p.passed}/${p.evaluated}`);
     // The trend says how the pass rate moved since the report before: up.
     expect(await row.getByTestId('trend').textContent()).toMatch(/^\+\d+ %$/);
+    // The organization's trend over the default month: the two reports, level 2 after the first and 3 after the second.
+    const trend = page.getByTestId('trend-card');
+    await trend
+      .getByTestId('trend-change')
+      .filter({ hasText: /^From level 2 at \d+ % to level 3 at \d+ %, over 2 reports\.$/ })
+      .waitFor();
+    await trend.getByLabel('Period').selectOption('7d');
+    await trend.getByTestId('trend-change').filter({ hasText: 'over 2 reports' }).waitFor();
+    expect(await trend.getByTestId('trend-points').getByRole('row').count()).toBe(2);
     expect(await page.getByTestId('evaluate-command').textContent()).toBe(`orgctl readiness evaluate --upload --url ${s.server.url}`);
     expect(await axeViolations(page)).toEqual([]);
   });
