@@ -1,4 +1,4 @@
-import { isMap, isPair, isScalar, parse as parseYaml, parseDocument, visit, type Node } from 'yaml';
+import { isPair, isScalar, parse as parseYaml, parseDocument, visit, type Node } from 'yaml';
 import type { RepoScan } from './scan.js';
 
 /**
@@ -129,6 +129,3 @@ export async function githubWorkflows(scan: RepoScan): Promise<Workflow[]> {
   }
   return out;
 }
-
-/** Whether a parsed YAML value is a non-empty mapping: used to tell a configuring file from an empty one. */
-export const nonEmptyMap = (v: unknown): boolean => isMap(v) || (!!v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length > 0);

@@ -9,7 +9,7 @@ const MAX_READ_BYTES = 512 * 1024;
  * Directories that hold other projects' files (vendored dependencies, package manager caches, git
  * submodule-like checkouts): a match inside them is never evidence about this repository.
  */
-export const VENDORED =
+const VENDORED =
   /(^|\/)(vendor|vendors|third[-_]party|3rdparty|node_modules|bower_components|jspm_packages|Pods|Carthage|\.build|\.venv|venv|site-packages|\.yarn)\//;
 
 /** The checkout as the checks see it: its file list, and file contents read on demand and kept. */
