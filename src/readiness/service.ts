@@ -19,7 +19,7 @@ import {
   type TrendPeriod,
 } from './schemas.js';
 import { readinessStore as store, type ReportRow } from './store.js';
-import { buildTrend, PERIOD_MS } from './trend.js';
+import { buildTrend, periodStart } from './trend.js';
 import { millisOf, type Clock } from '../core/clock.js';
 
 /** The trend period when the request names none. */
@@ -82,8 +82,7 @@ export class ReadinessService {
 
   /** Levels, pass rates and pillars of the organization's repositories, from their newest reports, and their trend over `period`. */
   async summary(orgId: string, period: TrendPeriod = DEFAULT_PERIOD): Promise<ReadinessSummary> {
-    const span = PERIOD_MS[period];
-    const since = span === undefined ? null : millisOf(this.clock) - span;
+    const since = periodStart(period, millisOf(this.clock));
     const trend = buildTrend(await store.trendReports(this.db, orgId, since ?? Number.MIN_SAFE_INTEGER), period, since);
     const rows = await store.newestPerRepository(this.db, orgId, HISTORY_PER_REPOSITORY);
     const repositories: ReadinessSummary['repositories'] = [];

@@ -3,8 +3,17 @@ import type { ReadinessTrend, TrendPeriod } from './schemas.js';
 
 const DAY = 86_400_000;
 
-/** How far back each period reaches; `all` has no start. A month is 30 days, six months 182, a year 365. */
-export const PERIOD_MS: Record<TrendPeriod, number | undefined> = { '7d': 7 * DAY, '1m': 30 * DAY, '6m': 182 * DAY, '1y': 365 * DAY, all: undefined };
+/** How many days each period covers, today (UTC) included; `all` has no start. A month is 30 days, six months 182, a year 365. */
+const PERIOD_DAYS: Record<TrendPeriod, number | undefined> = { '7d': 7, '1m': 30, '6m': 182, '1y': 365, all: undefined };
+
+/**
+ * Where a period starts: midnight UTC, so the same request gives the same answer all day (a
+ * start that moved with every millisecond would make two reads of unchanged data differ).
+ */
+export function periodStart(period: TrendPeriod, nowMs: number): number | null {
+  const days = PERIOD_DAYS[period];
+  return days === undefined ? null : Math.floor(nowMs / DAY) * DAY - (days - 1) * DAY;
+}
 
 interface Row {
   report_id: string;

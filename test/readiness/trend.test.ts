@@ -53,7 +53,8 @@ const org_ = (points: Point[]) => points.map((p) => [Math.round((NOW - p.at) / D
 describe('the readiness trend', () => {
   it('7 days: the repositories stand where their last reports before the period left them', async () => {
     const tr = await trend('7d');
-    expect(tr).toMatchObject({ period: '7d', since: NOW - 7 * DAY });
+    // NOW is midnight UTC: 7 days are today and the 6 before.
+    expect(tr).toMatchObject({ period: '7d', since: NOW - 6 * DAY });
     // After A's report of 2 days ago: A level 3 rate 1, B (from 100 days ago) level 1 rate 0.
     expect(org_(tr.organization)).toEqual([[2, 2, 2, 0.5]]);
     expect(tr.repositories.map((r) => [r.repoId, r.points.map((p) => [p.level, p.passRate])])).toEqual([['github.com/acme/a', [[3, 1]]]]);
