@@ -135,7 +135,7 @@ export function buildServices(config: Config, deps: ServiceDeps): Services {
     scimUsers: new ScimUsers({ db, identity, clock }),
     scimGroups: new ScimGroups({ db, teams }),
     scimTokens: new ScimTokens({ db, clock }),
-    readiness: new ReadinessService({ db }),
+    readiness: new ReadinessService({ db, clock }),
     automations: new AutomationsService({
       db,
       hosts: {

@@ -29,7 +29,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The organization's readiness: its level, and each repository's latest level, pass rate, pillars and history */
+        /** The organization's readiness: its level, each repository's latest level, pass rate, pillars and history, and their trend over a period */
         get: operations["readiness.summary"];
         put?: never;
         post?: never;
@@ -1585,7 +1585,10 @@ export interface operations {
     };
     "readiness.summary": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The trend period: 7 days, 1 month (30 days), 6 months (182 days), 1 year (365 days), or all reports */
+                period?: "7d" | "1m" | "6m" | "1y" | "all";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1650,7 +1653,53 @@ export interface operations {
                             /** @description Reports stored for the repository */
                             reports: number;
                         }[];
+                        /** ReadinessTrend */
+                        trend: {
+                            /** @description One point per report of the period, oldest first */
+                            organization: {
+                                /** @description createdAt of the report after which the organization stood here */
+                                at: number;
+                                /** @description Mean of each repository's latest level by then, rounded down */
+                                level: number;
+                                /** @description Mean of each repository's latest pass rate by then */
+                                passRate: number;
+                                /** Format: uuid */
+                                reportId: string;
+                                /** @description Repositories with a report by then (the period may start with earlier ones) */
+                                repositories: number;
+                            }[];
+                            /** @description The trend period: 7 days, 1 month (30 days), 6 months (182 days), 1 year (365 days), or all reports */
+                            period: "7d" | "1m" | "6m" | "1y" | "all";
+                            /** @description Repositories with a report in the period, ordered by repoId */
+                            repositories: {
+                                /** @description The reports of the period, oldest first */
+                                points: {
+                                    /** @description Level by pass-rate bands of 20 % (0-20 % is 1, 80-100 % is 5) */
+                                    bandLevel: number;
+                                    /** @description Unix timestamp in milliseconds */
+                                    createdAt: number;
+                                    /** @description Level by the 80 % rule: level N+1 once at least 80 % of level N passes */
+                                    level: number;
+                                    /** @description Mean of numerator / denominator over the criteria evaluated */
+                                    passRate: number;
+                                    /** Format: uuid */
+                                    reportId: string;
+                                }[];
+                                repoId: string;
+                            }[];
+                            /** @description Start of the period (ms); null for all */
+                            since: number | null;
+                        };
                     };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
                 };
             };
             /** @description Missing or invalid credential */

@@ -3,7 +3,7 @@ import { principalOf } from '../core/http/access.js';
 import { errorResponses } from '../core/http/error-schema.js';
 import { toErrorItems } from '../core/validation/ajv.js';
 import { access } from '../core/identity/roles.js';
-import { ListQuery, ReadinessCriteria, ReadinessSummary, Report, ReportList, ReportUpload, REPORT_MAX_BYTES } from './schemas.js';
+import { ListQuery, ReadinessCriteria, ReadinessSummary, Report, ReportList, ReportUpload, REPORT_MAX_BYTES, SummaryQuery } from './schemas.js';
 import type { ReadinessService } from './service.js';
 
 const tags = ['readiness reports'];
@@ -20,11 +20,12 @@ export const readinessRoutes: FastifyPluginAsyncTypebox<{ readiness: ReadinessSe
       schema: {
         operationId: 'readiness.summary',
         tags,
-        summary: "The organization's readiness: its level, and each repository's latest level, pass rate, pillars and history",
-        response: { 200: ReadinessSummary, ...errorResponses(401) },
+        summary: "The organization's readiness: its level, each repository's latest level, pass rate, pillars and history, and their trend over a period",
+        querystring: SummaryQuery,
+        response: { 200: ReadinessSummary, ...errorResponses(400, 401) },
       },
     },
-    async (request) => readiness.summary(principalOf(request).orgId),
+    async (request) => readiness.summary(principalOf(request).orgId, request.query.period),
   );
 
   app.get(

@@ -100,6 +100,37 @@ const ReportScore = {
   passRate: Rate('Mean of numerator / denominator over the criteria evaluated'),
 };
 
+export const TrendPeriod = Type.Union([Type.Literal('7d'), Type.Literal('1m'), Type.Literal('6m'), Type.Literal('1y'), Type.Literal('all')], {
+  description: 'The trend period: 7 days, 1 month (30 days), 6 months (182 days), 1 year (365 days), or all reports',
+});
+export type TrendPeriod = Static<typeof TrendPeriod>;
+
+export const SummaryQuery = Type.Object({ period: Type.Optional(TrendPeriod) });
+export type SummaryQuery = Static<typeof SummaryQuery>;
+
+export const ReadinessTrend = Type.Object(
+  {
+    period: TrendPeriod,
+    since: Type.Union([Type.Integer(), Type.Null()], { description: 'Start of the period (ms); null for all' }),
+    organization: Type.Array(
+      Type.Object({
+        at: Type.Integer({ description: 'createdAt of the report after which the organization stood here' }),
+        reportId: Type.String({ format: 'uuid' }),
+        repositories: Type.Integer({ minimum: 1, description: 'Repositories with a report by then (the period may start with earlier ones)' }),
+        level: LevelNumber("Mean of each repository's latest level by then, rounded down"),
+        passRate: Rate("Mean of each repository's latest pass rate by then"),
+      }),
+      { description: 'One point per report of the period, oldest first' },
+    ),
+    repositories: Type.Array(
+      Type.Object({ repoId: Type.String(), points: Type.Array(Type.Object(ReportScore), { description: 'The reports of the period, oldest first' }) }),
+      { description: 'Repositories with a report in the period, ordered by repoId' },
+    ),
+  },
+  { title: 'ReadinessTrend' },
+);
+export type ReadinessTrend = Static<typeof ReadinessTrend>;
+
 export const ReadinessSummary = Type.Object(
   {
     organization: Type.Object({
@@ -122,6 +153,7 @@ export const ReadinessSummary = Type.Object(
       }),
       { description: 'Ordered by repoId' },
     ),
+    trend: ReadinessTrend,
   },
   { title: 'ReadinessSummary' },
 );

@@ -16,18 +16,27 @@ import {
   type ListQuery,
   type Report,
   type ReportUpload,
+  type TrendPeriod,
 } from './schemas.js';
 import { readinessStore as store, type ReportRow } from './store.js';
+import { buildTrend, periodStart } from './trend.js';
+import { millisOf, type Clock } from '../core/clock.js';
+
+/** The trend period when the request names none. */
+const DEFAULT_PERIOD: TrendPeriod = '1m';
 
 export interface ReadinessDeps {
   db: Db;
+  clock: Clock;
 }
 
 export class ReadinessService {
   private readonly db: Db;
+  private readonly clock: Clock;
 
-  constructor({ db }: ReadinessDeps) {
+  constructor({ db, clock }: ReadinessDeps) {
     this.db = db;
+    this.clock = clock;
   }
 
   /** The readiness model itself, so a dashboard can place each criterion of a report in its level and pillar. */
@@ -71,8 +80,10 @@ export class ReadinessService {
     return toReport(row);
   }
 
-  /** Levels, pass rates and pillars of the organization's repositories, from their newest reports. */
-  async summary(orgId: string): Promise<ReadinessSummary> {
+  /** Levels, pass rates and pillars of the organization's repositories, from their newest reports, and their trend over `period`. */
+  async summary(orgId: string, period: TrendPeriod = DEFAULT_PERIOD): Promise<ReadinessSummary> {
+    const since = periodStart(period, millisOf(this.clock));
+    const trend = buildTrend(await store.trendReports(this.db, orgId, since ?? Number.MIN_SAFE_INTEGER), period, since);
     const rows = await store.newestPerRepository(this.db, orgId, HISTORY_PER_REPOSITORY);
     const repositories: ReadinessSummary['repositories'] = [];
     for (const row of rows) {
@@ -103,6 +114,7 @@ export class ReadinessService {
         lastEvaluatedAt: repositories.length === 0 ? null : Math.max(...repositories.map((r) => r.latest.createdAt)),
       },
       repositories,
+      trend,
     };
   }
 

@@ -55,6 +55,25 @@ export const readinessStore = {
     return rows[0]!;
   },
 
+  /**
+   * The reports of a trend: every report since `since` (ms), and each repository's last report
+   * before it (`baseline`), which says where the repository stood when the period began. Oldest first.
+   */
+  async trendReports(db: Db, orgId: string, since: number) {
+    return db.queryMany<{ report_id: string; created_at: number; repo_id: string; report: string; baseline: boolean }>(
+      `SELECT report_id, created_at, repo_id, report::text AS report, false AS baseline
+         FROM readiness_reports WHERE org_id = $1 AND created_at >= $2
+       UNION ALL
+       SELECT report_id, created_at, repo_id, report::text AS report, true AS baseline FROM (
+         SELECT DISTINCT ON (repo_id) report_id, created_at, repo_id, report
+         FROM readiness_reports WHERE org_id = $1 AND created_at < $2
+         ORDER BY repo_id, created_at DESC, report_id
+       ) AS before
+       ORDER BY created_at, report_id`,
+      [orgId, since],
+    );
+  },
+
   /** Each repository's newest `perRepository` reports (their criteria only), with the repository's report count. */
   async newestPerRepository(db: Db, orgId: string, perRepository: number) {
     return db.queryMany<{

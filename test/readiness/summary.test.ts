@@ -43,7 +43,11 @@ describe('GET /api/organization/agent-readiness-summary', () => {
   it('is empty, with no organization level, before any report', async () => {
     const res = await t.request<Summary>('GET', SUMMARY, { key: org.ownerKey });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ organization: { level: null, repositories: 0, lastEvaluatedAt: null }, repositories: [] });
+    expect(res.body).toEqual({
+      organization: { level: null, repositories: 0, lastEvaluatedAt: null },
+      repositories: [],
+      trend: { period: '1m', since: expect.any(Number), organization: [], repositories: [] },
+    });
   });
 
   it('gives each repository its latest level (80 % rule), band level, pass rate, pillars and history; the organization the mean level rounded down', async () => {

@@ -49,7 +49,11 @@ describe.skipIf(!hasChromium)('readiness pages in Chromium against orgctl serve'
         ...each(2, { numerator: 2, denominator: 2, rationale: 'present' }),
         strict_typing: { numerator: null, denominator: 2, rationale: 'untyped: does not apply' },
         ...each(3, { numerator: 0, denominator: 2, rationale: 'absent' }),
-        integration_tests_exist: { numerator: 1, denominator: 2, rationale: 'packages/a has e2e tests; packages/b has none' },
+        integration_tests_exist: {
+          numerator: 1,
+          denominator: 2,
+          rationale: '1/2 (passes in packages/a; fails in packages/b): packages/a: integration/e2e tests: packages/a/e2e/x.test.ts; packages/b: none',
+        },
       },
       commitHash: 'bbbbbbbbbbbb2222',
       branch: 'main',
@@ -79,6 +83,15 @@ describe.skipIf(!hasChromium)('readiness pages in Chromium against orgctl serve'
     for (const p of repo.latest.pillars.filter((x) => x.evaluated > 0)) expect(await row.textContent()).toContain(`${p.pillar} ${p.passed}/${p.evaluated}`);
     // The trend says how the pass rate moved since the report before: up.
     expect(await row.getByTestId('trend').textContent()).toMatch(/^\+\d+ %$/);
+    // The organization's trend over the default month: the two reports, level 2 after the first and 3 after the second.
+    const trend = page.getByTestId('trend-card');
+    await trend
+      .getByTestId('trend-change')
+      .filter({ hasText: /^From level 2 at \d+ % to level 3 at \d+ %, over 2 reports\.$/ })
+      .waitFor();
+    await trend.getByLabel('Period').selectOption('7d');
+    await trend.getByTestId('trend-change').filter({ hasText: 'over 2 reports' }).waitFor();
+    expect(await trend.getByTestId('trend-points').getByRole('row').count()).toBe(2);
     expect(await page.getByTestId('evaluate-command').textContent()).toBe(`orgctl readiness evaluate --upload --url ${s.server.url}`);
     expect(await axeViolations(page)).toEqual([]);
   });
@@ -98,7 +111,11 @@ describe.skipIf(!hasChromium)('readiness pages in Chromium against orgctl serve'
     const skipped = page.getByTestId('criterion-strict_typing');
     expect(await skipped.getByRole('cell').first().textContent()).toBe('skipped');
     expect(await skipped.textContent()).toContain('untyped: does not apply');
-    expect(await page.getByTestId('criterion-integration_tests_exist').getByRole('cell').first().textContent()).toBe('[1/2]');
+    const integration = page.getByTestId('criterion-integration_tests_exist');
+    expect(await integration.getByRole('cell').first().textContent()).toBe('[1/2]');
+    // A monorepo's criterion says which application fails it and which passes.
+    expect(await integration.getByTestId('apps-failing').textContent()).toBe('Fails in packages/b');
+    expect(await integration.getByTestId('apps-passing').textContent()).toBe('Passes in packages/a');
 
     // The history holds both reports, newest first; the older one opens in place.
     const history = page.getByTestId('history').getByRole('row');

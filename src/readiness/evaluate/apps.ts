@@ -3,7 +3,7 @@ import { parse as parseYaml } from 'yaml';
 import { parseJson, tomlArray } from './parse.js';
 import type { RepoScan } from './scan.js';
 
-export type Language = 'javascript' | 'typescript' | 'python' | 'go' | 'rust' | 'java' | 'kotlin' | 'ruby' | 'c/c++';
+export type Language = 'javascript' | 'typescript' | 'python' | 'go' | 'rust' | 'java' | 'kotlin' | 'swift' | 'ruby' | 'c/c++';
 
 export interface App {
   /** Repository-relative directory, `.` for the root. */
@@ -12,6 +12,11 @@ export interface App {
   languages: Language[];
   /** The files under the application's directory, sorted. */
   files: readonly string[];
+  /**
+   * Files of the repository's own shared configuration packages the application depends on (a
+   * monorepo's `@acme/eslint-config`): their rules are the application's rules.
+   */
+  sharedConfig: readonly string[];
 }
 
 export interface Discovery {
@@ -150,6 +155,7 @@ const EXT: [RegExp, Language][] = [
   [/\.rs$/, 'rust'],
   [/\.java$/, 'java'],
   [/\.(kt|kts)$/, 'kotlin'],
+  [/\.swift$/, 'swift'],
   [/\.rb$/, 'ruby'],
   [/\.(c|cc|cpp|cxx|h|hpp)$/, 'c/c++'],
 ];
@@ -161,6 +167,7 @@ const MANIFEST: [RegExp, Language][] = [
   [/(^|\/)Cargo\.toml$/, 'rust'],
   [/(^|\/)(pom\.xml|build\.gradle)$/, 'java'],
   [/(^|\/)build\.gradle\.kts$/, 'kotlin'],
+  [/(^|\/)Package\.swift$/, 'swift'],
   [/(^|\/)Gemfile$/, 'ruby'],
   [/(^|\/)CMakeLists\.txt$/, 'c/c++'],
 ];
@@ -184,6 +191,27 @@ async function describe(scan: RepoScan, dir: string, languages: Language[]): Pro
   return `${name}${what} (${languages.length ? languages.join(', ') : 'no recognised language'})`.slice(0, 500);
 }
 
+const CONFIG_PACKAGE = /(eslint|prettier|lint|biome|tsconfig|config|tooling|style)/i;
+
+/** Directories of the checkout's own packages whose name says they hold shared tool configuration, by package name. */
+async function configPackages(scan: RepoScan): Promise<Map<string, string>> {
+  const byName = new Map<string, string>();
+  for (const f of scan.files) {
+    if (!f.endsWith('/package.json')) continue;
+    const name = (parseJson(await scan.read(f)) as { name?: unknown } | undefined)?.name;
+    if (typeof name === 'string' && CONFIG_PACKAGE.test(name)) byName.set(name, dirOf(f));
+  }
+  return byName;
+}
+
+async function sharedConfigOf(scan: RepoScan, dir: string, packages: Map<string, string>): Promise<string[]> {
+  if (!packages.size) return [];
+  const pkg = parseJson(await scan.read(dir === '.' ? 'package.json' : `${dir}/package.json`)) as Record<string, unknown> | undefined;
+  const names = ['dependencies', 'devDependencies', 'peerDependencies'].flatMap((k) => Object.keys((pkg?.[k] as object | undefined) ?? {}));
+  const dirs = names.map((n) => packages.get(n)).filter((d): d is string => d !== undefined && d !== dir);
+  return dirs.flatMap((d) => filesUnder(scan.files, d));
+}
+
 /** The applications of the checkout: workspace members of every kind found, else the root. */
 export async function discoverApps(scan: RepoScan): Promise<Discovery> {
   const workspaces: string[] = [];
@@ -198,10 +226,11 @@ export async function discoverApps(scan: RepoScan): Promise<Discovery> {
   const dirs = [...new Set(found.map((f) => f.dir).filter((d) => !NOT_APP.test(d)))].sort();
   const chosen = dirs.length ? dirs : ['.'];
   const apps: App[] = [];
+  const packages = dirs.length ? await configPackages(scan) : new Map<string, string>();
   for (const dir of chosen) {
     const files = filesUnder(scan.files, dir);
     const languages = languagesOf(files);
-    apps.push({ path: dir, description: await describe(scan, dir, languages), languages, files });
+    apps.push({ path: dir, description: await describe(scan, dir, languages), languages, files, sharedConfig: await sharedConfigOf(scan, dir, packages) });
   }
   return { apps, workspaces: workspaces.sort() };
 }

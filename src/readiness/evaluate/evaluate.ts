@@ -20,9 +20,14 @@ export interface EvaluateOptions {
   probe?: MachineProbe;
 }
 
+/** How one application fared on one application criterion. */
+export type AppVerdict = { app: string; verdict: 'pass' | 'fail' | 'not applicable' };
+
 export interface Evaluation {
   report: EvaluatedReport;
   scores: Scores;
+  /** Application criteria, application by application: what the summaries show of a monorepo (the report holds counts only). */
+  byApp: Record<string, AppVerdict[]>;
 }
 
 export class NoRepositoryUrlError extends Error {}
@@ -43,9 +48,15 @@ async function runRepository(check: Extract<Check, { scope: 'repository' }>, ctx
  * Once per application. Skipped only when it applies to none; an application it does not apply to
  * counts as passing (nothing there to fix), so the denominator stays the application count.
  */
-async function runApplications(check: Extract<Check, { scope: 'application' }>, ctx: CheckContext, apps: readonly App[]): Promise<CriterionResult> {
+async function runApplications(
+  check: Extract<Check, { scope: 'application' }>,
+  ctx: CheckContext,
+  apps: readonly App[],
+  verdicts: AppVerdict[],
+): Promise<CriterionResult> {
   const outcomes: [App, Outcome][] = [];
   for (const app of apps) outcomes.push([app, await check.run(ctx, app)]);
+  for (const [a, o] of outcomes) verdicts.push({ app: a.path, verdict: 'skip' in o ? 'not applicable' : o.pass ? 'pass' : 'fail' });
   const denominator = apps.length;
   if (outcomes.every(([, o]) => 'skip' in o)) {
     const reasons = [...new Set(outcomes.map(([, o]) => ('skip' in o ? o.skip : '')))];
@@ -56,8 +67,22 @@ async function runApplications(check: Extract<Check, { scope: 'application' }>, 
     const o = outcomes[0]![1];
     return { numerator, denominator, rationale: clip('skip' in o ? o.skip : o.evidence) };
   }
-  const parts = outcomes.map(([a, o]) => `${a.path}: ${'skip' in o ? `does not apply (${o.skip})` : `${o.pass ? 'pass' : 'fail'}, ${o.evidence}`}`);
-  return { numerator, denominator, rationale: clip(`${numerator}/${denominator}: ${parts.join('; ')}`) };
+  // The split comes first, in a fixed form the web page reads (`1/2 (passes in apps/web; fails in apps/api): ...`),
+  // then each application's evidence, passing ones first, where the 500-character cap cuts last.
+  const rank = (o: Outcome) => ('skip' in o ? 1 : o.pass ? 0 : 2);
+  const sorted = [...outcomes].sort(([, a], [, b]) => rank(a) - rank(b));
+  const where = (r: number) => sorted.filter(([, o]) => rank(o) === r).map(([a]) => a.path);
+  const split = (
+    [
+      ['passes in', where(0)],
+      ['fails in', where(2)],
+      ['does not apply in', where(1)],
+    ] as const
+  )
+    .filter(([, apps]) => apps.length)
+    .map(([label, apps]) => `${label} ${apps.join(', ')}`);
+  const parts = sorted.map(([a, o]) => `${a.path}: ${'skip' in o ? o.skip : o.evidence}`);
+  return { numerator, denominator, rationale: clip(`${numerator}/${denominator} (${split.join('; ')}): ${parts.join('; ')}`) };
 }
 
 /** Evaluates the checkout at `dir` against every criterion of the model. Reads only; never runs repository code. */
@@ -75,13 +100,15 @@ export async function evaluateRepository(o: EvaluateOptions): Promise<Evaluation
     probe: o.probe ?? systemProbe(),
   };
   const results: Record<string, CriterionResult> = {};
+  const byApp: Record<string, AppVerdict[]> = {};
   await Promise.all(
     CRITERIA.map(async (criterion) => {
       const check = checkById.get(criterion.id);
       if (!check || check.scope !== criterion.scope) throw new Error(`No ${criterion.scope} check for criterion ${criterion.id}`);
-      results[criterion.id] = check.scope === 'repository' ? await runRepository(check, ctx) : await runApplications(check, ctx, discovery.apps);
+      results[criterion.id] =
+        check.scope === 'repository' ? await runRepository(check, ctx) : await runApplications(check, ctx, discovery.apps, (byApp[criterion.id] = []));
     }),
   );
   const report = buildReport({ repoUrl, facts, apps: discovery.apps, results });
-  return { report, scores: scoreReport(report.report) };
+  return { report, scores: scoreReport(report.report), byApp };
 }

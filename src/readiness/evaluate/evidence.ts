@@ -1,6 +1,7 @@
 import type { App } from './apps.js';
 import { fail, pass, type CheckContext, type Outcome } from './types.js';
 import { anyOf } from './patterns.js';
+import { ciCommands, lineAt } from './ci-config.js';
 
 /** One kind of evidence: a file whose path matches, and optionally whose text matches too. */
 export interface Rule {
@@ -8,6 +9,8 @@ export interface Rule {
   content?: RegExp;
   /** What the evidence is, as the rationale names it (`ESLint config`). */
   what: string;
+  /** Match only what CI executes (see ci-config.ts), not names, titles or comments. */
+  commands?: boolean;
 }
 
 /** At most this many files are read for one rule, so a huge repository costs the same as a large one. */
@@ -27,6 +30,9 @@ export const MANIFEST = anyOf(
     /pom\.xml/,
     /build\.gradle(\.kts)?/,
     /Gemfile/,
+    /Package\.swift/,
+    /Podfile/,
+    /Cartfile/,
     /CMakeLists\.txt/,
     /conanfile\.(txt|py)/,
     /vcpkg\.json/,
@@ -35,6 +41,8 @@ export const MANIFEST = anyOf(
 );
 export const DOC_FILE = /^(README[^/]*|AGENTS\.md|CONTRIBUTING[^/]*|docs?\/.+\.(md|mdx|rst|txt|adoc))$|\/README[^/]*$/i;
 export const SOURCE_FILE = /\.(ts|tsx|mts|js|jsx|mjs|cjs|py|go|rs|java|kt|rb|c|cc|cpp|h|hpp|cs|php|swift|scala|ex|exs)$/;
+/** Java and Kotlin build files, where JVM tools are configured as plugins. */
+export const JVM_BUILD = /(^|\/)(pom\.xml|build\.gradle(\.kts)?|settings\.gradle(\.kts)?|gradle\/libs\.versions\.toml)$/;
 export const HOOK_FILE = /^(\.pre-commit-config\.ya?ml|\.husky\/[^/]+|lefthook\.ya?ml|\.lefthook\.ya?ml|\.lintstagedrc[^/]*|lint-staged\.config\.[cm]?js)$/;
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -47,7 +55,7 @@ export const dep = (what: string, ...names: string[]): Rule => ({ file: MANIFEST
 /** A file whose path alone is the evidence. */
 export const file = (what: string, re: RegExp): Rule => ({ file: re, what });
 /** A mention in CI configuration. */
-export const ci = (what: string, content: RegExp): Rule => ({ file: CI_FILE, content, what });
+export const ci = (what: string, content: RegExp): Rule => ({ file: CI_FILE, content, what, commands: true });
 /** A mention in the documentation (README, AGENTS.md, CONTRIBUTING, docs/). */
 export const doc = (what: string, content: RegExp): Rule => ({ file: DOC_FILE, content, what });
 
@@ -70,9 +78,10 @@ export async function firstEvidence(ctx: CheckContext, files: readonly string[],
     for (const f of matching(files, rule.file)) {
       if (!rule.content) return `${f} (${rule.what})`;
       if (++read > MAX_FILES_PER_RULE) break;
-      const text = await ctx.scan.read(f);
+      const text = rule.commands ? await ciCommands(ctx.scan, f) : await ctx.scan.read(f);
       const m = text === undefined ? null : rule.content.exec(text);
-      if (m) return `${f} (${rule.what}: "${m[0].replace(/^[^\w@./-]+|[^\w@./-]+$/g, '').slice(0, 60)}")`;
+      if (m)
+        return `${f}:${lineAt(text!, m.index + (m[0].length - m[0].trimStart().length))} (${rule.what}: "${m[0].replace(/^[^\w@./-]+|[^\w@./-]+$/g, '').slice(0, 60)}")`;
     }
   }
   return undefined;
@@ -86,7 +95,7 @@ export function appFiles(ctx: CheckContext, app: App): readonly string[] {
   let files = appFilesCache.get(app);
   if (!files) {
     const shared = ctx.scan.files.filter((f) => !f.includes('/') || /^\.(github|gitlab|circleci|husky|devcontainer|config)\//.test(f));
-    appFilesCache.set(app, (files = [...new Set([...app.files, ...shared])].sort()));
+    appFilesCache.set(app, (files = [...new Set([...app.files, ...shared, ...app.sharedConfig])].sort()));
   }
   return files;
 }

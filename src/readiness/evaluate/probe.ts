@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { runProcess } from '../../core/process/run-process.js';
 
 /** Facts about the machine that runs the evaluation (not the repository): injectable so tests are deterministic. */
@@ -6,6 +7,8 @@ export interface MachineProbe {
   vcsCli(): Promise<{ tool: 'gh' | 'glab'; installed: boolean; authenticated: boolean }[]>;
   /** Whether the devcontainer CLI is on PATH. */
   devcontainerCli(): Promise<boolean>;
+  /** Names the machine in a rationale, so a reader tells a property of the machine from one of the repository. */
+  where?(): string;
 }
 
 type Run = { installed: boolean; ok: boolean };
@@ -28,5 +31,6 @@ export function systemProbe(): MachineProbe {
         }),
       )),
     devcontainerCli: () => (devcontainer ??= run('devcontainer', ['--version']).then((r) => r.ok)),
+    where: () => `the evaluating machine (host ${hostname()}, tools looked up on its PATH)`,
   };
 }

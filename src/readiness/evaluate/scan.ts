@@ -5,10 +5,17 @@ import { git } from './git.js';
 /** Files larger than this are never read: configuration and manifests are far smaller. */
 const MAX_READ_BYTES = 512 * 1024;
 
+/**
+ * Directories that hold other projects' files (vendored dependencies, package manager caches, git
+ * submodule-like checkouts): a match inside them is never evidence about this repository.
+ */
+const VENDORED =
+  /(^|\/)(vendor|vendors|third[-_]party|3rdparty|node_modules|bower_components|jspm_packages|Pods|Carthage|\.build|\.venv|venv|site-packages|\.yarn)\//;
+
 /** The checkout as the checks see it: its file list, and file contents read on demand and kept. */
 export interface RepoScan {
   root: string;
-  /** Every tracked or untracked-not-ignored file, repository-relative with `/`, sorted. */
+  /** Every tracked or untracked-not-ignored file outside vendored directories (VENDORED), repository-relative with `/`, sorted. */
   files: readonly string[];
   has(file: string): boolean;
   /** The text of a file, or undefined when it is absent, too large or unreadable. */
@@ -20,7 +27,8 @@ const splitZ = (out: string) => out.split('\0').filter((f) => f !== '');
 export async function scanRepository(dir: string): Promise<RepoScan> {
   const root = (await git(dir, ['rev-parse', '--show-toplevel'])).trim();
   const [tracked, untracked] = await Promise.all([git(root, ['ls-files', '-z', '--cached']), git(root, ['ls-files', '-z', '--others', '--exclude-standard'])]);
-  const files = [...new Set([...splitZ(tracked), ...splitZ(untracked)])].sort();
+  const every = [...new Set([...splitZ(tracked), ...splitZ(untracked)])].sort();
+  const files = every.filter((f) => !VENDORED.test(f));
   const set = new Set(files);
   const cache = new Map<string, Promise<string | undefined>>();
   const load = async (file: string) => {

@@ -13,28 +13,28 @@ criterionCases('Build System (offline)', [
   {
     id: 'build_cmd_doc',
     pass: { ...NODE_APP, 'README.md': '# App\n\n```\nnpm ci\nnpm run build\n```\n' },
-    passNames: /README\.md \(build\/install command: "npm ci/,
+    passNames: /README\.md(:\d+)? \(build\/install command: "npm ci/,
     fail: { ...NODE_APP, 'README.md': '# App\n' },
     failNames: /build\/install command/,
   },
   {
     id: 'deps_pinned',
     pass: { ...NODE_APP, 'package-lock.json': '{}' },
-    passNames: /package-lock\.json \(lockfile\)/,
+    passNames: /package-lock\.json(:\d+)? \(lockfile\)/,
     fail: { 'requirements.txt': 'requests>=2\n' },
     failNames: /no lockfile committed.*requirements\.txt/,
   },
   {
     id: 'agentic_development',
     pass: { ...NODE_APP, '.claude/settings.json': '{}' },
-    passNames: /\.claude\/settings\.json \(agent configuration\)/,
+    passNames: /\.claude\/settings\.json(:\d+)? \(agent configuration\)/,
     fail: NODE_APP,
     failNames: /agent configuration/,
   },
   {
     id: 'build_performance_tracking',
     pass: { ...NODE_APP, '.github/workflows/ci.yml': 'jobs:\n  b:\n    steps:\n      - uses: actions/cache@v4\n' },
-    passNames: /ci\.yml \(build caching in CI: "actions\/cache/,
+    passNames: /ci\.yml(:\d+)? \(build caching in CI: "actions\/cache/,
     fail: { ...NODE_APP, ...workflow('npm test') },
     failNames: /build caching/,
     skip: NODE_APP,
@@ -43,7 +43,7 @@ criterionCases('Build System (offline)', [
   {
     id: 'single_command_setup',
     pass: { ...NODE_APP, 'README.md': 'Run `npm run dev` after cloning.\n' },
-    passNames: /README\.md \(setup\/run command: "npm run dev/,
+    passNames: /README\.md(:\d+)? \(setup\/run command: "npm run dev/,
     fail: { ...NODE_APP, 'README.md': '# App\n' },
     failNames: /setup\/run command/,
   },
@@ -64,7 +64,7 @@ criterionCases('Build System (offline)', [
   {
     id: 'progressive_rollout',
     pass: { ...deployed, 'k8s/rollout.yaml': 'kind: Rollout\nspec:\n  strategy:\n    canary: {}\n' },
-    passNames: /k8s\/rollout\.yaml \(canary or percentage rollout/,
+    passNames: /k8s\/rollout\.yaml(:\d+)? \(canary or percentage rollout/,
     fail: deployed,
     failNames: /canary or percentage rollout/,
     skip: NODE_APP,
@@ -112,7 +112,7 @@ criterionCases('Build System (offline)', [
   {
     id: 'version_drift_detection',
     pass: { ...twoApps, '.syncpackrc': '{}' },
-    passNames: /\.syncpackrc \(syncpack config\)/,
+    passNames: /\.syncpackrc(:\d+)? \(syncpack config\)/,
     fail: twoApps,
     failNames: /syncpack/,
     skip: NODE_APP,
@@ -121,14 +121,14 @@ criterionCases('Build System (offline)', [
   {
     id: 'release_automation',
     pass: { ...NODE_APP, ...workflow('npx semantic-release') },
-    passNames: /ci\.yml \(release or deploy automation in CI: "semantic-release/,
+    passNames: /ci\.yml(:\d+)? \(release or deploy automation in CI: "semantic-release/,
     fail: NODE_APP,
     failNames: /release tool config/,
   },
   {
     id: 'dead_feature_flag_detection',
     pass: { ...deps('@growthbook/growthbook'), 'docs/flags.md': 'We remove stale flags every sprint.\n' },
-    passNames: /docs\/flags\.md \(documented flag clean-up/,
+    passNames: /docs\/flags\.md(:\d+)? \(documented flag clean-up/,
     fail: deps('@growthbook/growthbook'),
     failNames: /stale-flag detection/,
     skip: NODE_APP,
@@ -163,10 +163,10 @@ describe('Build System (machine and forge)', () => {
     expect(r).toMatchObject({ numerator: 1, rationale: expect.stringMatching(/Co-authored-by: Claude/) });
   });
 
-  it('forge criteria are skipped without a token, naming GITHUB_TOKEN', async () => {
+  it('forge criteria without a token are judged from the checkout, naming GITHUB_TOKEN as what was not read', async () => {
     const r = (await evaluate(makeRepo(NODE_APP))).report.report;
     for (const id of ['automated_pr_review', 'fast_ci_feedback', 'deployment_frequency']) {
-      expect(r[id]).toMatchObject({ numerator: null, rationale: expect.stringMatching(/no GitHub token \(GITHUB_TOKEN or --github-token\)/) });
+      expect(r[id]).toMatchObject({ numerator: 0, rationale: expect.stringMatching(/no GitHub token \(GITHUB_TOKEN or --github-token\)/) });
     }
   });
 

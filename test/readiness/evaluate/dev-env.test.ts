@@ -17,14 +17,14 @@ criterionCases('Dev Environment', [
   {
     id: 'env_template',
     pass: { ...NODE_APP, '.env.example': 'PORT=3000\n' },
-    passNames: /\.env\.example \(environment template\)/,
+    passNames: /\.env\.example(:\d+)? \(environment template\)/,
     fail: NODE_APP,
     failNames: /environment template/,
   },
   {
     id: 'local_services_setup',
     pass: { ...deps('pg'), 'compose.yaml': 'services:\n  db:\n    image: postgres\n' },
-    passNames: /compose\.yaml \(compose file\)/,
+    passNames: /compose\.yaml(:\d+)? \(compose file\)/,
     fail: deps('pg'),
     failNames: /documented local services/,
     skip: NODE_APP,
@@ -33,11 +33,11 @@ criterionCases('Dev Environment', [
   {
     id: 'database_schema',
     pass: { ...deps('pg'), 'migrations/0001_init.sql': 'CREATE TABLE t (id int);' },
-    passNames: /migrations\/0001_init\.sql \(migrations\)/,
+    passNames: /migrations\/0001_init\.sql(:\d+)? \(migrations\)/,
     fail: deps('pg'),
-    failNames: /migrations, schema definition/,
+    failNames: /Alembic migrations, Flyway migrations, Liquibase changelog, Prisma schema/,
     skip: NODE_APP,
-    skipNames: /no database driver or ORM in \./,
+    skipNames: /no database driver, ORM or migrations in \./,
   },
 ]);
 
@@ -47,7 +47,7 @@ it('devcontainer_runnable: skipped without a devcontainer, and skipped when the 
   const noCli = await evaluate(makeRepo({ ...NODE_APP, ...devcontainer }), { probe: BARE_MACHINE });
   expect(noCli.report.report.devcontainer_runnable).toMatchObject({
     numerator: null,
-    rationale: 'skipped: the devcontainer CLI is not on PATH of the evaluating machine',
+    rationale: 'skipped: the devcontainer CLI is not on the PATH of the evaluating machine (a property of the machine, not of .devcontainer/devcontainer.json)',
   });
 });
 

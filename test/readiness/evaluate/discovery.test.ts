@@ -102,7 +102,7 @@ describe('application discovery', () => {
   it('credits each application of a monorepo separately, naming each in the rationale', async () => {
     const { report } = await evaluate(makeRepo({ ...monorepos[0]![1], 'apps/web/src/a.test.ts': '' }));
     expect(report.report.unit_tests_exist).toMatchObject({ numerator: 1, denominator: 3 });
-    expect(report.report.unit_tests_exist!.rationale).toMatch(/^1\/3: apps\/api: fail, .*; apps\/web: pass, 1 test files/);
+    expect(report.report.unit_tests_exist!.rationale).toMatch(/^1\/3 \(passes in apps\/web; fails in apps\/api, packages\/cli\): apps\/web: 1 test files/);
   });
 });
 

@@ -8,9 +8,9 @@ criterionCases('Debugging & Observability', [
   {
     id: 'structured_logging',
     pass: deps('pino'),
-    passNames: /package\.json \(logging library: "pino"/,
+    passNames: /package\.json(:\d+)? \(logging library: "pino"/,
     fail: NODE_APP,
-    failNames: /logging library, Go log\/slog, logger module/,
+    failNames: /logging library, Go log\/slog, Python logging library/,
   },
   {
     id: 'distributed_tracing',
@@ -23,9 +23,9 @@ criterionCases('Debugging & Observability', [
   {
     id: 'error_tracking_contextualized',
     pass: { ...deps('@sentry/node'), 'src/errors.ts': 'Sentry.setUser({ id });' },
-    passNames: /error tracking SDK: "@sentry\/node".*with context: src\/errors\.ts \(error context: "setUser"/,
+    passNames: /error tracking SDK: "@sentry\/node".*with context: src\/errors\.ts(:\d+)? \(error context: "setUser"/,
     fail: deps('@sentry/node'),
-    failNames: /but no context \(source maps, breadcrumbs, user or tags\)/,
+    failNames: /but no context(:\d+)? \(source maps, breadcrumbs, user or tags\)/,
   },
   {
     id: 'alerting_configured',
@@ -37,21 +37,21 @@ criterionCases('Debugging & Observability', [
   {
     id: 'runbooks_documented',
     pass: { ...NODE_APP, 'docs/runbooks/db-failover.md': '# Failover\n' },
-    passNames: /docs\/runbooks\/db-failover\.md \(runbook\)/,
+    passNames: /docs\/runbooks\/db-failover\.md(:\d+)? \(runbook\)/,
     fail: NODE_APP,
     failNames: /runbook/,
   },
   {
     id: 'deployment_observability',
     pass: { ...NODE_APP, 'docs/deploy.md': 'After a deploy, watch the Grafana board.\n' },
-    passNames: /docs\/deploy\.md \(dashboards or deploy notifications in docs: "Grafana/,
+    passNames: /docs\/deploy\.md(:\d+)? \(dashboards or deploy notifications in docs: "Grafana/,
     fail: NODE_APP,
     failNames: /deploy notification in CI/,
   },
   {
     id: 'health_checks',
     pass: { ...service, 'src/server.ts': "app.get('/healthz', () => 'ok');" },
-    passNames: /src\/server\.ts \(health endpoint/,
+    passNames: /src\/server\.ts(:\d+)? \(health endpoint/,
     fail: service,
     failNames: /Docker HEALTHCHECK/,
     skip: NODE_APP,
@@ -97,13 +97,15 @@ it('code_quality_metrics reads code scanning analyses through the GitHub API whe
   expect(healthy.asked).toContain('/repos/acme/app/code-scanning/analyses');
 });
 
-it('code_quality_metrics passes on a Codecov configuration and is skipped without evidence or token', async () => {
+it('code_quality_metrics passes on a Codecov configuration and fails without evidence, saying the forge was not read', async () => {
   expect((await evaluate(makeRepo({ ...NODE_APP, 'codecov.yml': 'coverage: {}\n' }))).report.report.code_quality_metrics).toMatchObject({
     numerator: 1,
     rationale: 'found codecov.yml (quality tracking config)',
   });
   expect((await evaluate(makeRepo(NODE_APP))).report.report.code_quality_metrics).toMatchObject({
-    numerator: null,
-    rationale: expect.stringMatching(/^skipped: no Codecov\/Sonar\/Code Climate configuration, and no GitHub token/),
+    numerator: 0,
+    rationale: expect.stringMatching(
+      /^no Codecov\/Sonar\/Code Climate\/Codacy configuration or badge in the repository; code scanning not read: no GitHub token/,
+    ),
   });
 });

@@ -1,4 +1,29 @@
-import { percent, score, type LevelSection } from './model.js';
+import { appSplit, percent, score, type LevelSection } from './model.js';
+
+/** In a monorepo, where a criterion fails and where it passes, so a reader knows which application to fix. */
+function AppsOf({ rationale }: { rationale: string }) {
+  const split = appSplit(rationale);
+  if (!split || (!split.fails.length && !split.notApplicable.length)) return null;
+  const line = (label: string, apps: string[], testId: string) =>
+    apps.length ? (
+      <li data-testid={testId}>
+        {label}{' '}
+        {apps.map((a, i) => (
+          <span key={a}>
+            {i ? ', ' : ''}
+            <code>{a}</code>
+          </span>
+        ))}
+      </li>
+    ) : null;
+  return (
+    <ul className="apps small">
+      {line('Fails in', split.fails, 'apps-failing')}
+      {line('Passes in', split.passes, 'apps-passing')}
+      {line('Does not apply in', split.notApplicable, 'apps-not-applicable')}
+    </ul>
+  );
+}
 
 /** One level of a report: its criteria as `[X/Y]` rows with their rationale; locked until the level below reaches 80 %. */
 export function LevelSectionCard({ section }: { section: LevelSection }) {
@@ -33,6 +58,7 @@ export function LevelSectionCard({ section }: { section: LevelSection }) {
                 </td>
                 <td>
                   {r.evaluation ? r.evaluation.rationale || <span className="muted">no rationale given</span> : <span className="muted">{r.checks}</span>}
+                  {r.evaluation ? <AppsOf rationale={r.evaluation.rationale} /> : null}
                 </td>
               </tr>
             );

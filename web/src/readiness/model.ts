@@ -56,3 +56,29 @@ export function score(e: Evaluation | undefined): { text: string; state: 'pass' 
   const text = `[${e.numerator}/${e.denominator}]`;
   return { text, state: e.numerator >= e.denominator ? 'pass' : e.numerator === 0 ? 'fail' : 'partial' };
 }
+
+export interface AppSplit {
+  passes: string[];
+  fails: string[];
+  notApplicable: string[];
+}
+
+/**
+ * Which applications pass and fail an application criterion, read from the head of the rationale
+ * orgctl's evaluator writes for a monorepo (`1/2 (passes in apps/web; fails in apps/api): ...`).
+ * Reports in other forms (the agent's own tool) carry no split: undefined.
+ */
+export function appSplit(rationale: string): AppSplit | undefined {
+  const head = /^\d+\/\d+ \(([^)]*)\): /.exec(rationale)?.[1];
+  if (!head) return undefined;
+  const split: AppSplit = { passes: [], fails: [], notApplicable: [] };
+  for (const part of head.split('; ')) {
+    const m = /^(passes in|fails in|does not apply in) (.+)$/.exec(part);
+    if (!m) return undefined;
+    const apps = m[2]!.split(', ');
+    if (m[1] === 'passes in') split.passes = apps;
+    else if (m[1] === 'fails in') split.fails = apps;
+    else split.notApplicable = apps;
+  }
+  return split;
+}

@@ -8,6 +8,7 @@ import { HowToPanel } from './how-to-panel.js';
 import { percent, type RepositorySummary } from './model.js';
 import { summaryQuery } from './queries.js';
 import { Trend } from './trend.js';
+import { TrendCard } from './trend-card.js';
 
 function PillarRates({ pillars }: { pillars: RepositorySummary['latest']['pillars'] }) {
   return (
@@ -101,6 +102,7 @@ export function ReadinessPage() {
               The mean of each repository's latest level, rounded down. A repository reaches level N+1 when at least 80 % of its level-N criteria pass.
             </p>
           </div>
+          {summary.data.repositories.length > 0 ? <TrendCard /> : null}
           {summary.data.repositories.length > 0 ? <RepositoriesTable repositories={summary.data.repositories} /> : null}
         </>
       ) : null}

@@ -5,6 +5,7 @@ import { Page, QueryState } from '../ui/parts.js';
 import { LevelSectionCard } from './level-section.js';
 import { levelSections, percent, score, type Criteria, type Report, type RepositorySummary } from './model.js';
 import { criteriaQuery, reportsQuery, summaryQuery } from './queries.js';
+import { TrendCard } from './trend-card.js';
 
 const HISTORY = 30;
 
@@ -118,6 +119,7 @@ export function RepositoryPage() {
               {shown.droidVersion ? ` · ${shown.droidVersion}` : ''}
             </p>
           </div>
+          <TrendCard repoId={repoId} />
           <ReportView report={shown} criteria={criteria.data} />
           <History repo={repo} selected={shown.reportId} onSelect={(id) => void navigate({ search: { repo: repoId, report: id } })} />
         </>

@@ -5,6 +5,7 @@ import { apiFailure, type Forge } from '../forge.js';
 import { ci, CI_FILE, dep, doc, DOC_FILE, evidenceOutcome, file, firstEvidence, type Rule } from '../evidence.js';
 import { appEvidence, appEvidenceWhen, DEPLOYMENT, repoCheck, repoEvidence } from '../define.js';
 import { fail, pass, skip, type Check, type CheckContext, type Outcome } from '../types.js';
+import { deploymentFrequencyOffline, fastCiOffline, prReviewOffline } from './offline-forge.js';
 
 const ROOT_DOC = /^(README[^/]*|AGENTS\.md|CONTRIBUTING[^/]*)$/i;
 export const SETUP_COMMAND = anyOf(
@@ -33,15 +34,20 @@ export const SETUP_COMMAND = anyOf(
 const forgeOf = (ctx: CheckContext): Forge | undefined => ('unavailable' in ctx.forge ? undefined : ctx.forge);
 const unavailable = (ctx: CheckContext) => ('unavailable' in ctx.forge ? ctx.forge.unavailable : '');
 
-/** A check that needs the forge: skipped with the reason when it is out of reach or refuses. */
-export const forgeCheck = (id: string, run: (forge: Forge, ctx: CheckContext) => Promise<Outcome>): Check =>
+type Offline = (ctx: CheckContext, why: string) => Promise<Outcome>;
+
+/**
+ * A check that reads the forge. When the forge is out of reach or refuses, `offline` judges from
+ * the checkout and its history instead (saying so); without one the criterion is skipped with the reason.
+ */
+export const forgeCheck = (id: string, run: (forge: Forge, ctx: CheckContext) => Promise<Outcome>, offline?: Offline): Check =>
   repoCheck(id, async (ctx) => {
     const forge = forgeOf(ctx);
-    if (!forge) return skip(unavailable(ctx));
+    if (!forge) return offline ? offline(ctx, unavailable(ctx)) : skip(unavailable(ctx));
     try {
       return await run(forge, ctx);
     } catch (e) {
-      return skip(apiFailure(e));
+      return offline ? offline(ctx, apiFailure(e)) : skip(apiFailure(e));
     }
   });
 
@@ -158,19 +164,25 @@ export const buildChecks: Check[] = [
   }),
   repoCheck('vcs_cli_tools', async (ctx) => {
     const tools = await ctx.probe.vcsCli();
+    const where = ctx.probe.where?.() ?? 'the evaluating machine';
     const ok = tools.find((t) => t.installed && t.authenticated);
-    if (ok) return pass(`${ok.tool} is installed and authenticated on the evaluating machine (\`${ok.tool} auth status\`)`);
+    const checked = `a property of ${where}, not of the repository; checked \`gh auth status\` and \`glab auth status\``;
+    if (ok) return pass(`${ok.tool} is installed and authenticated: ${checked}`);
     const state = tools.map((t) => `${t.tool}: ${t.installed ? 'installed, not authenticated' : 'not on PATH'}`).join('; ');
-    return fail(`no authenticated forge CLI on the evaluating machine (${state})`);
+    return fail(`no authenticated forge CLI (${state}): ${checked}`);
   }),
-  forgeCheck('automated_pr_review', async (forge) => {
-    const pulls = await forge.mergedPulls(10);
-    if (!pulls.length) return skip(`no merged pull requests on ${forge.name} to inspect`);
-    const bots = await forge.reviewBots(pulls.map((p) => p.number));
-    return bots.length
-      ? pass(`bots reviewed recent pull requests of ${forge.name}: ${bots.join(', ')}`)
-      : fail(`no bot reviews or comments on the last ${pulls.length} merged pull requests of ${forge.name}`);
-  }),
+  forgeCheck(
+    'automated_pr_review',
+    async (forge) => {
+      const pulls = await forge.mergedPulls(10);
+      if (!pulls.length) return skip(`no merged pull requests on ${forge.name} to inspect`);
+      const bots = await forge.reviewBots(pulls.map((p) => p.number));
+      return bots.length
+        ? pass(`bots reviewed recent pull requests of ${forge.name}: ${bots.join(', ')}`)
+        : fail(`no bot reviews or comments on the last ${pulls.length} merged pull requests of ${forge.name}`);
+    },
+    prReviewOffline,
+  ),
   repoCheck('agentic_development', async (ctx) => {
     const log = await git(ctx.scan.root, ['log', '-100', '--format=%B'], { allowFailure: true });
     const trailer = /^co-authored-by:.*\b(claude|droid|factory|copilot|cursor|codex|devin|aider|openai|anthropic|gemini|sweep)\b.*$/im.exec(log);
@@ -180,18 +192,22 @@ export const buildChecks: Check[] = [
       ci('agent workflow', /droid exec|claude-code-action|anthropics\/|openai\/codex|copilot-swe-agent|factory-ai/i),
     ]);
   }),
-  forgeCheck('fast_ci_feedback', async (forge) => {
-    const pulls = await forge.mergedPulls(10);
-    const minutes: number[] = [];
-    for (const p of pulls) {
-      const m = await forge.checkMinutes(p.headSha);
-      if (m !== undefined) minutes.push(m);
-    }
-    if (!minutes.length) return skip(`no check runs on recent merged pull requests of ${forge.name}`);
-    const avg = minutes.reduce((a, b) => a + b, 0) / minutes.length;
-    const text = `average CI duration ${avg.toFixed(1)} min over ${minutes.length} merged pull requests of ${forge.name}`;
-    return avg < 10 ? pass(text) : fail(`${text} (10 min or more)`);
-  }),
+  forgeCheck(
+    'fast_ci_feedback',
+    async (forge) => {
+      const pulls = await forge.mergedPulls(10);
+      const minutes: number[] = [];
+      for (const p of pulls) {
+        const m = await forge.checkMinutes(p.headSha);
+        if (m !== undefined) minutes.push(m);
+      }
+      if (!minutes.length) return skip(`no check runs on recent merged pull requests of ${forge.name}`);
+      const avg = minutes.reduce((a, b) => a + b, 0) / minutes.length;
+      const text = `average CI duration ${avg.toFixed(1)} min over ${minutes.length} merged pull requests of ${forge.name}`;
+      return avg < 10 ? pass(text) : fail(`${text} (10 min or more)`);
+    },
+    fastCiOffline,
+  ),
   repoCheck('build_performance_tracking', async (ctx) => {
     if (!ctx.scan.files.some((f) => CI_FILE.test(f))) return skip('no CI configuration: no build to measure');
     return evidenceOutcome(ctx, ctx.scan.files, [
@@ -203,14 +219,18 @@ export const buildChecks: Check[] = [
       ci('build timing in CI', /build[-_ ]?(time|duration|metrics)|--profile|buildevents/i),
     ]);
   }),
-  forgeCheck('deployment_frequency', async (forge) => {
-    const dates = (await forge.releaseDates()).map(Date.parse).filter(Number.isFinite);
-    if (!dates.length) return skip(`no releases on ${forge.name}`);
-    const since = Date.now() - 28 * DAY_MS;
-    const recent = dates.filter((d) => d >= since).length;
-    const text = `${recent} releases of ${forge.name} in the last 4 weeks`;
-    return recent >= 8 ? pass(`${text} (2 or more a week)`) : fail(`${text} (fewer than 2 a week)`);
-  }),
+  forgeCheck(
+    'deployment_frequency',
+    async (forge) => {
+      const dates = (await forge.releaseDates()).map(Date.parse).filter(Number.isFinite);
+      if (!dates.length) return skip(`no releases on ${forge.name}`);
+      const since = Date.now() - 28 * DAY_MS;
+      const recent = dates.filter((d) => d >= since).length;
+      const text = `${recent} releases of ${forge.name} in the last 4 weeks`;
+      return recent >= 8 ? pass(`${text} (2 or more a week)`) : fail(`${text} (fewer than 2 a week)`);
+    },
+    deploymentFrequencyOffline,
+  ),
   repoEvidence('single_command_setup', [
     { file: ROOT_DOC, content: SETUP_COMMAND, what: 'setup/run command' },
     { file: DOC_FILE, content: SETUP_COMMAND, what: 'setup/run command' },

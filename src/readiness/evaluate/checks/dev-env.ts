@@ -1,6 +1,6 @@
 import { runProcess } from '../../../core/process/run-process.js';
 import { DATABASE, repoCheck } from '../define.js';
-import { appFiles, appWhere, dep, doc, evidenceOutcome, file, firstEvidence, type Rule } from '../evidence.js';
+import { appFiles, appWhere, dep, doc, evidenceOutcome, file, firstEvidence, JVM_BUILD, type Rule } from '../evidence.js';
 import { appCheck } from '../define.js';
 import { fail, pass, skip, type Check } from '../types.js';
 
@@ -40,6 +40,22 @@ const parseJsonc = (text: string): unknown => {
   }
 };
 
+/** Schema management, tool by tool: a stray .sql file (a fixture, a query) is not a schema. */
+const SCHEMA: Rule[] = [
+  file('Alembic migrations', /(^|\/)(alembic\.ini|(alembic|migrations)\/versions\/[^/]+\.py)$/),
+  file('Flyway migrations', /(^|\/)(flyway\.(conf|toml)|V\d+(_\d+)*__[^/]+\.sql)$/),
+  file('Liquibase changelog', /(^|\/)(liquibase\.properties|db\/changelog\/.+|[^/]*changelog[^/]*\.(xml|ya?ml|json|sql))$/),
+  file('Prisma schema', /(^|\/)([^/]+\.prisma|prisma\/migrations\/.+)$/),
+  file('Drizzle config', /(^|\/)drizzle\.config\.[cm]?[jt]s$/),
+  file('migrations', /(^|\/)(migrations?|db\/migrate|migrate|priv\/repo\/migrations)\/.+\.(sql|py|rb|ts|js|go|exs|ya?ml)$/),
+  file(
+    'SQL schema',
+    /(^|\/)((schema|structure|init|ddl)\.sql|schema\.rb|diesel\.toml|(schema|schemas|sql|db|database|ddl|drizzle|supabase)\/(.+\/)?[^/]+\.sql|\d+[_-][^/]+\.sql)$/,
+  ),
+  file('Core Data model', /\.xcdatamodeld\/.+/),
+  { file: JVM_BUILD, content: /flyway|liquibase/i, what: 'Flyway/Liquibase build plugin' },
+];
+
 export const devEnvChecks: Check[] = [
   repoCheck('devcontainer', async (ctx) => {
     const f = ctx.scan.files.find((x) => DEVCONTAINER.test(x));
@@ -69,23 +85,15 @@ export const devEnvChecks: Check[] = [
     ]);
   }),
   appCheck('database_schema', async (ctx, app) => {
-    const db = await firstEvidence(ctx, app.path === '.' ? ctx.scan.files : app.files, DATABASE.slice(0, 1));
-    if (!db) return skip(`no database driver or ORM in ${app.path}: no schema to define`);
-    return evidenceOutcome(
-      ctx,
-      appFiles(ctx, app),
-      [
-        file('migrations', /(^|\/)(migrations?|db\/migrate|alembic\/versions|migrate)\/[^/]+$/),
-        file('schema definition', /(^|\/)(schema\.prisma|schema\.sql|structure\.sql|schema\.rb|diesel\.toml|drizzle\.config\.[cm]?[jt]s|[^/]+\.sql)$/),
-        file('Liquibase/Flyway changelog', /(^|\/)(db\/changelog\/.+|V\d+__[^/]+\.sql)$/),
-      ],
-      appWhere(app),
-    );
+    const db = await firstEvidence(ctx, app.path === '.' ? ctx.scan.files : app.files, DATABASE);
+    if (!db) return skip(`no database driver, ORM or migrations in ${app.path}: no schema to define`);
+    return evidenceOutcome(ctx, appFiles(ctx, app), SCHEMA, appWhere(app));
   }),
   repoCheck('devcontainer_runnable', async (ctx) => {
     const f = ctx.scan.files.find((x) => DEVCONTAINER.test(x));
     if (!f) return skip('no devcontainer configuration to run');
-    if (!(await ctx.probe.devcontainerCli())) return skip('the devcontainer CLI is not on PATH of the evaluating machine');
+    if (!(await ctx.probe.devcontainerCli()))
+      return skip(`the devcontainer CLI is not on the PATH of ${ctx.probe.where?.() ?? 'the evaluating machine'} (a property of the machine, not of ${f})`);
     // Building would run the repository's Dockerfile; reading the configuration proves the CLI accepts it.
     const r = await runProcess('devcontainer', ['read-configuration', '--workspace-folder', ctx.scan.root], {
       timeoutMs: 60_000,

@@ -2,6 +2,7 @@ import { apiFailure } from '../forge.js';
 import { appFiles, appWhere, ci, dep, doc, file, firstEvidence, SOURCE_FILE, type Rule } from '../evidence.js';
 import { appCheck, appEvidence, appEvidenceWhen, DATABASE, DEPLOYMENT, repoEvidence, WEB_FRAMEWORK } from '../define.js';
 import { fail, pass, skip, type Check } from '../types.js';
+import { QUALITY_BADGE } from './offline-forge.js';
 
 const source = (what: string, content: RegExp): Rule => ({ file: SOURCE_FILE, content, what });
 
@@ -81,8 +82,27 @@ export const observabilityChecks: Check[] = [
       'lograge',
       'semantic_logger',
       'spdlog',
+      'json-log-formatter',
+      'ecs-logging',
+      'logstash-logback-encoder',
+      'log4j-api',
+      'kotlin-logging',
+      'swift-log',
+      'tslog',
     ),
     { file: /\.go$/, content: /"log\/slog"/, what: 'Go log/slog' },
+    {
+      file: /\.py$/,
+      content: /^\s*(import structlog|from structlog\b|from loguru import|import loguru|from pythonjsonlogger\b|import pythonjsonlogger)/m,
+      what: 'Python logging library',
+    },
+    {
+      file: /(^|\/)(logging[^/]*\.(conf|ini|ya?ml|json)|[^/]+\.py)$/,
+      content: /JsonFormatter|jsonlogger|json_log_formatter|"format"\s*:\s*"json"|formatter\s*[:=]\s*["']?json/i,
+      what: 'Python logging configured with a JSON formatter',
+    },
+    { file: /\.swift$/, content: /\bLogger\(\s*subsystem:|^\s*import OSLog\b|\bos_log\(|^\s*import Logging\b/m, what: 'Swift os.Logger/swift-log' },
+    file('JVM logging configuration', /(^|\/)(logback(-spring|-test)?\.xml|log4j2?(-spring)?\.(xml|ya?ml|json|properties))$/),
     file('logger module', /(^|\/)(logger|logging|log)\.(ts|js|mjs|py|go|rs|rb)$/),
   ]),
   appEvidence('distributed_tracing', [
@@ -129,12 +149,19 @@ export const observabilityChecks: Check[] = [
     const local = await firstEvidence(ctx, appFiles(ctx, app), [
       file(
         'quality tracking config',
-        /(^|\/)(\.?codecov\.ya?ml|sonar-project\.properties|\.codeclimate\.ya?ml|\.coveralls\.yml|qlty\.toml|\.qlty\/qlty\.toml)$/,
+        /(^|\/)(\.?codecov\.ya?ml|sonar-project\.properties|\.codeclimate\.ya?ml|\.coveralls\.yml|qlty\.toml|\.qlty\/qlty\.toml|\.deepsource\.toml|\.codacy\.ya?ml)$/,
       ),
-      ci('quality tracking in CI', /codecov\/codecov-action|coverallsapp|sonarsource|sonarcloud|codeclimate|qlty/i),
+      ci('quality tracking in CI', /codecov\/codecov-action|coverallsapp|sonarsource|sonarcloud|codeclimate|qlty|codacy|deepsource/i),
+      {
+        file: /(^|\/)(pom\.xml|build\.gradle(\.kts)?)$/,
+        content: /sonar-maven-plugin|org\.sonarqube|jacoco-badge|coveralls/,
+        what: 'quality tracking build plugin',
+      },
+      QUALITY_BADGE,
     ]);
     if (local) return pass(`found ${local}`);
-    if ('unavailable' in ctx.forge) return skip(`no Codecov/Sonar/Code Climate configuration, and ${ctx.forge.unavailable}`);
+    if ('unavailable' in ctx.forge)
+      return fail(`no Codecov/Sonar/Code Climate/Codacy configuration or badge in ${appWhere(app)}; code scanning not read: ${ctx.forge.unavailable}`);
     try {
       const n = await ctx.forge.codeScanningAnalyses();
       return n > 0

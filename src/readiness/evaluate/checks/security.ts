@@ -1,8 +1,10 @@
+import { parse as parseYaml } from 'yaml';
 import { git } from '../git.js';
 import { apiFailure } from '../forge.js';
 import { appEvidence, appEvidenceWhen, DATABASE, repoCheck, repoEvidence, WEB_FRAMEWORK } from '../define.js';
 import { ci, dep, doc, evidenceOutcome, file, firstEvidence, HOOK_FILE, type Rule } from '../evidence.js';
 import { forgeCheck } from './build.js';
+import { branchProtectionOffline, secretScanningOffline, SECURITY_CONFIG } from './offline-forge.js';
 import { fail, pass, skip, type Check } from '../types.js';
 
 const DEP_UPDATES = /^(\.github\/dependabot\.ya?ml|renovate\.json5?|\.renovaterc(\.json5?)?|\.github\/renovate\.json5?|\.gitlab\/renovate\.json5?)$/;
@@ -15,6 +17,23 @@ const SECRET_TOOLS: Rule[] = [
   ci('secret scanner in CI', /gitleaks|trufflehog|detect-secrets|ggshield/),
 ];
 
+/** Why a Dependabot or Renovate file updates nothing (no `updates` entries, `enabled: false`), or undefined when it configures updates. */
+async function configuresNoUpdates(f: string, text: string): Promise<string | undefined> {
+  if (/dependabot\.ya?ml$/.test(f)) {
+    let cfg: unknown;
+    try {
+      cfg = parseYaml(text);
+    } catch {
+      return 'is not valid YAML';
+    }
+    const updates = (cfg as { updates?: { 'package-ecosystem'?: string }[] } | null)?.updates;
+    if (!Array.isArray(updates) || !updates.length) return 'has no updates entries: it configures no dependency updates';
+    return undefined;
+  }
+  // Renovate files may be JSON5; only an explicit switch-off is read, anything else configures updates.
+  return /"?enabled"?\s*:\s*false/.test(text.split('\n').slice(0, 20).join('\n')) && !/packageRules/.test(text) ? 'sets enabled: false' : undefined;
+}
+
 /** Tracked files that hold a secret: by name, or by a well-known key format in their text. */
 async function trackedSecrets(ctx: Parameters<Check['run']>[0]): Promise<string[]> {
   const hits = ctx.scan.files.filter((f) => SECRET_FILE.test(f));
@@ -25,15 +44,19 @@ async function trackedSecrets(ctx: Parameters<Check['run']>[0]): Promise<string[
 }
 
 export const securityChecks: Check[] = [
-  forgeCheck('branch_protection', async (forge) => {
-    const branch = await forge.defaultBranch();
-    const r = await forge.branchRequiresReview(branch);
-    return r.requiresReview ? pass(`${forge.name}: ${r.via}`) : fail(`${forge.name}: ${r.via}`);
-  }),
+  forgeCheck(
+    'branch_protection',
+    async (forge) => {
+      const branch = await forge.defaultBranch();
+      const r = await forge.branchRequiresReview(branch);
+      return r.requiresReview ? pass(`${forge.name}: ${r.via}`) : fail(`${forge.name}: ${r.via}`);
+    },
+    branchProtectionOffline,
+  ),
   repoCheck('secret_scanning', async (ctx) => {
     const local = await firstEvidence(ctx, ctx.scan.files, SECRET_TOOLS);
     if (local) return pass(`found ${local}`);
-    if ('unavailable' in ctx.forge) return skip(`no gitleaks/trufflehog/detect-secrets in CI or hooks, and ${ctx.forge.unavailable}`);
+    if ('unavailable' in ctx.forge) return secretScanningOffline(ctx, ctx.forge.unavailable);
     try {
       const status = await ctx.forge.secretScanning();
       if (status === undefined) return skip(`${ctx.forge.name} does not show its secret scanning setting to this token (needs admin access)`);
@@ -55,9 +78,13 @@ export const securityChecks: Check[] = [
   repoCheck('automated_security_review', async (ctx) => {
     const local = await firstEvidence(ctx, ctx.scan.files, [
       ci('security analysis with reports in CI', /github\/codeql-action|upload-sarif|semgrep|snyk|sonarsource|bandit|gosec|brakeman|osv-scanner|trivy/i),
+      ...SECURITY_CONFIG,
     ]);
     if (local) return pass(`found ${local}`);
-    if ('unavailable' in ctx.forge) return skip(`no CodeQL/Semgrep/Snyk in CI, and ${ctx.forge.unavailable}`);
+    if ('unavailable' in ctx.forge)
+      return fail(
+        `no CodeQL/Semgrep/Snyk/Bandit/gosec in CI and no security analysis configuration in the checkout; code scanning results not read: ${ctx.forge.unavailable}`,
+      );
     try {
       const n = await ctx.forge.codeScanningAnalyses();
       return n > 0
@@ -72,6 +99,8 @@ export const securityChecks: Check[] = [
     const inPkg = !f && /"renovate"\s*:/.test((await ctx.scan.read('package.json')) ?? '') ? 'package.json renovate' : undefined;
     const config = f ?? inPkg;
     if (!config) return fail('no Dependabot or Renovate configuration (.github/dependabot.yml, renovate.json, .renovaterc)');
+    const idle = f ? await configuresNoUpdates(f, (await ctx.scan.read(f)) ?? '') : undefined;
+    if (idle) return fail(`${f} ${idle}`);
     if ('unavailable' in ctx.forge) return pass(`${config} configures dependency updates; update pull requests not checked: ${ctx.forge.unavailable}`);
     try {
       const n = await ctx.forge.dependencyPulls();

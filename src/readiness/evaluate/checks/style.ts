@@ -1,12 +1,27 @@
-import { appFiles, appWhere, ci, dep, doc, evidenceOutcome, file, firstEvidence, HOOK_FILE, type Rule } from '../evidence.js';
+import { appFiles, appWhere, ci, dep, doc, evidenceOutcome, file, firstEvidence, HOOK_FILE, JVM_BUILD, type Rule } from '../evidence.js';
+import { hookOutcome } from './hooks.js';
 import { appCheck, appEvidence, appEvidenceWhen, DATABASE, repoEvidence } from '../define.js';
-import { fail, pass, skip, type Check } from '../types.js';
+import { parse as parseYaml } from 'yaml';
+import { fail, pass, skip, type Check, type CheckContext, type Outcome } from '../types.js';
 
 const ESLINT = /(^|\/)(\.eslintrc[^/]*|eslint\.config\.[cm]?[jt]s)$/;
 const GOLANGCI = /(^|\/)\.golangci\.(ya?ml|toml|json)$/;
 const PY_CONFIG = /(^|\/)(pyproject\.toml|setup\.cfg|tox\.ini|\.flake8|\.pylintrc|pylintrc|ruff\.toml|\.ruff\.toml|mypy\.ini|\.mypy\.ini)$/;
 const SONAR = file('SonarQube configuration', /(^|\/)sonar-project\.properties$/);
-const STATICALLY_TYPED = ['go', 'rust', 'java', 'kotlin', 'c/c++'] as const;
+const STATICALLY_TYPED = ['go', 'rust', 'java', 'kotlin', 'swift', 'c/c++'] as const;
+const SWIFTLINT = /(^|\/)\.swiftlint\.ya?ml$/;
+const CHECKSTYLE = /(^|\/)(checkstyle[^/]*\.xml|config\/checkstyle\/[^/]+\.xml)$/;
+const PMD_RULESET = /(^|\/)(pmd[^/]*\.xml|ruleset[^/]*\.xml|config\/pmd\/[^/]+\.xml)$/;
+
+/** Java and Swift linters configured as build plugins or packages, not only as files. */
+const jvmAndSwiftLint: Rule[] = [
+  { file: JVM_BUILD, content: /maven-checkstyle-plugin|\bcheckstyle\b/, what: 'Checkstyle plugin' },
+  { file: JVM_BUILD, content: /maven-pmd-plugin|\bid\s*\(?\s*["']pmd["']|^\s*pmd\s*\{|apply plugin: ['"]pmd['"]/m, what: 'PMD plugin' },
+  { file: JVM_BUILD, content: /spotbugs-maven-plugin|com\.github\.spotbugs|findbugs/, what: 'SpotBugs plugin' },
+  { file: JVM_BUILD, content: /error_prone_core|net\.ltgt\.errorprone|-Xplugin:ErrorProne/, what: 'Error Prone' },
+  { file: JVM_BUILD, content: /io\.gitlab\.arturbosch\.detekt|\bdetekt\b|ktlint/, what: 'Kotlin linter plugin' },
+  { file: /(^|\/)Package\.swift$/, content: /SwiftLint|SwiftLintPlugins/, what: 'SwiftLint build plugin' },
+];
 
 const lint: Rule[] = [
   file('ESLint config', ESLINT),
@@ -20,9 +35,23 @@ const lint: Rule[] = [
   file('Clippy config', /(^|\/)\.?clippy\.toml$/),
   file('RuboCop config', /(^|\/)\.rubocop\.yml$/),
   file('clang-tidy ruleset', /(^|\/)\.clang-tidy$/),
-  file('Checkstyle/detekt/SwiftLint config', /(^|\/)(checkstyle[^/]*\.xml|detekt[^/]*\.ya?ml|\.swiftlint\.yml)$/),
+  file('Checkstyle config', CHECKSTYLE),
+  file('PMD ruleset', PMD_RULESET),
+  file('SpotBugs filter', /(^|\/)spotbugs[^/]*\.xml$/),
+  file('detekt config', /(^|\/)detekt[^/]*\.ya?ml$/),
+  file('SwiftLint config', SWIFTLINT),
+  ...jvmAndSwiftLint,
   SONAR,
-  ci('linter in CI', /\b(eslint|ruff check|flake8|pylint|golangci-lint|cargo clippy|rubocop|clang-tidy|staticcheck)\b/),
+  {
+    file: /(^|\/)package\.json$/,
+    content: /"lint[^"]*"\s*:\s*"[^"]*\b(eslint|biome|oxlint|next lint|xo|standard|tslint)\b/,
+    what: 'lint script',
+  },
+  dep('shared lint config package', 'eslint-config-next', 'eslint-config-airbnb', 'eslint-config-standard', '@vercel/style-guide'),
+  ci(
+    'linter in CI',
+    /\b(eslint|ruff check|ruff|flake8|pylint|golangci-lint|cargo clippy|rubocop|clang-tidy|staticcheck|swiftlint|checkstyle|spotbugs|pmd:check|detekt|ktlint)\b/,
+  ),
 ];
 
 const typeChecker: Rule[] = [
@@ -39,17 +68,53 @@ const formatter: Rule[] = [
   file('Biome config', /(^|\/)biome\.jsonc?$/),
   { file: PY_CONFIG, content: /^\[(tool\.black|tool\.ruff\.format|tool\.isort|tool\.yapf)\]/m, what: 'Python formatter section' },
   file('clang-format config', /(^|\/)\.clang-format$/),
+  file('Swift formatter config', /(^|\/)(\.swiftformat|\.swift-format)$/),
   file('rustfmt config', /(^|\/)\.?rustfmt\.toml$/),
   { file: GOLANGCI, content: /\b(gofmt|goimports|gofumpt)\b/, what: 'Go formatter in golangci-lint' },
   { file: /(^|\/)(build\.gradle(\.kts)?|pom\.xml)$/, content: /spotless|ktlint|google-java-format/, what: 'JVM formatter plugin' },
-  ci('formatter in CI', /\b(prettier|black|ruff format|gofmt|goimports|gofumpt|cargo fmt|rustfmt|clang-format|rubocop -a|ktlint|spotless)\b/),
+  ci(
+    'formatter in CI',
+    /\b(prettier|black|ruff format|gofmt|goimports|gofumpt|cargo fmt|rustfmt|clang-format|rubocop -a|ktlint|spotless|swiftformat|swift-format)\b/,
+  ),
   { file: HOOK_FILE, content: /\b(prettier|black|ruff-format|gofmt|goimports|rustfmt|cargo fmt|clang-format)\b/, what: 'formatter in hooks' },
 ];
 
-const hooks: Rule[] = [
-  file('hook configuration', HOOK_FILE),
-  { file: /(^|\/)package\.json$/, content: /"(husky|lint-staged|simple-git-hooks)"\s*:/, what: 'git hooks in package.json' },
+const NAMING: Rule[] = [
+  { file: ESLINT, content: /naming-convention|\bcamelcase\b|id-match/, what: 'ESLint naming rule' },
+  dep('pep8-naming', 'pep8-naming'),
+  { file: /(^|\/)(pyproject\.toml|\.?ruff\.toml)$/, content: /select\s*=\s*\[[^\]]*["']N["']/, what: 'Ruff pep8-naming rules (N)' },
+  { file: GOLANGCI, content: /\b(revive|stylecheck)\b/, what: 'golangci-lint naming linter' },
+  { file: /(^|\/)\.rubocop\.yml$/, content: /^Naming\//m, what: 'RuboCop Naming cops' },
+  {
+    file: CHECKSTYLE,
+    content: /name="(TypeName|MethodName|ConstantName|LocalVariableName|MemberName|ParameterName|PackageName|AbbreviationAsWordInName)"/,
+    what: 'Checkstyle naming module',
+  },
+  { file: PMD_RULESET, content: /category\/java\/codestyle\.xml|NamingConventions/, what: 'PMD naming rules' },
+  { file: JVM_BUILD, content: /google_checks\.xml|sun_checks\.xml/, what: 'Checkstyle built-in ruleset with naming modules' },
+  { file: /(^|\/)detekt[^/]*\.ya?ml$/, content: /^naming:/m, what: 'detekt naming rule set' },
+  { file: /(^|\/)\.editorconfig$/, content: /Name(Format|Check)|dotnet_naming_rule|ktlint_standard/, what: 'naming rules' },
+  { file: /^(AGENTS\.md|CONTRIBUTING[^/]*)$/, content: /naming/i, what: 'written naming convention' },
 ];
+
+/** SwiftLint turns identifier_name and type_name on unless the configuration disables them (or `only_rules` leaves them out). */
+async function swiftLintNaming(ctx: CheckContext, files: readonly string[]): Promise<Outcome | undefined> {
+  for (const f of files.filter((x) => SWIFTLINT.test(x))) {
+    type SwiftLint = { disabled_rules?: unknown; only_rules?: unknown } | null;
+    let cfg: SwiftLint;
+    try {
+      cfg = parseYaml((await ctx.scan.read(f)) ?? '') as SwiftLint;
+    } catch {
+      continue;
+    }
+    const list = (v: unknown) => (Array.isArray(v) ? v.map(String) : []);
+    const on = ['identifier_name', 'type_name'].filter(
+      (r) => !list(cfg?.disabled_rules).includes(r) && (cfg?.only_rules === undefined || list(cfg.only_rules).includes(r)),
+    );
+    if (on.length) return pass(`${f}: SwiftLint naming rules ${on.join(' and ')} are on (default rules, not disabled)`);
+  }
+  return undefined;
+}
 
 export const styleChecks: Check[] = [
   appEvidence('lint_config', lint),
@@ -61,10 +126,10 @@ export const styleChecks: Check[] = [
     return fail(`no type checker config in ${appWhere(app)}; looked for tsconfig.json, mypy/pyright config, Sorbet`);
   }),
   appEvidence('formatter', formatter),
-  appEvidence('pre_commit_hooks', hooks),
+  appCheck('pre_commit_hooks', hookOutcome),
   appCheck('strict_typing', async (ctx, app) => {
     const files = appFiles(ctx, app);
-    const strictByDefault = app.languages.filter((l) => l === 'go' || l === 'rust');
+    const strictByDefault = app.languages.filter((l) => l === 'go' || l === 'rust' || l === 'swift');
     const tsconfigs = files.filter((f) => /(^|\/)tsconfig[^/]*\.json$/.test(f));
     for (const f of tsconfigs) if (/"strict"\s*:\s*true/.test((await ctx.scan.read(f)) ?? '')) return pass(`${f} sets "strict": true`);
     const py = await firstEvidence(ctx, files, [
@@ -78,15 +143,10 @@ export const styleChecks: Check[] = [
     if (mypy) return fail(`type checker configured (${mypy}) without strict mode`);
     return skip(`no type checker configured in ${appWhere(app)} and not a strictly typed language: strictness is unclear`);
   }),
-  appEvidence('naming_consistency', [
-    { file: ESLINT, content: /naming-convention|\bcamelcase\b|id-match/, what: 'ESLint naming rule' },
-    dep('pep8-naming', 'pep8-naming'),
-    { file: /(^|\/)(pyproject\.toml|\.?ruff\.toml)$/, content: /select\s*=\s*\[[^\]]*["']N["']/, what: 'Ruff pep8-naming rules (N)' },
-    { file: GOLANGCI, content: /\b(revive|stylecheck)\b/, what: 'golangci-lint naming linter' },
-    { file: /(^|\/)\.rubocop\.yml$/, content: /^Naming\//m, what: 'RuboCop Naming cops' },
-    { file: /(^|\/)(checkstyle[^/]*\.xml|\.editorconfig)$/, content: /Name(Format|Check)|dotnet_naming_rule/, what: 'naming rules' },
-    { file: /^(AGENTS\.md|CONTRIBUTING[^/]*)$/, content: /naming/i, what: 'written naming convention' },
-  ]),
+  appCheck(
+    'naming_consistency',
+    async (ctx, app) => (await swiftLintNaming(ctx, appFiles(ctx, app))) ?? evidenceOutcome(ctx, appFiles(ctx, app), NAMING, appWhere(app)),
+  ),
   appEvidence('cyclomatic_complexity', [
     { file: ESLINT, content: /["']?complexity["']?\s*:|sonarjs\/cognitive-complexity/, what: 'ESLint complexity rule' },
     { file: GOLANGCI, content: /\b(gocyclo|cyclop|gocognit)\b/, what: 'golangci-lint complexity linter' },
@@ -142,7 +202,8 @@ export const styleChecks: Check[] = [
     );
   }),
   repoEvidence('tech_debt_tracking', [
-    ci('TODO/FIXME scanner in CI', /\b(todo|fixme)\b|leasot|tickgit|todo-to-issue/i),
+    // A tool that scans for markers, or a search command naming them; the bare word in a workflow is not one.
+    ci('TODO/FIXME scanner in CI', /\b(leasot|tickgit|todo-to-issue(-action)?|todocheck|fixme-checker|pdd)\b|\b(grep|rg|git grep)\b[^\n]*\b(TODO|FIXME)\b/i),
     { file: ESLINT, content: /no-warning-comments/, what: 'ESLint no-warning-comments' },
     { file: PY_CONFIG, content: /\bfixme\b|W0511|\bFIX\d{3}|["']TD["']/, what: 'Python TODO rule' },
     { file: GOLANGCI, content: /\bgodox\b/, what: 'golangci-lint godox' },

@@ -1,7 +1,7 @@
 import type { App } from '../apps.js';
 import { anyOf } from '../patterns.js';
 import { parseJson } from '../parse.js';
-import { appFiles, appWhere, ci, dep, DOC_FILE, evidenceOutcome, firstEvidence } from '../evidence.js';
+import { appFiles, appWhere, ci, dep, DOC_FILE, evidenceOutcome, firstEvidence, type Rule } from '../evidence.js';
 import { appCheck, appEvidence } from '../define.js';
 import { SETUP_COMMAND } from './build.js';
 import { fail, pass, skip, type Check, type CheckContext, type Outcome } from '../types.js';
@@ -14,13 +14,31 @@ export const UNIT_TEST = anyOf([
   /(^|\/)src\/test\/.+\.(java|kt)$/,
   /(^|\/)[^/]+Tests?\.(java|kt)$/,
   /(^|\/)[^/]+_spec\.rb$/,
+  /(^|\/)[^/]*Tests\/.+\.swift$/,
+  /(^|\/)[^/]+Tests?\.swift$/,
 ]);
+/** Integration and end-to-end tests by their path, in each ecosystem's convention. */
 const INTEGRATION = anyOf([
-  /(^|\/)(e2e|integration|integration[-_]tests?|acceptance|cypress|playwright|integrationTest)\/.+\.[a-z]+$/,
+  /(^|\/)(e2e|integration[^/]*|acceptance|cypress|playwright|integrationTest|integration-test)\/.+\.[a-z]+$/,
+  /(^|\/)src\/it\/.+\.[a-z]+$/,
   /(^|\/)[^/]+\.(e2e|integration)\.[a-z]+$/,
-  /(^|\/)[^/]+_integration_test\.go$/,
+  /(^|\/)[^/]+_integration_test\.(go|py)$/,
+  /(^|\/)test_([^/]+_)?integration(_[^/]+)?\.py$/,
+  /(^|\/)[^/]+(IT|IntegrationTests?|E2ETests?)\.(java|kt)$/,
+  /(^|\/)[^/]*(UITests?|IntegrationTests?|E2ETests?)\/.+\.swift$/,
   /(^|\/)(playwright|cypress)\.config\.[cm]?[jt]s$/,
 ]);
+/** Integration tests declared rather than placed: pytest markers, Maven Failsafe, XCUITest. */
+const INTEGRATION_DECLARED: Rule[] = [
+  {
+    file: /(^|\/)(pytest\.ini|pyproject\.toml|setup\.cfg|tox\.ini)$/,
+    content: /\bmarkers\s*=[\s\S]{0,400}?\b(integration|e2e)\b/,
+    what: 'pytest integration marker',
+  },
+  { file: /(^|\/)(test_[^/]+|[^/]+_test|conftest)\.py$/, content: /@pytest\.mark\.(integration|e2e)\b/, what: 'pytest integration marker' },
+  { file: /(^|\/)(pom\.xml|build\.gradle(\.kts)?)$/, content: /maven-failsafe-plugin|integrationTest\b/, what: 'Failsafe/integrationTest task' },
+  { file: /\.swift$/, content: /\bXCUIApplication\(\)/, what: 'XCUITest UI test' },
+];
 const TEST_CONFIG = anyOf(
   [
     /package\.json/,
@@ -39,6 +57,10 @@ const TEST_CONFIG = anyOf(
     /spec_helper\.rb/,
     /Cargo\.toml/,
     /Makefile/,
+    /junit-platform\.properties/,
+    /[^/]+\.xctestplan/,
+    /[^/]+\.xcscheme/,
+    /Package\.swift/,
   ],
   { before: /(^|\/)/, after: /$/ },
 );
@@ -62,6 +84,8 @@ async function testRunner(ctx: CheckContext, app: App): Promise<string | undefin
   if (ctx.scan.has(at('pom.xml'))) return 'mvn test';
   if (ctx.scan.has(at('build.gradle')) || ctx.scan.has(at('build.gradle.kts'))) return 'gradle test';
   if (app.languages.includes('ruby') && app.files.some((f) => f.endsWith('_spec.rb'))) return 'rspec';
+  if (ctx.scan.has(at('Package.swift'))) return 'swift test';
+  if (app.languages.includes('swift') && app.files.some((f) => /\.xcodeproj\//.test(f))) return 'xcodebuild test';
   if (app.files.some((f) => /(^|\/)CMakeLists\.txt$/.test(f))) return 'ctest';
   return undefined;
 }
@@ -104,10 +128,14 @@ export const testingChecks: Check[] = [
     if (tests.length) return pass(`${tests.length} test files, e.g. ${tests.slice(0, 3).join(', ')}`);
     return fail(`no unit test files in ${app.path}; looked for *.test.ts, *.spec.js, test_*.py, *_test.go, tests/*.rs, src/test/**/*.java, *_spec.rb`);
   }),
-  appCheck('integration_tests_exist', async (_ctx, app) => {
+  appCheck('integration_tests_exist', async (ctx, app) => {
     const found = app.files.filter((f) => INTEGRATION.test(f));
     if (found.length) return pass(`integration/e2e tests: ${found.slice(0, 3).join(', ')}`);
-    return fail(`no integration or e2e tests in ${app.path}; looked for e2e/, integration/, tests/integration, Playwright or Cypress config`);
+    const declared = await firstEvidence(ctx, app.files, INTEGRATION_DECLARED);
+    if (declared) return pass(`found ${declared}`);
+    return fail(
+      `no integration or e2e tests in ${app.path}; looked for e2e/, integration*/, test_*_integration.py, *IT.java, *UITests/, pytest integration markers, Failsafe, Playwright or Cypress config`,
+    );
   }),
   appCheck('unit_tests_runnable', async (ctx, app): Promise<Outcome> => {
     const tests = testsOf(app);
@@ -191,15 +219,22 @@ export const testingChecks: Check[] = [
           '@testcontainers/postgresql',
           'database_cleaner',
           'org.testcontainers',
+          'pytest-parallel',
+          'pytest-django',
         ),
         {
           file: TEST_CONFIG,
           content:
-            /\bpool\s*:|isolate\s*:|maxWorkers|fileParallelism|-n auto|--shuffle|parallel\.enabled|--order rand|config\.order\s*=\s*:random|--parallel|forkCount/,
+            /\bpool\s*:|isolate\s*:|maxWorkers|fileParallelism|(^|[\s"'])-n\s*(auto|logical|\d+)\b|--numprocesses|--dist[= ]|--shuffle|parallel\.enabled\s*=\s*true|--order rand|config\.order\s*=\s*:random|--parallel|forkCount|maxParallelForks|<parallel>|<threadCount>|"parallelizable"\s*:\s*true|parallelizable\s*=\s*"YES"/m,
           what: 'parallel/isolated test config',
         },
         { file: /_test\.go$/, content: /t\.Parallel\(\)/, what: 't.Parallel' },
-        ci('parallel tests in CI', /-n auto|--shuffle|--parallel|t\.Parallel/),
+        ci('parallel tests in CI', /(^|\s)-n\s*(auto|\d+)\b|--numprocesses|--shuffle|--parallel|-parallel-testing-enabled|maxParallelForks/m),
+        {
+          file: /(^|\/)Makefile$|(^|\/)scripts\/[^/]+\.sh$/,
+          content: /swift test[^\n]*--parallel|pytest[^\n]*\s-n\s*(auto|\d+)/,
+          what: 'parallel test command',
+        },
       ],
       appWhere(app),
     );
