@@ -25,6 +25,8 @@ import { buildValidator } from './core/http/validation.js';
 import { identityRoutes } from './core/identity/routes.js';
 import { limitsRoutes } from './limits/routes.js';
 import { teamsRoutes } from './teams/routes.js';
+import { alertsRoutes } from './alerts/routes.js';
+import { webhooksRoutes } from './webhooks/routes.js';
 import { analyticsRoutes } from './analytics/routes.js';
 import { telemetryRoutes } from './telemetry/routes.js';
 import { connectionsRoutes } from './otlp/connections-routes.js';
@@ -153,6 +155,8 @@ async function assemble(config: Config, services: Services, deps: Listener, surf
     await app.register(accountsRoutes, services);
     await app.register(limitsRoutes, services);
     await app.register(teamsRoutes, services);
+    await app.register(alertsRoutes, services);
+    await app.register(webhooksRoutes, services);
     await app.register(automationsRoutes, services);
     await app.register(telemetryRoutes, services);
     await app.register(otlpRoutes, services);

@@ -27,6 +27,9 @@ import { SdkE2bClient, type E2bClient } from './computers/providers/e2b-client.j
 import { ComputersService } from './computers/service.js';
 import { TeamsService } from './teams/service.js';
 import { WorkSignal } from './computers/work-signal.js';
+import { AlertsService } from './alerts/service.js';
+import { WebhooksService } from './webhooks/service.js';
+import { DEFAULT_DELIVERY, DeliveryWorker } from './webhooks/worker.js';
 
 export interface ServiceDeps {
   db: Db;
@@ -56,6 +59,10 @@ export interface Services {
   otlp: OtlpService;
   limits: LimitsService;
   teams: TeamsService;
+  alerts: AlertsService;
+  webhooks: WebhooksService;
+  /** Webhook deliveries in the background: built here, started by `orgctl serve` once it listens. */
+  deliveries: DeliveryWorker;
   readiness: ReadinessService;
   automations: AutomationsService;
   computers: ComputersService;
@@ -89,7 +96,10 @@ export function buildServices(config: Config, deps: ServiceDeps): Services {
     onBackgroundError: (err) => log.warn({ err }, 'background credential work failed'),
   });
   const identity = new IdentityService({ db, clock, cache: authenticator });
-  const analytics = new AnalyticsService({ db, cacheBytes: config.analyticsCacheMb * 1024 * 1024, clock });
+  const policy = { allowPrivateNetwork: config.ciAllowPrivateNetwork };
+  const webhooks = new WebhooksService({ db, policy, clock });
+  const alerts = new AlertsService({ db, sink: webhooks, clock });
+  const analytics = new AnalyticsService({ db, cacheBytes: config.analyticsCacheMb * 1024 * 1024, clock, usageListener: alerts });
   const telemetry = new TelemetryService({ db, identity, analytics, clock });
   const signal = new WorkSignal(clock);
   const computers = new ComputersService({
@@ -114,6 +124,9 @@ export function buildServices(config: Config, deps: ServiceDeps): Services {
     otlp: new OtlpService({ db, identity, analytics, clock }),
     limits: new LimitsService({ db, identity, usage: deps.usage ?? analytics, teams, clock }),
     teams,
+    alerts,
+    webhooks,
+    deliveries: new DeliveryWorker(db, { ...DEFAULT_DELIVERY, policy }, clock, log),
     readiness: new ReadinessService({ db }),
     automations: new AutomationsService({
       db,
