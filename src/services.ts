@@ -95,9 +95,9 @@ export function buildServices(config: Config, deps: ServiceDeps): Services {
     soleWriter: db.engine === 'pglite',
     onBackgroundError: (err) => log.warn({ err }, 'background credential work failed'),
   });
-  const identity = new IdentityService({ db, clock, cache: authenticator });
   const policy = { allowPrivateNetwork: config.ciAllowPrivateNetwork };
   const webhooks = new WebhooksService({ db, policy, clock });
+  const identity = new IdentityService({ db, clock, cache: authenticator, outbox: webhooks });
   const alerts = new AlertsService({ db, sink: webhooks, clock });
   const analytics = new AnalyticsService({ db, cacheBytes: config.analyticsCacheMb * 1024 * 1024, clock, usageListener: alerts });
   const telemetry = new TelemetryService({ db, identity, analytics, clock });
@@ -127,7 +127,7 @@ export function buildServices(config: Config, deps: ServiceDeps): Services {
     alerts,
     webhooks,
     deliveries: new DeliveryWorker(db, { ...DEFAULT_DELIVERY, policy }, clock, log),
-    readiness: new ReadinessService({ db }),
+    readiness: new ReadinessService({ db, outbox: webhooks }),
     automations: new AutomationsService({
       db,
       hosts: {
@@ -139,6 +139,7 @@ export function buildServices(config: Config, deps: ServiceDeps): Services {
         github: new GitHubHost({ token: config.githubToken, baseUrl: config.githubApiUrl, timeoutMs: config.ciGitTimeoutMs }),
       },
       policy: { hosts: parseHostList(config.ciGitHosts), allowPrivateNetwork: config.ciAllowPrivateNetwork },
+      outbox: webhooks,
     }),
     computers,
     agentChannel: new AgentChannel({
@@ -147,6 +148,7 @@ export function buildServices(config: Config, deps: ServiceDeps): Services {
       settings: { leaseMs: config.computersLeaseMs, pollMs: config.computersAgentPollMs, logMaxChars: config.installLogMaxChars },
       signal,
       clock,
+      outbox: webhooks,
     }),
     engine: new ProvisioningEngine({
       db,
@@ -161,6 +163,7 @@ export function buildServices(config: Config, deps: ServiceDeps): Services {
       e2b,
       clock,
       log,
+      outbox: webhooks,
     }),
     bodies: new BodyBudget(config.httpBodyMemoryMb * 1024 * 1024),
     connections: new ConnectionGuard({

@@ -3,8 +3,10 @@ import { systemClock, type Clock } from '../core/clock.js';
 import type { Db } from '../core/db/db.js';
 import { errors } from '../core/http/errors.js';
 import type { Principal } from '../core/identity/roles.js';
+import type { Outbox } from '../core/outbox.js';
+import { jsonAjv, problemsOf } from '../core/validation/ajv.js';
 import type { AlertSink, ThresholdCrossed } from '../alerts/service.js';
-import { envelope, type EventData, type EventType } from './catalogue.js';
+import { CATALOGUE, EVENT_TYPES, envelope, type EventData, type EventType } from './catalogue.js';
 import type { CreateEndpointBody, EndpointView, UpdateEndpointBody } from './schemas.js';
 import { refusedUrl, type SendPolicy } from './send.js';
 import { newMessageId, newSecret } from './signing.js';
@@ -15,6 +17,8 @@ export interface WebhooksDeps {
   policy: SendPolicy;
   clock?: Clock;
 }
+
+const checks = new Map(EVENT_TYPES.map((t) => [t as string, jsonAjv.compile(CATALOGUE[t].data)]));
 
 const ms = (d: Date | null) => (d === null ? null : d.getTime());
 
@@ -49,7 +53,7 @@ const deliveryView = (d: DeliveryRow) => ({
  * in their own transactions (an event and its deliveries are rows written with the change they tell
  * of, so none is lost and none is sent for a change that rolled back). DeliveryWorker sends them.
  */
-export class WebhooksService implements AlertSink {
+export class WebhooksService implements AlertSink, Outbox {
   private readonly db: Db;
   private readonly policy: SendPolicy;
   private readonly clock: Clock;
@@ -60,8 +64,17 @@ export class WebhooksService implements AlertSink {
     this.clock = clock;
   }
 
-  /** Writes the event for every enabled endpoint that takes its type, in the caller's transaction if it runs in one. */
+  /**
+   * Writes the event for every enabled endpoint that takes its type, in the caller's transaction if
+   * it runs in one. The areas emit through the Outbox interface (core/outbox.ts), typed loosely so
+   * that core does not depend on this area; the catalogue's test checks each area's data.
+   */
   async emit<T extends EventType>(orgId: string, type: T, data: EventData<T>): Promise<void> {
+    const check = checks.get(type);
+    // An area's data that the catalogue does not describe is the service's own fault: fail loudly.
+    if (!check) throw new Error(`webhook event ${type}: not in the catalogue`);
+    const problems = problemsOf(check, data);
+    if (problems.length > 0) throw new Error(`webhook event ${type}: data does not match the catalogue: ${JSON.stringify(problems)}`);
     const now = this.clock.now();
     await store.emit(this.db, { id: newMessageId(), orgId, type, body: JSON.stringify(envelope(type, now, data)) }, now);
   }
