@@ -126,7 +126,12 @@ export function buildServices(config: Config, deps: ServiceDeps): Services {
     teams,
     alerts,
     webhooks,
-    deliveries: new DeliveryWorker(db, { ...DEFAULT_DELIVERY, policy }, clock, log),
+    deliveries: new DeliveryWorker(
+      db,
+      { ...DEFAULT_DELIVERY, tickMs: config.webhooksTickMs, leaseMs: config.webhooksLeaseMs, firstRetryMs: config.webhooksFirstRetryMs, policy },
+      clock,
+      log,
+    ),
     readiness: new ReadinessService({ db, outbox: webhooks }),
     automations: new AutomationsService({
       db,

@@ -12,7 +12,8 @@ export interface Received {
  */
 export class Receiver {
   readonly received: Received[] = [];
-  answer: (r: Received) => number = () => 200;
+  /** The status to answer with; null holds the request unanswered (until close). */
+  answer: (r: Received) => number | null = () => 200;
   private constructor(private readonly server: Server) {}
 
   static async start(): Promise<Receiver> {
@@ -24,7 +25,9 @@ export class Receiver {
       req.on('end', () => {
         const r = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
         receiver.received.push(r);
-        res.statusCode = receiver.answer(r);
+        const status = receiver.answer(r);
+        if (status === null) return;
+        res.statusCode = status;
         res.end();
       });
     });
@@ -37,6 +40,7 @@ export class Receiver {
   }
 
   close(): Promise<void> {
+    this.server.closeAllConnections();
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
 }
