@@ -8,6 +8,8 @@ import { keysApiCommands } from './keys-commands.js';
 import { limitsCommands } from './limits-commands.js';
 import { readinessCommands } from './readiness-commands.js';
 import { teamsCommands } from './teams-commands.js';
+import { alertsCommands } from './alerts-commands.js';
+import { webhooksCommands } from './webhooks-commands.js';
 import { login, logout, me, meUpdate } from './session-commands.js';
 
 /** Every command that works over the API, `gh`-style, in the order `orgctl --help` lists them. */
@@ -21,6 +23,8 @@ export const apiCommands: readonly ApiCommand[] = [
   ...limitsCommands,
   ...accountCommands,
   ...teamsCommands,
+  ...alertsCommands,
+  ...webhooksCommands,
   ...keysApiCommands,
   ...computersCommands,
   ...readinessCommands,
