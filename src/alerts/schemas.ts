@@ -3,14 +3,14 @@ import { Type, type Static } from '@sinclair/typebox';
 const Uuid = Type.String({ format: 'uuid' });
 
 /** Percent of the budget, ascending; above 100 alerts an overrun. */
-export const Thresholds = Type.Array(Type.Integer({ minimum: 1, maximum: 1000 }), {
+const Thresholds = Type.Array(Type.Integer({ minimum: 1, maximum: 1000 }), {
   minItems: 0,
   maxItems: 10,
   uniqueItems: true,
   description: 'Percent of the budget that applies, ascending (1 to 1000); empty: no alerts for this kind of scope',
 });
 
-export const AlertScope = Type.Union([Type.Literal('organization'), Type.Literal('team'), Type.Literal('person')]);
+const AlertScope = Type.Union([Type.Literal('organization'), Type.Literal('team'), Type.Literal('person')]);
 
 export const Alert = Type.Object(
   {

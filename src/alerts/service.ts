@@ -6,7 +6,7 @@ import { isManagerRole, type Principal } from '../core/identity/roles.js';
 import type { AlertSettings, AlertsQuery, AlertView } from './schemas.js';
 import { alertsStore as store, type AlertRow } from './store.js';
 
-export const DEFAULT_THRESHOLDS = [50, 80, 100] as const;
+const DEFAULT_THRESHOLDS = [50, 80, 100] as const;
 
 /** The data of a usage.threshold_crossed event (webhooks/catalogue.ts). */
 export type ThresholdCrossed = Omit<AlertView, 'createdAt'> & { alertId: string; periodEnd: string };
@@ -23,7 +23,7 @@ export interface AlertsDeps {
   clock?: Clock;
 }
 
-export const alertView = (r: AlertRow): AlertView => ({
+const alertView = (r: AlertRow): AlertView => ({
   id: r.id,
   scope: r.scope,
   scopeId: r.scope_id,
@@ -37,7 +37,9 @@ export const alertView = (r: AlertRow): AlertView => ({
 
 function checkAscending(settings: AlertSettings): void {
   const problems = (['personThresholds', 'teamThresholds', 'organizationThresholds'] as const).flatMap((field) =>
-    settings[field].flatMap((t, i, all) => (i > 0 && t <= all[i - 1]! ? [{ path: `/${field}/${i}`, message: 'must be greater than the threshold before it: thresholds ascend' }] : [])),
+    settings[field].flatMap((t, i, all) =>
+      i > 0 && t <= all[i - 1]! ? [{ path: `/${field}/${i}`, message: 'must be greater than the threshold before it: thresholds ascend' }] : [],
+    ),
   );
   if (problems.length > 0) throw errors.invalid(problems);
 }

@@ -1,6 +1,6 @@
 import type { Queryable } from '../core/db/db.js';
 
-export type AlertScope = 'organization' | 'team' | 'person';
+type AlertScope = 'organization' | 'team' | 'person';
 
 export interface AlertRow {
   id: string;

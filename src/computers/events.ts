@@ -7,7 +7,12 @@ import { STATUS } from './step-machine.js';
  * when it failed, computer.ready when it was the last step to finish and every step is done
  * (succeeded, or skipped for no failure), that is when the computer became active.
  */
-export async function stepSettled(db: Queryable, outbox: Outbox, computerId: string, step: { stepId: string; status: string; error: string | null }): Promise<void> {
+export async function stepSettled(
+  db: Queryable,
+  outbox: Outbox,
+  computerId: string,
+  step: { stepId: string; status: string; error: string | null },
+): Promise<void> {
   const rows = await db.query<{ org_id: string; name: string; provider: string; owner_id: string; open: number }>(
     `SELECT c.org_id, c.name, c.provider, c.owner_id,
        (SELECT count(*)::int FROM computer_steps s WHERE s.computer_id = c.id

@@ -80,7 +80,8 @@ export class ReadinessService {
       const data = { reportId: stored.report_id, repoId: stored.repo_id };
       await this.outbox.emit(actor.orgId, 'readiness.report_created', { ...data, repoUrl: stored.repo_url, level, passRate });
       const previous = before === undefined ? undefined : scoreReport(before as Record<string, Evaluation>).level;
-      if (previous !== undefined && previous !== level) await this.outbox.emit(actor.orgId, 'readiness.level_changed', { ...data, previousLevel: previous, level });
+      if (previous !== undefined && previous !== level)
+        await this.outbox.emit(actor.orgId, 'readiness.level_changed', { ...data, previousLevel: previous, level });
       return stored;
     });
     return toReport(row);

@@ -11,11 +11,10 @@ interface Field {
   anyOf?: { const?: string }[];
 }
 
-const typeOf = (f: Field): string =>
-  f.anyOf ? f.anyOf.map((a) => `\`${a.const}\``).join(' \\| ') : `${f.type ?? 'any'}${f.format ? ` (${f.format})` : ''}`;
+const typeOf = (f: Field): string => (f.anyOf ? f.anyOf.map((a) => `\`${a.const}\``).join(' \\| ') : `${f.type ?? 'any'}${f.format ? ` (${f.format})` : ''}`);
 
 /** The catalogue as Markdown: per event, what it means, its data's fields (from the schema) and an example body. */
-export function catalogueMarkdown(): string {
+function catalogueMarkdown(): string {
   return EVENT_TYPES.map((type) => {
     const { data, summary, example } = CATALOGUE[type];
     const props = (data as unknown as { properties: Record<string, Field>; required?: string[] }).properties;

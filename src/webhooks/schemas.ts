@@ -51,7 +51,7 @@ export type EndpointView = Static<typeof Endpoint>;
 export const CreatedEndpoint = Type.Composite([Endpoint, Type.Object({ secret: Type.String({ description: 'whsec_…: shown only now' }) })]);
 export const EndpointList = Type.Object({ endpoints: Type.Array(Type.Ref(Endpoint)) });
 
-export const Delivery = Type.Object({
+const Delivery = Type.Object({
   id: Uuid,
   eventId: Type.String({ description: 'The webhook-id header' }),
   type: Type.String(),

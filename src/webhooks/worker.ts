@@ -37,7 +37,7 @@ interface Logger {
 }
 
 /** When a delivery that failed its `attempts`-th attempt is tried again, or null when its window is over. */
-export function retryAt(created: Date, attempts: number, now: Date, s: Pick<DeliverySettings, 'firstRetryMs' | 'retryWindowMs'>): Date | null {
+function retryAt(created: Date, attempts: number, now: Date, s: Pick<DeliverySettings, 'firstRetryMs' | 'retryWindowMs'>): Date | null {
   const delay = Math.min(s.firstRetryMs * 2 ** Math.max(0, attempts - 1), s.retryWindowMs / 6);
   const at = now.getTime() + delay;
   return at <= created.getTime() + s.retryWindowMs ? new Date(at) : null;

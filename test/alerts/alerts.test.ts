@@ -78,9 +78,9 @@ describe('alerts as usage is ingested', () => {
   it('a person sees only their own alerts; owners see all, and thresholds and the organization budget are settings', async () => {
     const settings = { personThresholds: [90], teamThresholds: [50, 80, 100], organizationThresholds: [10], organizationBudget: 100_000_000 };
     expect((await t.request('PUT', '/api/v0/organization/alerts/settings', { key: ana.key, body: settings })).status).toBe(403);
-    expect((await t.request('PUT', '/api/v0/organization/alerts/settings', { key: org.ownerKey, body: { ...settings, personThresholds: [90, 80] } })).status).toBe(
-      400,
-    );
+    expect(
+      (await t.request('PUT', '/api/v0/organization/alerts/settings', { key: org.ownerKey, body: { ...settings, personThresholds: [90, 80] } })).status,
+    ).toBe(400);
     expect((await t.request('PUT', '/api/v0/organization/alerts/settings', { key: org.ownerKey, body: settings })).body).toEqual(settings);
     const limits = await t.request('PUT', '/api/v0/organization/usage/limits/users', {
       key: org.ownerKey,

@@ -83,7 +83,7 @@ describe('orgctl webhooks and orgctl alerts', () => {
       'the delivery recorded',
     );
     expect(log).toEqual([expect.objectContaining({ type: 'usage.threshold_crossed', attempts: '1', last: '200' })]);
-    expect((await cli(['webhooks', 'resend', endpoint.id, log[0]!.id])).stdout).toMatch(/queued to be sent again/);
+    expect((await cli(['webhooks', 'resend', endpoint.id, log[0]!.id as string])).stdout).toMatch(/queued to be sent again/);
     await waitFor(async () => (receiver.received.length > 1 ? true : undefined), 20_000, 'the delivery sent again');
     expect(receiver.received[1]!.headers['webhook-id']).toBe(first.headers['webhook-id']);
 

@@ -50,9 +50,13 @@ async function delivered(): Promise<{ type: EventType; data: Record<string, unkn
 describe('the event catalogue, emitted where it happens', () => {
   it('member.added and member.removed', async () => {
     const user = await t.addUser(org, 'member', 'ana@events.test');
-    expect(await delivered()).toEqual([{ type: 'member.added', timestamp: expect.any(String), data: { userId: user.id, email: 'ana@events.test', role: 'member' } }]);
+    expect(await delivered()).toEqual([
+      { type: 'member.added', timestamp: expect.any(String), data: { userId: user.id, email: 'ana@events.test', role: 'member' } },
+    ]);
     await t.operatorIdentity.removeUser(org.orgId, 'ana@events.test');
-    expect(await delivered()).toEqual([expect.objectContaining({ type: 'member.removed', data: { userId: user.id, email: 'ana@events.test', role: 'member' } })]);
+    expect(await delivered()).toEqual([
+      expect.objectContaining({ type: 'member.removed', data: { userId: user.id, email: 'ana@events.test', role: 'member' } }),
+    ]);
   });
 
   it('readiness.report_created, and readiness.level_changed when the level differs from the report before', async () => {
@@ -82,7 +86,10 @@ describe('the event catalogue, emitted where it happens', () => {
     });
     expect(res.status).toBe(200);
     expect(await delivered()).toEqual([
-      expect.objectContaining({ type: 'ci.pull_request_opened', data: expect.objectContaining({ url: res.body.pullRequest.url, number: res.body.pullRequest.number }) }),
+      expect.objectContaining({
+        type: 'ci.pull_request_opened',
+        data: expect.objectContaining({ url: res.body.pullRequest.url, number: res.body.pullRequest.number }),
+      }),
     ]);
   });
 
@@ -111,7 +118,9 @@ describe('the event catalogue, emitted where it happens', () => {
     e2b.respond = (cmd) => (cmd === 'npm ci' ? { exitCode: 1, stderr: 'npm ERR! broken\n' } : new E2bTestDouble().respond(cmd));
     const failed = await create('bad-1');
     const events = (await until('computer.failed')).filter((e) => e.type.startsWith('computer.'));
-    expect(events).toEqual([expect.objectContaining({ type: 'computer.failed', data: expect.objectContaining({ computerId: failed, stepId: 'install-dependencies' }) })]);
+    expect(events).toEqual([
+      expect.objectContaining({ type: 'computer.failed', data: expect.objectContaining({ computerId: failed, stepId: 'install-dependencies' }) }),
+    ]);
     expect(String(events[0]!.data.error)).toContain('npm ERR! broken');
   });
 });

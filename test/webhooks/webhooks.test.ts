@@ -54,7 +54,8 @@ const create = async (body: Record<string, unknown>) => {
   expect(res.status).toBe(201);
   return res.body;
 };
-const deliveries = async (id: string) => (await t.request<{ deliveries: Delivery[] }>('GET', `${BASE}/${id}/deliveries`, { key: org.ownerKey })).body.deliveries;
+const deliveries = async (id: string) =>
+  (await t.request<{ deliveries: Delivery[] }>('GET', `${BASE}/${id}/deliveries`, { key: org.ownerKey })).body.deliveries;
 const deliver = () => t.services.deliveries.tick();
 
 describe('outbound webhooks', () => {
@@ -111,8 +112,14 @@ describe('outbound webhooks', () => {
     // The same event id and body on every attempt.
     expect(second!.headers['webhook-id']).toBe(first!.headers['webhook-id']);
     expect(second!.body).toBe(first!.body);
-    const payload = new Webhook(endpoint.secret!).verify(second!.body, second!.headers as Record<string, string>) as { type: string; data: Record<string, unknown> };
-    expect(payload).toMatchObject({ type: 'usage.threshold_crossed', data: { scope: 'person', scopeId: org.ownerId, threshold: 50, limit: 1_200_000, used: 720_000 } });
+    const payload = new Webhook(endpoint.secret!).verify(second!.body, second!.headers as Record<string, string>) as {
+      type: string;
+      data: Record<string, unknown>;
+    };
+    expect(payload).toMatchObject({
+      type: 'usage.threshold_crossed',
+      data: { scope: 'person', scopeId: org.ownerId, threshold: 50, limit: 1_200_000, used: 720_000 },
+    });
     // A wrong secret fails the reference verification.
     expect(() => new Webhook('whsec_' + Buffer.alloc(24).toString('base64')).verify(second!.body, second!.headers as Record<string, string>)).toThrow();
 

@@ -96,6 +96,16 @@ const teams = createRoute({
   path: '/settings/teams',
   component: lazyRouteComponent(() => import('./teams/teams-page.js'), 'TeamsPage'),
 });
+const webhooks = createRoute({
+  getParentRoute: () => shell,
+  path: '/settings/webhooks',
+  component: lazyRouteComponent(() => import('./webhooks/webhooks-page.js'), 'WebhooksPage'),
+});
+const alerts = createRoute({
+  getParentRoute: () => shell,
+  path: '/alerts',
+  component: lazyRouteComponent(() => import('./alerts/alerts-page.js'), 'AlertsPage'),
+});
 const profile = createRoute({
   getParentRoute: () => shell,
   path: '/settings/profile',
@@ -125,6 +135,8 @@ const routeTree = rootRoute.addChildren([
     usageLimits,
     limitsAudit,
     teams,
+    webhooks,
+    alerts,
     profile,
     notFound,
   ]),
