@@ -41,8 +41,8 @@ const pgArray = (xs: readonly number[]) => `{${xs.join(',')}}`;
 // Each is locked (in the order of its key, so concurrent batches never wait in a cycle) until the
 // transaction ends: the next statement, which reads the scope's use, then sees every batch that
 // locked it before, so of concurrent batches exactly one sees the total pass a threshold.
-const openScopesSql = `
-  WITH settings AS (
+const scopesCte = `
+  settings AS (
     SELECT coalesce(s.person_thresholds, $4::int[]) AS person, coalesce(s.team_thresholds, $4::int[]) AS team,
            coalesce(s.organization_thresholds, $4::int[]) AS org, s.organization_budget
     FROM (SELECT 1) AS one LEFT JOIN alert_settings s ON s.org_id = $1
@@ -70,36 +70,43 @@ const openScopesSql = `
         SELECT 1 FROM usage_alerts a
         WHERE a.org_id = $1 AND a.scope = s.scope AND a.scope_id = s.scope_id AND a.threshold = th.t AND a.period_start = $3::date))
     ORDER BY k, s.scope, s.scope_id
-  )
+  )`;
+const openScopesSql = `WITH ${scopesCte}
   SELECT scope, scope_id, scope_name, lim::text AS lim, thresholds, pg_advisory_xact_lock(${SCOPE_LOCKS}, k)::text AS locked FROM open`;
 
 // The use of each locked scope this period (its people's user-day rows: a team's current members,
 // as its budget counts them) and an alert for every threshold it has reached; the unique key keeps
 // one per scope, threshold and period. Credit units are 1/10000 credit; the comparison is exact.
-const insertAlertsSql = `
-  WITH s AS (
-    SELECT x.scope, x.scope_id::uuid AS scope_id, x.scope_name, x.lim::bigint AS lim, x.thresholds::int[] AS thresholds
-    FROM jsonb_to_recordset($2::text::jsonb) AS x(scope text, scope_id text, scope_name text, lim text, thresholds text)
-  ),
+const insertAlertsSql = (source: string, periodEnd: string, now: string) => `
+  WITH ${source},
   used AS (
     SELECT s.*, coalesce(CASE s.scope
       WHEN 'person' THEN (SELECT sum(d.credit_units) FROM analytics_user_day d
-                          WHERE d.org_id = $1 AND d.user_id = s.scope_id AND d.day >= $3::date AND d.day < $4::date)
+                          WHERE d.org_id = $1 AND d.user_id = s.scope_id AND d.day >= $3::date AND d.day < ${periodEnd}::date)
       WHEN 'team' THEN (SELECT sum(d.credit_units) FROM team_members m JOIN analytics_user_day d
-                          ON d.org_id = $1 AND d.user_id = m.principal_id AND d.day >= $3::date AND d.day < $4::date
+                          ON d.org_id = $1 AND d.user_id = m.principal_id AND d.day >= $3::date AND d.day < ${periodEnd}::date
                         WHERE m.team_id = s.scope_id)
-      ELSE (SELECT sum(d.credit_units) FROM analytics_user_day d WHERE d.org_id = $1 AND d.day >= $3::date AND d.day < $4::date)
+      ELSE (SELECT sum(d.credit_units) FROM analytics_user_day d WHERE d.org_id = $1 AND d.day >= $3::date AND d.day < ${periodEnd}::date)
     END, 0) AS units
     FROM s
   )
   INSERT INTO usage_alerts AS a (id, org_id, scope, scope_id, scope_name, threshold, period_start, limit_credits, used_credits, created_at)
-  SELECT gen_random_uuid(), $1, u.scope, u.scope_id, u.scope_name, th.t, $3::date, u.lim, floor((u.units + 5000) / 10000)::bigint, $5
+  SELECT gen_random_uuid(), $1, u.scope, u.scope_id, u.scope_name, th.t, $3::date, u.lim, floor((u.units + 5000) / 10000)::bigint, ${now}::timestamptz
   FROM used u CROSS JOIN LATERAL unnest(u.thresholds) AS th(t)
-  WHERE u.units * 100 >= th.t::numeric * u.lim * 10000
+  WHERE u.units * 100 >= th.t::numeric * u.lim::numeric * 10000
   ORDER BY u.scope, u.scope_id, th.t
   ON CONFLICT ON CONSTRAINT usage_alerts_once DO NOTHING
   RETURNING a.id, a.scope, a.scope_id, a.scope_name, a.threshold, a.period_start::text AS period_start,
             a.limit_credits::text AS limit_credits, a.used_credits::text AS used_credits, a.created_at`;
+
+const fromJson = `s AS (
+    SELECT x.scope, x.scope_id::uuid AS scope_id, x.scope_name, x.lim::bigint AS lim, x.thresholds::int[] AS thresholds
+    FROM jsonb_to_recordset($2::text::jsonb) AS x(scope text, scope_id text, scope_name text, lim text, thresholds text)
+  )`;
+const insertFromJsonSql = insertAlertsSql(fromJson, '$4', '$5');
+// One statement: the scopes and the alerts they reached. Without the locks: for an engine whose
+// transactions run one at a time (the embedded one), where no other batch can commit in between.
+const evaluateSql = insertAlertsSql(`${scopesCte}, s AS (SELECT scope, scope_id, scope_name, lim, thresholds FROM open)`, '$5', '$6');
 
 const alertColumns = `id, scope, scope_id, scope_name, threshold, period_start::text AS period_start,
   limit_credits::text AS limit_credits, used_credits::text AS used_credits, created_at`;
@@ -113,7 +120,12 @@ export const alertsStore = {
   /** The alerts these scopes' use this period has newly reached. */
   insertReached(db: Queryable, orgId: string, scopes: readonly OpenScope[], period: { start: string; end: string }, now: Date) {
     const json = JSON.stringify(scopes.map((s) => ({ ...s, thresholds: pgArray(s.thresholds) })));
-    return db.query<AlertRow>(insertAlertsSql, [orgId, json, period.start, period.end, now]);
+    return db.query<AlertRow>(insertFromJsonSql, [orgId, json, period.start, period.end, now]);
+  },
+
+  /** openScopes and insertReached in one statement, without locks: only where transactions run one at a time. */
+  evaluate(db: Queryable, orgId: string, userIds: readonly string[], period: { start: string; end: string }, now: Date, defaults: readonly number[]) {
+    return db.query<AlertRow>(evaluateSql, [orgId, userIds, period.start, pgArray(defaults), period.end, now]);
   },
 
   /** Newest first, keyset-paged by (created_at, id); `personId` keeps that person's own alerts. */
