@@ -6,7 +6,8 @@
  *   - on: a global limit per person, a budget per team (each person in one of --teams teams), an
  *     organization budget, all crossed at 50, 80 and 100 % during the round, and a webhook endpoint
  *     taking every event, served by a local receiver while the delivery worker runs.
- * Batches of --batch model requests go through POST /api/v1/telemetry/events (inject: parsing,
+ * Batches of --batch model requests of one person each (as a client sends its own), each person
+ * in turn, go through POST /api/v1/telemetry/events (inject: parsing,
  * authentication, validation, one transaction per batch), --concurrency at a time. Rounds
  * alternate off, on, off, on… so a drift of the machine weighs on both.
  * Usage: npm run bench:alerts -- [--engine pglite|postgres] [--postgres URL] [--events 100000]
@@ -109,7 +110,7 @@ async function round(on: boolean, hook: { url: string }): Promise<{ perSecond: n
             timestamp: now,
             sessionId: 's',
             client: 'terminal-ui',
-            userId: users[(from + k) % users.length],
+            userId: users[(from / batch) % users.length],
             model: 'claude-sonnet-4-5',
             tier: 'standard',
             inputTokens: TOKENS,

@@ -69,15 +69,9 @@ export class AlertsService {
     const now = this.clock.now();
     const day = utcDay(now.getTime());
     const period = { start: monthStart(day), end: nextMonthStart(day) };
-    let made: AlertRow[];
-    if (this.db.engine === 'pglite') {
-      // Its transactions run one at a time: no batch can commit between reading and alerting.
-      made = await store.evaluate(this.db, orgId, userIds, period, now, DEFAULT_THRESHOLDS);
-    } else {
-      const scopes = await store.openScopes(this.db, orgId, userIds, period.start, DEFAULT_THRESHOLDS);
-      if (scopes.length === 0) return;
-      made = await store.insertReached(this.db, orgId, scopes, period, now);
-    }
+    // The embedded engine runs one transaction at a time: no batch can commit in between, no lock is needed.
+    if (this.db.engine === 'postgres') store.lockScopes(this.db, orgId, userIds, period.start, DEFAULT_THRESHOLDS);
+    const made = await store.evaluate(this.db, orgId, userIds, period, now, DEFAULT_THRESHOLDS);
     if (!this.sink) return;
     for (const row of made) {
       const { createdAt: _createdAt, ...alert } = alertView(row);

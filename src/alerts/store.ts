@@ -1,4 +1,4 @@
-import type { Queryable } from '../core/db/db.js';
+import type { Queryable, Transaction } from '../core/db/db.js';
 
 type AlertScope = 'organization' | 'team' | 'person';
 
@@ -19,15 +19,6 @@ export interface SettingsRow {
   team_thresholds: number[];
   organization_thresholds: number[];
   organization_budget: string | null;
-}
-
-/** A scope whose budget the batch touched and that has a threshold not yet alerted this period. */
-export interface OpenScope {
-  scope: AlertScope;
-  scope_id: string;
-  scope_name: string;
-  lim: string;
-  thresholds: number[];
 }
 
 /** The key space of the alert scopes' advisory locks (rollup-store.ts holds 727140002 and 727140003). */
@@ -71,8 +62,8 @@ const scopesCte = `
         WHERE a.org_id = $1 AND a.scope = s.scope AND a.scope_id = s.scope_id AND a.threshold = th.t AND a.period_start = $3::date))
     ORDER BY k, s.scope, s.scope_id
   )`;
-const openScopesSql = `WITH ${scopesCte}
-  SELECT scope, scope_id, scope_name, lim::text AS lim, thresholds, pg_advisory_xact_lock(${SCOPE_LOCKS}, k)::text AS locked FROM open`;
+const lockScopesSql = `WITH ${scopesCte}
+  SELECT count(pg_advisory_xact_lock(${SCOPE_LOCKS}, k)) FROM open`;
 
 // The use of each locked scope this period (its people's user-day rows: a team's current members,
 // as its budget counts them) and an alert for every threshold it has reached; the unique key keeps
@@ -99,31 +90,22 @@ const insertAlertsSql = (source: string, periodEnd: string, now: string) => `
   RETURNING a.id, a.scope, a.scope_id, a.scope_name, a.threshold, a.period_start::text AS period_start,
             a.limit_credits::text AS limit_credits, a.used_credits::text AS used_credits, a.created_at`;
 
-const fromJson = `s AS (
-    SELECT x.scope, x.scope_id::uuid AS scope_id, x.scope_name, x.lim::bigint AS lim, x.thresholds::int[] AS thresholds
-    FROM jsonb_to_recordset($2::text::jsonb) AS x(scope text, scope_id text, scope_name text, lim text, thresholds text)
-  )`;
-const insertFromJsonSql = insertAlertsSql(fromJson, '$4', '$5');
-// One statement: the scopes and the alerts they reached. Without the locks: for an engine whose
-// transactions run one at a time (the embedded one), where no other batch can commit in between.
 const evaluateSql = insertAlertsSql(`${scopesCte}, s AS (SELECT scope, scope_id, scope_name, lim, thresholds FROM open)`, '$5', '$6');
 
 const alertColumns = `id, scope, scope_id, scope_name, threshold, period_start::text AS period_start,
   limit_credits::text AS limit_credits, used_credits::text AS used_credits, created_at`;
 
 export const alertsStore = {
-  /** The open scopes of these people, locked to the end of the transaction (see openScopesSql). */
-  openScopes(db: Queryable, orgId: string, userIds: readonly string[], periodStart: string, defaults: readonly number[]) {
-    return db.query<OpenScope>(openScopesSql, [orgId, userIds, periodStart, pgArray(defaults)]);
+  /**
+   * Locks the open scopes of these people to the end of the transaction (see scopesCte), as a write:
+   * sent without waiting, it runs before the next statement, whose snapshot then sees every batch
+   * that held a lock before.
+   */
+  lockScopes(db: Transaction, orgId: string, userIds: readonly string[], periodStart: string, defaults: readonly number[]): void {
+    db.write(lockScopesSql, [orgId, userIds, periodStart, pgArray(defaults)]);
   },
 
-  /** The alerts these scopes' use this period has newly reached. */
-  insertReached(db: Queryable, orgId: string, scopes: readonly OpenScope[], period: { start: string; end: string }, now: Date) {
-    const json = JSON.stringify(scopes.map((s) => ({ ...s, thresholds: pgArray(s.thresholds) })));
-    return db.query<AlertRow>(insertFromJsonSql, [orgId, json, period.start, period.end, now]);
-  },
-
-  /** openScopes and insertReached in one statement, without locks: only where transactions run one at a time. */
+  /** The alerts the open scopes of these people have newly reached this period. */
   evaluate(db: Queryable, orgId: string, userIds: readonly string[], period: { start: string; end: string }, now: Date, defaults: readonly number[]) {
     return db.query<AlertRow>(evaluateSql, [orgId, userIds, period.start, pgArray(defaults), period.end, now]);
   },
