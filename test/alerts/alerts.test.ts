@@ -13,8 +13,11 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-/** One batch of model requests worth `credits` in all (claude-sonnet-4-5: 1.2 credits an input token), a minute ago. */
-async function use(user: User, credits: number, id: string): Promise<void> {
+/** Days back this month that batches may be dated: batches of different days share no rollup row, so only the alerts' own locks order them. */
+const DAYS_BACK = Math.min(3, new Date().getUTCDate());
+
+/** One batch of model requests worth `credits` in all (claude-sonnet-4-5: 1.2 credits an input token), a minute ago less `daysBack` days. */
+async function use(user: User, credits: number, id: string, daysBack = 0): Promise<void> {
   const res = await t.request('POST', '/api/v1/telemetry/events', {
     key: user.key,
     body: {
@@ -22,7 +25,7 @@ async function use(user: User, credits: number, id: string): Promise<void> {
         {
           id,
           type: 'model_request',
-          timestamp: Date.now() - 60_000,
+          timestamp: Date.now() - 60_000 - daysBack * 86_400_000,
           sessionId: 's',
           client: 'terminal-ui',
           model: 'claude-sonnet-4-5',
@@ -61,7 +64,7 @@ describe('alerts as usage is ingested', () => {
   it('concurrent batches of three members crossing the team budget make exactly one alert per threshold, each when it was crossed', async () => {
     // 30 batches of 150,000 credits (4,500,000 in all), sent at once by three members: 50 %, 80 % and 100 % of 3,000,000 are crossed in between.
     const members = [ana, ben, cleo];
-    await Promise.all(Array.from({ length: 30 }, (_, i) => use(members[i % 3]!, 150_000, `team-${i}`)));
+    await Promise.all(Array.from({ length: 30 }, (_, i) => use(members[i % 3]!, 150_000, `team-${i}`, Math.floor(i / 3) % DAYS_BACK)));
     const team = (await alerts(org.ownerKey)).filter((a) => a.scope === 'team');
     expect(team.map((a) => a.threshold).sort((a, b) => a - b)).toEqual([50, 80, 100]);
     for (const a of team) {
