@@ -28,6 +28,8 @@ import { teamsRoutes } from './teams/routes.js';
 import { ssoRoutes } from './sso/routes.js';
 import { SCIM_PREFIX, scimRoutes } from './scim/routes.js';
 import { scimTokenRoutes } from './scim/token-routes.js';
+import { alertsRoutes } from './alerts/routes.js';
+import { webhooksRoutes } from './webhooks/routes.js';
 import { analyticsRoutes } from './analytics/routes.js';
 import { telemetryRoutes } from './telemetry/routes.js';
 import { connectionsRoutes } from './otlp/connections-routes.js';
@@ -159,6 +161,8 @@ async function assemble(config: Config, services: Services, deps: Listener, surf
     await app.register(ssoRoutes, services);
     await app.register(scimTokenRoutes, services);
     await app.register(scimRoutes, { ...services, prefix: SCIM_PREFIX });
+    await app.register(alertsRoutes, services);
+    await app.register(webhooksRoutes, services);
     await app.register(automationsRoutes, services);
     await app.register(telemetryRoutes, services);
     await app.register(otlpRoutes, services);

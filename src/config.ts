@@ -264,6 +264,21 @@ export const settings = {
     schema: Type.Integer({ minimum: 10, maximum: 10000, default: 250 }),
     doc: 'Computers: how often a held host-agent long poll looks for work queued by another `orgctl serve` process (work queued by the same process wakes it at once).',
   },
+  WEBHOOKS_TICK_MS: {
+    key: 'webhooksTickMs',
+    schema: Type.Integer({ minimum: 10, default: 1000 }),
+    doc: 'Webhooks: how often `orgctl serve` looks for due deliveries.',
+  },
+  WEBHOOKS_LEASE_MS: {
+    key: 'webhooksLeaseMs',
+    schema: Type.Integer({ minimum: 200, default: 60000 }),
+    doc: 'Webhooks: how long a delivery being sent is held; one whose process died is sent again after this.',
+  },
+  WEBHOOKS_FIRST_RETRY_MS: {
+    key: 'webhooksFirstRetryMs',
+    schema: Type.Integer({ minimum: 10, default: 5000 }),
+    doc: 'Webhooks: the delay before the first retry of a failed delivery; each next one doubles (up to 4 hours), for 24 hours.',
+  },
   INSTALL_LOG_MAX_CHARS: {
     key: 'installLogMaxChars',
     schema: Type.Integer({ minimum: 1024, maximum: 16777216, default: 65536 }),

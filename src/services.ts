@@ -33,6 +33,9 @@ import { ScimGroups } from './scim/groups.js';
 import { ScimTokens } from './scim/tokens.js';
 import { ScimUsers } from './scim/users.js';
 import { WorkSignal } from './computers/work-signal.js';
+import { AlertsService } from './alerts/service.js';
+import { WebhooksService } from './webhooks/service.js';
+import { DEFAULT_DELIVERY, DeliveryWorker } from './webhooks/worker.js';
 
 export interface ServiceDeps {
   db: Db;
@@ -69,6 +72,10 @@ export interface Services {
   scimUsers: ScimUsers;
   scimGroups: ScimGroups;
   scimTokens: ScimTokens;
+  alerts: AlertsService;
+  webhooks: WebhooksService;
+  /** Webhook deliveries in the background: built here, started by `orgctl serve` once it listens. */
+  deliveries: DeliveryWorker;
   readiness: ReadinessService;
   automations: AutomationsService;
   computers: ComputersService;
@@ -101,8 +108,11 @@ export function buildServices(config: Config, deps: ServiceDeps): Services {
     soleWriter: db.engine === 'pglite',
     onBackgroundError: (err) => log.warn({ err }, 'background credential work failed'),
   });
-  const identity = new IdentityService({ db, clock, cache: authenticator });
-  const analytics = new AnalyticsService({ db, cacheBytes: config.analyticsCacheMb * 1024 * 1024, clock });
+  const policy = { allowPrivateNetwork: config.ciAllowPrivateNetwork };
+  const webhooks = new WebhooksService({ db, policy, clock });
+  const identity = new IdentityService({ db, clock, cache: authenticator, outbox: webhooks });
+  const alerts = new AlertsService({ db, sink: webhooks, clock });
+  const analytics = new AnalyticsService({ db, cacheBytes: config.analyticsCacheMb * 1024 * 1024, clock, usageListener: alerts });
   const telemetry = new TelemetryService({ db, identity, analytics, clock });
   const signal = new WorkSignal(clock);
   const computers = new ComputersService({
@@ -135,7 +145,15 @@ export function buildServices(config: Config, deps: ServiceDeps): Services {
     scimUsers: new ScimUsers({ db, identity, clock }),
     scimGroups: new ScimGroups({ db, teams }),
     scimTokens: new ScimTokens({ db, clock }),
-    readiness: new ReadinessService({ db, clock }),
+    alerts,
+    webhooks,
+    deliveries: new DeliveryWorker(
+      db,
+      { ...DEFAULT_DELIVERY, tickMs: config.webhooksTickMs, leaseMs: config.webhooksLeaseMs, firstRetryMs: config.webhooksFirstRetryMs, policy },
+      clock,
+      log,
+    ),
+    readiness: new ReadinessService({ db, clock, outbox: webhooks }),
     automations: new AutomationsService({
       db,
       hosts: {
@@ -147,6 +165,7 @@ export function buildServices(config: Config, deps: ServiceDeps): Services {
         github: new GitHubHost({ token: config.githubToken, baseUrl: config.githubApiUrl, timeoutMs: config.ciGitTimeoutMs }),
       },
       policy: { hosts: parseHostList(config.ciGitHosts), allowPrivateNetwork: config.ciAllowPrivateNetwork },
+      outbox: webhooks,
     }),
     computers,
     agentChannel: new AgentChannel({
@@ -155,6 +174,7 @@ export function buildServices(config: Config, deps: ServiceDeps): Services {
       settings: { leaseMs: config.computersLeaseMs, pollMs: config.computersAgentPollMs, logMaxChars: config.installLogMaxChars },
       signal,
       clock,
+      outbox: webhooks,
     }),
     engine: new ProvisioningEngine({
       db,
@@ -169,6 +189,7 @@ export function buildServices(config: Config, deps: ServiceDeps): Services {
       e2b,
       clock,
       log,
+      outbox: webhooks,
     }),
     bodies: new BodyBudget(config.httpBodyMemoryMb * 1024 * 1024),
     connections: new ConnectionGuard({

@@ -63,6 +63,13 @@ export interface AnalyticsDeps {
   cacheBytes?: number;
   /** What "today" is; by default the system's. */
   clock?: Clock;
+  /** Told, in the transaction that records them, whose credits a batch added to (usage alerts). */
+  usageListener?: UsageListener;
+}
+
+/** Hears of recorded credits inside the recording transaction (AlertsService). */
+export interface UsageListener {
+  usageRecorded(orgId: string, userIds: readonly string[]): Promise<void>;
 }
 
 /**
@@ -84,10 +91,12 @@ export class AnalyticsService implements CreditsUsage {
   private readonly userDays: DayCache<UserDaySlice>;
   private readonly db: Db;
   private readonly clock: Clock;
+  private readonly usageListener: UsageListener | undefined;
 
-  constructor({ db, cacheBytes = 0, clock = systemClock }: AnalyticsDeps) {
+  constructor({ db, cacheBytes = 0, clock = systemClock, usageListener }: AnalyticsDeps) {
     this.db = db;
     this.clock = clock;
+    this.usageListener = usageListener;
     const budget = new DayBudget(cacheBytes);
     this.tokensDays = budget.cache('tokens');
     this.modelDays = budget.cache('tokens-by-model');
@@ -102,11 +111,16 @@ export class AnalyticsService implements CreditsUsage {
    * Adds newly stored events to the rollups in the caller's transaction (the one that stores the
    * events), so that the rollups stay exact sums of the stored events: native ingestion and OTLP
    * ingestion both come here. `increments`: counters given by their parts rather than as events
-   * (OTLP's counter and token data points), counted as their events would be.
+   * (OTLP's counter and token data points), counted as their events would be. The usage listener
+   * (alerts) hears of the people whose credits grew, in the same transaction, after the writes.
    */
   recordBatch(orgId: string, events: readonly TelemetryEvent[], increments?: readonly Increment[]): Promise<void> {
     const deltas = rollupDeltas(events, increments);
-    return this.db.transaction(async () => writeRollups(this.db, orgId, deltas));
+    const charged = [...new Set(deltas.userDays.filter((u) => u.creditUnits > 0n).map((u) => u.userId))];
+    return this.db.transaction(async () => {
+      writeRollups(this.db, orgId, deltas);
+      if (this.usageListener && charged.length > 0) await this.usageListener.usageRecorded(orgId, charged);
+    });
   }
 
   /** Validates the range and returns the envelope's meta and the days that can have rows. */

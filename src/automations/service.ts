@@ -1,3 +1,4 @@
+import { noOutbox, type Outbox } from '../core/outbox.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Db } from '../core/db/db.js';
 import { errors } from '../core/http/errors.js';
@@ -22,6 +23,8 @@ export interface AutomationsDeps {
   hosts: GitHosts;
   /** Which repository addresses may be used (CI_GIT_HOSTS, CI_ALLOW_PRIVATE_NETWORK). */
   policy: TargetPolicy;
+  /** Where an opened pull request is told of (webhooks); by default nowhere. */
+  outbox?: Outbox;
 }
 
 /** `ci/<action>-<workflow>-<8 hex>`: readable, and unique without asking the host (32 random bits). */
@@ -42,10 +45,13 @@ export class AutomationsService {
   private readonly hosts: GitHosts;
   private readonly policy: TargetPolicy;
 
-  constructor({ db, hosts, policy }: AutomationsDeps) {
+  private readonly outbox: Outbox;
+
+  constructor({ db, hosts, policy, outbox = noOutbox }: AutomationsDeps) {
     this.db = db;
     this.hosts = hosts;
     this.policy = policy;
+    this.outbox = outbox;
   }
 
   /**
@@ -77,8 +83,8 @@ export class AutomationsService {
     const id = randomUUID();
     let row: PullRequestRow;
     try {
-      row = await this.db.transaction(async () =>
-        store.insert(this.db, {
+      row = await this.db.transaction(async () => {
+        const stored = await store.insert(this.db, {
           id,
           orgId: actor.orgId,
           hostKind: target.kind,
@@ -94,8 +100,19 @@ export class AutomationsService {
           title: change.title,
           description: change.description,
           createdBy: actor.id,
-        }),
-      );
+        });
+        await this.outbox.emit(actor.orgId, 'ci.pull_request_opened', {
+          repoUrl: stored.repo_url,
+          action: stored.action,
+          workflowPath: stored.workflow_path,
+          url: stored.url,
+          number: stored.number,
+          branch: stored.branch,
+          baseBranch: stored.base_branch,
+          title: stored.title,
+        });
+        return stored;
+      });
     } catch (e) {
       // Unrecorded, the branch would be an orphan nobody can find: take it back.
       if (target.kind === 'github') await this.hosts.github.discard(target, change);

@@ -50,7 +50,7 @@ export async function serve(argv: string[], config: Config): Promise<number> {
     await db.close();
     throw listenError(e, config);
   }
-  const { operatorIdentity, accounts, engine } = services;
+  const { operatorIdentity, accounts, engine, deliveries } = services;
   const firstStart = (await operatorIdentity.listOrganizations()).length === 0 ? await operatorIdentity.createOrganization(DEFAULT_ORG) : undefined;
   // Through the ingestion service; the first analytics call already has numbers.
   const demo = firstStart && values.demo ? await (await import('./demo-command.js')).seedDemo(services, firstStart.orgId, DEMO) : undefined;
@@ -59,6 +59,7 @@ export async function serve(argv: string[], config: Config): Promise<number> {
   const setups = await accounts.issueSetupTokens(config.setupToken);
   // Provisioning runs in the background once the service listens; stopping it releases its leases.
   engine.start();
+  deliveries.start();
 
   const where = db.engine === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL';
   const lines = [`orgctl is listening on ${base} (${where})`];
@@ -110,7 +111,7 @@ export async function serve(argv: string[], config: Config): Promise<number> {
         config.shutdownTimeoutMs,
         { keepAlive: false },
       );
-      Promise.all([app.close(), webApp?.close(), healthApp?.close(), engine.stop()])
+      Promise.all([app.close(), webApp?.close(), healthApp?.close(), engine.stop(), deliveries.stop()])
         .then(() => db.close())
         .then(
           () => {

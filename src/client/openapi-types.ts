@@ -74,6 +74,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v0/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Usage alerts, newest first: every alert for owners and managers, one's own for everyone else */
+        get: operations["alerts.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v0/api-keys": {
         parameters: {
             query?: never;
@@ -418,6 +435,24 @@ export interface paths {
         post?: never;
         /** Remove an account link */
         delete: operations["accountLinks.delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v0/organization/alerts/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The thresholds per kind of scope and the organization budget (owner or manager) */
+        get: operations["alerts.getSettings"];
+        /** Set the thresholds per kind of scope and the organization budget (owner or manager) */
+        put: operations["alerts.setSettings"];
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -770,6 +805,77 @@ export interface paths {
         /** Set or remove individual overrides (1 to 100 users) */
         put: operations["limits.setUsers"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v0/organization/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The webhook endpoints */
+        get: operations["webhooks.list"];
+        put?: never;
+        /** Register an endpoint; its secret is in this answer only */
+        post: operations["webhooks.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v0/organization/webhooks/{endpointId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An endpoint */
+        get: operations["webhooks.get"];
+        put?: never;
+        post?: never;
+        /** Remove an endpoint and its delivery log */
+        delete: operations["webhooks.delete"];
+        options?: never;
+        head?: never;
+        /** Change an endpoint, or enable it again */
+        patch: operations["webhooks.update"];
+        trace?: never;
+    };
+    "/api/v0/organization/webhooks/{endpointId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The endpoint's delivery log, newest first */
+        get: operations["webhooks.deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v0/organization/webhooks/{endpointId}/deliveries/{deliveryId}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a delivery again (same event id and body) */
+        post: operations["webhooks.resend"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1231,6 +1337,32 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** Alert */
+        Alert: {
+            /** @description Unix ms */
+            createdAt: number;
+            /** Format: uuid */
+            id: string;
+            /** @description The budget (Standard Credits) the threshold is a percentage of */
+            limit: number;
+            /**
+             * Format: date
+             * @description First day (UTC) of the calendar month of the alert
+             */
+            periodStart: string;
+            scope: "organization" | "team" | "person";
+            /**
+             * Format: uuid
+             * @description The person's or team's id, or the organization's
+             */
+            scopeId: string;
+            /** @description The person's email, the team's or the organization's name when the alert was made */
+            scopeName: string;
+            /** @description Percent of the budget reached */
+            threshold: number;
+            /** @description Standard Credits used in the period when the threshold was reached */
+            used: number;
+        };
         /** Computer */
         Computer: {
             clonedRepoDirectories?: string[];
@@ -1340,6 +1472,23 @@ export interface components {
             name: string;
             /** @description The last rename or change of members, Unix ms */
             updatedAt: number;
+        };
+        /** WebhookEndpoint */
+        WebhookEndpoint: {
+            /** @description Unix time in milliseconds */
+            createdAt: number;
+            description: string;
+            disabledReason: string | null;
+            enabled: boolean;
+            eventTypes: string[];
+            failingSince: number | null;
+            /** @description standard: the Standard Webhooks body; slack: a Slack incoming-webhook body (usage.threshold_crossed only) */
+            format: "standard" | "slack";
+            /** Format: uuid */
+            id: string;
+            /** @description Unix time in milliseconds */
+            updatedAt: number;
+            url: string;
         };
     };
     responses: never;
@@ -1988,6 +2137,63 @@ export interface operations {
                         /** @description The pillars, in the order dashboards show them */
                         pillars: string[];
                     };
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+        };
+    };
+    "alerts.list": {
+        parameters: {
+            query: {
+                limit: number;
+                /** @description nextCursor of the page before */
+                cursor?: string;
+                /** @description Only the caller's own alerts (always so for members and guests) */
+                mine?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest first */
+                        alerts: components["schemas"]["Alert"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
                 };
             };
             /** @description Missing or invalid credential */
@@ -3994,6 +4200,140 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+        };
+    };
+    "alerts.getSettings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Standard Credits the whole organization may use per calendar month (UTC), for organization alerts; null: none */
+                        organizationBudget: number | null;
+                        /** @description Percent of the budget that applies, ascending (1 to 1000); empty: no alerts for this kind of scope */
+                        organizationThresholds: number[];
+                        /** @description Percent of the budget that applies, ascending (1 to 1000); empty: no alerts for this kind of scope */
+                        personThresholds: number[];
+                        /** @description Percent of the budget that applies, ascending (1 to 1000); empty: no alerts for this kind of scope */
+                        teamThresholds: number[];
+                    };
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Role not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+        };
+    };
+    "alerts.setSettings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Standard Credits the whole organization may use per calendar month (UTC), for organization alerts; null: none */
+                    organizationBudget: number | null;
+                    /** @description Percent of the budget that applies, ascending (1 to 1000); empty: no alerts for this kind of scope */
+                    organizationThresholds: number[];
+                    /** @description Percent of the budget that applies, ascending (1 to 1000); empty: no alerts for this kind of scope */
+                    personThresholds: number[];
+                    /** @description Percent of the budget that applies, ascending (1 to 1000); empty: no alerts for this kind of scope */
+                    teamThresholds: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Standard Credits the whole organization may use per calendar month (UTC), for organization alerts; null: none */
+                        organizationBudget: number | null;
+                        /** @description Percent of the budget that applies, ascending (1 to 1000); empty: no alerts for this kind of scope */
+                        organizationThresholds: number[];
+                        /** @description Percent of the budget that applies, ascending (1 to 1000); empty: no alerts for this kind of scope */
+                        personThresholds: number[];
+                        /** @description Percent of the budget that applies, ascending (1 to 1000); empty: no alerts for this kind of scope */
+                        teamThresholds: number[];
+                    };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Role not allowed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6195,6 +6535,465 @@ export interface operations {
             };
             /** @description Role not allowed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+        };
+    };
+    "webhooks.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        endpoints: components["schemas"]["WebhookEndpoint"][];
+                    };
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Role not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+        };
+    };
+    "webhooks.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string;
+                    eventTypes: ("usage.threshold_crossed" | "computer.ready" | "computer.failed" | "readiness.report_created" | "readiness.level_changed" | "ci.pull_request_opened" | "member.added" | "member.removed")[];
+                    /** @description standard: the Standard Webhooks body; slack: a Slack incoming-webhook body (usage.threshold_crossed only) */
+                    format?: "standard" | "slack";
+                    /** @description An http(s) URL the network guard allows (docs/webhooks.md) */
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Unix time in milliseconds */
+                        createdAt: number;
+                        description: string;
+                        disabledReason: string | null;
+                        enabled: boolean;
+                        eventTypes: string[];
+                        failingSince: number | null;
+                        /** @description standard: the Standard Webhooks body; slack: a Slack incoming-webhook body (usage.threshold_crossed only) */
+                        format: "standard" | "slack";
+                        /** Format: uuid */
+                        id: string;
+                        /** @description whsec_…: shown only now */
+                        secret: string;
+                        /** @description Unix time in milliseconds */
+                        updatedAt: number;
+                        url: string;
+                    };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Role not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+        };
+    };
+    "webhooks.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Role not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+        };
+    };
+    "webhooks.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Role not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+        };
+    };
+    "webhooks.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string;
+                    /** @description true re-enables an endpoint disabled after a day of failures */
+                    enabled?: boolean;
+                    eventTypes?: ("usage.threshold_crossed" | "computer.ready" | "computer.failed" | "readiness.report_created" | "readiness.level_changed" | "ci.pull_request_opened" | "member.added" | "member.removed")[];
+                    /** @description standard: the Standard Webhooks body; slack: a Slack incoming-webhook body (usage.threshold_crossed only) */
+                    format?: "standard" | "slack";
+                    /** @description An http(s) URL the network guard allows (docs/webhooks.md) */
+                    url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Role not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+        };
+    };
+    "webhooks.deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest first, at most 100 */
+                        deliveries: {
+                            attempts: number;
+                            /** @description Unix time in milliseconds */
+                            createdAt: number;
+                            /** @description The webhook-id header */
+                            eventId: string;
+                            /** Format: uuid */
+                            id: string;
+                            lastAttemptAt: number | null;
+                            lastError: string | null;
+                            lastStatusCode: number | null;
+                            nextAttemptAt: number | null;
+                            status: "pending" | "succeeded" | "failed";
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Role not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+        };
+    };
+    "webhooks.resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Role not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,3 +1,5 @@
+import { noOutbox, type Outbox } from '../core/outbox.js';
+import { stepSettled } from './events.js';
 import type { Clock } from '../core/clock.js';
 import type { Db } from '../core/db/db.js';
 import { errors } from '../core/http/errors.js';
@@ -26,6 +28,8 @@ export interface AgentChannelDeps {
   /** What a held long poll waits on: woken when its computer has new work in this process. */
   signal: WorkSignal;
   clock: Clock;
+  /** Where a computer that became ready or failed is told of (webhooks); by default nowhere. */
+  outbox?: Outbox;
 }
 
 const LEASE_PREFIX = 'agent:';
@@ -43,7 +47,10 @@ export class AgentChannel {
   private readonly signal: WorkSignal;
   private readonly clock: Clock;
 
-  constructor({ db, computers, settings, signal, clock }: AgentChannelDeps) {
+  private readonly outbox: Outbox;
+
+  constructor({ db, computers, settings, signal, clock, outbox = noOutbox }: AgentChannelDeps) {
+    this.outbox = outbox;
     this.db = db;
     this.computers = computers;
     this.settings = settings;
@@ -64,6 +71,7 @@ export class AgentChannel {
       const now = this.clock.now();
       await store.registerHost(this.db, c.id, host, now);
       await jobsStore.hostConnected(this.db, c.id, now);
+      await stepSettled(this.db, this.outbox, c.id, { stepId: STEP.connectHost, status: STATUS.succeeded, error: null });
       return c.id;
     });
     this.signal.notify(computerId);
@@ -132,6 +140,7 @@ export class AgentChannel {
         body.status === STATUS.failed ? (body.error ?? `The step failed${body.exitCode === undefined ? '' : ` with exit code ${body.exitCode}`}.`) : null;
       const now = this.clock.now();
       await jobsStore.finish(this.db, step, { status: body.status, error, exitCode: body.exitCode ?? null }, now);
+      await stepSettled(this.db, this.outbox, c.id, { stepId, status: body.status, error });
       await store.touchAgent(this.db, c.id, now);
       return c.id;
     });

@@ -1,3 +1,5 @@
+import { noOutbox, type Outbox } from '../core/outbox.js';
+import { stepSettled } from './events.js';
 import { randomUUID } from 'node:crypto';
 import type { Clock, Timer } from '../core/clock.js';
 import type { Db } from '../core/db/db.js';
@@ -30,6 +32,8 @@ export interface EngineDeps {
   clock: Clock;
   /** Where a failed tick is reported; by default nowhere. */
   log?: EngineLogger;
+  /** Where a computer that became ready or failed is told of (webhooks); by default nowhere. */
+  outbox?: Outbox;
 }
 
 /**
@@ -50,7 +54,10 @@ export class ProvisioningEngine {
   private readonly clock: Clock;
   private readonly log: EngineLogger;
 
-  constructor({ db, settings, e2b, clock, log = { warn: () => undefined } }: EngineDeps) {
+  private readonly outbox: Outbox;
+
+  constructor({ db, settings, e2b, clock, log = { warn: () => undefined }, outbox = noOutbox }: EngineDeps) {
+    this.outbox = outbox;
     this.db = db;
     this.settings = settings;
     this.e2b = e2b;
@@ -118,6 +125,7 @@ export class ProvisioningEngine {
             ? `host agent lost: no heartbeat for ${silentFor} s while running ${s.step_id}`
             : `provisioning engine lost: no heartbeat for ${silentFor} s, ${s.attempts} attempts made; giving up`;
         await jobsStore.finish(this.db, s, { status: STATUS.failed, error, exitCode: null }, now);
+        await stepSettled(this.db, this.outbox, s.computer_id, { stepId: s.step_id, status: STATUS.failed, error });
       }
       const orphaned = await jobsStore.lockOrphanedQueued(this.db, leaseMs, 100, now);
       for (const s of orphaned) {
@@ -125,6 +133,7 @@ export class ProvisioningEngine {
           ? `host agent lost: no heartbeat for ${secondsSince(s.agent_seen_at)} s; ${s.step_id} was not started`
           : `no host agent connected to this computer within ${Math.round(leaseMs / 1000)} s; run \`orgctl agent\` on the host`;
         await jobsStore.finish(this.db, s, { status: STATUS.failed, error, exitCode: null }, now);
+        await stepSettled(this.db, this.outbox, s.computer_id, { stepId: s.step_id, status: STATUS.failed, error });
       }
       return expired.length + orphaned.length;
     });
@@ -179,13 +188,10 @@ export class ProvisioningEngine {
       await flush();
       await this.db.transaction(async () => {
         const held = await jobsStore.lockHeld(this.db, step.computer_id, step.step_id, leaseOwner);
-        if (held)
-          await jobsStore.finish(
-            this.db,
-            held,
-            { status: outcome.ok ? STATUS.succeeded : STATUS.failed, error: outcome.ok ? null : outcome.error, exitCode: outcome.exitCode },
-            this.clock.now(),
-          );
+        if (!held) return;
+        const settled = { status: outcome.ok ? STATUS.succeeded : STATUS.failed, error: outcome.ok ? null : outcome.error };
+        await jobsStore.finish(this.db, held, { ...settled, exitCode: outcome.exitCode }, this.clock.now());
+        await stepSettled(this.db, this.outbox, held.computer_id, { stepId: held.step_id, ...settled });
       });
     } catch (err) {
       if (abort.aborted || lost) return;
@@ -194,7 +200,10 @@ export class ProvisioningEngine {
       await this.db
         .transaction(async () => {
           const held = await jobsStore.lockHeld(this.db, step.computer_id, step.step_id, leaseOwner);
-          if (held) await jobsStore.finish(this.db, held, { status: STATUS.failed, error: `E2B: ${(err as Error).message}`, exitCode: null }, this.clock.now());
+          if (!held) return;
+          const error = `E2B: ${(err as Error).message}`;
+          await jobsStore.finish(this.db, held, { status: STATUS.failed, error, exitCode: null }, this.clock.now());
+          await stepSettled(this.db, this.outbox, held.computer_id, { stepId: held.step_id, status: STATUS.failed, error });
         })
         .catch((e) => this.log.warn({ err: e }, 'recording a failed step failed'));
     } finally {

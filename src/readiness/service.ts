@@ -5,6 +5,7 @@ import type { Principal } from '../core/identity/roles.js';
 import { startPosition } from '../core/db/keyset.js';
 import { canonicalRepoId, notARepoUrl, withoutCredentials } from '../core/net/repo-id.js';
 import { CRITERIA, PILLARS } from './criteria.js';
+import { noOutbox, type Outbox } from '../core/outbox.js';
 import { LEVEL_UP, scoreReport, organizationLevel, type Evaluation } from './levels.js';
 import {
   DEFAULT_PAGE,
@@ -28,15 +29,19 @@ const DEFAULT_PERIOD: TrendPeriod = '1m';
 export interface ReadinessDeps {
   db: Db;
   clock: Clock;
+  /** Where an upload tells of its report and of a level change (webhooks); by default nowhere. */
+  outbox?: Outbox;
 }
 
 export class ReadinessService {
   private readonly db: Db;
   private readonly clock: Clock;
+  private readonly outbox: Outbox;
 
-  constructor({ db, clock }: ReadinessDeps) {
+  constructor({ db, clock, outbox = noOutbox }: ReadinessDeps) {
     this.db = db;
     this.clock = clock;
+    this.outbox = outbox;
   }
 
   /** The readiness model itself, so a dashboard can place each criterion of a report in its level and pillar. */
@@ -70,12 +75,23 @@ export class ReadinessService {
       }
     }
     if (problems.length > 0) throw errors.invalid(problems);
-    const row = await store.insert(this.db, {
-      reportId: randomUUID(),
-      orgId: actor.orgId,
-      repoId: repoId as string,
-      uploadedBy: actor.id,
-      body: { ...body, repoUrl: repoUrl as string },
+    // The events are written with the report (docs/webhooks.md); the level compared is the newest report's before this one.
+    const row = await this.db.transaction(async () => {
+      const before = await store.newestReport(this.db, actor.orgId, repoId as string);
+      const stored = await store.insert(this.db, {
+        reportId: randomUUID(),
+        orgId: actor.orgId,
+        repoId: repoId as string,
+        uploadedBy: actor.id,
+        body: { ...body, repoUrl: repoUrl as string },
+      });
+      const { level, passRate } = scoreReport(stored.report as Record<string, Evaluation>);
+      const data = { reportId: stored.report_id, repoId: stored.repo_id };
+      await this.outbox.emit(actor.orgId, 'readiness.report_created', { ...data, repoUrl: stored.repo_url, level, passRate });
+      const previous = before === undefined ? undefined : scoreReport(before as Record<string, Evaluation>).level;
+      if (previous !== undefined && previous !== level)
+        await this.outbox.emit(actor.orgId, 'readiness.level_changed', { ...data, previousLevel: previous, level });
+      return stored;
     });
     return toReport(row);
   }

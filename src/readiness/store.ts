@@ -74,6 +74,15 @@ export const readinessStore = {
     );
   },
 
+  /** The criteria of the repository's newest report, if it has one (for readiness.level_changed). */
+  async newestReport(db: Queryable, orgId: string, repoId: string): Promise<ReportRow['report'] | undefined> {
+    const rows = await db.query<{ report: ReportRow['report'] }>(
+      `SELECT report FROM readiness_reports WHERE org_id = $1 AND repo_id = $2 ORDER BY created_at DESC, report_id DESC LIMIT 1`,
+      [orgId, repoId],
+    );
+    return rows[0]?.report;
+  },
+
   /** Each repository's newest `perRepository` reports (their criteria only), with the repository's report count. */
   async newestPerRepository(db: Db, orgId: string, perRepository: number) {
     return db.queryMany<{

@@ -101,6 +101,16 @@ const sso = createRoute({
   path: '/settings/sso',
   component: lazyRouteComponent(() => import('./sso/sso-page.js'), 'SsoPage'),
 });
+const webhooks = createRoute({
+  getParentRoute: () => shell,
+  path: '/settings/webhooks',
+  component: lazyRouteComponent(() => import('./webhooks/webhooks-page.js'), 'WebhooksPage'),
+});
+const alerts = createRoute({
+  getParentRoute: () => shell,
+  path: '/alerts',
+  component: lazyRouteComponent(() => import('./alerts/alerts-page.js'), 'AlertsPage'),
+});
 const profile = createRoute({
   getParentRoute: () => shell,
   path: '/settings/profile',
@@ -131,6 +141,8 @@ const routeTree = rootRoute.addChildren([
     limitsAudit,
     teams,
     sso,
+    webhooks,
+    alerts,
     profile,
     notFound,
   ]),

@@ -10,6 +10,8 @@ import { readinessCommands } from './readiness-commands.js';
 import { scimCommands } from './scim-commands.js';
 import { teamsCommands } from './teams-commands.js';
 import { ssoCommands } from './sso-commands.js';
+import { alertsCommands } from './alerts-commands.js';
+import { webhooksCommands } from './webhooks-commands.js';
 import { login, logout, me, meUpdate } from './session-commands.js';
 
 /** Every command that works over the API, `gh`-style, in the order `orgctl --help` lists them. */
@@ -25,6 +27,8 @@ export const apiCommands: readonly ApiCommand[] = [
   ...teamsCommands,
   ...ssoCommands,
   ...scimCommands,
+  ...alertsCommands,
+  ...webhooksCommands,
   ...keysApiCommands,
   ...computersCommands,
   ...readinessCommands,

@@ -1,3 +1,4 @@
+import { noOutbox, type Outbox } from '../outbox.js';
 import { systemClock, type Clock } from '../clock.js';
 import { randomUUID } from 'node:crypto';
 import { isUniqueViolation, type Db, type Queryable } from '../db/db.js';
@@ -45,6 +46,8 @@ export interface IdentityDeps {
   clock?: Clock;
   /** Told of revocations, role changes and removals, so cached credentials drop them at once; by default none. */
   cache?: CredentialCache;
+  /** Where a user added or removed is told of (webhooks member.added, member.removed); by default nowhere. */
+  outbox?: Outbox;
 }
 
 /**
@@ -58,10 +61,13 @@ export class IdentityService {
   private readonly clock: Clock;
   private readonly cache: CredentialCache;
 
-  constructor({ db, clock = systemClock, cache = noCache }: IdentityDeps) {
+  private readonly outbox: Outbox;
+
+  constructor({ db, clock = systemClock, cache = noCache, outbox = noOutbox }: IdentityDeps) {
     this.db = db;
     this.clock = clock;
     this.cache = cache;
+    this.outbox = outbox;
   }
 
   // --- The actor's own requests -----------------------------------------------------------
@@ -188,7 +194,10 @@ export class IdentityService {
     const normalized = normalizeEmail(input.email);
     if (!isEmail(normalized)) throw errors.badRequest(`"${input.email}" is not an email address.`);
     try {
-      await store.insertPrincipal(this.db, { id, orgId: input.orgId, kind: 'user', email: normalized, name: input.name ?? normalized, role: input.role });
+      await this.db.transaction(async () => {
+        await store.insertPrincipal(this.db, { id, orgId: input.orgId, kind: 'user', email: normalized, name: input.name ?? normalized, role: input.role });
+        await this.outbox.emit(input.orgId, 'member.added', { userId: id, email: normalized, role: input.role });
+      });
     } catch (e) {
       if (isUniqueViolation(e)) throw errors.conflict('email_taken', `A user with email ${normalized} already exists in this organization.`);
       throw e;
@@ -219,6 +228,7 @@ export class IdentityService {
       const user = await this.userForChange(orgId, email);
       if (user.role === 'owner') await this.keepAnOwner(orgId, `remove ${user.email}`);
       await store.deletePrincipal(this.db, user.id);
+      await this.outbox.emit(orgId, 'member.removed', { userId: user.id, email: user.email as string, role: user.role });
       return { id: user.id, email: user.email as string };
     });
     this.cache.forgetPrincipal(removed.id);

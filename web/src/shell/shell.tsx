@@ -15,6 +15,7 @@ interface NavItem {
 const AREAS: NavItem[] = [
   { to: '/', label: 'Overview' },
   { to: '/usage', label: 'My usage' },
+  { to: '/alerts', label: 'Alerts' },
   { to: '/analytics', label: 'Analytics', managers: true },
   { to: '/readiness', label: 'Readiness' },
   { to: '/computers', label: 'Computers' },
@@ -27,6 +28,7 @@ const SETTINGS: NavItem[] = [
   { to: '/settings/service-accounts', label: 'Service accounts', managers: true },
   { to: '/settings/usage-limits', label: 'Usage limits', managers: true },
   { to: '/settings/sso', label: 'Single sign-on', owners: true },
+  { to: '/settings/webhooks', label: 'Webhooks', managers: true },
   { to: '/settings/profile', label: 'Profile and sessions' },
 ];
 

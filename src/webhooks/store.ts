@@ -1,0 +1,203 @@
+import type { Queryable } from '../core/db/db.js';
+
+export interface EndpointRow {
+  id: string;
+  org_id: string;
+  url: string;
+  description: string;
+  event_types: string[];
+  format: 'standard' | 'slack';
+  secret: string;
+  created_by: string | null;
+  enabled: boolean;
+  disabled_reason: string | null;
+  failing_since: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** A claimed delivery: what one attempt needs. */
+export interface DueDelivery {
+  id: string;
+  event_id: string;
+  endpoint_id: string;
+  org_id: string;
+  attempts: number;
+  created_at: Date;
+  lease_owner: string;
+  type: string;
+  body: string;
+  url: string;
+  format: 'standard' | 'slack';
+  secret: string;
+}
+
+export interface DeliveryRow {
+  id: string;
+  event_id: string;
+  type: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: number;
+  next_attempt_at: Date;
+  last_status_code: number | null;
+  last_error: string | null;
+  last_attempt_at: Date | null;
+  created_at: Date;
+}
+
+const endpointColumns = `id, org_id, url, description, event_types, format, secret, created_by, enabled, disabled_reason, failing_since, created_at, updated_at`;
+const after = (now: string, ms: string) => `(${now}::timestamptz + ${ms}::int * interval '1 millisecond')`;
+
+/**
+ * SQL of webhook endpoints, events and the delivery queue. A delivery is a job row: claimed with
+ * FOR UPDATE SKIP LOCKED and a lease (as computers' steps are, computers/jobs-store.ts), so any
+ * number of processes share the queue and a delivery whose process died is claimed again when its
+ * lease expires. Every time written or compared is the caller's clock.
+ */
+export const webhooksStore = {
+  async insertEndpoint(db: Queryable, e: Omit<EndpointRow, 'enabled' | 'disabled_reason' | 'failing_since' | 'updated_at'>): Promise<void> {
+    await db.query(
+      `INSERT INTO webhook_endpoints (id, org_id, url, description, event_types, format, secret, created_by, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5::text[], $6, $7, $8, $9, $9)`,
+      [e.id, e.org_id, e.url, e.description, e.event_types, e.format, e.secret, e.created_by, e.created_at],
+    );
+  },
+
+  list(db: Queryable, orgId: string) {
+    return db.query<EndpointRow>(`SELECT ${endpointColumns} FROM webhook_endpoints WHERE org_id = $1 ORDER BY created_at, id`, [orgId]);
+  },
+
+  async get(db: Queryable, orgId: string, id: string): Promise<EndpointRow | undefined> {
+    const rows = await db.query<EndpointRow>(`SELECT ${endpointColumns} FROM webhook_endpoints WHERE org_id = $1 AND id = $2`, [orgId, id]);
+    return rows[0];
+  },
+
+  async update(
+    db: Queryable,
+    orgId: string,
+    id: string,
+    u: { url: string; description: string; event_types: string[]; format: string; enabled: boolean },
+    now: Date,
+  ): Promise<void> {
+    await db.query(
+      `UPDATE webhook_endpoints SET url = $3, description = $4, event_types = $5::text[], format = $6, updated_at = $8,
+         enabled = $7, disabled_reason = CASE WHEN $7 THEN NULL ELSE disabled_reason END,
+         failing_since = CASE WHEN $7 AND NOT enabled THEN NULL ELSE failing_since END
+       WHERE org_id = $1 AND id = $2`,
+      [orgId, id, u.url, u.description, u.event_types, u.format, u.enabled, now],
+    );
+  },
+
+  async remove(db: Queryable, orgId: string, id: string): Promise<boolean> {
+    return (await db.query(`DELETE FROM webhook_endpoints WHERE org_id = $1 AND id = $2 RETURNING id`, [orgId, id])).length > 0;
+  },
+
+  /**
+   * The event and a pending delivery to each enabled endpoint of the organization that takes its
+   * type, in one statement; nothing at all when no endpoint takes it. Whether it was stored.
+   */
+  async emit(db: Queryable, e: { id: string; orgId: string; type: string; body: string }, now: Date): Promise<boolean> {
+    const rows = await db.query(
+      `WITH targets AS (
+         SELECT id FROM webhook_endpoints WHERE org_id = $2 AND enabled AND $3 = ANY(event_types)
+       ),
+       ev AS (
+         INSERT INTO webhook_events (id, org_id, type, body, created_at)
+         SELECT $1, $2, $3, $4, $5 WHERE EXISTS (SELECT 1 FROM targets)
+         RETURNING id
+       )
+       INSERT INTO webhook_deliveries (id, org_id, event_id, endpoint_id, status, next_attempt_at, created_at)
+       SELECT gen_random_uuid(), $2, ev.id, t.id, 'pending', $5, $5 FROM ev CROSS JOIN targets t
+       RETURNING id`,
+      [e.id, e.orgId, e.type, e.body, now],
+    );
+    return rows.length > 0;
+  },
+
+  /** Up to `limit` due deliveries, leased to `owner` until now + leaseMs. */
+  claim(db: Queryable, owner: string, limit: number, leaseMs: number, now: Date) {
+    return db.query<DueDelivery>(
+      `WITH due AS (
+         SELECT d.id FROM webhook_deliveries d
+         WHERE d.status = 'pending' AND d.next_attempt_at <= $3
+           AND (d.lease_owner IS NULL OR d.lease_expires_at <= $3)
+         ORDER BY d.next_attempt_at, d.id LIMIT $2
+         FOR UPDATE SKIP LOCKED)
+       UPDATE webhook_deliveries d SET lease_owner = $1, lease_expires_at = ${after('$3', '$4')}, attempts = d.attempts + 1
+       FROM due, webhook_events e, webhook_endpoints w
+       WHERE d.id = due.id AND e.id = d.event_id AND w.id = d.endpoint_id
+       RETURNING d.id, d.event_id, d.endpoint_id, d.org_id, d.attempts, d.created_at, d.lease_owner, e.type, e.body, w.url, w.format, w.secret`,
+      [owner, limit, now, leaseMs],
+    );
+  },
+
+  /** The next pending delivery's due time, for the worker's sleep. */
+  async nextDue(db: Queryable): Promise<Date | null> {
+    const rows = await db.query<{ at: Date | null }>(`SELECT min(next_attempt_at) AS at FROM webhook_deliveries WHERE status = 'pending'`);
+    return rows[0]?.at ?? null;
+  },
+
+  /**
+   * Records an attempt and its outcome, if `owner` still holds the lease: succeeded, pending again
+   * at `retryAt`, or failed (retryAt null). A success clears the endpoint's failing streak.
+   */
+  async finish(
+    db: Queryable,
+    d: { id: string; owner: string; endpointId: string },
+    outcome: { ok: boolean; statusCode: number | null; error: string | null; durationMs: number; retryAt: Date | null },
+    now: Date,
+  ): Promise<boolean> {
+    const status = outcome.ok ? 'succeeded' : outcome.retryAt ? 'pending' : 'failed';
+    const rows = await db.query(
+      `UPDATE webhook_deliveries SET status = $3, lease_owner = NULL, lease_expires_at = NULL, last_status_code = $4, last_error = $5,
+         last_attempt_at = $6, next_attempt_at = coalesce($7, next_attempt_at)
+       WHERE id = $1 AND lease_owner = $2 RETURNING id`,
+      [d.id, d.owner, status, outcome.statusCode, outcome.error, now, outcome.retryAt],
+    );
+    if (rows.length === 0) return false;
+    await db.query(`INSERT INTO webhook_attempts (delivery_id, attempted_at, status_code, error, duration_ms) VALUES ($1, $2, $3, $4, $5)`, [
+      d.id,
+      now,
+      outcome.statusCode,
+      outcome.error,
+      outcome.durationMs,
+    ]);
+    await db.query(
+      outcome.ok
+        ? `UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL`
+        : `UPDATE webhook_endpoints SET failing_since = $2 WHERE id = $1 AND failing_since IS NULL`,
+      outcome.ok ? [d.endpointId] : [d.endpointId, now],
+    );
+    return true;
+  },
+
+  /** Disables the endpoint if it has failed for `ms` or longer; returns it when it did so now. */
+  async disableIfFailingFor(db: Queryable, endpointId: string, ms: number, reason: string, now: Date) {
+    const rows = await db.query<EndpointRow>(
+      `UPDATE webhook_endpoints SET enabled = false, disabled_reason = $3, updated_at = $4
+       WHERE id = $1 AND enabled AND failing_since IS NOT NULL AND failing_since <= $4::timestamptz - $2::int * interval '1 millisecond'
+       RETURNING ${endpointColumns}`,
+      [endpointId, ms, reason, now],
+    );
+    return rows[0];
+  },
+
+  deliveries(db: Queryable, endpointId: string, limit: number) {
+    return db.query<DeliveryRow>(
+      `SELECT d.id, d.event_id, e.type, d.status, d.attempts, d.next_attempt_at, d.last_status_code, d.last_error, d.last_attempt_at, d.created_at
+       FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
+       WHERE d.endpoint_id = $1 ORDER BY d.created_at DESC, d.id DESC LIMIT $2`,
+      [endpointId, limit],
+    );
+  },
+
+  /** "Send again": the delivery pending at once, its attempts counting anew; false if it is not the endpoint's. */
+  async resend(db: Queryable, endpointId: string, deliveryId: string, now: Date): Promise<boolean> {
+    const rows = await db.query(
+      `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = $3, attempts = 0, created_at = $3, lease_owner = NULL, lease_expires_at = NULL
+       WHERE id = $2 AND endpoint_id = $1 RETURNING id`,
+      [endpointId, deliveryId, now],
+    );
+    return rows.length > 0;
+  },
+};
