@@ -178,7 +178,9 @@ export const settings = {
   SSO_ALLOW_PRIVATE_ISSUER: {
     key: 'ssoAllowPrivateIssuer',
     schema: Type.Boolean({ default: false }),
-    doc: 'Single sign-on: allow identity providers (issuer, keys, token endpoint) on loopback, private or link-local addresses, and on plain http (an internal Keycloak, tests). Off, only public https issuers are fetched.',
+    doc:
+      'Single sign-on: allow identity providers (issuer, keys, token endpoint) on loopback, private or link-local addresses, ' +
+      'and on plain http (an internal Keycloak, tests). Off, only public https issuers are fetched.',
   },
   CI_WORK_DIR: {
     key: 'ciWorkDir',

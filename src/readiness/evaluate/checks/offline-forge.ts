@@ -2,6 +2,7 @@ import { parse as parseYaml } from 'yaml';
 import { githubWorkflows } from '../ci-config.js';
 import { ci, evidenceOutcome, file, firstEvidence, type Rule } from '../evidence.js';
 import { git } from '../git.js';
+import { anyOf } from '../patterns.js';
 import { fail, pass, skip, type CheckContext, type Outcome } from '../types.js';
 
 /**
@@ -55,7 +56,21 @@ export async function branchProtectionOffline(ctx: CheckContext, why: string): P
 const REVIEW_BOTS: Rule[] = [
   file(
     'review bot configuration',
-    /^(\.coderabbit\.ya?ml|\.github\/coderabbit\.ya?ml|[Dd]angerfile(\.(js|ts|swift|kts|py))?|\.pr_agent\.toml|\.sourcery\.ya?ml|\.gemini\/config\.ya?ml|greptile\.json|ellipsis\.ya?ml|\.cursor\/BUGBOT\.md|\.github\/copilot-code-review\.ya?ml)$/,
+    anyOf(
+      [
+        /\.coderabbit\.ya?ml/,
+        /\.github\/coderabbit\.ya?ml/,
+        /[Dd]angerfile(\.(js|ts|swift|kts|py))?/,
+        /\.pr_agent\.toml/,
+        /\.sourcery\.ya?ml/,
+        /\.gemini\/config\.ya?ml/,
+        /greptile\.json/,
+        /ellipsis\.ya?ml/,
+        /\.cursor\/BUGBOT\.md/,
+        /\.github\/copilot-code-review\.ya?ml/,
+      ],
+      { before: /^/, after: /$/ },
+    ),
   ),
   ci(
     'review bot in CI',
@@ -88,12 +103,29 @@ export async function fastCiOffline(ctx: CheckContext, why: string): Promise<Out
     );
   const open = jobs.find((j) => j.timeoutMinutes === undefined || j.timeoutMinutes > 10);
   return skip(
-    `pull-request CI found (${flows.map((w) => w.file).join(', ')}) but its duration is not in the configuration (${open ? `${open.file} job ${open.id}: timeout-minutes ${open.timeoutMinutes ?? 'unset'}` : 'no jobs'}); run times not read: ${why}`,
+    `pull-request CI found (${flows.map((w) => w.file).join(', ')}) but its duration is not in the configuration ` +
+      `(${open ? `${open.file} job ${open.id}: timeout-minutes ${open.timeoutMinutes ?? 'unset'}` : 'no jobs'}); run times not read: ${why}`,
   );
 }
 
-const DEPLOY_COMMAND =
-  /\bdeploy\b|npm publish|docker\/build-push-action|docker push|twine upload|pypa\/gh-action-pypi-publish|cargo publish|gh release create|softprops\/action-gh-release|semantic-release|release-please|goreleaser|changesets\/action/i;
+const DEPLOY_COMMAND = anyOf(
+  [
+    /\bdeploy\b/,
+    /npm publish/,
+    /docker\/build-push-action/,
+    /docker push/,
+    /twine upload/,
+    /pypa\/gh-action-pypi-publish/,
+    /cargo publish/,
+    /gh release create/,
+    /softprops\/action-gh-release/,
+    /semantic-release/,
+    /release-please/,
+    /goreleaser/,
+    /changesets\/action/,
+  ],
+  { flags: 'i' },
+);
 
 export async function deploymentFrequencyOffline(ctx: CheckContext, why: string): Promise<Outcome> {
   const head = ctx.git.headTime;
@@ -127,7 +159,8 @@ export async function deploymentFrequencyOffline(ctx: CheckContext, why: string)
   if (tags.length) {
     const last = tags[0]!;
     return fail(
-      `${recent.length} release tags in the ${WINDOW_DAYS} days before HEAD (the last, ${last.name}, ${Math.floor((head - last.time) / DAY_S)} days before it) and no deploy on push: fewer than 2 a week; releases on the forge not read: ${why}`,
+      `${recent.length} release tags in the ${WINDOW_DAYS} days before HEAD (the last, ${last.name}, ${Math.floor((head - last.time) / DAY_S)} days before it) ` +
+        `and no deploy on push: fewer than 2 a week; releases on the forge not read: ${why}`,
     );
   }
   if (await isShallow(ctx)) return skip(`a shallow clone without tags: release history unknown; releases not read: ${why}`);
