@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Octokit } from '@octokit/rest';
 import { systemClock } from '../core/clock.js';
 import { AppError, errors } from '../core/http/errors.js';
-import { commitMessage, type GitHost, type HostOutcome, type WorkflowChange } from './host.js';
+import { commitMessage, type FileEdit, type GitHost, type HostChange, type HostOutcome } from './host.js';
 import type { RepoTarget } from './repo-target.js';
 
 type GitHubTarget = Extract<RepoTarget, { kind: 'github' }>;
@@ -42,7 +42,7 @@ export class GitHubHost implements GitHost<GitHubTarget> {
     });
   }
 
-  async apply(t: GitHubTarget, change: WorkflowChange): Promise<HostOutcome> {
+  async apply(t: GitHubTarget, change: HostChange): Promise<HostOutcome> {
     const gh = this.client();
     const repo = { owner: t.owner, repo: t.repo };
     const call = <R>(what: string, p: Promise<R>, notFound?: () => AppError) =>
@@ -64,28 +64,11 @@ export class GitHubHost implements GitHost<GitHubTarget> {
       throw e;
     }
 
-    const current = await gh.repos.getContent({ ...repo, path: change.workflowPath, ref: baseSha }).then(
-      (r) => r.data,
-      (e) => {
-        if (statusOf(e) === 404) return undefined;
-        throw this.failure(e, 'reading the workflow file');
-      },
-    );
-    if (change.action === 'create' && current)
-      throw errors.conflict('workflow_exists', `${change.workflowPath} already exists on ${baseBranch}; use action "edit".`);
-    if (change.action !== 'create' && !current) throw errors.notFound(`Workflow file ${change.workflowPath} on ${baseBranch}`, 'workflow_not_found');
-    if (current && (Array.isArray(current) || current.type !== 'file'))
-      throw errors.conflict('not_a_file', `${change.workflowPath} on ${baseBranch} is not a regular file.`);
-    if (change.action === 'edit' && current && !Array.isArray(current) && current.sha === blobSha(change.content ?? '')) {
-      throw errors.conflict('workflow_unchanged', `${change.workflowPath} on ${baseBranch} already has this content; nothing to change.`);
-    }
-
+    // One file after the other: a change holds a handful of files, and the first refusal ends it.
+    const entries = [];
+    for (const file of change.files) entries.push(await this.entryFor(gh, repo, baseSha, baseBranch, file));
     const baseCommit = await call('reading the base commit', gh.git.getCommit({ ...repo, commit_sha: baseSha }));
-    const entry =
-      change.action === 'delete'
-        ? { path: change.workflowPath, mode: '100644' as const, type: 'blob' as const, sha: null }
-        : { path: change.workflowPath, mode: '100644' as const, type: 'blob' as const, content: change.content ?? '' };
-    const tree = await call('creating the tree', gh.git.createTree({ ...repo, base_tree: baseCommit.data.tree.sha, tree: [entry] }));
+    const tree = await call('creating the tree', gh.git.createTree({ ...repo, base_tree: baseCommit.data.tree.sha, tree: entries }));
     const commit = await call('creating the commit', gh.git.createCommit({ ...repo, message: commitMessage(change), tree: tree.data.sha, parents: [baseSha] }));
     await call('creating the branch', gh.git.createRef({ ...repo, ref: `refs/heads/${change.branch}`, sha: commit.data.sha }));
     const outcome: HostOutcome = { commitSha: commit.data.sha, baseBranch };
@@ -101,7 +84,28 @@ export class GitHubHost implements GitHost<GitHubTarget> {
     }
   }
 
-  async discard(t: GitHubTarget, change: WorkflowChange): Promise<void> {
+  /** Checks one file against the base branch (exists, kind, content) and returns its tree entry. */
+  private async entryFor(gh: Octokit, repo: { owner: string; repo: string }, baseSha: string, baseBranch: string, file: FileEdit) {
+    const current = await gh.repos.getContent({ ...repo, path: file.path, ref: baseSha }).then(
+      (r) => r.data,
+      (e) => {
+        if (statusOf(e) === 404) return undefined;
+        throw this.failure(e, `reading ${file.path}`);
+      },
+    );
+    if (file.action === 'create' && current) throw errors.conflict('workflow_exists', `${file.path} already exists on ${baseBranch}; use action "edit".`);
+    if (file.action !== 'create' && !current) throw errors.notFound(`Workflow file ${file.path} on ${baseBranch}`, 'workflow_not_found');
+    if (current && (Array.isArray(current) || current.type !== 'file'))
+      throw errors.conflict('not_a_file', `${file.path} on ${baseBranch} is not a regular file.`);
+    if (file.action === 'edit' && current && !Array.isArray(current) && current.sha === blobSha(file.content ?? '')) {
+      throw errors.conflict('workflow_unchanged', `${file.path} on ${baseBranch} already has this content; nothing to change.`);
+    }
+    return file.action === 'delete'
+      ? { path: file.path, mode: '100644' as const, type: 'blob' as const, sha: null }
+      : { path: file.path, mode: '100644' as const, type: 'blob' as const, content: file.content ?? '' };
+  }
+
+  async discard(t: GitHubTarget, change: HostChange): Promise<void> {
     await this.client()
       .git.deleteRef({ owner: t.owner, repo: t.repo, ref: `heads/${change.branch}` })
       .catch(() => undefined);

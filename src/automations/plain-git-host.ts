@@ -3,10 +3,11 @@ import path from 'node:path';
 import { AppError, errors } from '../core/http/errors.js';
 import { pinnedInvocation } from './address-pin.js';
 import { GitUnavailableError, runGit, type GitResult } from './git-runner.js';
-import { commitMessage, type GitHost, type HostOutcome, type WorkflowChange } from './host.js';
+import { commitMessage, parentDirs, type FileEdit, type GitHost, type HostChange, type HostOutcome } from './host.js';
 import type { RepoTarget } from './repo-target.js';
 
 type GitTarget = Extract<RepoTarget, { kind: 'git' }>;
+type LocalGit = (args: string[], input?: string, env?: Record<string, string>) => Promise<GitResult>;
 
 export interface PlainGitOptions {
   workDir: string;
@@ -26,10 +27,10 @@ const NOT_A_REPO = /does not appear to be a git repository|repository .* not fou
 export class PlainGitHost implements GitHost<GitTarget> {
   constructor(private readonly o: PlainGitOptions) {}
 
-  async apply(target: GitTarget, change: WorkflowChange): Promise<HostOutcome> {
+  async apply(target: GitTarget, change: HostChange): Promise<HostOutcome> {
     await mkdir(this.o.workDir, { recursive: true });
     const dir = await mkdtemp(path.join(this.o.workDir, 'orgctl-ci-'));
-    const git = (args: string[], input?: string, env?: Record<string, string>) =>
+    const git: LocalGit = (args, input, env) =>
       this.run(target, [`--git-dir=${dir}`, ...args], input, { GIT_INDEX_FILE: path.join(dir, 'orgctl-index'), ...env });
     try {
       const baseBranch = change.baseBranch ?? (await this.defaultBranch(target));
@@ -41,30 +42,17 @@ export class PlainGitHost implements GitHost<GitTarget> {
       }
       const base = (await local(git(['rev-parse', '--verify', `refs/heads/${baseBranch}^{commit}`]))).trim();
 
-      const entries = (await local(git(['ls-tree', '-z', base, '--', '.github', '.github/workflows', change.workflowPath]))).split('\0');
+      const paths = change.files.map((f) => f.path);
+      const dirs = [...new Set(paths.flatMap(parentDirs))];
+      const entries = (await local(git(['ls-tree', '-z', base, '--', ...dirs, ...paths]))).split('\0');
       const entry = (p: string) => entries.map((e) => /^(\d+) (\w+) ([0-9a-f]+)\t(.*)$/s.exec(e)).find((m) => m?.[4] === p);
-      for (const dirPath of ['.github', '.github/workflows']) {
+      for (const dirPath of dirs) {
         const d = entry(dirPath);
         if (d && d[2] !== 'tree')
           throw errors.conflict('not_a_file', `${dirPath} on ${baseBranch} is not a directory (a ${d[1] === '120000' ? 'symbolic link' : d[2]}).`);
       }
-      const existing = entry(change.workflowPath);
-      if (change.action === 'create' && existing)
-        throw errors.conflict('workflow_exists', `${change.workflowPath} already exists on ${baseBranch}; use action "edit".`);
-      if (change.action !== 'create' && !existing) throw errors.notFound(`Workflow file ${change.workflowPath} on ${baseBranch}`, 'workflow_not_found');
-      if (existing && existing[2] !== 'blob') throw errors.conflict('not_a_file', `${change.workflowPath} on ${baseBranch} is not a regular file.`);
-
       await local(git(['read-tree', base]));
-      if (change.action === 'delete') {
-        // Mode 0 removes the entry; --force-remove would want a working tree.
-        await local(git(['update-index', '--index-info'], `0 ${'0'.repeat(40)}\t${change.workflowPath}\n`));
-      } else {
-        const blob = (await local(git(['hash-object', '-w', '--stdin'], change.content))).trim();
-        if (existing && existing[3] === blob)
-          throw errors.conflict('workflow_unchanged', `${change.workflowPath} on ${baseBranch} already has this content; nothing to change.`);
-        const mode = existing?.[1] === '100755' ? '100755' : '100644';
-        await local(git(['update-index', '--add', '--cacheinfo', `${mode},${blob},${change.workflowPath}`]));
-      }
+      for (const file of change.files) await this.stage(git, file, entry(file.path) ?? undefined, baseBranch);
       const tree = (await local(git(['write-tree']))).trim();
       const who = this.o.author;
       const identity = { GIT_AUTHOR_NAME: who.name, GIT_AUTHOR_EMAIL: who.email, GIT_COMMITTER_NAME: who.name, GIT_COMMITTER_EMAIL: who.email };
@@ -78,7 +66,24 @@ export class PlainGitHost implements GitHost<GitTarget> {
     }
   }
 
-  async discard(target: GitTarget, change: WorkflowChange): Promise<void> {
+  /** Checks one file against the base (exists, kind, content) and stages it in the temporary index. */
+  private async stage(git: LocalGit, file: FileEdit, existing: RegExpExecArray | undefined, baseBranch: string): Promise<void> {
+    if (file.action === 'create' && existing) throw errors.conflict('workflow_exists', `${file.path} already exists on ${baseBranch}; use action "edit".`);
+    if (file.action !== 'create' && !existing) throw errors.notFound(`Workflow file ${file.path} on ${baseBranch}`, 'workflow_not_found');
+    if (existing && existing[2] !== 'blob') throw errors.conflict('not_a_file', `${file.path} on ${baseBranch} is not a regular file.`);
+    if (file.action === 'delete') {
+      // Mode 0 removes the entry; --force-remove would want a working tree.
+      await local(git(['update-index', '--index-info'], `0 ${'0'.repeat(40)}\t${file.path}\n`));
+      return;
+    }
+    const blob = (await local(git(['hash-object', '-w', '--stdin'], file.content))).trim();
+    if (existing && existing[3] === blob)
+      throw errors.conflict('workflow_unchanged', `${file.path} on ${baseBranch} already has this content; nothing to change.`);
+    const mode = existing?.[1] === '100755' ? '100755' : '100644';
+    await local(git(['update-index', '--add', '--cacheinfo', `${mode},${blob},${file.path}`]));
+  }
+
+  async discard(target: GitTarget, change: HostChange): Promise<void> {
     await this.run(target, ['push', '--quiet', '--', target.pushUrl, `:refs/heads/${change.branch}`]).catch(() => undefined);
   }
 

@@ -4,7 +4,7 @@ import type { Db } from '../core/db/db.js';
 import { errors } from '../core/http/errors.js';
 import type { Principal } from '../core/identity/roles.js';
 import { startPosition } from '../core/db/keyset.js';
-import type { GitHost, WorkflowChange } from './host.js';
+import type { GitHost, HostChange } from './host.js';
 import { repoIdOf, resolveTarget, type RepoTarget, type TargetPolicy } from './repo-target.js';
 import type { CiEditBody, CiEditResult, PullRequest, PullRequestQuery } from './schemas.js';
 import { automationsStore as store, type PullRequestRow } from './store.js';
@@ -69,10 +69,8 @@ export class AutomationsService {
     if (body.baseBranch !== undefined) checkBranchName(body.baseBranch, 'baseBranch');
     const target = await resolveTarget(body.repoUrl, this.policy);
 
-    const change: WorkflowChange = {
-      action: body.action,
-      workflowPath: body.workflowPath,
-      content: body.content,
+    const change: HostChange = {
+      files: [{ action: body.action, path: body.workflowPath, content: body.content }],
       baseBranch: body.baseBranch,
       branch: branchName(body.action, body.workflowPath),
       title: body.title ?? `${VERB[body.action]} CI workflow ${body.workflowPath}`,

@@ -10,9 +10,7 @@ const HOST = 'git.pin.test';
 const PUBLIC = '203.0.113.7';
 const policy = { hosts: new Map([[HOST, 'git' as const]]), allowPrivateNetwork: false, resolve: async () => [PUBLIC] };
 const change = {
-  action: 'create' as const,
-  workflowPath: '.github/workflows/ci.yml',
-  content: 'on: push\n',
+  files: [{ action: 'create' as const, path: '.github/workflows/ci.yml', content: 'on: push\n' }],
   branch: 'ci/x',
   title: 't',
   description: 'd',

@@ -6,6 +6,7 @@ import type { paths } from '../../client/openapi-types.js';
 import { flag, integerFlag, type ApiCommand, type CommandContext } from './command.js';
 import { printList, when } from './print.js';
 import { readinessEvaluate } from '../../readiness/evaluate/command.js';
+import { readinessFix } from '../../readiness/fix/command.js';
 
 type ReportUpload = paths['/api/organization/maturity-level-reports']['post']['requestBody']['content']['application/json'];
 
@@ -116,4 +117,4 @@ export const readinessSummary: ApiCommand = {
   },
 };
 
-export const readinessCommands = [readinessUpload, readinessList, readinessSummary, readinessEvaluate];
+export const readinessCommands = [readinessUpload, readinessList, readinessSummary, readinessEvaluate, readinessFix];

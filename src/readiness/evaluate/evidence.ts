@@ -72,7 +72,7 @@ function matching(files: readonly string[], re: RegExp): readonly string[] {
 }
 
 /** The first piece of evidence in `files`, as `path (what)`: rules in order, files sorted. */
-export async function firstEvidence(ctx: CheckContext, files: readonly string[], rules: Rule[]): Promise<string | undefined> {
+export async function firstEvidence(ctx: Pick<CheckContext, 'scan'>, files: readonly string[], rules: Rule[]): Promise<string | undefined> {
   for (const rule of rules) {
     let read = 0;
     for (const f of matching(files, rule.file)) {
@@ -90,7 +90,7 @@ export async function firstEvidence(ctx: CheckContext, files: readonly string[],
 /** Where a check looks for evidence of an application: its own files and the repository's shared configuration. */
 const appFilesCache = new WeakMap<App, readonly string[]>();
 
-export function appFiles(ctx: CheckContext, app: App): readonly string[] {
+export function appFiles(ctx: Pick<CheckContext, 'scan'>, app: App): readonly string[] {
   if (app.path === '.') return ctx.scan.files;
   let files = appFilesCache.get(app);
   if (!files) {

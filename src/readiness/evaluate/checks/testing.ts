@@ -68,7 +68,7 @@ const TEST_CONFIG = anyOf(
 const testsOf = (app: App) => app.files.filter((f) => UNIT_TEST.test(f));
 
 /** The documented test command of an application and what it would collect, read from its manifests. */
-async function testRunner(ctx: CheckContext, app: App): Promise<string | undefined> {
+export async function testRunner(ctx: Pick<CheckContext, 'scan'>, app: App): Promise<string | undefined> {
   const at = (f: string) => (app.path === '.' ? f : `${app.path}/${f}`);
   const pkg = parseJson(await ctx.scan.read(at('package.json'))) as { scripts?: Record<string, string> } | undefined;
   const test = pkg?.scripts?.test;

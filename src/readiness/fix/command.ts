@@ -1,0 +1,162 @@
+import path from 'node:path';
+import { flag } from '../../core/cli/args.js';
+import { CliError } from '../../core/cli/cli-error.js';
+import type { ApiCommand } from '../../cli/api/command.js';
+import { checkBranchName } from '../../automations/workflow-request.js';
+import { discoverApps } from '../evaluate/apps.js';
+import { evaluateRepository, type Evaluation } from '../evaluate/evaluate.js';
+import { git, shownRepoUrl } from '../evaluate/git.js';
+import { scanRepository } from '../evaluate/scan.js';
+import { ScratchCheckout } from './checkout.js';
+import { GENERATORS } from './generators/index.js';
+import { plan as makePlan, type Plan } from './plan.js';
+import { hostKindOf, openPullRequest } from './pull-request.js';
+import { outcome, planSummary, pullRequestBody } from './report.js';
+
+const TITLE = 'Readiness: add the files agents and reviewers look for';
+
+const gitText = async (dir: string, args: string[]) => (await git(dir, args, { allowFailure: true })).trim();
+
+/** The user's own identity, as their next commit would carry it; orgctl's when git has none. */
+async function authorOf(root: string) {
+  const [name, email] = await Promise.all([gitText(root, ['config', 'user.name']), gitText(root, ['config', 'user.email'])]);
+  return { name: name || 'orgctl', email: email || 'orgctl@localhost' };
+}
+
+const commitMessage = (p: Plan) =>
+  `${TITLE}\n\n${p.steps.flatMap((s) => ('files' in s ? s.files.map((f) => `- ${f.path}${s.criteria.length ? ` (${s.criteria.join(', ')})` : ''}`) : [])).join('\n')}\n`;
+
+/** Fails the command (exit 2) when the branch name is one git or a host would refuse. */
+function checkedBranch(name: string): string {
+  try {
+    checkBranchName(name, 'branch');
+  } catch {
+    throw new CliError(`--branch ${name} is not a valid branch name (letters, digits, . _ / + -; no .., //, leading - or trailing /)`, 2);
+  }
+  return name;
+}
+
+export const readinessFix: ApiCommand = {
+  name: 'readiness fix',
+  remote: false,
+  summary:
+    'Write the files that make failing readiness criteria pass (CODEOWNERS, PR and issue templates, Dependabot or Renovate, ' +
+    '.env.example, AGENTS.md, a dev container, .editorconfig) on a new branch; never overwrites a file.',
+  positionals: [{ name: 'DIR', description: 'The checkout to fix (default: the current directory)', optional: true }],
+  flags: {
+    'dry-run': { type: 'boolean', description: 'Print the plan and the diff of the files it would write; change nothing' },
+    branch: { type: 'string', value: 'NAME', description: 'The branch to create (default: orgctl/readiness-fix-<first 8 hex of HEAD>)' },
+    'open-pr': {
+      type: 'boolean',
+      description: 'Push the branch to the repository and open a pull request through the CI automation hosts (GitHub, GitHub Enterprise, plain git)',
+    },
+    base: { type: 'string', value: 'BRANCH', description: "The pull request's base branch (default: the remote's default branch)" },
+    only: { type: 'string', value: 'IDS', description: `Run only these generators, comma-separated: ${GENERATORS.map((g) => g.id).join(', ')}` },
+    'repo-url': { type: 'string', value: 'URL', description: 'The repository to evaluate and open the pull request on (default: the origin remote)' },
+    'github-token': { type: 'string', value: 'TOKEN', description: 'Token for the forge checks and for GitHub pull requests (default: GITHUB_TOKEN)' },
+  },
+  async run(ctx) {
+    const dir = path.resolve(ctx.positionals[0] ?? '.');
+    const root = await gitText(dir, ['rev-parse', '--show-toplevel']);
+    if (!root) throw new CliError(`${dir} is not inside a git checkout`, 2);
+    const only = flag(ctx, 'only')
+      ?.split(',')
+      .map((s) => s.trim());
+    const unknown = only?.filter((id) => !GENERATORS.some((g) => g.id === id));
+    if (unknown?.length) throw new CliError(`--only: no generator ${unknown.join(', ')} (there are ${GENERATORS.map((g) => g.id).join(', ')})`, 2);
+    const openPr = ctx.values['open-pr'] === true;
+    const dryRun = ctx.values['dry-run'] === true;
+    // The remote as configured, credentials included: pushing may need them. Only its shown form is printed.
+    const remote = flag(ctx, 'repo-url') ?? ((await gitText(root, ['remote', 'get-url', 'origin'])) || undefined);
+    if (openPr && !remote) throw new CliError(`${root} has no origin remote to open the pull request on: pass --repo-url URL`, 2);
+    const githubToken = flag(ctx, 'github-token') ?? (ctx.env.GITHUB_TOKEN || undefined);
+    const githubApiUrl = ctx.env.GITHUB_API_URL || 'https://api.github.com';
+    const repoUrl = remote ? shownRepoUrl(remote) : `file://${root}`;
+
+    const scratch = await ScratchCheckout.create(root).catch((e: Error) => {
+      throw new CliError(`Cannot fix ${root}: ${e.message}`);
+    });
+    try {
+      const branch = checkedBranch(flag(ctx, 'branch') ?? `orgctl/readiness-fix-${scratch.head.slice(0, 8)}`);
+      const evaluate = () => evaluateRepository({ dir: scratch.dir, repoUrl, githubToken, githubApiUrl });
+      const before = await evaluate();
+      const scan = await scanRepository(scratch.dir);
+      const { apps } = await discoverApps(scan);
+      const forge = remote && hostKindOf(remote, githubApiUrl) === 'github' ? 'github' : 'other';
+      const plan = await makePlan({ scan, apps, forge, name: path.basename(root) }, before.report.report, root, only);
+      process.stdout.write(`${planSummary(plan)}\n`);
+      if (!plan.files.length) {
+        process.stdout.write('Nothing to write.\n');
+        return 0;
+      }
+      await scratch.write(plan.files);
+      if (dryRun) {
+        process.stdout.write(`\n${await scratch.diff(plan.files)}`);
+        process.stdout.write(`\nDry run: nothing was written; without --dry-run the files are committed on a new branch ${branch}.\n`);
+        return 0;
+      }
+      if (!openPr && (await gitText(root, ['rev-parse', '--verify', '-q', `refs/heads/${branch}`])))
+        throw new CliError(`The branch ${branch} already exists: pass --branch NAME`, 2);
+      const author = await authorOf(root);
+      const commit = await scratch.commit(plan.files, commitMessage(plan), author);
+      const after = await evaluate();
+      const body = pullRequestBody(plan, before, after);
+      if (openPr) await open({ remote: remote!, branch, base: flag(ctx, 'base'), githubToken, githubApiUrl, plan, body, author });
+      else {
+        await scratch.branchInto(root, branch, commit);
+        process.stdout.write(
+          `\nCommitted ${plan.files.length} files on the new branch ${branch} (${commit.slice(0, 12)}), on top of HEAD; ` +
+            `your working tree, index and current branch are untouched. Look with: git switch ${branch}\n`,
+        );
+      }
+      process.stdout.write(`\n${body}`);
+      warn(plan, before, after);
+      return 0;
+    } finally {
+      await scratch.remove();
+    }
+  },
+};
+
+/** Says on standard error when the evaluation after the change is not what the files were for. */
+function warn(plan: Plan, before: Evaluation, after: Evaluation) {
+  const { stillFailing, otherChanges } = outcome(plan, before, after);
+  if (stillFailing.length) process.stderr.write(`Still failing after the change: ${stillFailing.join(', ')}.\n`);
+  if (otherChanges.length) process.stderr.write(`Other criteria changed: ${otherChanges.map((c) => `${c.id} ${c.before} -> ${c.after}`).join(', ')}.\n`);
+}
+
+interface OpenArgs {
+  remote: string;
+  branch: string;
+  base?: string;
+  githubToken?: string;
+  githubApiUrl: string;
+  plan: Plan;
+  body: string;
+  author: { name: string; email: string };
+}
+
+async function open(a: OpenArgs) {
+  let opened;
+  try {
+    opened = await openPullRequest({
+      repoUrl: a.remote,
+      githubToken: a.githubToken,
+      githubApiUrl: a.githubApiUrl,
+      baseBranch: a.base,
+      branch: a.branch,
+      title: TITLE,
+      body: a.body,
+      files: a.plan.files,
+      author: a.author,
+    });
+  } catch (e) {
+    throw new CliError(`Cannot open the pull request on ${shownRepoUrl(a.remote)}: ${(e as Error).message}`);
+  }
+  process.stdout.write(
+    opened.pullRequest
+      ? `\nOpened pull request #${opened.pullRequest.number}: ${opened.pullRequest.url} (${opened.branch} into ${opened.baseBranch}).\n`
+      : `\nPushed the branch ${opened.branch} (${opened.commitSha.slice(0, 12)}) to ${opened.repo}, based on ${opened.baseBranch}; ` +
+          'plain Git has no pull requests: its commit message carries the description below. Nothing local changed.\n',
+  );
+}
