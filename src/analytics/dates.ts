@@ -1,5 +1,5 @@
-import { daysBetween } from '../core/days.js';
-import type { ErrorItem } from '../core/http/errors.js';
+import { daysBetween, eachDay } from '../core/days.js';
+import { errors, type ErrorItem } from '../core/http/errors.js';
 import { EARLIEST_DAY } from '../events/timestamps.js';
 
 /** The first day that can hold data; day rows start here. */
@@ -29,4 +29,16 @@ export function checkRange(startDate: string, endDate: string, today: string): E
 export function rowDays(startDate: string, endDate: string): { from: string; to: string } | null {
   const from = startDate < FIRST_DAY ? FIRST_DAY : startDate;
   return from > endDate ? null : { from, to: endDate };
+}
+
+/** A report's range checked (400 otherwise): the envelope's meta, the range that can have rows (null: none) and its days. */
+export function reportRange(orgId: string, q: { startDate: string; endDate: string }, today: string) {
+  const problems = checkRange(q.startDate, q.endDate, today);
+  if (problems.length > 0) throw errors.invalid(problems, 'querystring');
+  const days = rowDays(q.startDate, q.endDate);
+  return {
+    meta: { org_id: orgId, start_date: q.startDate, end_date: q.endDate },
+    r: days && { orgId, ...days },
+    days: days ? eachDay(days.from, days.to) : [],
+  };
 }

@@ -57,6 +57,8 @@ export interface DemoOptions {
   seed: number;
 }
 
+const REPOSITORIES = ['api', 'web', 'mobile', 'infra'];
+
 /**
  * Realistic telemetry for a team: working days busier than weekends, every client, every
  * delegation and autonomy level, models of the catalogue and an unknown one with cache use,
@@ -94,7 +96,9 @@ export function demoEvents(o: DemoOptions): Record<string, unknown>[] {
       for (let s = 0, sessions = rng.int(1, 3); s < sessions; s++) {
         const sessionId = `demo-${o.seed}-${u}-${day}-s${s}`;
         const on = rng.chance(0.8) ? client : rng.pick(CLIENTS);
-        push('session_start', sessionId, on, { delegationLevel: rng.chance(0.7) ? delegation : rng.pick(DELEGATION_LEVELS) });
+        // Each session works in one of the team's repositories (chosen without the generator, so the rest stays as it was).
+        const repository = { url: `https://github.com/acme/${REPOSITORIES[(u + s) % REPOSITORIES.length]}.git`, branch: 'main' };
+        push('session_start', sessionId, on, { delegationLevel: rng.chance(0.7) ? delegation : rng.pick(DELEGATION_LEVELS), repository });
         for (let turn = 0, turns = rng.int(1, 6); turn < turns; turn++) {
           push('message', sessionId, on, { role: 'user' });
           const m = rng.chance(0.75) ? model : rng.pick(models);

@@ -18,7 +18,7 @@ const NAMES_JSON = JSON.stringify(NAMES_PER_DAY);
  * order below: cheaper to build, send and read than an array parameter per column. Credit units
  * travel as strings, since they can pass 2^53.
  */
-function jsonRows(param: number, columns: readonly (readonly [name: string, sqlType: string])[]): string {
+export function jsonRows(param: number, columns: readonly (readonly [name: string, sqlType: string])[]): string {
   const fields = columns.map(([name, type], i) =>
     type === 'text[]' ? `ARRAY(SELECT jsonb_array_elements_text(r->${i})) AS ${name}` : `(r->>${i})::${type} AS ${name}`,
   );

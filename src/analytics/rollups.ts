@@ -1,5 +1,6 @@
 import { AUTONOMY_LEVELS, CLIENTS, DELEGATION_LEVELS, type Client } from '../events/schemas.js';
 import type { TelemetryEvent } from '../events/event.js';
+import type { RepoHint } from '../events/repository.js';
 import { creditUnits } from './credits.js';
 import { boundedName } from './bounds.js';
 import { extensionOf, languageOf } from './languages.js';
@@ -113,7 +114,16 @@ export type TokenKind = 'input' | 'output' | 'cacheRead' | 'cacheWrite';
  * and model, of the tier `standard`, with `amount` tokens of its kind and none of the others.
  * Names are as native events' fields (analytics cuts them to its bounds).
  */
-export type Increment = { day: string; userId: string; client: Client; amount: number } & (
+export type Increment = {
+  day: string;
+  userId: string;
+  client: Client;
+  amount: number;
+  /** The session it belongs to, when its record names one (analytics by repository). */
+  sessionId?: string;
+  /** The session's repository, when its record tells it. */
+  repo?: RepoHint;
+} & (
   | { counter: 'sessions'; ms: number; level: DelegationLevel }
   | { counter: 'tool_calls'; tool: string; autonomyLevel: AutonomyLevel; mcpServer: string | undefined }
   | { counter: 'skill_calls' | 'slash_commands'; name: string }

@@ -22,6 +22,7 @@ import {
   UserTotalsResponse,
 } from './schemas.js';
 import type { AnalyticsService } from './service.js';
+import { ReadinessPaysResponse, RepositoriesQuery, RepositoriesResponse } from './repo-schemas.js';
 
 const tags = ['analytics'];
 const base = '/api/v1/analytics';
@@ -123,6 +124,34 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<{ analytics: AnalyticsSe
       },
     },
     async (request) => analytics.userTotals(principalOf(request).orgId, request.query),
+  );
+  app.get(
+    `${base}/repositories`,
+    {
+      config,
+      schema: {
+        operationId: 'analytics.repositories',
+        tags,
+        summary: "Each repository's credits, tokens, sessions, people, commits and pull requests over the range, with its readiness level each day",
+        querystring: RepositoriesQuery,
+        response: { 200: RepositoriesResponse, ...failures },
+      },
+    },
+    async (request) => analytics.repositories.report(principalOf(request).orgId, request.query),
+  );
+  app.get(
+    `${base}/repositories/readiness`,
+    {
+      config,
+      schema: {
+        operationId: 'analytics.repositoriesByLevel',
+        tags,
+        summary: 'Readiness pays? Credits per merged pull request, sessions per pull request and tool error rate by readiness level',
+        querystring: RepositoriesQuery,
+        response: { 200: ReadinessPaysResponse, ...failures },
+      },
+    },
+    async (request) => analytics.repositories.byLevel(principalOf(request).orgId, request.query),
   );
   app.get(
     '/api/v0/usage/daily',

@@ -1,15 +1,19 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { DateString } from '../core/validation/date.js';
+import { RepositoryParam } from './repo-schemas.js';
 
 const DateParam = (what: string) => DateString(`${what} (YYYY-MM-DD, UTC), before today; the range spans at most 366 days`);
 const range = { startDate: DateParam('First day'), endDate: DateParam('Last day, inclusive') };
 const groupBy = (value: string) => Type.Optional(Type.Literal(value, { description: `Only value: ${value}. One flattened row per ${value} per day` }));
 const groupByOrTeam = (value: string) =>
   Type.Optional(
-    Type.Union([Type.Literal(value), Type.Literal('team')], {
-      description: `${value} or team. One flattened row per ${value} (or per team, counting each person in every team they belonged to that day) per day`,
+    Type.Union([Type.Literal(value), Type.Literal('team'), Type.Literal('repository')], {
+      description:
+        `${value}, team or repository. One flattened row per ${value} (or per team, counting each person in every team they belonged to that day; ` +
+        'or per repository, group_key its id, of the usage of sessions attributed to it) per day',
     }),
   );
+const repository = { repository: RepositoryParam };
 const teamId = {
   team_id: Type.Optional(
     Type.String({
@@ -19,9 +23,9 @@ const teamId = {
   ),
 };
 
-export const TokensQuery = Type.Object({ ...range, ...teamId, group_by: groupByOrTeam('model') });
+export const TokensQuery = Type.Object({ ...range, ...teamId, ...repository, group_by: groupByOrTeam('model') });
 export const ToolsQuery = Type.Object({ ...range, group_by: groupBy('tool_name') });
-export const ActivityQuery = Type.Object({ ...range, ...teamId, group_by: groupByOrTeam('client') });
+export const ActivityQuery = Type.Object({ ...range, ...teamId, ...repository, group_by: groupByOrTeam('client') });
 export const ProductivityQuery = Type.Object(range);
 export const UsersQuery = Type.Object({
   ...range,

@@ -1,6 +1,6 @@
 import { systemClock, type Clock } from '../core/clock.js';
 import type { Db } from '../core/db/db.js';
-import { addDays, eachDay, utcDay } from '../core/days.js';
+import { addDays, utcDay } from '../core/days.js';
 import { errors } from '../core/http/errors.js';
 import { compileJson, SerializedJson } from '../core/http/serialized-json.js';
 import type { TelemetryEvent } from '../events/event.js';
@@ -8,7 +8,7 @@ import type { CreditsUsage } from '../limits/service.js';
 import { activeUserWindows } from './active-windows.js';
 import { roundCredits } from './credits.js';
 import { DayBudget, type DayCache } from './day-cache.js';
-import { checkRange, rowDays } from './dates.js';
+import { reportRange } from './dates.js';
 import { activityByClient, activityRows, productivityRows, tokensByModel, tokensRows, toolsByName, toolsRows } from './day-reports.js';
 import {
   Meta,
@@ -28,6 +28,9 @@ import {
   type UsersQuery,
 } from './schemas.js';
 import { writeRollups } from './rollup-store.js';
+import { repoDeltas } from './repo-rollups.js';
+import { writeRepoRollups } from './repo-store.js';
+import { activityByRepository, RepositoryAnalytics, tokensByRepository } from './repositories.js';
 import { activityByTeam, tokensByTeam } from './team-reports.js';
 import { memberOn, teamAnalyticsStore as teamStore, teamNameOn } from './team-store.js';
 import { rollupDeltas, type Increment } from './rollups.js';
@@ -92,11 +95,14 @@ export class AnalyticsService implements CreditsUsage {
   private readonly db: Db;
   private readonly clock: Clock;
   private readonly usageListener: UsageListener | undefined;
+  /** Analytics by repository: attribution and its reports. */
+  readonly repositories: RepositoryAnalytics;
 
   constructor({ db, cacheBytes = 0, clock = systemClock, usageListener }: AnalyticsDeps) {
     this.db = db;
     this.clock = clock;
     this.usageListener = usageListener;
+    this.repositories = new RepositoryAnalytics({ db, clock });
     const budget = new DayBudget(cacheBytes);
     this.tokensDays = budget.cache('tokens');
     this.modelDays = budget.cache('tokens-by-model');
@@ -116,23 +122,18 @@ export class AnalyticsService implements CreditsUsage {
    */
   recordBatch(orgId: string, events: readonly TelemetryEvent[], increments?: readonly Increment[]): Promise<void> {
     const deltas = rollupDeltas(events, increments);
+    const repos = repoDeltas(events, increments);
     const charged = [...new Set(deltas.userDays.filter((u) => u.creditUnits > 0n).map((u) => u.userId))];
     return this.db.transaction(async () => {
       writeRollups(this.db, orgId, deltas);
+      writeRepoRollups(this.db, orgId, repos);
       if (this.usageListener && charged.length > 0) await this.usageListener.usageRecorded(orgId, charged);
     });
   }
 
   /** Validates the range and returns the envelope's meta and the days that can have rows. */
   private range(orgId: string, q: { startDate: string; endDate: string }) {
-    const problems = checkRange(q.startDate, q.endDate, utcDay(this.clock.now().getTime()));
-    if (problems.length > 0) throw errors.invalid(problems, 'querystring');
-    const days = rowDays(q.startDate, q.endDate);
-    return {
-      meta: { org_id: orgId, start_date: q.startDate, end_date: q.endDate },
-      r: days && { orgId, ...days },
-      days: days ? eachDay(days.from, days.to) : [],
-    };
+    return reportRange(orgId, q, utcDay(this.clock.now().getTime()));
   }
 
   /**
@@ -154,6 +155,7 @@ export class AnalyticsService implements CreditsUsage {
     // quarter of a million for 200 daily users): each day's rows are built and serialized once
     // and kept while the day keeps its version. A team's rows are kept under the team too: who
     // was in it on a closed day never changes (membership changes take effect from today on).
+    if (q.group_by === 'repository') return { data: tokensByRepository(await this.repositories.groupedDays(orgId, r, q.repository)), meta };
     const t = { ...r, teamId };
     const rows =
       q.group_by === 'model'
@@ -236,6 +238,7 @@ export class AnalyticsService implements CreditsUsage {
     const teamId = await this.requireTeam(orgId, q.team_id);
     if (!all) return { data: [], meta };
     const r = { ...all, teamId };
+    if (q.group_by === 'repository') return { data: activityByRepository(await this.repositories.groupedDays(orgId, all, q.repository)), meta };
     if (q.group_by === 'client') return { data: activityByClient(await store.activityDays(this.db, r)), meta };
     if (q.group_by === 'team') {
       const [rows, names] = await Promise.all([teamStore.activityByTeam(this.db, r), teamStore.names(this.db, orgId)]);

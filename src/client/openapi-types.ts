@@ -1120,6 +1120,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/analytics/repositories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Each repository's credits, tokens, sessions, people, commits and pull requests over the range, with its readiness level each day */
+        get: operations["analytics.repositories"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/analytics/repositories/readiness": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Readiness pays? Credits per merged pull request, sessions per pull request and tool error rate by readiness level */
+        get: operations["analytics.repositoriesByLevel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/analytics/tokens": {
         parameters: {
             query?: never;
@@ -1199,6 +1233,23 @@ export interface paths {
         put?: never;
         /** Ingest a batch of 1 to 1000 agent events, atomically and idempotently by event id */
         post: operations["telemetry.ingest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/telemetry/sessions/{sessionId}/repository": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Record the repository of one of the caller's sessions (the SessionStart hook of orgctl connect); its usage so far moves to it */
+        put: operations["telemetry.sessionRepository"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -7818,8 +7869,10 @@ export interface operations {
                 endDate: string;
                 /** @description Only the usage of the team's members on the days they belonged to it (a deleted team's too); an unknown team is 404 */
                 team_id?: string;
-                /** @description client or team. One flattened row per client (or per team, counting each person in every team they belonged to that day) per day */
-                group_by?: "client" | "team";
+                /** @description Only this repository (with group_by=repository, or the repositories reports): its id (github.com/acme/api) or any remote URL of it */
+                repository?: string;
+                /** @description client, team or repository. One flattened row per client (or per team, counting each person in every team they belonged to that day; or per repository, group_key its id, of the usage of sessions attributed to it) per day */
+                group_by?: "client" | "team" | "repository";
             };
             header?: never;
             path?: never;
@@ -8014,6 +8067,197 @@ export interface operations {
             };
         };
     };
+    "analytics.repositories": {
+        parameters: {
+            query: {
+                /** @description First day (YYYY-MM-DD, UTC), before today; the range spans at most 366 days */
+                startDate: string;
+                /** @description Last day, inclusive (YYYY-MM-DD, UTC), before today; the range spans at most 366 days */
+                endDate: string;
+                /** @description Only this repository (with group_by=repository, or the repositories reports): its id (github.com/acme/api) or any remote URL of it */
+                repository?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description People with any event of a session of this repository in the range, each once */
+                            active_people: number;
+                            /** @description Standard Credits over the range, rounded once */
+                            billable_tokens: number;
+                            cache_read_tokens: number;
+                            cache_write_tokens: number;
+                            /** @description Standard Credits per merged pull request, to 2 decimals; null without a merged pull request */
+                            credits_per_merged_pr: number | null;
+                            git_commits: number;
+                            git_prs_created: number;
+                            git_prs_merged: number;
+                            input_tokens: number;
+                            /** @description The repository's newest readiness report; null without one */
+                            latest_report_id: string | null;
+                            output_tokens: number;
+                            /** @description The repository's readiness level on each day of the range (from 2026-01-14 on) */
+                            readiness: {
+                                date: string;
+                                /** @description The level of the latest report at or before the day; null before any */
+                                level: number | null;
+                            }[];
+                            /** @description The canonical repository id (host/owner/name), as readiness reports name it */
+                            repository: string;
+                            sessions: number;
+                            /** @description Input, output, cache read and cache write tokens, summed */
+                            tokens: number;
+                            tool_calls: number;
+                            tool_errors: number;
+                        }[];
+                        meta: {
+                            end_date: string;
+                            org_id: string;
+                            start_date: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Role not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+        };
+    };
+    "analytics.repositoriesByLevel": {
+        parameters: {
+            query: {
+                /** @description First day (YYYY-MM-DD, UTC), before today; the range spans at most 366 days */
+                startDate: string;
+                /** @description Last day, inclusive (YYYY-MM-DD, UTC), before today; the range spans at most 366 days */
+                endDate: string;
+                /** @description Only this repository (with group_by=repository, or the repositories reports): its id (github.com/acme/api) or any remote URL of it */
+                repository?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Levels 1 to 5, then the days without a report (level null) */
+                        data: {
+                            billable_tokens: number;
+                            /** @description Standard Credits per merged pull request (2 decimals); null with fewer than 3 repositories or no merged PR */
+                            credits_per_merged_pr: number | null;
+                            /** @description Repository-days with usage at this level */
+                            days: number;
+                            git_prs_created: number;
+                            git_prs_merged: number;
+                            /** @description Readiness level; null: days before any report */
+                            level: number | null;
+                            /** @description Repositories with usage on a day at this level */
+                            repositories: number;
+                            sessions: number;
+                            /** @description Sessions per pull request created (2 decimals); null with fewer than 3 repositories or no PR */
+                            sessions_per_pr: number | null;
+                            tool_calls: number;
+                            /** @description Tool calls that ended in an error, as a share (4 decimals); null with fewer than 3 repositories or no tool call */
+                            tool_error_rate: number | null;
+                            tool_errors: number;
+                        }[];
+                        meta: {
+                            end_date: string;
+                            /** @description Repositories a figure needs behind it */
+                            min_repositories: number;
+                            org_id: string;
+                            start_date: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Role not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+        };
+    };
     "analytics.tokens": {
         parameters: {
             query: {
@@ -8023,8 +8267,10 @@ export interface operations {
                 endDate: string;
                 /** @description Only the usage of the team's members on the days they belonged to it (a deleted team's too); an unknown team is 404 */
                 team_id?: string;
-                /** @description model or team. One flattened row per model (or per team, counting each person in every team they belonged to that day) per day */
-                group_by?: "model" | "team";
+                /** @description Only this repository (with group_by=repository, or the repositories reports): its id (github.com/acme/api) or any remote URL of it */
+                repository?: string;
+                /** @description model, team or repository. One flattened row per model (or per team, counting each person in every team they belonged to that day; or per repository, group_key its id, of the usage of sessions attributed to it) per day */
+                group_by?: "model" | "team" | "repository";
             };
             header?: never;
             path?: never;
@@ -8516,11 +8762,18 @@ export interface operations {
                         client: "terminal-ui" | "web" | "non-interactive-cli";
                         /** @description Client-chosen idempotency key, unique per organization */
                         id: string;
+                        /** @description The session's repository, when the client knows it; ranks below the SessionStart record and OTel vcs.* attributes */
+                        repository?: {
+                            branch?: string;
+                            commit?: string;
+                            /** @description Remote URL of the repository (https, ssh, git or scp-like); credentials are dropped */
+                            url: string;
+                        };
                         /** @description Session the event belongs to */
                         sessionId: string;
                         /** @description ISO 8601 with a UTC offset (2026-03-01T12:00:00Z), or Unix epoch milliseconds; from 2026-01-14T00:00:00Z to 5 minutes in the future */
                         timestamp: string | number;
-                        type: "session_start" | "message" | "model_request" | "tool_call" | "skill" | "slash_command" | "hook" | "file_change" | "git_commit" | "pr_created";
+                        type: "session_start" | "message" | "model_request" | "tool_call" | "skill" | "slash_command" | "hook" | "file_change" | "git_commit" | "pr_created" | "pr_merged";
                         /**
                          * Format: uuid
                          * @description Owner or manager only: attribute the event to this user of the organization
@@ -8585,6 +8838,64 @@ export interface operations {
             };
             /** @description Unsupported content type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+        };
+    };
+    "telemetry.sessionRepository": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The session, as its events name it */
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        /** @description The session's repository, when the client knows it; ranks below the SessionStart record and OTel vcs.* attributes */
+        requestBody: {
+            content: {
+                "application/json": {
+                    branch?: string;
+                    commit?: string;
+                    /** @description Remote URL of the repository (https, ssh, git or scp-like); credentials are dropped */
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,3 +1,4 @@
+import type { RepoHint } from './repository.js';
 import type { Client, EventType } from './schemas.js';
 
 /**
@@ -14,4 +15,6 @@ export interface TelemetryEvent {
   /** The principal the event belongs to: the caller, or the `userId` an owner or manager named. */
   userId: string;
   attrs: Record<string, unknown>;
+  /** The session's repository, when the event tells it (events/repository.ts). */
+  repo?: RepoHint;
 }

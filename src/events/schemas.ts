@@ -18,6 +18,7 @@ export const EVENT_TYPES = [
   'file_change',
   'git_commit',
   'pr_created',
+  'pr_merged',
 ] as const;
 
 export type Client = (typeof CLIENTS)[number];
@@ -31,6 +32,19 @@ const oneOf = <T extends readonly string[]>(values: T, description?: string) =>
 const Name = (description: string, maxLength = 200) => Type.String({ minLength: 1, maxLength, description });
 // A trillion tokens per request is far beyond any model, and keeps every credit sum inside a bigint.
 const Count = Type.Integer({ minimum: 0, maximum: 1_000_000_000_000 });
+
+/** Where a session works: its repository's remote URL, branch and commit (contract §19). */
+export const RepositoryFields = Type.Object(
+  {
+    url: Type.String({ minLength: 1, maxLength: 2000, description: 'Remote URL of the repository (https, ssh, git or scp-like); credentials are dropped' }),
+    branch: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    commit: Type.Optional(Type.String({ pattern: '^[0-9a-fA-F]{7,64}$' })),
+  },
+  {
+    additionalProperties: false,
+    description: "The session's repository, when the client knows it; ranks below the SessionStart record and OTel vcs.* attributes",
+  },
+);
 
 /**
  * The fields every event carries. Unknown fields are allowed (and ignored) so that newer
@@ -46,6 +60,7 @@ export const EventCommon = Type.Object(
     sessionId: Name('Session the event belongs to'),
     client: oneOf(CLIENTS),
     userId: Type.Optional(Type.String({ format: 'uuid', description: 'Owner or manager only: attribute the event to this user of the organization' })),
+    repository: Type.Optional(RepositoryFields),
   },
   { additionalProperties: true },
 );
@@ -66,6 +81,7 @@ export const EventFields: Record<EventType, TSchema> = {
     tool: Name('Tool name'),
     autonomyLevel: oneOf(AUTONOMY_LEVELS),
     mcpServer: Type.Optional(Name('MCP server, kept with its letter case')),
+    outcome: Type.Optional(oneOf(['success', 'error'] as const, 'How the call ended; an error counts in the tool error rate of repositories')),
   }),
   skill: Type.Object({ name: Name('Skill name') }),
   slash_command: Type.Object({ name: Name('Slash command') }),
@@ -77,6 +93,7 @@ export const EventFields: Record<EventType, TSchema> = {
   }),
   git_commit: Type.Object({}),
   pr_created: Type.Object({}),
+  pr_merged: Type.Object({}),
 };
 
 /**

@@ -5,6 +5,7 @@ import { parseTimestamp } from '../events/timestamps.js';
 import { clean, type Owner } from './attribution.js';
 import { ID_PREFIX, type Counted, type Mapped, type NativeEvent } from './mappings/native.js';
 import { KEY_CHARS } from './seen-store.js';
+import type { RecordPlace } from './repository.js';
 
 /** Reasons are listed once each, a few of them, so the message stays short. */
 export class Rejections {
@@ -84,6 +85,7 @@ export function collect(
   id: string,
   key: string | undefined,
   grouped: Grouped | undefined,
+  place?: RecordPlace,
 ): void {
   if ('ignore' in mapped) return;
   if ('reject' in mapped) return rejections.add(mapped.reject, 1, mapped.unmapped);
@@ -91,7 +93,7 @@ export function collect(
     if ('reject' in owner) return rejections.add(owner.reject);
     const ts = parseTimestamp(mapped.ms, nowMs);
     if ('error' in ts) return rejections.add(`a record whose time ${ts.error}`);
-    return out.addIncrement(id, key ?? '', grouped, owns(mapped, owner.userId, ts.ms));
+    return out.addIncrement(id, key ?? '', grouped, placed(owns(mapped, owner.userId, ts.ms), place));
   }
   const increment = mapped.counted;
   if (mapped.events.length === 0 && increment === undefined) return;
@@ -112,9 +114,19 @@ export function collect(
     }
     // The record's own id mostly (read from it otherwise: a Droid session's event has a key of its own).
     const own = key === undefined || e.id === id ? key : keyOfId(e.id);
-    out.addEvent(owned(e, owner.userId, ts.ms), own ?? '', own === key ? grouped : undefined);
+    const event = owned(e, owner.userId, ts.ms);
+    if (place?.repo !== undefined) event.repo = place.repo;
+    out.addEvent(event, own ?? '', own === key ? grouped : undefined);
   }
-  if (increment !== undefined) out.addIncrement(id, key ?? '', grouped, owns(increment, owner.userId, incrementMs));
+  if (increment !== undefined) out.addIncrement(id, key ?? '', grouped, placed(owns(increment, owner.userId, incrementMs), place));
+}
+
+/** An increment given the session its record names (else it belongs to no repository) and that session's repository. */
+function placed(c: Increment, place: RecordPlace | undefined): Increment {
+  if (place?.sessionId === undefined) return c;
+  c.sessionId = clean(place.sessionId, 200);
+  if (place.repo !== undefined) c.repo = place.repo;
+  return c;
 }
 
 /** The key an OTLP event's id carries (eventId/originId in mappings/native.ts). */

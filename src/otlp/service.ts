@@ -12,6 +12,7 @@ import { countNew, type Groups } from './dedupe.js';
 import { ID_PREFIX, keyOfParts, keyOfPrefix, originId, originPrefix, originTail, textOf } from './mappings/native.js';
 import { agentOf, groupKey, logGroup, logId, mapLog, mapPoint, mapSpan, qualifiedLogName } from './mappings/index.js';
 import { PreUpgrade } from './pre-upgrade.js';
+import { placeOf } from './repository.js';
 import { nsToMs, type Attrs, type LogRecordIn, type MetricPoint, type MetricPoints, type SpanIn } from './records.js';
 import { MAX_RECORDS_PER_GROUP } from './seen-groups-store.js';
 
@@ -84,7 +85,7 @@ export class OtlpService {
         if (key === undefined) minutes.set(minute, (key = keyOfId(groupKey(group))));
         grouped = { group: key, ms };
       }
-      collect(mapLog({ record: r, name, id, ms }), owners[i] as Owner, collected, rejections, nowMs, id, keyOfId(id), grouped);
+      collect(mapLog({ record: r, name, id, ms }), owners[i] as Owner, collected, rejections, nowMs, id, keyOfId(id), grouped, placeOf(r.attrs, r.resource));
     });
     const stored = await this.store(caller.orgId, collected, { full: `more than ${MAX_RECORDS_PER_GROUP} events of one session in one minute`, rejections });
     await this.noteClients(caller.orgId, records, owners);
@@ -98,7 +99,8 @@ export class OtlpService {
     const owners = await ownersOf(this.identity, caller, list, (s) => s.name);
     list.forEach((s, i) => {
       const id = originId('span', s, s.scope, s.name, s.attrs, s.startNs.toString(), s.endNs.toString());
-      collect(mapSpan({ span: s, id, ms: nsToMs(s.endNs || s.startNs) }), owners[i] as Owner, collected, rejections, nowMs, id, keyOfId(id), undefined);
+      const span = mapSpan({ span: s, id, ms: nsToMs(s.endNs || s.startNs) });
+      collect(span, owners[i] as Owner, collected, rejections, nowMs, id, keyOfId(id), undefined, placeOf(s.attrs, s.resource));
     });
     const stored = await this.store(caller.orgId, collected);
     await this.noteClients(caller.orgId, list, owners);
@@ -146,7 +148,8 @@ export class OtlpService {
       }
       // A delta point is counted through its collection's row.
       const key = keyOfParts(metric.prefix, point.attrs, times.tail);
-      collect(mapPoint({ point, value: point.value, ms: times.grouped.ms }), owner, collected, rejections, nowMs, `${ID_PREFIX}${key}`, key, times.grouped);
+      const mapped = mapPoint({ point, value: point.value, ms: times.grouped.ms });
+      collect(mapped, owner, collected, rejections, nowMs, `${ID_PREFIX}${key}`, key, times.grouped, placeOf(point.attrs, point.resource));
     });
     // Once per organization (then kept), so outside the transaction.
     const streamsBefore = cumulative.length > 0 && (await this.preUpgrade.of(caller.orgId)).streamsBefore;
@@ -164,6 +167,7 @@ export class OtlpService {
           `step:${c.key}`,
           undefined,
           undefined,
+          placeOf(c.point.attrs, c.point.resource),
         );
       });
       return this.store(

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import { principalOf } from '../core/http/access.js';
 import { errorResponses } from '../core/http/error-schema.js';
 import { access } from '../core/identity/roles.js';
-import { IngestBody, IngestResult } from './schemas.js';
+import { IngestBody, IngestResult, SessionParams, SessionRepositoryBody } from './schemas.js';
 import type { TelemetryService } from './service.js';
 
 export const telemetryRoutes: FastifyPluginAsyncTypebox<{ telemetry: TelemetryService }> = async (app, { telemetry }) => {
@@ -19,5 +20,23 @@ export const telemetryRoutes: FastifyPluginAsyncTypebox<{ telemetry: TelemetrySe
       },
     },
     async (request, reply) => reply.code(202).send(await telemetry.ingest(principalOf(request), request.body.events)),
+  );
+  app.put(
+    '/api/v1/telemetry/sessions/:sessionId/repository',
+    {
+      config: { access: access.anyone, rateClass: 'ingest' },
+      schema: {
+        operationId: 'telemetry.sessionRepository',
+        tags: ['telemetry'],
+        summary: "Record the repository of one of the caller's sessions (the SessionStart hook of orgctl connect); its usage so far moves to it",
+        params: SessionParams,
+        body: SessionRepositoryBody,
+        response: { 204: Type.Null(), ...errorResponses(400, 401) },
+      },
+    },
+    async (request, reply) => {
+      await telemetry.attributeSession(principalOf(request), request.params.sessionId, request.body);
+      return reply.code(204).send(null);
+    },
   );
 };

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { EventCommon } from '../events/schemas.js';
+import { EventCommon, RepositoryFields } from '../events/schemas.js';
 
 export const IngestBody = Type.Object(
   {
@@ -21,3 +21,10 @@ export const IngestResult = Type.Object({
   duplicates: Type.Integer({ minimum: 0, description: 'Events whose id was already stored (or repeated in this batch); they changed nothing' }),
 });
 export type IngestResult = Static<typeof IngestResult>;
+
+export const SessionParams = Type.Object({
+  sessionId: Type.String({ minLength: 1, maxLength: 200, pattern: '^[^\\u0000]+$', description: 'The session, as its events name it' }),
+});
+/** The SessionStart record of `orgctl connect`: where the session works (contract §19, the best source). */
+export const SessionRepositoryBody = RepositoryFields;
+export type SessionRepositoryBody = Static<typeof SessionRepositoryBody>;

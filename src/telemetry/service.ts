@@ -5,7 +5,9 @@ import { isManagerRole, type Principal } from '../core/identity/roles.js';
 import type { IdentityService } from '../core/identity/service.js';
 import type { AnalyticsService } from '../analytics/service.js';
 import type { TelemetryEvent } from '../events/event.js';
-import type { IngestBody, IngestResult } from './schemas.js';
+import type { IngestBody, IngestResult, SessionRepositoryBody } from './schemas.js';
+import { repoHint, REPO_RANK } from '../events/repository.js';
+import { notARepoUrl } from '../core/net/repo-id.js';
 import { telemetryStore as store } from './store.js';
 import { validateEvents } from './validate-events.js';
 
@@ -58,6 +60,13 @@ export class TelemetryService {
       batch.map((e, i) => ({ i, userId: e.userId as string })),
     );
     return this.store(orgId, checked.events);
+  }
+
+  /** The SessionStart record: the caller's session works in this repository (the best source there is). */
+  async attributeSession(caller: Principal, sessionId: string, body: SessionRepositoryBody): Promise<void> {
+    const hint = repoHint(body.url, body.branch, body.commit, REPO_RANK.sessionStart);
+    if (hint === undefined) throw errors.invalid([{ path: '/url', message: notARepoUrl(body.url) }]);
+    await this.analytics.repositories.attributeSession(caller.orgId, caller.id, sessionId, hint);
   }
 
   private async store(orgId: string, events: TelemetryEvent[]): Promise<IngestResult> {

@@ -5,6 +5,8 @@ import { jsonAjv, toErrorItems } from '../core/validation/ajv.js';
 import type { TelemetryEvent } from '../events/event.js';
 import { Event, EventFields, type Client, type EventType } from '../events/schemas.js';
 import { parseTimestamp } from '../events/timestamps.js';
+import { repoHint, REPO_RANK } from '../events/repository.js';
+import { notARepoUrl } from '../core/net/repo-id.js';
 import type { IngestBody } from './schemas.js';
 
 const validateEvent = jsonAjv.compile(Event);
@@ -36,6 +38,9 @@ export function validateEvents(events: IngestBody['events'], callerId: string, n
     refuseNul(errors, i, 'id', e.id);
     refuseNul(errors, i, 'sessionId', e.sessionId);
     for (const k in attrs) refuseNul(errors, i, k, attrs[k]);
+    const repository = (e as { repository?: { url: string; branch?: string; commit?: string } }).repository;
+    const repo = repository && repoHint(repository.url, repository.branch, repository.commit, REPO_RANK.nativeEvent);
+    if (repository !== undefined && repo === undefined) errors.push({ path: `/events/${i}/repository/url`, message: notARepoUrl(repository.url) });
     if (errors.length > 0) return;
     out.push({
       id: e.id,
@@ -46,6 +51,7 @@ export function validateEvents(events: IngestBody['events'], callerId: string, n
       client: e.client as Client,
       userId: e.userId?.toLowerCase() ?? callerId,
       attrs,
+      ...(repo ? { repo } : {}),
     });
   });
   return errors.length > 0 ? { errors: dedupeByPath(errors) } : { events: out };

@@ -125,6 +125,22 @@ describe('analytics', () => {
     expect(table.stdout.trim().split('\n')).toHaveLength(rows.length + 1);
   });
 
+  it('repositories: json is the API body, csv and the table one row per repository; --by-level the readiness comparison', async () => {
+    const api = await raw(`/api/v1/analytics/repositories?${query}`);
+    const json = await cli(['analytics', 'repositories', ...range, '--output', 'json']);
+    expect(json.code).toBe(0);
+    expect(json.stdout.trim()).toBe(api.text);
+    const rows = (JSON.parse(api.text) as { data: { repository: string; billable_tokens: number; readiness: { level: number | null }[] }[] }).data;
+    expect(rows.map((r) => r.repository).sort()).toEqual(['api', 'infra', 'mobile', 'web'].map((n) => `github.com/acme/${n}`));
+    const csv = parse((await cli(['analytics', 'repositories', ...range, '--output', 'csv'])).stdout, { columns: true }) as Record<string, string>[];
+    expect(csv.map((r) => [r.repository, r.billable_tokens])).toEqual(rows.map((r) => [r.repository, String(r.billable_tokens)]));
+    const table = await cli(['analytics', 'repositories', ...range]);
+    expect(table.stdout.split('\n')[0]).toMatch(/^REPOSITORY\s+/);
+    expect(table.stdout.trim().split('\n')).toHaveLength(rows.length + 1);
+    const byLevel = await cli(['analytics', 'repositories', ...range, '--by-level', '--output', 'json']);
+    expect(byLevel.stdout.trim()).toBe((await raw(`/api/v1/analytics/repositories/readiness?${query}`)).text);
+  });
+
   it('--group-by and --breakdown: one row per model per day, or per entry of by_model', async () => {
     const grouped = await cli(['analytics', 'tokens', ...range, '--group-by', 'model', '--output', 'json']);
     expect(grouped.stdout.trim()).toBe((await raw(`/api/v1/analytics/tokens?${query}&group_by=model`)).text);
@@ -349,7 +365,7 @@ describe('failures, help and completion', () => {
     for (const c of ['analytics users', 'computers create', 'ci edit', 'limits audit', 'login']) expect(top.stdout).toContain(c);
     const bash = await cli(['completion', 'bash']);
     expect(bash.stdout).toContain('complete -F _orgctl orgctl');
-    expect(bash.stdout).toMatch(/analytics\) subs="tokens tools activity productivity users"/);
+    expect(bash.stdout).toMatch(/analytics\) subs="tokens tools activity productivity users repositories"/);
     expect(bash.stdout).toContain('"analytics tokens") flags="--from --to --group-by --breakdown');
     const zsh = await cli(['completion', 'zsh']);
     expect(zsh.stdout).toContain('compdef _orgctl orgctl');

@@ -34,7 +34,8 @@ describe('the generated API client', () => {
       startDate: string;
       endDate: string;
       team_id?: string;
-      group_by?: 'model' | 'team';
+      repository?: string;
+      group_by?: 'model' | 'team' | 'repository';
     }>();
   });
 });

@@ -32,10 +32,13 @@ const groupByOrTeam = (value: string): Record<string, FlagSpec> => ({
   'group-by': {
     type: 'string',
     value: 'FIELD',
-    choices: [value, 'team'],
-    description: `One row per ${value} (or team: per team, each person in every team they belonged to that day) per day`,
+    choices: [value, 'team', 'repository'],
+    description: `One row per ${value} (or team: per team, each person in every team they belonged to that day; or repository) per day`,
   },
 });
+const repositoryFlag: Record<string, FlagSpec> = {
+  repository: { type: 'string', value: 'REPO', description: 'With --group-by repository: only this repository (its id or any remote URL of it)' },
+};
 const teamFlag: Record<string, FlagSpec> = {
   team: {
     type: 'string',
@@ -55,17 +58,61 @@ const breakdown = (choices: string[]): Record<string, FlagSpec> => ({
 });
 const outputs = ['table', 'json', 'csv'] as const;
 
+const repositoryQuery = (ctx: CommandContext): { repository?: string } => {
+  const repository = flag(ctx, 'repository');
+  return repository === undefined ? {} : { repository };
+};
+
+export const analyticsRepositories: ApiCommand = {
+  name: 'analytics repositories',
+  summary:
+    "Each repository's credits, tokens, sessions, people, commits, pull requests and credits per merged PR, with its readiness level (table and csv: the last day's); " +
+    '--by-level for the comparison of readiness levels.',
+  flags: {
+    ...rangeFlags,
+    repository: { type: 'string', value: 'REPO', description: 'Only this repository (its id or any remote URL of it)' },
+    'by-level': { type: 'boolean', description: 'Readiness pays? Credits per merged PR, sessions per PR and tool error rate by readiness level' },
+  },
+  outputs,
+  async run(ctx) {
+    const query = { ...dateRange(ctx), ...repositoryQuery(ctx) };
+    if (ctx.values['by-level'] === true) {
+      const body = await unwrap(ctx.api().GET('/api/v1/analytics/repositories/readiness', { params: { query } }));
+      printList(ctx, body, body.data as Record<string, unknown>[]);
+      return 0;
+    }
+    const body = await unwrap(ctx.api().GET('/api/v1/analytics/repositories', { params: { query } }));
+    // On screen and in csv the level of the range's last day stands for the list of days.
+    const rows = body.data.map(({ readiness, ...r }) => ({ ...r, level: readiness[readiness.length - 1]?.level ?? null }));
+    printList(ctx, body, rows, {
+      columns: [
+        'repository',
+        'billable_tokens',
+        'tokens',
+        'sessions',
+        'active_people',
+        'git_commits',
+        'git_prs_created',
+        'git_prs_merged',
+        'credits_per_merged_pr',
+        'level',
+      ],
+    });
+    return 0;
+  },
+};
+
 const groupFlag = (ctx: CommandContext) => flag(ctx, 'group-by');
 
 export const analyticsTokens: ApiCommand = {
   name: 'analytics tokens',
   summary:
-    'Credits (billable_tokens) and tokens per day, by model and by user; --group-by model|team for one row per model or team per day; --team for one team.',
-  flags: { ...rangeFlags, ...groupByOrTeam('model'), ...breakdown(['by_model', 'by_user']), ...teamFlag },
+    'Credits (billable_tokens) and tokens per day, by model and by user; --group-by model|team|repository for one row per model, team or repository per day; --team for one team.',
+  flags: { ...rangeFlags, ...groupByOrTeam('model'), ...breakdown(['by_model', 'by_user']), ...teamFlag, ...repositoryFlag },
   outputs,
   async run(ctx) {
-    const group = groupFlag(ctx) as 'model' | 'team' | undefined;
-    const query = { ...dateRange(ctx), ...(await teamQuery(ctx)), ...(group ? { group_by: group } : {}) };
+    const group = groupFlag(ctx) as 'model' | 'team' | 'repository' | undefined;
+    const query = { ...dateRange(ctx), ...(await teamQuery(ctx)), ...repositoryQuery(ctx), ...(group ? { group_by: group } : {}) };
     const body = await unwrap(ctx.api().GET('/api/v1/analytics/tokens', { params: { query } }));
     printList(ctx, body, body.data as Record<string, unknown>[]);
     return 0;
@@ -88,12 +135,12 @@ export const analyticsTools: ApiCommand = {
 export const analyticsActivity: ApiCommand = {
   name: 'analytics activity',
   summary:
-    'Daily, weekly and monthly active users, by client, with sessions and messages; --group-by client|team for one row per client or team per day; --team for one team.',
-  flags: { ...rangeFlags, ...groupByOrTeam('client'), ...teamFlag },
+    'Daily, weekly and monthly active users, by client, with sessions and messages; --group-by client|team|repository for one row per client, team or repository per day; --team for one team.',
+  flags: { ...rangeFlags, ...groupByOrTeam('client'), ...teamFlag, ...repositoryFlag },
   outputs,
   async run(ctx) {
-    const group = groupFlag(ctx) as 'client' | 'team' | undefined;
-    const query = { ...dateRange(ctx), ...(await teamQuery(ctx)), ...(group ? { group_by: group } : {}) };
+    const group = groupFlag(ctx) as 'client' | 'team' | 'repository' | undefined;
+    const query = { ...dateRange(ctx), ...(await teamQuery(ctx)), ...repositoryQuery(ctx), ...(group ? { group_by: group } : {}) };
     const body = await unwrap(ctx.api().GET('/api/v1/analytics/activity', { params: { query } }));
     printList(ctx, body, body.data as Record<string, unknown>[]);
     return 0;
@@ -152,4 +199,4 @@ export const analyticsUsers: ApiCommand = {
   },
 };
 
-export const analyticsCommands = [analyticsTokens, analyticsTools, analyticsActivity, analyticsProductivity, analyticsUsers];
+export const analyticsCommands = [analyticsTokens, analyticsTools, analyticsActivity, analyticsProductivity, analyticsUsers, analyticsRepositories];

@@ -117,12 +117,15 @@ export function claudeLog(l: LogInput): Mapped {
       const tool = textOf(attrs['tool_name']);
       if (!tool) return { reject: 'claude_code.tool_result without tool_name' };
       const server = mcpServer(attrs, tool);
+      // `success` is "true" or "false": a failed call counts in the repositories' tool error rate.
+      const success = textOf(attrs['success']);
       return {
         events: [
           nativeEvent(l.id, 'tool_call', base, {
             tool,
             autonomyLevel: autonomy(textOf(attrs['decision_source']) ?? textOf(attrs['source'])),
             ...(server ? { mcpServer: server } : {}),
+            ...(success === 'false' ? { outcome: 'error' } : success === 'true' ? { outcome: 'success' } : {}),
           }),
         ],
       };

@@ -10,7 +10,18 @@ import type { AttrValue, Attrs, Origin } from '../records.js';
  * the event the rollups receive is this object rather than a copy of it.
  */
 export type NativeEvent = TelemetryEvent & {
-  type: 'session_start' | 'message' | 'model_request' | 'tool_call' | 'skill' | 'slash_command' | 'hook' | 'file_change' | 'git_commit' | 'pr_created';
+  type:
+    | 'session_start'
+    | 'message'
+    | 'model_request'
+    | 'tool_call'
+    | 'skill'
+    | 'slash_command'
+    | 'hook'
+    | 'file_change'
+    | 'git_commit'
+    | 'pr_created'
+    | 'pr_merged';
   attrs: Record<string, string | number>;
 };
 
