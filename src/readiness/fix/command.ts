@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { flag } from '../../core/cli/args.js';
 import { CliError } from '../../core/cli/cli-error.js';
+import { AppError } from '../../core/http/errors.js';
 import type { ApiCommand } from '../../cli/api/command.js';
 import { checkBranchName } from '../../automations/workflow-request.js';
 import { discoverApps } from '../evaluate/apps.js';
@@ -151,7 +152,12 @@ async function open(a: OpenArgs) {
       author: a.author,
     });
   } catch (e) {
-    throw new CliError(`Cannot open the pull request on ${shownRepoUrl(a.remote)}: ${(e as Error).message}`);
+    // The hosts speak to CI edit's callers ("use action edit"); fix never edits, the checkout is behind the base branch.
+    const message =
+      e instanceof AppError && e.code === 'workflow_exists'
+        ? `${e.detail.replace(/;[^;]*$/, '')}, and fix never overwrites a file: bring the checkout up to date with the base branch and run fix again`
+        : (e as Error).message;
+    throw new CliError(`Cannot open the pull request on ${shownRepoUrl(a.remote)}: ${message}`);
   }
   process.stdout.write(
     opened.pullRequest
