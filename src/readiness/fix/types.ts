@@ -20,6 +20,11 @@ export interface GeneratedFile {
 interface Generated {
   files: GeneratedFile[];
   criteria: string[];
+  /**
+   * Criteria among `criteria` that the files set up but that pass only once the forge acts on them
+   * (Dependabot's first update pull requests): failing right after the change, they are awaited, not failed.
+   */
+  awaits?: string[];
 }
 
 /**

@@ -97,6 +97,10 @@ describe('orgctl readiness fix --open-pr on GitHub (against the GitHub API test 
     expect(paths).not.toContain('.github/CODEOWNERS');
     expect(paths).not.toContain('AGENTS.md');
     expect(paths).toContain('.github/dependabot.yml');
+    // With a token the forge is read: Dependabot has opened no update pull request yet, which only time brings.
+    expect(pull.body).toMatch(/^\| dependency_update_automation \| fail \| fail \|$/m);
+    expect(pull.body).toContain('Passes once the forge acts on the new files: dependency_update_automation (');
+    expect(res.stderr).toBe('');
     expect(pull.body).not.toMatch(/^\| codeowners \|/m);
     expect(pull.body).not.toMatch(/^\| agents_md \|/m);
     expect(enterprise.requests.every((r) => r.path.startsWith('/api/v3/'))).toBe(true);
