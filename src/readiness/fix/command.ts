@@ -11,7 +11,7 @@ import { scanRepository } from '../evaluate/scan.js';
 import { ScratchCheckout } from './checkout.js';
 import { GENERATORS } from './generators/index.js';
 import { plan as makePlan, type Plan } from './plan.js';
-import { hostKindOf, openPullRequest, type Opened } from './pull-request.js';
+import { forgeOf, openPullRequest, type Opened } from './pull-request.js';
 import { fixJson, type Delivery } from './json.js';
 import { outcome, planSummary, pullRequestBody } from './report.js';
 import { stableJson } from '../evaluate/report.js';
@@ -89,7 +89,7 @@ export const readinessFix: ApiCommand = {
       const before = await evaluate();
       const scan = await scanRepository(scratch.dir);
       const { apps } = await discoverApps(scan);
-      const forge = remote && hostKindOf(remote, githubApiUrl) === 'github' ? 'github' : 'other';
+      const forge = forgeOf(remote, githubApiUrl);
       const plan = await makePlan({ scan, apps, forge, name: path.basename(root) }, before.report.report, root, only);
       const say = (text: string) => {
         if (!json) process.stdout.write(text);
