@@ -31,7 +31,7 @@ export interface Opened {
 }
 
 /** github.com and the GitHub Enterprise host the API address names are GitHub; any other host is plain Git. */
-export function hostKindOf(repoUrl: string, githubApiUrl: string): HostKind {
+function hostKindOf(repoUrl: string, githubApiUrl: string): HostKind {
   const host = splitRepoUrl(repoUrl)?.host.toLowerCase();
   let enterprise: string | undefined;
   try {
