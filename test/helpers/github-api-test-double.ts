@@ -134,6 +134,8 @@ export class GitHubApiTestDouble {
       repo.branches.delete(r[1]!);
       return send(204);
     }
+    // No pull request yet: the forge checks that list them (update pull requests, merged ones) see none.
+    if (method === 'GET' && rest === '/pulls') return send(200, []);
     if (method === 'POST' && rest === '/pulls') {
       const number = ++repo.pulls;
       return send(201, { number, html_url: `https://ghe.acme.test/${m[1]}/${m[2]}/pull/${number}`, head: { ref: body?.head }, base: { ref: body?.base } });

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { flag } from '../../core/cli/args.js';
 import { CliError } from '../../core/cli/cli-error.js';
+import { AppError } from '../../core/http/errors.js';
 import type { ApiCommand } from '../../cli/api/command.js';
 import { checkBranchName } from '../../automations/workflow-request.js';
 import { discoverApps } from '../evaluate/apps.js';
@@ -10,8 +11,10 @@ import { scanRepository } from '../evaluate/scan.js';
 import { ScratchCheckout } from './checkout.js';
 import { GENERATORS } from './generators/index.js';
 import { plan as makePlan, type Plan } from './plan.js';
-import { hostKindOf, openPullRequest } from './pull-request.js';
+import { forgeOf, openPullRequest, type Opened } from './pull-request.js';
+import { fixJson, type Delivery } from './json.js';
 import { outcome, planSummary, pullRequestBody } from './report.js';
+import { stableJson } from '../evaluate/report.js';
 
 const TITLE = 'Readiness: add the files agents and reviewers look for';
 
@@ -54,7 +57,9 @@ export const readinessFix: ApiCommand = {
     only: { type: 'string', value: 'IDS', description: `Run only these generators, comma-separated: ${GENERATORS.map((g) => g.id).join(', ')}` },
     'repo-url': { type: 'string', value: 'URL', description: 'The repository to evaluate and open the pull request on (default: the origin remote)' },
     'github-token': { type: 'string', value: 'TOKEN', description: 'Token for the forge checks and for GitHub pull requests (default: GITHUB_TOKEN)' },
+    json: { type: 'boolean', description: 'Print one JSON document (plan, files, criteria before and after, branch or pull request) instead of the text' },
   },
+  outputs: ['table', 'json'],
   async run(ctx) {
     const dir = path.resolve(ctx.positionals[0] ?? '.');
     const root = await gitText(dir, ['rev-parse', '--show-toplevel']);
@@ -66,6 +71,8 @@ export const readinessFix: ApiCommand = {
     if (unknown?.length) throw new CliError(`--only: no generator ${unknown.join(', ')} (there are ${GENERATORS.map((g) => g.id).join(', ')})`, 2);
     const openPr = ctx.values['open-pr'] === true;
     const dryRun = ctx.values['dry-run'] === true;
+    // --json, as `readiness evaluate` spells it, or --output json, as the other commands do.
+    const json = ctx.values.json === true || ctx.output === 'json';
     // The remote as configured, credentials included: pushing may need them. Only its shown form is printed.
     const remote = flag(ctx, 'repo-url') ?? ((await gitText(root, ['remote', 'get-url', 'origin'])) || undefined);
     if (openPr && !remote) throw new CliError(`${root} has no origin remote to open the pull request on: pass --repo-url URL`, 2);
@@ -82,18 +89,29 @@ export const readinessFix: ApiCommand = {
       const before = await evaluate();
       const scan = await scanRepository(scratch.dir);
       const { apps } = await discoverApps(scan);
-      const forge = remote && hostKindOf(remote, githubApiUrl) === 'github' ? 'github' : 'other';
+      const forge = forgeOf(remote, githubApiUrl);
       const plan = await makePlan({ scan, apps, forge, name: path.basename(root) }, before.report.report, root, only);
-      process.stdout.write(`${planSummary(plan)}\n`);
+      const say = (text: string) => {
+        if (!json) process.stdout.write(text);
+      };
+      const finish = (after?: Evaluation, delivery?: Delivery) => {
+        if (json) process.stdout.write(`${stableJson(fixJson({ repoUrl, head: scratch.head, plan, before, after, delivery }))}\n`);
+        return after ? warn(plan, before, after) : 0;
+      };
+      say(`${planSummary(plan)}\n`);
       if (!plan.files.length) {
-        process.stdout.write('Nothing to write.\n');
-        return 0;
+        say('Nothing to write.\n');
+        return finish();
       }
       await scratch.write(plan.files);
       if (dryRun) {
-        process.stdout.write(`\n${await scratch.diff(plan.files)}`);
-        process.stdout.write(`\nDry run: nothing was written; without --dry-run the files are committed on a new branch ${branch}.\n`);
-        return 0;
+        say(`\n${await scratch.diff(plan.files)}`);
+        // Committed in the throw-away clone only, so the dry run says what the change would do to the evaluation.
+        await scratch.commit(plan.files, commitMessage(plan), await authorOf(root));
+        const after = await evaluate();
+        say(`\n${pullRequestBody(plan, before, after)}`);
+        say(`\nDry run: nothing was written; without --dry-run the files are committed on a new branch ${branch}.\n`);
+        return finish(after, { kind: 'dry-run', branch });
       }
       if (!openPr && (await gitText(root, ['rev-parse', '--verify', '-q', `refs/heads/${branch}`])))
         throw new CliError(`The branch ${branch} already exists: pass --branch NAME`, 2);
@@ -101,28 +119,44 @@ export const readinessFix: ApiCommand = {
       const commit = await scratch.commit(plan.files, commitMessage(plan), author);
       const after = await evaluate();
       const body = pullRequestBody(plan, before, after);
-      if (openPr) await open({ remote: remote!, branch, base: flag(ctx, 'base'), githubToken, githubApiUrl, plan, body, author });
-      else {
+      let delivery: Delivery;
+      if (openPr) {
+        const opened = await open({ remote: remote!, branch, base: flag(ctx, 'base'), githubToken, githubApiUrl, plan, body, author });
+        const where = { repo: opened.repo, branch: opened.branch, baseBranch: opened.baseBranch, commit: opened.commitSha };
+        delivery = opened.pullRequest ? { kind: 'pull-request', ...where, ...opened.pullRequest } : { kind: 'pushed', ...where };
+        say(
+          opened.pullRequest
+            ? `\nOpened pull request #${opened.pullRequest.number}: ${opened.pullRequest.url} (${opened.branch} into ${opened.baseBranch}).\n`
+            : `\nPushed the branch ${opened.branch} (${opened.commitSha.slice(0, 12)}) to ${opened.repo}, based on ${opened.baseBranch}; ` +
+                'plain Git has no pull requests: its commit message carries the description below. Nothing local changed.\n',
+        );
+      } else {
         await scratch.branchInto(root, branch, commit);
-        process.stdout.write(
+        delivery = { kind: 'branch', branch, commit };
+        say(
           `\nCommitted ${plan.files.length} files on the new branch ${branch} (${commit.slice(0, 12)}), on top of HEAD; ` +
             `your working tree, index and current branch are untouched. Look with: git switch ${branch}\n`,
         );
       }
-      process.stdout.write(`\n${body}`);
-      warn(plan, before, after);
-      return 0;
+      say(`\n${body}`);
+      return finish(after, delivery);
     } finally {
       await scratch.remove();
     }
   },
 };
 
-/** Says on standard error when the evaluation after the change is not what the files were for. */
-function warn(plan: Plan, before: Evaluation, after: Evaluation) {
-  const { stillFailing, otherChanges } = outcome(plan, before, after);
+/**
+ * Says on standard error when the evaluation after the change is not what the files were for, and
+ * answers the exit status: 1 when a targeted criterion still fails or another one now fails, so a
+ * CI step notices. A criterion that waits for the forge to act on the files (Dependabot's first
+ * pull requests) is not a failure of the fix.
+ */
+function warn(plan: Plan, before: Evaluation, after: Evaluation): number {
+  const { stillFailing, otherChanges, regressions } = outcome(plan, before, after);
   if (stillFailing.length) process.stderr.write(`Still failing after the change: ${stillFailing.join(', ')}.\n`);
   if (otherChanges.length) process.stderr.write(`Other criteria changed: ${otherChanges.map((c) => `${c.id} ${c.before} -> ${c.after}`).join(', ')}.\n`);
+  return stillFailing.length || regressions.length ? 1 : 0;
 }
 
 interface OpenArgs {
@@ -136,7 +170,7 @@ interface OpenArgs {
   author: { name: string; email: string };
 }
 
-async function open(a: OpenArgs) {
+async function open(a: OpenArgs): Promise<Opened> {
   let opened;
   try {
     opened = await openPullRequest({
@@ -151,12 +185,12 @@ async function open(a: OpenArgs) {
       author: a.author,
     });
   } catch (e) {
-    throw new CliError(`Cannot open the pull request on ${shownRepoUrl(a.remote)}: ${(e as Error).message}`);
+    // The hosts speak to CI edit's callers ("use action edit"); fix never edits, the checkout is behind the base branch.
+    const message =
+      e instanceof AppError && e.code === 'workflow_exists'
+        ? `${e.detail.replace(/;[^;]*$/, '')}, and fix never overwrites a file: bring the checkout up to date with the base branch and run fix again`
+        : (e as Error).message;
+    throw new CliError(`Cannot open the pull request on ${shownRepoUrl(a.remote)}: ${message}`);
   }
-  process.stdout.write(
-    opened.pullRequest
-      ? `\nOpened pull request #${opened.pullRequest.number}: ${opened.pullRequest.url} (${opened.branch} into ${opened.baseBranch}).\n`
-      : `\nPushed the branch ${opened.branch} (${opened.commitSha.slice(0, 12)}) to ${opened.repo}, based on ${opened.baseBranch}; ` +
-          'plain Git has no pull requests: its commit message carries the description below. Nothing local changed.\n',
-  );
+  return opened;
 }

@@ -9,13 +9,15 @@ export type Verdict = 'pass' | 'fail' | 'skip';
 export const verdictOf = (r: CriterionResult | undefined): Verdict => (!r || r.numerator === null ? 'skip' : r.numerator === r.denominator ? 'pass' : 'fail');
 
 /** What fix decided for one generator: written (with the criteria it targets), or left alone and why. */
-type Step = { generator: string; files: GeneratedFile[]; criteria: string[] } | { generator: string; left: string };
+type Step = { generator: string; files: GeneratedFile[]; criteria: string[]; awaits?: string[] } | { generator: string; left: string };
 
 export interface Plan {
   steps: Step[];
   files: GeneratedFile[];
   /** Every criterion some written file targets. */
   targeted: string[];
+  /** The targeted criteria that pass only once the forge acts on the files (see Generated.awaits). */
+  awaits: string[];
 }
 
 /**
@@ -47,13 +49,14 @@ export async function plan(ctx: FixContext, results: Record<string, CriterionRes
       steps.push({ generator: g.id, left: `${onDisk.path} exists in the working tree (uncommitted)` });
       continue;
     }
-    steps.push({ generator: g.id, files: out.files, criteria: out.criteria });
+    steps.push({ generator: g.id, files: out.files, criteria: out.criteria, ...(out.awaits ? { awaits: out.awaits } : {}) });
   }
   // A file no criterion depends on (.editorconfig) comes along with a fix; it is never the whole of one.
   if (!steps.some((s) => 'files' in s && s.criteria.length))
     for (const [i, s] of steps.entries()) if ('files' in s) steps[i] = { generator: s.generator, left: 'written only with files for failing criteria' };
   const written = steps.filter((s): s is Extract<Step, { files: GeneratedFile[] }> => 'files' in s);
-  return { steps, files: written.flatMap((s) => s.files), targeted: [...new Set(written.flatMap((s) => s.criteria))].sort() };
+  const targeted = [...new Set(written.flatMap((s) => s.criteria))].sort();
+  return { steps, files: written.flatMap((s) => s.files), targeted, awaits: targeted.filter((id) => written.some((s) => s.awaits?.includes(id))) };
 }
 
 /** Criteria whose verdict moved between two evaluations, with both verdicts. */

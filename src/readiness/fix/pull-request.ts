@@ -4,7 +4,7 @@ import type { HostChange } from '../../automations/host.js';
 import { PlainGitHost } from '../../automations/plain-git-host.js';
 import { resolveTarget, type HostKind } from '../../automations/repo-target.js';
 import { splitRepoUrl } from '../../core/net/repo-id.js';
-import type { GeneratedFile } from './types.js';
+import type { Forge, GeneratedFile } from './types.js';
 
 export interface OpenOptions {
   /** The repository to open the pull request on: the origin remote by default. */
@@ -31,7 +31,7 @@ export interface Opened {
 }
 
 /** github.com and the GitHub Enterprise host the API address names are GitHub; any other host is plain Git. */
-export function hostKindOf(repoUrl: string, githubApiUrl: string): HostKind {
+function hostKindOf(repoUrl: string, githubApiUrl: string): HostKind {
   const host = splitRepoUrl(repoUrl)?.host.toLowerCase();
   let enterprise: string | undefined;
   try {
@@ -40,6 +40,17 @@ export function hostKindOf(repoUrl: string, githubApiUrl: string): HostKind {
     enterprise = undefined;
   }
   return host === 'github.com' || (host !== undefined && host === enterprise) ? 'github' : 'git';
+}
+
+/**
+ * The forge a remote is on: GitHub as above; GitLab for gitlab.com and a host one of whose labels is
+ * `gitlab` (gitlab.acme.com, the name self-managed GitLab is given by convention); anything else is other.
+ */
+export function forgeOf(repoUrl: string | undefined, githubApiUrl: string): Forge {
+  if (!repoUrl) return 'other';
+  if (hostKindOf(repoUrl, githubApiUrl) === 'github') return 'github';
+  const host = splitRepoUrl(repoUrl)?.host.toLowerCase();
+  return host?.split('.').includes('gitlab') ? 'gitlab' : 'other';
 }
 
 const TIMEOUT_MS = 120_000;

@@ -3,19 +3,27 @@ import { changes, verdictOf, type Plan } from './plan.js';
 
 const pct = (r: number) => `${Math.round(r * 100)} %`;
 
-/** What the fix did to the evaluation: the targeted criteria that do not pass, and any other criterion that moved. */
+/**
+ * What the fix did to the evaluation: the targeted criteria that still fail (those awaiting the forge
+ * apart), any other criterion that moved, and among those the ones that now fail. A non-empty
+ * `stillFailing` or `regressions` makes the command exit 1.
+ */
 export function outcome(plan: Plan, before: Evaluation, after: Evaluation) {
   const moved = changes(before.report.report, after.report.report);
+  const failing = plan.targeted.filter((id) => verdictOf(after.report.report[id]) === 'fail');
+  const otherChanges = moved.filter((c) => !plan.targeted.includes(c.id));
   return {
-    stillFailing: plan.targeted.filter((id) => verdictOf(after.report.report[id]) === 'fail'),
-    otherChanges: moved.filter((c) => !plan.targeted.includes(c.id)),
+    stillFailing: failing.filter((id) => !plan.awaits.includes(id)),
+    awaiting: failing.filter((id) => plan.awaits.includes(id)),
+    otherChanges,
+    regressions: otherChanges.filter((c) => c.after === 'fail'),
   };
 }
 
 /** The pull request body (and, on plain Git, the commit message body): the files, then the evaluation before and after. */
 export function pullRequestBody(plan: Plan, before: Evaluation, after: Evaluation): string {
   const rows = plan.steps.filter((s) => 'files' in s).flatMap((s) => s.files.map((f) => `| \`${f.path}\` | ${s.criteria.join(', ') || '-'} |`));
-  const { stillFailing, otherChanges } = outcome(plan, before, after);
+  const { stillFailing, awaiting, otherChanges } = outcome(plan, before, after);
   const b = before.scores;
   const a = after.scores;
   const lines = [
@@ -37,8 +45,9 @@ export function pullRequestBody(plan: Plan, before: Evaluation, after: Evaluatio
       ? `Other criteria that changed: ${otherChanges.map((c) => `${c.id} (${c.before} -> ${c.after})`).join(', ')}.`
       : 'No other criterion changed.',
   ];
-  if (stillFailing.length)
-    lines.push('', `Still failing after the change: ${stillFailing.map((id) => `${id} (${after.report.report[id]!.rationale})`).join('; ')}.`);
+  const why = (id: string) => `${id} (${after.report.report[id]!.rationale})`;
+  if (awaiting.length) lines.push('', `Passes once the forge acts on the new files: ${awaiting.map(why).join('; ')}.`);
+  if (stillFailing.length) lines.push('', `Still failing after the change: ${stillFailing.map(why).join('; ')}.`);
   return `${lines.join('\n')}\n`;
 }
 

@@ -1,12 +1,17 @@
 import type { App } from '../evaluate/apps.js';
 import type { RepoScan } from '../evaluate/scan.js';
 
+export type Forge = 'github' | 'gitlab' | 'other';
+
 /** What a generator reads: the checkout at HEAD (never the user's uncommitted changes) and its applications. */
 export interface FixContext {
   scan: RepoScan;
   apps: readonly App[];
-  /** Which kind of forge the origin is: decides between Dependabot (GitHub only) and Renovate. */
-  forge: 'github' | 'other';
+  /**
+   * Which kind of forge the origin is: decides between Dependabot (GitHub only) and Renovate, and
+   * where templates and CODEOWNERS go (GitLab reads them under .gitlab/).
+   */
+  forge: Forge;
   /** The repository's name (its directory), for files that show one. */
   name: string;
 }
@@ -20,6 +25,11 @@ export interface GeneratedFile {
 interface Generated {
   files: GeneratedFile[];
   criteria: string[];
+  /**
+   * Criteria among `criteria` that the files set up but that pass only once the forge acts on them
+   * (Dependabot's first update pull requests): failing right after the change, they are awaited, not failed.
+   */
+  awaits?: string[];
 }
 
 /**

@@ -119,6 +119,22 @@ describe('orgctl readiness fix', () => {
     expect(gitIn(dir, 'show', `${branch}:.github/dependabot.yml`)).toContain('package-ecosystem: gomod\n    directory: "/services/api"');
   });
 
+  it('on a GitLab remote: CODEOWNERS and the templates where GitLab reads them, Markdown issue templates, Renovate; each passes', async () => {
+    const dir = makeRepo(NODE_SERVICE, { origin: 'git@gitlab.com:acme/shop.git' });
+    const { added, targeted, branch } = await fixAndCompare(dir, ['--only', 'codeowners,pr-template,issue-templates,dependency-updates']);
+    expect(targeted).toEqual(expect.arrayContaining(['codeowners', 'dependency_update_automation', 'issue_templates', 'pr_templates']));
+    expect(added).toEqual(
+      [
+        '.gitlab/CODEOWNERS',
+        '.gitlab/issue_templates/Bug.md',
+        '.gitlab/issue_templates/Feature.md',
+        '.gitlab/merge_request_templates/Default.md',
+        'renovate.json',
+      ].sort(),
+    );
+    expect(gitIn(dir, 'show', `${branch}:.gitlab/issue_templates/Bug.md`)).toMatch(/^## What happened\n/);
+  });
+
   it('--dry-run prints the plan and git diff of every file, and changes nothing', async () => {
     const dir = makeRepo(NODE_SERVICE, { origin: 'https://github.com/acme/shop.git' });
     const userState = state(dir);

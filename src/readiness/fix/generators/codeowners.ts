@@ -7,9 +7,12 @@ const HISTORY = 1000;
 const OWNERS = 3;
 const BOT = /\[bot\]|^(dependabot|renovate|github-actions)\b|noreply@github\.com$/i;
 
-/** `@user` for a GitHub no-reply address (`123+user@users.noreply.github.com`), else the e-mail, which CODEOWNERS accepts. */
+/**
+ * `@user` for a no-reply address of GitHub (`123+user@users.noreply.github.com`) or GitLab
+ * (`123-user@users.noreply.gitlab.com`), else the e-mail, which both forges' CODEOWNERS accept.
+ */
 function ownerOf(email: string): string {
-  const m = /^(?:\d+\+)?([A-Za-z0-9-]+)@users\.noreply\.github\.com$/i.exec(email);
+  const m = /^(?:\d+\+)?([A-Za-z0-9-]+)@users\.noreply\.github\.com$/i.exec(email) ?? /^(?:\d+-)?([A-Za-z0-9_.-]+)@users\.noreply\.gitlab\.com$/i.exec(email);
   return m ? `@${m[1]}` : email.toLowerCase();
 }
 
@@ -32,7 +35,7 @@ async function mainAuthors(root: string, pathspec: string): Promise<string[]> {
 }
 
 /**
- * `.github/CODEOWNERS` from the history: the repository's main authors own everything, and each
+ * `.github/CODEOWNERS` (`.gitlab/CODEOWNERS` on GitLab, which reads it there) from the history: the repository's main authors own everything, and each
  * application of a monorepo is owned by its own main authors when they differ (a later rule wins).
  */
 export const codeowners: Generator = {
@@ -52,6 +55,9 @@ export const codeowners: Generator = {
       const owners = await mainAuthors(ctx.scan.root, app.path);
       if (owners.length && owners.join(' ') !== all.join(' ')) lines.push(`/${app.path}/ ${owners.join(' ')}`);
     }
-    return { files: [{ path: '.github/CODEOWNERS', content: `${lines.join('\n')}\n` }], criteria: ['codeowners'] };
+    return {
+      files: [{ path: ctx.forge === 'gitlab' ? '.gitlab/CODEOWNERS' : '.github/CODEOWNERS', content: `${lines.join('\n')}\n` }],
+      criteria: ['codeowners'],
+    };
   },
 };

@@ -94,6 +94,6 @@ export const dependencyUpdates: Generator = {
     const found = ecosystemsOf(ctx);
     if (!found.length) return { nothing: 'no dependency manifest or workflow to keep up to date' };
     const file = ctx.forge === 'github' ? { path: '.github/dependabot.yml', content: dependabot(found) } : { path: 'renovate.json', content: renovate(found) };
-    return { files: [file], criteria: ['dependency_update_automation', 'min_release_age'] };
+    return { files: [file], criteria: ['dependency_update_automation', 'min_release_age'], awaits: ['dependency_update_automation'] };
   },
 };

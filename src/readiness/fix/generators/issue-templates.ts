@@ -59,13 +59,53 @@ body:
       label: Alternatives considered
 `;
 
-/** Two GitHub issue forms (bug, feature); in a monorepo the bug form asks which application. */
+/** GitLab's issue templates are Markdown (it has no issue forms): the same two, as sections to fill in. */
+const gitlabBug = (apps: string[]) =>
+  [
+    '## What happened',
+    '',
+    '<!-- What you did, what you expected, and what happened instead. -->',
+    '',
+    '## Steps to reproduce',
+    '',
+    '1.',
+    '2.',
+    '',
+    ...(apps.length > 1 ? ['## Where', '', ...apps.map((a) => `- [ ] \`${a}\``), ''] : []),
+    '## Version or commit',
+    '',
+    '/label ~bug',
+    '',
+  ].join('\n');
+
+const gitlabFeature = [
+  '## The problem',
+  '',
+  '<!-- What you are trying to do, and what stands in the way today. -->',
+  '',
+  '## What would solve it',
+  '',
+  '## Alternatives considered',
+  '',
+  '/label ~enhancement',
+  '',
+].join('\n');
+
+/** Two GitHub issue forms (bug, feature), or GitLab Markdown templates; in a monorepo the bug report asks which application. */
 export const issueTemplates: Generator = {
   id: 'issue-templates',
   when: ['issue_templates'],
   existing: /^(\.github\/ISSUE_TEMPLATE\/(bug_report|feature_request)\.(md|ya?ml)|\.github\/ISSUE_TEMPLATE\.md|\.gitlab\/issue_templates\/.+)$/i,
   async generate(ctx) {
     const apps = ctx.apps.map((a) => a.path).filter((p) => p !== '.');
+    if (ctx.forge === 'gitlab')
+      return {
+        files: [
+          { path: '.gitlab/issue_templates/Bug.md', content: gitlabBug(apps) },
+          { path: '.gitlab/issue_templates/Feature.md', content: gitlabFeature },
+        ],
+        criteria: ['issue_templates'],
+      };
     return {
       files: [
         { path: '.github/ISSUE_TEMPLATE/bug_report.yml', content: bug(apps) },

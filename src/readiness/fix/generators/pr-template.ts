@@ -1,7 +1,10 @@
 import { commandsOf } from '../toolchain.js';
 import type { Generator } from '../types.js';
 
-/** A pull request template whose testing checklist names the repository's own commands. */
+/**
+ * A pull request template whose testing checklist names the repository's own commands; on GitLab
+ * the merge request template GitLab applies by default (`.gitlab/merge_request_templates/Default.md`).
+ */
 export const prTemplate: Generator = {
   id: 'pr-template',
   when: ['pr_templates'],
@@ -29,6 +32,7 @@ export const prTemplate: Generator = {
       '- [ ] New behaviour has a test, or the description says why not',
       '',
     ].join('\n');
-    return { files: [{ path: '.github/pull_request_template.md', content }], criteria: ['pr_templates'] };
+    const file = ctx.forge === 'gitlab' ? '.gitlab/merge_request_templates/Default.md' : '.github/pull_request_template.md';
+    return { files: [{ path: file, content }], criteria: ['pr_templates'] };
   },
 };
