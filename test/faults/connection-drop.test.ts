@@ -1,3 +1,4 @@
+import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
@@ -12,7 +13,11 @@ import { metrics, sum, YESTERDAY } from '../otlp/otlp-json.js';
 
 /** Rounds of: writes in flight, every connection to the server cut for up to a second, restored. */
 const ROUNDS = 12;
-/** How soon after the server answers again a new write must be acknowledged. */
+/**
+ * How soon after the server answers again (a new connection of its own through the relay gets an
+ * answer) a new write must be acknowledged. Counted from that answer, not from the restore: on a
+ * loaded machine connecting alone can take seconds, which is the machine, not the pool.
+ */
 const RECOVERY_MS = 5000;
 const WRITERS = 6;
 const NATIVE_EVENTS = 20;
@@ -38,6 +43,7 @@ describe.skipIf(!onPostgres)('a PostgreSQL connection dropped while writes are i
   let app: Awaited<ReturnType<typeof buildApp>>;
   let key: string;
   let orgId: string;
+  let relayUrl: URL;
 
   beforeAll(async () => {
     created = await createPostgresDatabase();
@@ -49,7 +55,8 @@ describe.skipIf(!onPostgres)('a PostgreSQL connection dropped while writes are i
     }));
     await direct.close();
     relay = tcpRelay(new URL(created.url));
-    db = new PostgresDb({ url: (await relay.listen()).toString(), poolSize: 3, timeoutMs: 2000 });
+    relayUrl = await relay.listen();
+    db = new PostgresDb({ url: relayUrl.toString(), poolSize: 3, timeoutMs: 2000 });
     app = await buildApp(loadConfig({}, { logLevel: 'silent', overloadMaxEventLoopDelayMs: 0 }), { db });
     await app.ready();
   });
@@ -92,8 +99,9 @@ describe.skipIf(!onPostgres)('a PostgreSQL connection dropped while writes are i
    * Sends `write` until it is acknowledged (2xx) or `deadline` passes; true once acknowledged. A
    * request must be answered within UNANSWERED_MS (DATABASE_TIMEOUT_MS is 2000), 503 at worst.
    */
-  const deliver = async (write: () => Promise<Answer>, deadline: number): Promise<true | string> => {
+  const deliver = async (write: () => Promise<Answer>, deadline: number, seen?: string[]): Promise<true | string> => {
     let last = '';
+    const start = Date.now();
     while (Date.now() < deadline) {
       const answer = await Promise.race([write().catch((e: unknown) => String(e)), sleep(UNANSWERED_MS).then(() => undefined)]);
       if (answer === undefined) {
@@ -102,9 +110,24 @@ describe.skipIf(!onPostgres)('a PostgreSQL connection dropped while writes are i
       }
       if (typeof answer !== 'string' && answer.statusCode >= 200 && answer.statusCode < 300) return true;
       last = typeof answer === 'string' ? answer : `${answer.statusCode} ${answer.body.slice(0, 300)}`;
+      seen?.push(`+${Date.now() - start} ms ${last.slice(0, 120)}`);
       await sleep(100);
     }
     return last;
+  };
+  /** When a connection of its own through the relay first gets an answer from the server. */
+  const serverAnswers = async (): Promise<number> => {
+    for (;;) {
+      const probe = postgres(relayUrl.toString(), { max: 1, connect_timeout: 2, onnotice: () => undefined });
+      try {
+        await probe`SELECT 1`;
+        return Date.now();
+      } catch {
+        await sleep(20);
+      } finally {
+        await probe.end({ timeout: 0 }).catch(() => undefined);
+      }
+    }
   };
 
   it('acknowledges writes again within seconds of every restore, and counts every batch exactly once', async () => {
@@ -128,16 +151,30 @@ describe.skipIf(!onPostgres)('a PostgreSQL connection dropped while writes are i
       await sleep(between(200, 1000));
       relay.restore();
       const restored = Date.now();
-      const recovered = await deliver(nextWrite(), restored + RECOVERY_MS);
+      const answering = serverAnswers();
+      const seen: string[] = [];
+      const recovered = await deliver(nextWrite(), restored + 30_000, seen);
+      const acknowledged = Date.now();
+      const answered = await answering;
       writing = false;
-      if (recovered !== true) failures.push(`round ${round}: no write acknowledged within ${RECOVERY_MS} ms of the restore (last answered ${recovered})`);
+      if (recovered !== true || acknowledged - answered > RECOVERY_MS) {
+        const after = `${answered - restored} ms after the restore`;
+        failures.push(`round ${round}: no write acknowledged within ${RECOVERY_MS} ms of the server answering (${after}); answers: ${seen.join('; ')}`);
+      }
       // Every writer's last batch still goes through, retried as an exporter would.
       await Promise.all(writers);
       if (undelivered.length > 0) failures.push(`${undelivered.length} batch(es) never acknowledged (${undelivered[0]})`);
     }
     expect([...failures, ...new Set(unanswered)]).toEqual([]);
-    // No connection was left out of the pool: as many transactions as it has run at once, each on a connection of its own.
-    const pids = await Promise.all([1, 2, 3].map(() => db.transaction(() => db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid, pg_sleep(0.2)'))));
+    // No connection was left out of the pool: within RECOVERY_MS, as many transactions as it has
+    // run at once, each on a connection of its own (a client that never got its connection back
+    // fails one statement and is replaced: postgres-statements.ts).
+    const onePerConnection = () =>
+      Promise.all([1, 2, 3].map(() => db.transaction(() => db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid, pg_sleep(0.2)'))));
+    const deadline = Date.now() + RECOVERY_MS;
+    let pids = await onePerConnection().catch((e: unknown) => e as Error);
+    while (pids instanceof Error && Date.now() < deadline) pids = await onePerConnection().catch((e: unknown) => e as Error);
+    if (pids instanceof Error) throw pids;
     expect(new Set(pids.map(([row]) => row!.pid)).size).toBe(3);
     const [native] = await db.query<{ events: number; commits: number }>(
       `SELECT (SELECT count(*)::int FROM telemetry_events WHERE org_id = $1) AS events,

@@ -1,6 +1,7 @@
 import type postgres from 'postgres';
 import { systemClock } from '../clock.js';
 import { DbError } from './db.js';
+import { NotSentError } from './postgres-statements.js';
 
 /** One connection of the pool, held by a transaction until it calls `release`. */
 export interface Lease {
@@ -126,11 +127,16 @@ export class ConnectionPool {
   }
 
   private async use<T>(slot: Slot, fn: (sql: postgres.Sql) => Promise<T>): Promise<T> {
+    const sql = slot.sql;
     slot.running++;
     try {
-      const result = await fn(slot.sql);
+      const result = await fn(sql);
       this.typesFetched();
       return result;
+    } catch (e) {
+      // A client that never got a connection for the statement (postgres-statements.ts) is not waited on again.
+      if (e instanceof NotSentError && slot.sql === sql && !slot.lease) this.replace(slot);
+      throw e;
     } finally {
       slot.running--;
     }

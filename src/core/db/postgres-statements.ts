@@ -30,8 +30,10 @@ export function timedStatements(make: StatementMaker, timeoutMs: number | undefi
             // cancelled. One still waiting for a connection is left to go out once there is one:
             // postgres.js 3.4.9 skips a cancelled statement a connection was being made for, and
             // then never hands that connection back to the pool (it stays idle on the server).
-            if ((pending as unknown as { state: unknown }).state !== null) void pending.cancel();
-            reject(new DbError(`the database did not answer within ${timeoutMs} ms`, '57014', undefined));
+            const sent = (pending as unknown as { state: unknown }).state !== null;
+            if (sent) void pending.cancel();
+            const message = `the database did not answer within ${timeoutMs} ms`;
+            reject(sent ? new DbError(message, '57014', undefined) : new NotSentError(message, '57014', undefined));
           }, timeoutMs);
         });
         return (await Promise.race([pending, timedOut])) as unknown as T[];
@@ -50,6 +52,14 @@ export function timedStatements(make: StatementMaker, timeoutMs: number | undefi
     },
   };
 }
+
+/**
+ * A statement that waited its whole time without being sent: its client had no connection for it
+ * all that time. postgres.js 3.4.9 can leave a client so for good (a connection made for a
+ * statement that was withdrawn meanwhile is never handed back: every later statement queues
+ * behind it), so the pool replaces such a client rather than wait on it again.
+ */
+export class NotSentError extends DbError {}
 
 /** SQLSTATE of a connection that failed or was lost (class 08), answered 503 like any outage. */
 export const CONNECTION_FAILURE = '08006';

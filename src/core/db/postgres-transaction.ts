@@ -1,7 +1,7 @@
 import type postgres from 'postgres';
 import { DbError, type Queryable } from './db.js';
 import type { ConnectionPool } from './postgres-pool.js';
-import { CONNECTION_FAILURE, isConnectionFailure, timedStatements, toDbError } from './postgres-statements.js';
+import { CONNECTION_FAILURE, isConnectionFailure, NotSentError, timedStatements, toDbError } from './postgres-statements.js';
 
 /**
  * Runs fn in a transaction on a connection of the pool held for it (postgres-pool.ts):
@@ -74,6 +74,8 @@ export async function heldTransaction<T>(
   async function end(failure: unknown): Promise<void> {
     // Lost: postgres.js connects again for the next statement, and the server rolled back.
     if (lost) return release('reusable');
+    // Its client never got a connection for a statement: a ROLLBACK would only queue behind it.
+    if (failure instanceof NotSentError) return release('broken');
     if (!isConnectionFailure(failure)) {
       try {
         await statements.query('ROLLBACK');
