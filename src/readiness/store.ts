@@ -2,6 +2,9 @@ import type { Db, Queryable } from '../core/db/db.js';
 import { afterPosition, positionParams, type Position } from '../core/db/keyset.js';
 import type { ReportUpload } from './schemas.js';
 
+/** The key space of the repositories' upload locks (alerts/store.ts and analytics hold others). */
+const REPOSITORY_LOCKS = 727140044;
+
 export interface ReportRow {
   report_id: string;
   created_at: number;
@@ -74,8 +77,14 @@ export const readinessStore = {
     );
   },
 
-  /** The criteria of the repository's newest report, if it has one (for readiness.level_changed). */
+  /**
+   * The criteria of the repository's newest report, if it has one (for readiness.level_changed),
+   * read under a lock on the repository held to the end of the transaction: concurrent uploads of
+   * one repository each compare with the one committed just before (their `created_at` is taken
+   * after the lock), so no change of level is told twice or against the wrong report.
+   */
   async newestReport(db: Queryable, orgId: string, repoId: string): Promise<ReportRow['report'] | undefined> {
+    await db.query(`SELECT pg_advisory_xact_lock(${REPOSITORY_LOCKS}, hashtext($1 || $2))`, [orgId, repoId]);
     const rows = await db.query<{ report: ReportRow['report'] }>(
       `SELECT report FROM readiness_reports WHERE org_id = $1 AND repo_id = $2 ORDER BY created_at DESC, report_id DESC LIMIT 1`,
       [orgId, repoId],

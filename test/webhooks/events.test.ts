@@ -77,6 +77,31 @@ describe('the event catalogue, emitted where it happens', () => {
     const events = await delivered();
     expect(events.map((e) => e.type).sort()).toEqual(['readiness.level_changed', 'readiness.report_created']);
     expect(events.find((e) => e.type === 'readiness.level_changed')!.data).toMatchObject({ repoId: 'github.com/acme/api', previousLevel: 1, level: 2 });
+
+    // Concurrent uploads of one repository: each change of level is told once, against the report just before it.
+    const sent = await Promise.all([0, 1, 0, 1, 0, 1, 0, 1].map((n) => upload(n)));
+    expect(sent.map((r) => r.status)).toEqual(Array(8).fill(201));
+    // Every event of the eight uploads (a tick delivers a batch at most).
+    const after: Awaited<ReturnType<typeof delivered>> = [];
+    for (let batch = await delivered(); batch.length > 0; batch = await delivered()) after.push(...batch);
+    const created = after.filter((e) => e.type === 'readiness.report_created').map((e) => e.data as { reportId: string; level: number });
+    const changed = after.filter((e) => e.type === 'readiness.level_changed').map((e) => e.data as { reportId: string; previousLevel: number; level: number });
+    const listed = await t.request<{ reports: { reportId: string }[] }>('GET', '/api/organization/maturity-level-reports?limit=100', { key: org.ownerKey });
+    const levelOf = new Map(created.map((c) => [c.reportId, c.level]));
+    // The eight new reports in the order they were stored (the list is newest first), after the level-2 one.
+    const order = listed.body.reports
+      .map((r) => r.reportId)
+      .filter((id) => levelOf.has(id))
+      .reverse();
+    const expected = order.flatMap((id, i) => {
+      const previous = i === 0 ? 2 : levelOf.get(order[i - 1]!)!;
+      return previous === levelOf.get(id) ? [] : [{ reportId: id, previousLevel: previous, level: levelOf.get(id) }];
+    });
+    expect(
+      changed
+        .map(({ reportId, previousLevel, level }) => ({ reportId, previousLevel, level }))
+        .sort((a, b) => order.indexOf(a.reportId) - order.indexOf(b.reportId)),
+    ).toEqual(expected);
   });
 
   it('ci.pull_request_opened', async () => {
