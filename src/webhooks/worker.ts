@@ -65,8 +65,13 @@ export class DeliveryWorker {
 
   start(): void {
     this.stopped = false;
+    // The loop polls again a tick after claiming, not after its deliveries end: a slow endpoint
+    // holds one of `concurrency` places for up to `timeoutMs`, never the others' next deliveries.
     const loop = () => {
-      this.ticking = this.tick()
+      this.ticking = this.claim()
+        .then((sends) => {
+          for (const s of sends) s.catch((err: unknown) => this.log.warn({ err }, 'webhook delivery failed'));
+        })
         .catch((err) => this.log.warn({ err }, 'webhook delivery tick failed'))
         .finally(() => {
           if (!this.stopped) this.timer = this.clock.timeout(loop, this.settings.tickMs, { keepAlive: false });
@@ -84,10 +89,15 @@ export class DeliveryWorker {
 
   /** Claims what is due and sends it; resolves when those deliveries are recorded. */
   async tick(): Promise<void> {
+    await Promise.all(await this.claim());
+  }
+
+  /** Claims what is due, as many as there are free places, and starts sending each: its send, tracked. */
+  private async claim(): Promise<Promise<void>[]> {
     const free = this.settings.concurrency - this.inFlight.size;
-    if (free <= 0) return;
+    if (free <= 0) return [];
     const claimed = await this.db.transaction(() => store.claim(this.db, this.id, free, this.settings.leaseMs, this.clock.now()));
-    await Promise.all(claimed.map((d) => this.track(this.deliver(d))));
+    return claimed.map((d) => this.track(this.deliver(d)));
   }
 
   private track(p: Promise<void>): Promise<void> {
