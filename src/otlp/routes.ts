@@ -28,9 +28,8 @@ const INFLATE_AT_ONCE_BODY = 16 * 1024;
 const INFLATE_AT_ONCE_MAX = 1024 * 1024;
 
 const RESPONSE = { metrics: messages.metricsResponse, logs: messages.logsResponse, traces: messages.tracesResponse };
-/** The kinds of unmapped records already warned about: once per kind and process, not per export. */
-const warned = new Set<string>();
-function warnUnmapped(log: FastifyBaseLogger, kind: string): void {
+/** Warns of a kind of unmapped records once per kind and app (`warned`, one app per process in serve), not per export. */
+function warnUnmapped(warned: Set<string>, log: FastifyBaseLogger, kind: string): void {
   if (warned.has(kind)) return;
   warned.add(kind);
   log.warn({ kind }, `${kind} that orgctl does not know how to read were rejected (counted in partialSuccess); a newer client may name its events differently`);
@@ -152,6 +151,7 @@ export const otlpRoutes: FastifyPluginAsync<{ otlp: OtlpService; bodies: BodyBud
   app.setErrorHandler((err, request, reply) => sendOtlpError(request, reply, err as Error));
   const decoder = new OtlpDecoder();
   app.addHook('onClose', () => decoder.close());
+  const warned = new Set<string>();
 
   for (const signal of ['metrics', 'logs', 'traces'] as const) {
     app.post(
@@ -193,7 +193,7 @@ export const otlpRoutes: FastifyPluginAsync<{ otlp: OtlpService; bodies: BodyBud
             : signal === 'logs'
               ? await otlp.exportLogs(caller, await decoder.decode(signal, protobuf, body))
               : await otlp.exportSpans(caller, await decoder.decode(signal, protobuf, body));
-        for (const kind of outcome.unmapped) warnUnmapped(request.log, kind);
+        for (const kind of outcome.unmapped) warnUnmapped(warned, request.log, kind);
         const response = outcome.rejected > 0 ? { partialSuccess: { [REJECTED[signal]]: outcome.rejected, errorMessage: outcome.errorMessage } } : {};
         reply.code(200);
         if (isProtobuf(request)) return reply.type(PROTOBUF).send(encode(RESPONSE[signal], response));

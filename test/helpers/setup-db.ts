@@ -1,11 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, expect } from 'vitest';
+import { runAfterFile } from './after-file.js';
+
+// Vitest runs this file again before every test file, also where files share modules (isolate:
+// false), so a hook registered here is every file's own.
+afterAll(runAfterFile);
 
 /**
  * A test file that makes a database (`TestApp.start(`, `createTestDb(` in its source) has its
  * first one started here, before the file is imported: PGlite then loads the template in its
  * own thread while this one imports the app, instead of after (each takes about a second).
- * A file without either starts nothing, and imports nothing from here.
+ * A file without either starts nothing, and imports nothing else from here.
  */
 const testPath = expect.getState().testPath;
 if (testPath && /\b(TestApp\.start|createTestDb)\(/.test(readFileSync(testPath, 'utf8'))) {

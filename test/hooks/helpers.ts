@@ -1,21 +1,16 @@
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll } from 'vitest';
 import type { HookEvent } from '../../src/hooks/events.js';
 import { buildHookInput } from '../../src/hooks/hook-input.js';
 import { runHooks, type RunHooksOptions } from '../../src/hooks/run-hooks.js';
 import type { PlannedHook } from '../../src/hooks/select-hooks.js';
-
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+import { afterFile } from '../helpers/after-file.js';
 
 /** A fresh directory, removed after the file's tests. */
 export function tempDir(): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'orgctl-hooks-'));
-  dirs.push(dir);
+  afterFile(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
 

@@ -2,9 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { evaluateRepository, type EvaluateOptions, type Evaluation } from '../../../src/readiness/evaluate/evaluate.js';
 import type { MachineProbe } from '../../../src/readiness/evaluate/probe.js';
+import { afterFile } from '../../helpers/after-file.js';
 
 export type Files = Record<string, string>;
 
@@ -16,11 +17,6 @@ export const BARE_MACHINE: MachineProbe = {
   ],
   devcontainerCli: async () => false,
 };
-
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
 
 export const gitIn = (dir: string, ...args: string[]) =>
   execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@x', '-c', 'init.defaultBranch=main', '-c', 'commit.gpgsign=false', ...args], {
@@ -39,7 +35,7 @@ export function writeFiles(dir: string, files: Files): void {
 /** A real git repository in a temp dir with `files` in one commit (dated `date` when given). */
 export function makeRepo(files: Files, opts: { date?: string; message?: string; origin?: string } = {}): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'orgctl-evaluate-'));
-  dirs.push(dir);
+  afterFile(() => rmSync(dir, { recursive: true, force: true }));
   writeFiles(dir, files);
   gitIn(dir, 'init', '-q');
   gitIn(dir, 'remote', 'add', 'origin', opts.origin ?? 'https://github.com/acme/app.git');
