@@ -20,6 +20,12 @@ const LEVELS = ['auto-high', 'auto-medium', 'auto-low', 'manual'];
 const DELEGATION = ['auto-high', 'auto-medium', 'auto-low', 'spec', 'manual'];
 const CLIENTS = ['terminal-ui', 'terminal-ui', 'web', 'non-interactive-cli'];
 const FILES = ['src/a.ts', 'lib/b.py', 'cmd/c.go', 'README.md', 'Makefile', 'web/d.tsx'];
+/**
+ * Each user works in one of 40 repositories, named by the session's start (a native event's
+ * repository): the repository rollup rows (repositories × their users × days) are then the same
+ * at 1M and at 10M events too.
+ */
+const REPOSITORIES = 40;
 
 /**
  * Event k of a session (k < 20): every type and all four models within its first 14 events, so
@@ -55,7 +61,12 @@ function eventOf(id: string, userId: string, ms: number, u: number, d: number, s
   const type = SESSION[k % 20]!;
   switch (type) {
     case 'session_start':
-      return { ...base, type, delegationLevel: DELEGATION[v % DELEGATION.length] };
+      return {
+        ...base,
+        type,
+        delegationLevel: DELEGATION[v % DELEGATION.length],
+        repository: { url: `https://github.com/bench/repo-${u % REPOSITORIES}.git` },
+      };
     case 'message':
       return { ...base, type, role: k % 3 === 1 ? 'user' : 'assistant' };
     case 'model_request': {
@@ -87,7 +98,7 @@ function eventOf(id: string, userId: string, ms: number, u: number, d: number, s
     case 'file_change':
       return { ...base, type, path: FILES[(v + k) % FILES.length], change: v % 3 ? 'edited' : 'created' };
     case 'git':
-      return { ...base, type: v % 7 ? 'git_commit' : 'pr_created' };
+      return { ...base, type: v % 7 ? 'git_commit' : v % 2 ? 'pr_created' : 'pr_merged' };
   }
 }
 

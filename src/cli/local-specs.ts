@@ -155,7 +155,13 @@ export const LOCAL = {
     name: 'guard',
     summary: "The usage-limit hook of an agent client: blocks (exit 2) when the person's allowance is spent, warns at thresholds (docs/guard.md).",
     client: true,
-    positionals: [{ name: 'EVENT', description: 'prompt, session-start or tool (the hook event), or status-line (a line for Claude Code)' }],
+    positionals: [
+      {
+        name: 'EVENT',
+        description:
+          "prompt, session-start or tool (the hook event), status-line (a line for Claude Code), or repository (at SessionStart: the session's repository)",
+      },
+    ],
     flags: {
       client: {
         type: 'string',

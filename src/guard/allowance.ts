@@ -1,3 +1,5 @@
+import { guardRequest } from './request.js';
+
 /** The organization's enforcement policy as the allowance carries it (contract §16). */
 export interface Enforcement {
   mode: 'off' | 'warn' | 'block';
@@ -32,38 +34,17 @@ export type Fetched =
 /** How long the hook waits for the service before it counts as unreachable. */
 const TIMEOUT_MS = 2000;
 
-/**
- * One GET over node:http(s), loaded here only, since a warm cache needs no request. Not the API
- * client (openapi-fetch) nor global fetch: undici's first request cost 35 to 50 ms more than
- * node:http's on this kind of machine (measured for bench/guard.ts), and a hook runs at every prompt.
- */
+/** `GET /api/v0/usage/allowance` (for `email` with a service account's key), as the hook reads it. */
 export async function fetchAllowance(url: string, key: string, email: string | undefined): Promise<Fetched> {
-  let target: URL;
-  try {
-    const base = new URL(url);
-    target = new URL(`${base.pathname.replace(/\/$/, '')}/api/v0/usage/allowance`, base);
-  } catch {
-    return { kind: 'unreachable', reason: `invalid address ${url}` };
-  }
-  if (email !== undefined) target.searchParams.set('email', email);
-  const { get } = target.protocol === 'https:' ? await import('node:https') : await import('node:http');
-  return new Promise((resolve) => {
-    const req = get(target, { headers: { authorization: `Bearer ${key}`, accept: 'application/json' }, timeout: TIMEOUT_MS }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('error', (e) => resolve({ kind: 'unreachable', reason: e.message }));
-      res.on('end', () => resolve(interpret(res.statusCode ?? 0, body)));
-    });
-    req.on('timeout', () => req.destroy(new Error(`no answer within ${TIMEOUT_MS / 1000} s`)));
-    req.on('error', (e: NodeJS.ErrnoException) => resolve({ kind: 'unreachable', reason: reasonOf(e) }));
+  const reply = await guardRequest({
+    method: 'GET',
+    url,
+    path: '/api/v0/usage/allowance',
+    key,
+    ...(email !== undefined ? { query: { email } } : {}),
+    timeoutMs: TIMEOUT_MS,
   });
-}
-
-function reasonOf(e: NodeJS.ErrnoException): string {
-  if (e.code === 'ECONNREFUSED') return 'connection refused';
-  if (e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN') return 'host not found';
-  return e.message || e.code || 'no answer';
+  return reply.kind === 'failed' ? { kind: 'unreachable', reason: reply.reason } : interpret(reply.status, reply.body);
 }
 
 function interpret(status: number, body: string): Fetched {

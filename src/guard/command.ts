@@ -4,7 +4,7 @@ import { decide, type Answer } from './decide.js';
 import { CACHE_TTL_MS, guardFiles, readCache, readState, writeCache, writeState, type Cached } from './disk.js';
 import { statusLine } from './messages.js';
 
-const GUARD_EVENTS = ['prompt', 'session-start', 'tool', 'status-line'] as const;
+const GUARD_EVENTS = ['prompt', 'session-start', 'tool', 'status-line', 'repository'] as const;
 const GUARD_CLIENTS = ['claude-code', 'codex', 'gemini-cli', 'droid'] as const;
 
 /**
@@ -15,11 +15,13 @@ const GUARD_CLIENTS = ['claude-code', 'codex', 'gemini-cli', 'droid'] as const;
  * Exit codes: 0 go on (a line for the person, if any, as JSON `systemMessage` on stdout); 2
  * blocked (the line on stderr), the block every one of the four clients documents for its
  * prompt and tool hooks. A usage error is exit 1, not 2, so that a mistake in a hook command
- * never blocks a prompt; `status-line` always exits 0.
+ * never blocks a prompt; `status-line` and `repository` (the SessionStart record of the session's
+ * repository, ./repository.ts) always exit 0.
  */
 /*
- * The hook's JSON on stdin is never read: nothing in it changes the answer (the allowance is the
- * person's, whatever the prompt), a client that kept stdin open would hold a hook that waited for
+ * Except for `repository`, which needs its session id and directory, the hook's JSON on stdin is
+ * never read: nothing in it changes the answer (the allowance is the person's, whatever the
+ * prompt), a client that kept stdin open would hold a hook that waited for
  * its end, and process.stdin on a pipe loads node's net and stream modules, a few milliseconds of
  * every prompt. The clients write it into the pipe and go on, as for any hook that ignores it.
  */
@@ -36,7 +38,11 @@ export async function guardCommand(argv: string[], env: NodeJS.ProcessEnv): Prom
       throw new Error(`--client must be one of ${GUARD_CLIENTS.join(', ')}`);
   } catch (e) {
     process.stderr.write(`orgctl guard: ${(e as Error).message}\n`);
-    return event === 'status-line' ? 0 : 1;
+    return event === 'status-line' || event === 'repository' ? 0 : 1;
+  }
+  if (event === 'repository') {
+    await (await import('./repository.js')).recordRepository(connection(env), env);
+    return 0;
   }
   if (event === 'status-line') {
     process.stdout.write(`${await statusText(values, env)}\n`);

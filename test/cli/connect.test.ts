@@ -93,6 +93,7 @@ const CLIENTS = {
       });
       expect(commands(s.hooks.Stop)).toEqual(['echo done']);
       expect(commands(s.hooks.UserPromptSubmit)).toEqual([hook('claude-code', 'prompt')]);
+      expect(commands(s.hooks.SessionStart)).toEqual([hook('claude-code', 'repository')]);
       expect(s.statusLine).toEqual({ type: 'command', command: hook('claude-code', 'status-line') });
     },
   },
@@ -111,7 +112,8 @@ const CLIENTS = {
       });
       expect(c.otel).toEqual({ environment: 'dev', log_user_prompt: false, exporter: exporter('logs'), metrics_exporter: exporter('metrics') });
       const h = json(path.join(m.codexHome, 'hooks.json'));
-      expect(commands(h.hooks.SessionStart)).toEqual(['echo start']);
+      // The person's own SessionStart hook stays beside the one that records the session's repository.
+      expect(commands(h.hooks.SessionStart)).toEqual(['echo start', hook('codex', 'repository')]);
       expect(commands(h.hooks.UserPromptSubmit)).toEqual([hook('codex', 'prompt')]);
       expect(existsSync(path.join(m.home, '.codex'))).toBe(false);
     },
@@ -126,6 +128,7 @@ const CLIENTS = {
       expect(s.ui).toEqual({ theme: 'dark' });
       expect(s.telemetry).toEqual({ logPrompts: false, enabled: true, target: 'local', otlpEndpoint: server.url, otlpProtocol: 'http' });
       expect(commands(s.hooks.BeforeAgent)).toEqual([hook('gemini-cli', 'prompt')]);
+      expect(commands(s.hooks.SessionStart)).toEqual([hook('gemini-cli', 'repository')]);
       expect(read(path.join(m.home, '.gemini', '.env'))).toBe(`# mine\nGEMINI_API_KEY=abc\nOTEL_EXPORTER_OTLP_HEADERS="Authorization=Bearer ${memberKey}"\n`);
     },
   },
@@ -143,7 +146,8 @@ const CLIENTS = {
         { matcher: 'Execute', hooks: [{ type: 'command', command: 'echo pre' }] },
         { matcher: '*', hooks: [{ type: 'command', command: hook('droid', 'tool') }] },
       ]);
-      expect(commands(s.hooks.SessionStart)).toEqual([hook('droid', 'session-start')]);
+      // Two hooks of connect at one event: each replaces only its own on a second connect.
+      expect(commands(s.hooks.SessionStart)).toEqual([hook('droid', 'session-start'), hook('droid', 'repository')]);
     },
   },
 } as const;
@@ -244,6 +248,8 @@ describe('orgctl connect CLIENT', () => {
       ORGCTL_URL: server.url,
     });
     expect(commands(s.hooks.UserPromptSubmit)).toEqual(['orgctl guard prompt --client claude-code --email "$USER_EMAIL"']);
+    // The SessionStart record is the caller's session: a service account's key would file it under the account.
+    expect(s.hooks.SessionStart).toBeUndefined();
     expect(existsSync(path.join(m.home, '.claude'))).toBe(false);
 
     const gemini = await m.cli(['connect', 'gemini-cli', '--managed', '--key', serviceKey]);

@@ -147,7 +147,7 @@ describe('orgctl guard under the enforcement policy', () => {
   it('a mistake in the hook command never blocks: exit 1', async () => {
     expect(await guard(guardHome(root), ['prompts'])).toMatchObject({
       code: 1,
-      stderr: 'orgctl guard: EVENT must be one of prompt, session-start, tool, status-line\n',
+      stderr: 'orgctl guard: EVENT must be one of prompt, session-start, tool, status-line, repository\n',
     });
     expect((await guard(guardHome(root), ['prompt', '--client', 'cursor'])).code).toBe(1);
   });

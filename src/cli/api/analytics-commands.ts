@@ -5,6 +5,7 @@ import { unwrap } from '../../client/api-client.js';
 import { flag, type ApiCommand, type CommandContext, type FlagSpec } from './command.js';
 import { printList } from './print.js';
 import { findTeam, UUID } from './teams-commands.js';
+import { lastLevelRows } from '../../client/repository-rows.js';
 
 /** --from and --to, each defaulting so that the range is the last 30 closed (UTC) days. */
 export function dateRange(ctx: CommandContext, now = Date.now()): { startDate: string; endDate: string } {
@@ -82,8 +83,7 @@ export const analyticsRepositories: ApiCommand = {
       return 0;
     }
     const body = await unwrap(ctx.api().GET('/api/v1/analytics/repositories', { params: { query } }));
-    // On screen and in csv the level of the range's last day stands for the list of days.
-    const rows = body.data.map(({ readiness, ...r }) => ({ ...r, level: readiness[readiness.length - 1]?.level ?? null }));
+    const rows = lastLevelRows(body.data);
     printList(ctx, body, rows, {
       columns: [
         'repository',

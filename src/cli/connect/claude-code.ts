@@ -1,10 +1,10 @@
 import path from 'node:path';
-import { guardCommand, managedEnv, type Plan, type Target } from './target.js';
+import { guardCommand, managedEnv, repositoryHooks, type Plan, type Target } from './target.js';
 import type { Setting } from './merge.js';
 
 /**
- * Claude Code: `settings.json` `env` (its OpenTelemetry settings), `statusLine`, and a
- * UserPromptSubmit hook. A repository's file is `.claude/settings.local.json`, which Claude Code
+ * Claude Code: `settings.json` `env` (its OpenTelemetry settings), `statusLine`, a
+ * UserPromptSubmit hook and the SessionStart hook of the session's repository. A repository's file is `.claude/settings.local.json`, which Claude Code
  * keeps out of git, since it holds the person's key. Managed: /etc/claude-code/managed-settings.json.
  */
 export function claudeCode(t: Target): Plan {
@@ -28,5 +28,15 @@ export function claudeCode(t: Target): Plan {
     ...Object.entries(env).map(([name, value]) => ({ path: ['env', name], value })),
     { path: ['statusLine'], value: { type: 'command', command: guardCommand(t, 'status-line', 'claude-code') } },
   ];
-  return { edits: [{ file, format: 'json', settings, hooks: [{ event: 'UserPromptSubmit', command: guardCommand(t, 'prompt', 'claude-code') }] }], env: {} };
+  return {
+    edits: [
+      {
+        file,
+        format: 'json',
+        settings,
+        hooks: [{ event: 'UserPromptSubmit', command: guardCommand(t, 'prompt', 'claude-code') }, ...repositoryHooks(t, 'claude-code')],
+      },
+    ],
+    env: {},
+  };
 }

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { guardCommand, managedEnv, scopeDir, type Plan, type Target } from './target.js';
+import { guardCommand, managedEnv, repositoryHooks, scopeDir, type Plan, type Target } from './target.js';
 
 /**
  * Codex: `config.toml` `[otel]` (a logs and a metrics exporter, OTLP/HTTP protobuf, the key in
@@ -24,7 +24,12 @@ export function codex(t: Target): Plan {
         ],
         hooks: [],
       },
-      { file: hooksFile, format: 'json', settings: [], hooks: [{ event: 'UserPromptSubmit', command: guardCommand(t, 'prompt', 'codex') }] },
+      {
+        file: hooksFile,
+        format: 'json',
+        settings: [],
+        hooks: [{ event: 'UserPromptSubmit', command: guardCommand(t, 'prompt', 'codex') }, ...repositoryHooks(t, 'codex')],
+      },
     ],
     env: managedEnv(t),
   };

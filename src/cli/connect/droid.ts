@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { guardCommand, managedEnv, type Plan, type Target } from './target.js';
+import { guardCommand, managedEnv, repositoryHooks, type Plan, type Target } from './target.js';
 
 /**
  * Droid: SessionStart and PreToolUse hooks in `settings.json` (`droid exec` runs no prompt hook).
@@ -27,6 +27,7 @@ export function droid(t: Target): Plan {
         hooks: [
           { event: 'SessionStart', command: guardCommand(t, 'session-start', 'droid') },
           { event: 'PreToolUse', matcher: '*', command: guardCommand(t, 'tool', 'droid') },
+          ...repositoryHooks(t, 'droid'),
         ],
       },
     ],

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { guardCommand, managedEnv, scopeDir, type Plan, type Target } from './target.js';
+import { guardCommand, managedEnv, repositoryHooks, scopeDir, type Plan, type Target } from './target.js';
 
 /**
  * Gemini CLI: `settings.json` `telemetry` (its own OTLP/HTTP exporter) and a BeforeAgent hook.
@@ -19,7 +19,7 @@ export function geminiCli(t: Target): Plan {
       { path: ['telemetry', 'otlpEndpoint'], value: t.url },
       { path: ['telemetry', 'otlpProtocol'], value: 'http' },
     ],
-    hooks: [{ event: 'BeforeAgent', command: guardCommand(t, 'prompt', 'gemini-cli') }],
+    hooks: [{ event: 'BeforeAgent', command: guardCommand(t, 'prompt', 'gemini-cli') }, ...repositoryHooks(t, 'gemini-cli')],
   };
   if (t.scope === 'managed') return { edits: [settings], env: { ...headers, ...managedEnv(t) } };
   const dotenv = {

@@ -76,9 +76,9 @@ function deleteAt(doc: Doc, p: readonly string[]): void {
 
 type Group = { matcher?: string; hooks?: { type?: string; command?: string }[] };
 
-/** A hook command connect wrote for this client: `… guard EVENT --client CLIENT …`. */
-const isOwnHook = (command: unknown, client: string): boolean =>
-  typeof command === 'string' && new RegExp(` guard [a-z-]+ --client ${client}(\\s|$)`).test(command);
+/** The guard event of a hook command connect wrote for this client (`… guard EVENT --client CLIENT …`), else undefined. */
+const ownEvent = (command: unknown, client: string): string | undefined =>
+  typeof command === 'string' ? new RegExp(` guard ([a-z-]+) --client ${client}(\\s|$)`).exec(command)?.[1] : undefined;
 
 function groupsAt(doc: Doc, event: string, file: string): Group[] | undefined {
   const list = get(doc, ['hooks', event]);
@@ -89,11 +89,18 @@ function groupsAt(doc: Doc, event: string, file: string): Group[] | undefined {
 
 const hasCommand = (groups: readonly Group[] | undefined, command: string) => (groups ?? []).some((g) => (g.hooks ?? []).some((h) => h.command === command));
 
-/** Drops this client's hook entries from a list of groups, and the groups they leave empty. */
-function withoutOwn(groups: Group[], client: string): Group[] {
+/**
+ * Drops this client's hook entries from a list of groups (only those running guard `event` when
+ * given: Droid's SessionStart holds two, `session-start` and `repository`), and the groups they leave empty.
+ */
+function withoutOwn(groups: Group[], client: string, event?: string): Group[] {
+  const own = (command: unknown) => {
+    const e = ownEvent(command, client);
+    return e !== undefined && (event === undefined || e === event);
+  };
   return groups.flatMap((g) => {
-    if (!Array.isArray(g.hooks) || !g.hooks.some((h) => isOwnHook(h.command, client))) return [g];
-    const hooks = g.hooks.filter((h) => !isOwnHook(h.command, client));
+    if (!Array.isArray(g.hooks) || !g.hooks.some((h) => own(h.command))) return [g];
+    const hooks = g.hooks.filter((h) => !own(h.command));
     return hooks.length === 0 ? [] : [{ ...g, hooks }];
   });
 }
@@ -116,7 +123,7 @@ export function apply(before: Doc, edit: Edit, client: string, record: FileRecor
     const hooks = container(doc, ['hooks'], record, edit.file);
     if (!(keyOf(['hooks', h.event]) in record.containers)) record.containers[keyOf(['hooks', h.event])] = groups !== undefined;
     hooks[h.event] = [
-      ...withoutOwn(groups ?? [], client),
+      ...withoutOwn(groups ?? [], client, ownEvent(h.command, client)),
       { ...(h.matcher !== undefined ? { matcher: h.matcher } : {}), hooks: [{ type: 'command', command: h.command }] },
     ];
   }

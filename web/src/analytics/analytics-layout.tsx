@@ -11,6 +11,7 @@ const AREAS = [
   { to: '/analytics/activity', label: 'Activity' },
   { to: '/analytics/productivity', label: 'Productivity' },
   { to: '/analytics/users', label: 'Users' },
+  { to: '/analytics/repositories', label: 'Repositories' },
 ] as const;
 
 /** The frame of the analytics pages: one tab per area, and the range they share (in the URL). */

@@ -81,3 +81,29 @@ export const userRowsQuery = (r: Range, userId: string) =>
     staleTime,
     queryFn: async () => (await call(api.GET('/api/v1/analytics/users', { params: { query: { ...r, user_id: userId } } }))).data,
   });
+
+export type RepositoryRow = RowOf<'/api/v1/analytics/repositories'>;
+export type LevelRow = RowOf<'/api/v1/analytics/repositories/readiness'>;
+
+/** Each repository's usage over the range, with its level on each day (`repository`: only that one). */
+export const repositoriesQuery = (r: Range, repository?: string) =>
+  queryOptions({
+    queryKey: ['analytics', 'repositories', r.startDate, r.endDate, repository],
+    staleTime,
+    queryFn: async () =>
+      (
+        await call(
+          api.GET('/api/v1/analytics/repositories', {
+            params: { query: { startDate: r.startDate, endDate: r.endDate, ...(repository ? { repository } : {}) } },
+          }),
+        )
+      ).data,
+  });
+
+/** Usage by the readiness level each repository had each day: does readiness pay? */
+export const repositoriesByLevelQuery = (r: Range) =>
+  queryOptions({
+    queryKey: ['analytics', 'repositories', 'by-level', r.startDate, r.endDate],
+    staleTime,
+    queryFn: async () => await call(api.GET('/api/v1/analytics/repositories/readiness', { params: { query: { startDate: r.startDate, endDate: r.endDate } } })),
+  });

@@ -1,11 +1,12 @@
 import { createRoute, lazyRouteComponent, redirect } from '@tanstack/react-router';
 import { shellRoute } from '../root-routes.js';
-import { activityQuery, productivityQuery, tokensByModelQuery, toolsQuery, userTotalsQuery } from './queries.js';
+import { activityQuery, productivityQuery, repositoriesByLevelQuery, repositoriesQuery, tokensByModelQuery, toolsQuery, userTotalsQuery } from './queries.js';
 import { rangeSearch, resolveRange, type RangeSearch } from './range.js';
+import { repositoriesSearch } from './repositories-search.js';
 import { usersSearch } from './users-search.js';
 
 /**
- * The analytics pages under the signed-in shell: /analytics/{credits,tools,activity,productivity,users}
+ * The analytics pages under the signed-in shell: /analytics/{credits,tools,activity,productivity,users,repositories}
  * and /analytics/users/$userId, all with the range in the URL (?days=N or ?from=&to=). Each page is
  * loaded on first visit; /analytics opens the credits page.
  *
@@ -65,6 +66,17 @@ export function analyticsRoutes() {
     loader: ({ deps, context }) => void context.queryClient.prefetchQuery(userTotalsQuery(resolveRange(deps))),
     component: lazyRouteComponent(() => import('./users-page.js'), 'UsersPage'),
   });
+  const repositories = createRoute({
+    getParentRoute: () => layout,
+    path: 'repositories',
+    validateSearch: repositoriesSearch,
+    loaderDeps: ({ search }) => ({ ...rangeDeps({ search }), repo: search.repo }),
+    loader: ({ deps, context }) => {
+      void context.queryClient.prefetchQuery(repositoriesQuery(resolveRange(deps), deps.repo));
+      void context.queryClient.prefetchQuery(repositoriesByLevelQuery(resolveRange(deps)));
+    },
+    component: lazyRouteComponent(() => import('./repositories-page.js'), 'RepositoriesPage'),
+  });
   const user = createRoute({ getParentRoute: () => layout, path: 'users/$userId', component: lazyRouteComponent(() => import('./user-page.js'), 'UserPage') });
-  return layout.addChildren([index, credits, tools, activity, productivity, users, user]);
+  return layout.addChildren([index, credits, tools, activity, productivity, users, repositories, user]);
 }

@@ -84,6 +84,14 @@ export function RepositoryPage() {
     <Page title={repoId || 'Repository'}>
       <p>
         <Link to="/readiness">All repositories</Link>
+        {repoId ? (
+          <>
+            {' · '}
+            <Link to="/analytics/repositories" search={{ repo: repoId }}>
+              Agent usage in this repository
+            </Link>
+          </>
+        ) : null}
       </p>
       <QueryState query={{ error, isLoading: summary.isLoading || criteria.isLoading || reports.isLoading }} />
       {summary.data && !repo ? <p>No report of this repository has been uploaded.</p> : null}
