@@ -20,10 +20,15 @@ const addSums = sums.map((c) => `${c} = t.${c} + EXCLUDED.${c}`).join(', ');
 
 // Each session a batch touches is locked first (to the end of the transaction), so that a
 // session's attribution and its usage never pass each other: whichever commits second sees the
-// other's rows, and the usage lands on the repository exactly once (docs/analytics.md).
+// other's rows, and the usage lands on the repository exactly once (docs/analytics.md). Sessions
+// share SESSION_BUCKETS locks, taken in order: a lock per session would let one export of 20,000
+// sessions fill the server's lock table (out of shared memory, answered 503).
+const SESSION_BUCKETS = 64;
 const lockSessionsSql = `
-  SELECT count(pg_advisory_xact_lock(${SESSION_LOCKS}, hashtext($1 || k.user_id::text || k.session_id)))
-  FROM unnest($2::uuid[], $3::text[]) AS k(user_id, session_id)`;
+  SELECT count(pg_advisory_xact_lock(${SESSION_LOCKS}, b)) FROM (
+    SELECT DISTINCT hashtext($1 || k.user_id::text || k.session_id) & ${SESSION_BUCKETS - 1} AS b
+    FROM unnest($2::uuid[], $3::text[]) AS k(user_id, session_id) ORDER BY b
+  ) AS buckets`;
 
 // A better source than the one kept replaces it (events/repository.ts); a session whose repository
 // changes takes its usage so far along: its session-days leave the repository it had (if any) and

@@ -88,7 +88,7 @@ describe('analytics date and parameter validation', () => {
 describe('a fixed choice names what it allows', () => {
   it('group_by=user on /tokens says the values it accepts', async () => {
     const err = expectErrorObject(await t.request('GET', query('tokens', { ...ok, group_by: 'user' }), { key: org.ownerKey }), 400);
-    expect(err.metadata?.errors).toEqual([{ path: '/group_by', message: 'must be "model" or "team"' }]);
+    expect(err.metadata?.errors).toEqual([{ path: '/group_by', message: 'must be "model", "team" or "repository"' }]);
   });
 
   it('a wrong client in a telemetry event lists the three clients', async () => {

@@ -77,7 +77,9 @@ export function toErrorItems(errs: readonly AjvError[]): ErrorItem[] {
     items.push({ path, message: e.keyword === 'required' ? 'is required' : messageOf(e) });
   }
   for (const [path, messages] of alternatives) {
-    const merged = messages.map((m, i) => (i === 0 ? m : m.replace(/^must be /, ''))).join(' or ');
+    const parts = messages.map((m, i) => (i === 0 ? m : m.replace(/^must be /, '')));
+    // "must be "a", "b" or "c"", as a sentence names three or more.
+    const merged = parts.length > 2 ? `${parts.slice(0, -1).join(', ')} or ${parts[parts.length - 1]}` : parts.join(' or ');
     items.push({ path, message: merged });
   }
   return dedupe(items);
