@@ -9,11 +9,12 @@ import { LevelChart } from './level-chart.js';
 import { repositoriesByLevelQuery, repositoriesQuery, type LevelRow, type RepositoryRow } from './queries.js';
 import { keepRange } from './range.js';
 import { LEVEL_FIGURES, type LevelFigure, type RepoSortKey, type RepositoriesSearch } from './repositories-search.js';
+import { SortHead, type SortColumn } from './sort-head.js';
 import { Section, useRange } from './view.js';
 
 type Row = ReturnType<typeof lastLevelRows<RepositoryRow>>[number];
 
-const COLUMNS: { key: RepoSortKey; label: string; numeric?: boolean }[] = [
+const COLUMNS: SortColumn<RepoSortKey>[] = [
   { key: 'repository', label: 'Repository' },
   { key: 'billable_tokens', label: 'Credits', numeric: true },
   { key: 'tokens', label: 'Tokens', numeric: true },
@@ -81,26 +82,9 @@ export function RepositoriesPage() {
                 named
               </caption>
               <thead>
-                <tr>
-                  {COLUMNS.map((c) => (
-                    <th
-                      key={c.key}
-                      scope="col"
-                      className={c.numeric ? 'num' : undefined}
-                      aria-sort={sort === c.key ? (asc ? 'ascending' : 'descending') : undefined}
-                    >
-                      <button
-                        type="button"
-                        className="sort"
-                        onClick={() => setSearch({ sort: c.key, asc: sort === c.key ? (asc ? undefined : true) : c.numeric ? undefined : true })}
-                      >
-                        {c.label}
-                        <span aria-hidden="true">{sort === c.key ? (asc ? ' ▲' : ' ▼') : ''}</span>
-                      </button>
-                    </th>
-                  ))}
+                <SortHead columns={COLUMNS} sort={sort} asc={asc} onSort={setSearch}>
                   <th scope="col">Readiness</th>
-                </tr>
+                </SortHead>
               </thead>
               <tbody>
                 {shown.map((r) => (

@@ -5,14 +5,13 @@ import { Day } from '../ui/dates.js';
 import { number } from '../ui/format.js';
 import { Field, Page, QueryState, TableScroll } from '../ui/parts.js';
 import { CsvDownload } from './csv-download.js';
-import type { Metric } from './definitions.js';
 import { userTotalsQuery, type UserTotalsRow } from './queries.js';
 import { keepRange } from './range.js';
-import { Term } from './term.js';
+import { SortHead, type SortColumn } from './sort-head.js';
 import type { SortKey, UsersSearch } from './users-search.js';
 import { useRange } from './view.js';
 
-const COLUMNS: { key: SortKey; label: string; metric?: Metric; numeric?: boolean }[] = [
+const COLUMNS: SortColumn<SortKey>[] = [
   { key: 'user', label: 'User' },
   { key: 'role', label: 'Role' },
   { key: 'active_days', label: 'Active days', metric: 'active', numeric: true },
@@ -69,26 +68,7 @@ export function UsersPage() {
               {team_id ? " (the team's members on the days they belonged to it)" : ''}
             </caption>
             <thead>
-              <tr>
-                {COLUMNS.map((c) => (
-                  <th
-                    key={c.key}
-                    scope="col"
-                    className={c.numeric ? 'num' : undefined}
-                    aria-sort={sort === c.key ? (asc ? 'ascending' : 'descending') : undefined}
-                  >
-                    <button
-                      type="button"
-                      className="sort"
-                      onClick={() => setSearch({ sort: c.key, asc: sort === c.key ? (asc ? undefined : true) : c.numeric ? undefined : true })}
-                    >
-                      {c.label}
-                      <span aria-hidden="true">{sort === c.key ? (asc ? ' ▲' : ' ▼') : ''}</span>
-                    </button>
-                    {c.metric ? <Term metric={c.metric}>?</Term> : null}
-                  </th>
-                ))}
-              </tr>
+              <SortHead columns={COLUMNS} sort={sort} asc={asc} onSort={setSearch} />
             </thead>
             <tbody>
               {shown.map((u) => (
