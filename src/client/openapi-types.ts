@@ -1247,7 +1247,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Record the repository of one of the caller's sessions (the SessionStart hook of orgctl connect); its usage so far moves to it */
+        /** Record the repository of one of the caller's sessions, or a named user's (the SessionStart hook of orgctl connect); its usage so far moves to it */
         put: operations["telemetry.sessionRepository"];
         post?: never;
         delete?: never;
@@ -8858,7 +8858,10 @@ export interface operations {
     };
     "telemetry.sessionRepository": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The session is another user's, named by email (owners and managers: a managed install's service account); default: the caller's */
+                email?: string;
+            };
             header?: never;
             path: {
                 /** @description The session, as its events name it */
@@ -8896,6 +8899,24 @@ export interface operations {
             };
             /** @description Missing or invalid credential */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Role not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -41,7 +41,7 @@ export async function guardCommand(argv: string[], env: NodeJS.ProcessEnv): Prom
     return event === 'status-line' || event === 'repository' ? 0 : 1;
   }
   if (event === 'repository') {
-    await (await import('./repository.js')).recordRepository(connection(env), env);
+    await (await import('./repository.js')).recordRepository(connection(env), env, values.email);
     return 0;
   }
   if (event === 'status-line') {

@@ -17,12 +17,13 @@ export interface Checkout {
 /**
  * `orgctl guard repository --client CLIENT`, the SessionStart hook of `orgctl connect`: the
  * session's repository, read with git from the hook's `cwd`, recorded for the hook's `session_id`
- * (contract §19, the best source of a session's repository). It never stands in the session's
+ * (contract §19, the best source of a session's repository): the caller's session, or with `--email`
+ * (managed installs, a service account's key) that person's. It never stands in the session's
  * way: it prints nothing (a SessionStart hook's stdout goes into Claude Code's context), every
  * failure is swallowed, each step is bounded, and outside a git checkout with a remote it records
  * nothing. The caller always exits 0.
  */
-export async function recordRepository(connection: { url?: string; key?: string }, env: NodeJS.ProcessEnv): Promise<void> {
+export async function recordRepository(connection: { url?: string; key?: string }, env: NodeJS.ProcessEnv, email?: string): Promise<void> {
   try {
     const { url, key } = connection;
     if (!url || !key) return;
@@ -38,6 +39,7 @@ export async function recordRepository(connection: { url?: string; key?: string 
       path: `/api/v1/telemetry/sessions/${encodeURIComponent(sessionId)}/repository`,
       key,
       json: checkout,
+      ...(email !== undefined ? { query: { email } } : {}),
       timeoutMs: REQUEST_MS,
     });
   } catch {

@@ -191,32 +191,12 @@ export class LimitsService {
     });
   }
 
-  /**
-   * Whose allowance a request names: the caller's own, or (owners and managers, service accounts
-   * with those roles included) another principal of the organization by id or by email.
-   */
-  private async whoseAllowance(principal: Principal, by: { userId?: string; email?: string }): Promise<string> {
-    if (by.userId !== undefined && by.email !== undefined) throw errors.badRequest('Name the user by user_id or by email, not both.');
-    const userId = by.userId?.toLowerCase();
-    const email = by.email === undefined ? undefined : normalizeEmail(by.email);
-    if (userId === undefined && email === undefined) return principal.id;
-    if (userId === principal.id || (email !== undefined && principal.email !== null && email === normalizeEmail(principal.email))) return principal.id;
-    if (!isManagerRole(principal.role)) throw errors.forbidden("Only owners and managers read another user's allowance.");
-    if (userId !== undefined) {
-      if ((await this.identity.organizationOf({ principalId: userId })) !== principal.orgId) throw errors.notFound('User', 'user_not_found');
-      return userId;
-    }
-    const [user] = await this.identity.findUsersByEmail(principal.orgId, [email!]);
-    if (!user) throw errors.notFound(`User ${email}`, 'user_not_found');
-    return user.id;
-  }
-
   /** The limit of the caller (or of the user named) for the current month, where it comes from, what is left of it, and the organization's policy. */
   async allowance(principal: Principal, by: { userId?: string; email?: string } = {}): Promise<Allowance> {
     const now = this.clock.now();
     const period = monthOf(now);
     const w = rateWindow(now);
-    const whose = await this.whoseAllowance(principal, by);
+    const whose = await this.identity.subject(principal, by, "Only owners and managers read another user's allowance.");
     const [{ individual, global }, own, ownRecent, teams, enforcement, organization] = await Promise.all([
       store.effectiveLimits(this.db, principal.orgId, whose),
       this.creditsUsed(principal.orgId, [whose], period),

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { principalOf } from '../core/http/access.js';
 import { errorResponses } from '../core/http/error-schema.js';
 import { access } from '../core/identity/roles.js';
-import { IngestBody, IngestResult, SessionParams, SessionRepositoryBody } from './schemas.js';
+import { IngestBody, IngestResult, SessionParams, SessionRepositoryBody, SessionRepositoryQuery } from './schemas.js';
 import type { TelemetryService } from './service.js';
 
 export const telemetryRoutes: FastifyPluginAsyncTypebox<{ telemetry: TelemetryService }> = async (app, { telemetry }) => {
@@ -28,14 +28,16 @@ export const telemetryRoutes: FastifyPluginAsyncTypebox<{ telemetry: TelemetrySe
       schema: {
         operationId: 'telemetry.sessionRepository',
         tags: ['telemetry'],
-        summary: "Record the repository of one of the caller's sessions (the SessionStart hook of orgctl connect); its usage so far moves to it",
+        summary:
+          "Record the repository of one of the caller's sessions, or a named user's (the SessionStart hook of orgctl connect); its usage so far moves to it",
         params: SessionParams,
+        querystring: SessionRepositoryQuery,
         body: SessionRepositoryBody,
-        response: { 204: Type.Null(), ...errorResponses(400, 401) },
+        response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 404) },
       },
     },
     async (request, reply) => {
-      await telemetry.attributeSession(principalOf(request), request.params.sessionId, request.body);
+      await telemetry.attributeSession(principalOf(request), request.params.sessionId, request.body, request.query.email);
       return reply.code(204).send(null);
     },
   );

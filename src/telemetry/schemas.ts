@@ -28,3 +28,12 @@ export const SessionParams = Type.Object({
 /** The SessionStart record of `orgctl connect`: where the session works (contract §19, the best source). */
 export const SessionRepositoryBody = RepositoryFields;
 export type SessionRepositoryBody = Static<typeof SessionRepositoryBody>;
+export const SessionRepositoryQuery = Type.Object({
+  email: Type.Optional(
+    Type.String({
+      format: 'email',
+      maxLength: 320,
+      description: "The session is another user's, named by email (owners and managers: a managed install's service account); default: the caller's",
+    }),
+  ),
+});

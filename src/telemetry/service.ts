@@ -62,11 +62,12 @@ export class TelemetryService {
     return this.store(orgId, checked.events);
   }
 
-  /** The SessionStart record: the caller's session works in this repository (the best source there is). */
-  async attributeSession(caller: Principal, sessionId: string, body: SessionRepositoryBody): Promise<void> {
+  /** The SessionStart record: the caller's session (or, named by an owner or manager, another user's) works in this repository (the best source there is). */
+  async attributeSession(caller: Principal, sessionId: string, body: SessionRepositoryBody, email?: string): Promise<void> {
     const hint = repoHint(body.url, body.branch, body.commit, REPO_RANK.sessionStart);
     if (hint === undefined) throw errors.invalid([{ path: '/url', message: notARepoUrl(body.url) }]);
-    await this.analytics.repositories.attributeSession(caller.orgId, caller.id, sessionId, hint);
+    const whose = await this.identity.subject(caller, { email }, "Only owners and managers record another user's session.");
+    await this.analytics.repositories.attributeSession(caller.orgId, whose, sessionId, hint);
   }
 
   private async store(orgId: string, events: TelemetryEvent[]): Promise<IngestResult> {

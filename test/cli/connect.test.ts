@@ -248,8 +248,8 @@ describe('orgctl connect CLIENT', () => {
       ORGCTL_URL: server.url,
     });
     expect(commands(s.hooks.UserPromptSubmit)).toEqual(['orgctl guard prompt --client claude-code --email "$USER_EMAIL"']);
-    // The SessionStart record is the caller's session: a service account's key would file it under the account.
-    expect(s.hooks.SessionStart).toBeUndefined();
+    // The SessionStart record names the person, as the prompt hook does.
+    expect(commands(s.hooks.SessionStart)).toEqual(['orgctl guard repository --client claude-code --email "$USER_EMAIL"']);
     expect(existsSync(path.join(m.home, '.claude'))).toBe(false);
 
     const gemini = await m.cli(['connect', 'gemini-cli', '--managed', '--key', serviceKey]);

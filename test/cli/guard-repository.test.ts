@@ -16,6 +16,7 @@ let root: string;
 let server: Server;
 let ownerKey: string;
 let key: string;
+let serviceKey: string;
 const cleanups: (() => Promise<unknown> | void)[] = [];
 // The analytics report closed days: the usage is sent as of yesterday (UTC), late in the day.
 const yesterdayMs = Date.parse(new Date().toISOString().slice(0, 10)) - 3_600_000;
@@ -30,6 +31,12 @@ beforeAll(async () => {
   expect((await runCli(['users', 'add', '--email', 'mia@acme.test', '--role', 'member', '--json'], installed.env)).code).toBe(0);
   const created = await runCli(['keys', 'create', '--local', '--email', 'mia@acme.test', '--json'], installed.env);
   key = (JSON.parse(created.stdout) as { apiKey: string }).apiKey;
+  expect((await runCli(['users', 'add', '--email', 'leo@acme.test', '--role', 'member', '--json'], installed.env)).code).toBe(0);
+  // A managed install's key: a service account with the manager role.
+  const account = await runCli(['service-accounts', 'add', '--name', 'mdm', '--role', 'manager', '--json'], installed.env);
+  const accountId = (JSON.parse(account.stdout) as { serviceAccountId: string }).serviceAccountId;
+  const made = await runCli(['keys', 'create', '--local', '--principal-id', accountId, '--json'], installed.env);
+  serviceKey = (JSON.parse(made.stdout) as { apiKey: string }).apiKey;
   server = await startServer(installed.env);
   cleanups.push(() => server.stop());
 }, 180_000);
@@ -50,12 +57,12 @@ function checkout(name: string, remote?: string): { dir: string; commit: string 
   return { dir, commit: git(dir, 'rev-parse', 'HEAD') };
 }
 
-/** 1000 input tokens of a model at 1x (a credit a token) in `session`, yesterday. */
-async function use(session: string): Promise<void> {
+/** 1000 input tokens of a model at 1x (a credit a token) in `session`, yesterday, sent with `by` (Mia's key). */
+async function use(session: string, by = key): Promise<void> {
   const event = { id: `use-${session}`, type: 'model_request', timestamp: yesterdayMs, sessionId: session, client: 'terminal-ui' };
   const res = await fetch(`${server.url}/api/v1/telemetry/events`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${by}`, 'content-type': 'application/json' },
     body: JSON.stringify({
       events: [{ ...event, model: 'unknown-model', tier: 'standard', inputTokens: 1000, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }],
     }),
@@ -63,8 +70,9 @@ async function use(session: string): Promise<void> {
   expect(res.status).toBe(202);
 }
 
-async function repositories(): Promise<{ repository: string; input_tokens: number; sessions: number }[]> {
-  const res = await fetch(`${server.url}/api/v1/analytics/repositories?startDate=${yesterday}&endDate=${yesterday}`, {
+async function repositories(repository?: string): Promise<{ repository: string; input_tokens: number; sessions: number }[]> {
+  const only = repository === undefined ? '' : `&repository=${encodeURIComponent(repository)}`;
+  const res = await fetch(`${server.url}/api/v1/analytics/repositories?startDate=${yesterday}&endDate=${yesterday}${only}`, {
     headers: { authorization: `Bearer ${ownerKey}` },
   });
   expect(res.status).toBe(200);
@@ -114,6 +122,40 @@ describe('orgctl guard repository (the SessionStart hook) against the service', 
     const bad = await runGuard(['repository', '--client', 'claude-code'], { home, url: server.url, key, input: 'not json' });
     expect(bad).toMatchObject({ code: 0, stdout: '', stderr: '' });
     expect(await hook('gone', path.join(root, 'no-such-dir'))).toMatchObject({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it("managed (a service account's key and --email, as connect --managed writes it): the named person's session goes to the repository", async () => {
+    const c = checkout('managed', 'https://github.com/acme/managed.git');
+    // Mia's usage, as her managed client's telemetry files it (under her email; here through her key).
+    await use('managed-session', key);
+    const input = JSON.stringify({ hook_event_name: 'SessionStart', session_id: 'managed-session', cwd: c.dir, source: 'startup' });
+    const home = guardHome(root);
+    // Another person's email names a session of theirs, which this one is not: nothing moves.
+    expect(await runGuard(['repository', '--client', 'codex', '--email', 'leo@acme.test'], { home, url: server.url, key: serviceKey, input })).toMatchObject({
+      code: 0,
+      stdout: '',
+      stderr: '',
+    });
+    expect(await repositories('github.com/acme/managed')).toEqual([]);
+    const r = await runGuard(['repository', '--client', 'codex', '--email', 'mia@acme.test'], { home, url: server.url, key: serviceKey, input });
+    expect(r).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(await repositories('github.com/acme/managed')).toEqual([expect.objectContaining({ input_tokens: 1000 })]);
+  });
+
+  it("a member's key may not name another person: 403, and the hook still exits 0 and says nothing", async () => {
+    const res = await fetch(`${server.url}/api/v1/telemetry/sessions/s1/repository?email=leo%40acme.test`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: 'https://github.com/acme/other.git' }),
+    });
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { detail: string }).detail).toContain("Only owners and managers record another user's session");
+    const unknown = await fetch(`${server.url}/api/v1/telemetry/sessions/s1/repository?email=nobody%40acme.test`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${serviceKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: 'https://github.com/acme/other.git' }),
+    });
+    expect(unknown.status).toBe(404);
   });
 
   it('with the service down: exit 0 quickly, nothing said', async () => {

@@ -51,12 +51,12 @@ export function guardCommand(t: Target, event: string, client: ClientName): stri
 }
 
 /**
- * The SessionStart hook that records the session's repository (`guard repository`), under the
- * person's own key. Not in the managed variant: the record is the caller's session, and a service
- * account's key would file it under the account, not the person (its telemetry still names the repository).
+ * The SessionStart hook that records the session's repository (`guard repository`): under the
+ * person's own key, or (managed) the service account's with `--email`, which names the person.
  */
-export const repositoryHooks = (t: Target, client: ClientName): { event: string; command: string }[] =>
-  t.scope === 'managed' ? [] : [{ event: 'SessionStart', command: guardCommand(t, 'repository', client) }];
+export const repositoryHooks = (t: Target, client: ClientName): { event: string; command: string }[] => [
+  { event: 'SessionStart', command: guardCommand(t, 'repository', client) },
+];
 
 /** The base directory of a scope's files: the home (or $CODEX_HOME) for the user, the repository for a project. */
 export const scopeDir = (t: Target, user: string, project: string): string => (t.scope === 'project' ? path.join(t.project as string, project) : user);

@@ -256,6 +256,27 @@ export class IdentityService {
     return changed;
   }
 
+  /**
+   * Whom a request names: the caller, or (owners and managers, service accounts with those roles
+   * included) another user of the organization by id or by email. `forbidden` says what a member
+   * may not do for another.
+   */
+  async subject(principal: Principal, by: { userId?: string; email?: string }, forbidden: string): Promise<string> {
+    if (by.userId !== undefined && by.email !== undefined) throw errors.badRequest('Name the user by user_id or by email, not both.');
+    const userId = by.userId?.toLowerCase();
+    const email = by.email === undefined ? undefined : normalizeEmail(by.email);
+    if (userId === undefined && email === undefined) return principal.id;
+    if (userId === principal.id || (email !== undefined && principal.email !== null && email === normalizeEmail(principal.email))) return principal.id;
+    if (!isManagerRole(principal.role)) throw errors.forbidden(forbidden);
+    if (userId !== undefined) {
+      if ((await this.organizationOf({ principalId: userId })) !== principal.orgId) throw errors.notFound('User', 'user_not_found');
+      return userId;
+    }
+    const [user] = await store.findUsersByEmail(this.db, principal.orgId, [email!]);
+    if (!user) throw errors.notFound(`User ${email}`, 'user_not_found');
+    return user.id;
+  }
+
   /** The users of the organization with these emails: a user may be added once, so callers reuse them. */
   findUsersByEmail(orgId: string, emails: string[]): Promise<{ id: string; email: string }[]> {
     return store.findUsersByEmail(this.db, orgId, emails);
