@@ -37,11 +37,13 @@ export class GitHubApiTestDouble {
   private constructor(
     private readonly server: Server,
     readonly prefix: string,
+    readonly webHost: string,
   ) {}
 
-  static async start(prefix = '/api/v3'): Promise<GitHubApiTestDouble> {
+  /** `webHost`: the host of the web pages the double's answers link (a pull request's html_url), as the GitHub it plays serves them. */
+  static async start(prefix = '/api/v3', webHost = 'ghe.acme.test'): Promise<GitHubApiTestDouble> {
     const server = createServer();
-    const double = new GitHubApiTestDouble(server, prefix);
+    const double = new GitHubApiTestDouble(server, prefix, webHost);
     server.on('request', (req: IncomingMessage, res: ServerResponse) => void double.handle(req, res));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     return double;
@@ -138,7 +140,7 @@ export class GitHubApiTestDouble {
     if (method === 'GET' && rest === '/pulls') return send(200, []);
     if (method === 'POST' && rest === '/pulls') {
       const number = ++repo.pulls;
-      return send(201, { number, html_url: `https://ghe.acme.test/${m[1]}/${m[2]}/pull/${number}`, head: { ref: body?.head }, base: { ref: body?.base } });
+      return send(201, { number, html_url: `https://${this.webHost}/${m[1]}/${m[2]}/pull/${number}`, head: { ref: body?.head }, base: { ref: body?.base } });
     }
     return send(404, { message: 'Not Found' });
   }

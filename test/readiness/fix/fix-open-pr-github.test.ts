@@ -20,7 +20,7 @@ let dotcom: GitHubApiTestDouble;
 let enterprise: GitHubApiTestDouble;
 beforeAll(async () => {
   // api.github.com serves the API at its root; GitHub Enterprise Server under /api/v3 of its own host.
-  [dotcom, enterprise] = await Promise.all([GitHubApiTestDouble.start(''), GitHubApiTestDouble.start('/api/v3')]);
+  [dotcom, enterprise] = await Promise.all([GitHubApiTestDouble.start('', 'github.com'), GitHubApiTestDouble.start('/api/v3')]);
 });
 afterAll(async () => {
   await Promise.all([dotcom?.close(), enterprise?.close()]);
@@ -64,7 +64,7 @@ async function openPr(double: GitHubApiTestDouble, repo: string, dir: string, en
   expect(pull.body).toMatch(/^\| pr_templates \| fail \| pass \|$/m);
   expect(pull.body).toContain('No other criterion changed.');
   expect(res.stdout).toContain(`(readiness/fix into ${base})`);
-  expect(res.stdout).toMatch(/Opened pull request #42: https:\/\/\S+\/pull\/42 /);
+  expect(res.stdout).toContain(`Opened pull request #42: https://${double.webHost}/${repo}/pull/42 `);
   expect(double.branchesOf(repo)).toEqual([base, 'readiness/fix'].sort());
   return { tree, pull, res };
 }
