@@ -60,6 +60,13 @@ export const settings = {
     schema: Type.Optional(Type.String({ minLength: 32 })),
     doc: 'HS256 secret (at least 32 characters) for verifying JWT bearer tokens.',
   },
+  SECRETS_KEY: {
+    key: 'secretsKey',
+    schema: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/]{43}=(,[A-Za-z0-9+/]{43}=)*$' })),
+    doc:
+      'Seals the secrets the service reads back (OIDC client secrets, webhook signing secrets) in the database with AES-256-GCM: ' +
+      'a key of 32 bytes in base64 (`openssl rand -base64 32`); to rotate, put the new key first and the old one after a comma, and restart.',
+  },
   JWT_JWKS_URL: {
     key: 'jwtJwksUrl',
     schema: Type.Optional(Type.String({ pattern: '^https?://' })),

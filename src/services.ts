@@ -36,6 +36,7 @@ import { WorkSignal } from './computers/work-signal.js';
 import { AlertsService } from './alerts/service.js';
 import { WebhooksService } from './webhooks/service.js';
 import { DEFAULT_DELIVERY, DeliveryWorker } from './webhooks/worker.js';
+import { SecretBox } from './core/secrets/secret-box.js';
 
 export interface ServiceDeps {
   db: Db;
@@ -109,7 +110,8 @@ export function buildServices(config: Config, deps: ServiceDeps): Services {
     onBackgroundError: (err) => log.warn({ err }, 'background credential work failed'),
   });
   const policy = { allowPrivateNetwork: config.ciAllowPrivateNetwork };
-  const webhooks = new WebhooksService({ db, policy, clock });
+  const secrets = new SecretBox(config.secretsKey);
+  const webhooks = new WebhooksService({ db, policy, clock, secrets });
   const identity = new IdentityService({ db, clock, cache: authenticator, outbox: webhooks });
   const alerts = new AlertsService({ db, sink: webhooks, clock });
   const analytics = new AnalyticsService({ db, cacheBytes: config.analyticsCacheMb * 1024 * 1024, clock, usageListener: alerts });
@@ -126,7 +128,7 @@ export function buildServices(config: Config, deps: ServiceDeps): Services {
   const teams = new TeamsService({ db, identity, clock });
   const ssoPolicy = new SsoPasswordPolicy({ db, clock });
   const accounts = new AccountsService({ db, identity, clock, passwordPolicy: (user) => ssoPolicy.check(user) });
-  const sso = new SsoService({ db, teams, clock, issuerPolicy: { allowPrivate: config.ssoAllowPrivateIssuer } });
+  const sso = new SsoService({ db, teams, clock, secrets, issuerPolicy: { allowPrivate: config.ssoAllowPrivateIssuer } });
   return {
     db,
     clock,
@@ -152,6 +154,7 @@ export function buildServices(config: Config, deps: ServiceDeps): Services {
       { ...DEFAULT_DELIVERY, tickMs: config.webhooksTickMs, leaseMs: config.webhooksLeaseMs, firstRetryMs: config.webhooksFirstRetryMs, policy },
       clock,
       log,
+      secrets,
     ),
     readiness: new ReadinessService({ db, clock, outbox: webhooks }),
     automations: new AutomationsService({
@@ -202,4 +205,14 @@ export function buildServices(config: Config, deps: ServiceDeps): Services {
 /** For the commands that administer the database: opens it (migrated), builds the services, runs fn, closes it. */
 export function withServices<T>(config: Config, fn: (services: Services) => Promise<T>): Promise<T> {
   return withDb(config, (db) => fn(buildServices(config, { db })));
+}
+
+/**
+ * At start, before listening: stored secrets take the form SECRETS_KEY asks for (sealed once a key
+ * is set, sealed again under a new first key). Throws SecretsKeyError when one is sealed with a key
+ * the setting does not hold.
+ */
+export async function resealSecrets(services: Pick<Services, 'sso' | 'webhooks'>): Promise<void> {
+  await services.sso.resealSecrets();
+  await services.webhooks.resealSecrets();
 }

@@ -8,7 +8,8 @@ import type { Config } from '../config.js';
 import { systemClock } from '../core/clock.js';
 import { migrate } from '../core/db/migrate.js';
 import { openDb } from '../core/db/open-db.js';
-import { buildServices } from '../services.js';
+import { buildServices, resealSecrets } from '../services.js';
+import { SecretsKeyError } from '../core/secrets/secret-box.js';
 import { CliError } from '../core/cli/cli-error.js';
 
 const DEFAULT_ORG = { name: 'default', ownerEmail: 'owner@example.com' };
@@ -30,6 +31,11 @@ export async function serve(argv: string[], config: Config): Promise<number> {
   await migrate(db);
   const split = config.appPort !== undefined;
   const services = buildServices(config, { db });
+  await resealSecrets(services).catch(async (e: unknown) => {
+    await db.close();
+    if (e instanceof SecretsKeyError) throw new CliError(`${e.message} Start with the key that sealed it in SECRETS_KEY (docs/deployment.md, Secrets).`);
+    throw e;
+  });
   const app = await buildApp(config, { services, webRoot: WEB_ROOT }, split ? ['api'] : ALL_SURFACES);
   // A promise that failed with nobody listening must not stop the service for everyone: it is
   // logged (a request's own failures already become its 500), and the process keeps serving.

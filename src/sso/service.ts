@@ -5,6 +5,8 @@ import { systemClock, type Clock } from '../core/clock.js';
 import type { Db } from '../core/db/db.js';
 import { errors } from '../core/http/errors.js';
 import type { Principal } from '../core/identity/roles.js';
+import { contextOf, resealColumn, type SealedColumn } from '../core/secrets/reseal.js';
+import { SecretBox } from '../core/secrets/secret-box.js';
 import type { TeamsService } from '../teams/service.js';
 import { discover, IssuerUnreachable, issuerError, type IssuerPolicy } from './oidc.js';
 import type { SsoConfig, SsoConfigBody, SsoEvent } from './schemas.js';
@@ -25,7 +27,11 @@ export interface SsoDeps {
   issuerPolicy: IssuerPolicy;
   /** When configurations change and discovered providers expire; by default the system's. */
   clock?: Clock;
+  /** Seals the client secret where it is stored (SECRETS_KEY); by default none: stored as given. */
+  secrets?: SecretBox;
 }
+
+const CLIENT_SECRET: SealedColumn = { table: 'sso_configs', id: 'org_id', column: 'client_secret' };
 
 /** The path of the sign-in callback: the redirect URI an owner registers at the provider. */
 export const CALLBACK_PATH = '/api/v0/sso/callback';
@@ -55,10 +61,12 @@ export class SsoService {
   private readonly teams: TeamsService;
   readonly issuerPolicy: IssuerPolicy;
   private readonly clock: Clock;
+  private readonly secrets: SecretBox;
   private readonly discovered = new Map<string, { at: number; config: Promise<oidc.Configuration> }>();
 
-  constructor({ db, teams, issuerPolicy, clock = systemClock }: SsoDeps) {
+  constructor({ db, teams, issuerPolicy, clock = systemClock, secrets = new SecretBox(undefined) }: SsoDeps) {
     this.db = db;
+    this.secrets = secrets;
     this.teams = teams;
     this.issuerPolicy = issuerPolicy;
     this.clock = clock;
@@ -76,7 +84,8 @@ export class SsoService {
    */
   async put(actor: Principal, body: Static<typeof SsoConfigBody>, publicUrl: string): Promise<SsoConfigView> {
     const existing = await store.config(this.db, actor.orgId);
-    const clientSecret = body.clientSecret ?? existing?.client_secret;
+    // As stored: sealed under SECRETS_KEY when it is set.
+    const clientSecret = body.clientSecret !== undefined ? this.secrets.seal(body.clientSecret, contextOf(CLIENT_SECRET)) : existing?.client_secret;
     if (clientSecret === undefined) throw errors.invalid([{ path: '/clientSecret', message: 'is required when SSO is first configured' }]);
     const domains = [...new Set(body.allowedDomains.map((d) => d.toLowerCase()))];
     const teamMapping = await this.resolveTeams(actor.orgId, body.teamMapping ?? {});
@@ -129,13 +138,20 @@ export class SsoService {
     };
   }
 
-  /** The discovered provider of a configuration, reused for DISCOVERY_TTL_MS (keyed by everything that picks it). */
+  /** Stored client secrets in the form SECRETS_KEY asks for now (at start). */
+  resealSecrets(): Promise<number> {
+    return resealColumn(this.db, this.secrets, CLIENT_SECRET);
+  }
+
+  /** The discovered provider of a configuration as stored, reused for DISCOVERY_TTL_MS (keyed by everything that picks it). */
   provider(row: Pick<SsoConfigRow, 'issuer' | 'client_id' | 'client_secret'>): Promise<oidc.Configuration> {
     const key = createHash('sha256').update(`${row.issuer}\0${row.client_id}\0${row.client_secret}`).digest('hex');
     const now = this.clock.now().getTime();
     const hit = this.discovered.get(key);
     if (hit && now - hit.at < DISCOVERY_TTL_MS) return hit.config;
-    const config = discover(row.issuer, row.client_id, row.client_secret, this.issuerPolicy);
+    const config = Promise.resolve().then(() =>
+      discover(row.issuer, row.client_id, this.secrets.open(row.client_secret, contextOf(CLIENT_SECRET)), this.issuerPolicy),
+    );
     this.discovered.set(key, { at: now, config });
     // A failure is not kept: the next sign-in tries again.
     config.catch(() => this.discovered.delete(key));

@@ -4,18 +4,22 @@ import type { Db } from '../core/db/db.js';
 import { errors } from '../core/http/errors.js';
 import type { Principal } from '../core/identity/roles.js';
 import type { Outbox } from '../core/outbox.js';
+import { contextOf, resealColumn } from '../core/secrets/reseal.js';
+import { SecretBox } from '../core/secrets/secret-box.js';
 import { jsonAjv, problemsOf } from '../core/validation/ajv.js';
 import type { AlertSink, ThresholdCrossed } from '../alerts/service.js';
 import { CATALOGUE, EVENT_TYPES, envelope, type EventData, type EventType } from './catalogue.js';
 import type { CreateEndpointBody, EndpointView, UpdateEndpointBody } from './schemas.js';
 import { refusedUrl, type SendPolicy } from './send.js';
 import { newMessageId, newSecret } from './signing.js';
-import { webhooksStore as store, type DeliveryRow, type EndpointRow } from './store.js';
+import { ENDPOINT_SECRET, webhooksStore as store, type DeliveryRow, type EndpointRow } from './store.js';
 
 export interface WebhooksDeps {
   db: Db;
   policy: SendPolicy;
   clock?: Clock;
+  /** Seals endpoints' secrets where they are stored (SECRETS_KEY); by default none: stored as given. */
+  secrets?: SecretBox;
 }
 
 const checks = new Map(EVENT_TYPES.map((t) => [t as string, jsonAjv.compile(CATALOGUE[t].data)]));
@@ -57,9 +61,11 @@ export class WebhooksService implements AlertSink, Outbox {
   private readonly db: Db;
   private readonly policy: SendPolicy;
   private readonly clock: Clock;
+  private readonly secrets: SecretBox;
 
-  constructor({ db, policy, clock = systemClock }: WebhooksDeps) {
+  constructor({ db, policy, clock = systemClock, secrets = new SecretBox(undefined) }: WebhooksDeps) {
     this.db = db;
+    this.secrets = secrets;
     this.policy = policy;
     this.clock = clock;
   }
@@ -106,8 +112,13 @@ export class WebhooksService implements AlertSink, Outbox {
       created_by: caller.id,
       created_at: this.clock.now(),
     };
-    await store.insertEndpoint(this.db, row);
+    await store.insertEndpoint(this.db, { ...row, secret: this.secrets.seal(row.secret, contextOf(ENDPOINT_SECRET)) });
     return { ...(await this.get(caller.orgId, row.id)), secret: row.secret };
+  }
+
+  /** Stored signing secrets in the form SECRETS_KEY asks for now (at start). */
+  resealSecrets(): Promise<number> {
+    return resealColumn(this.db, this.secrets, ENDPOINT_SECRET);
   }
 
   async list(orgId: string): Promise<EndpointView[]> {

@@ -1,4 +1,5 @@
 import type { Queryable } from '../core/db/db.js';
+import type { SealedColumn } from '../core/secrets/reseal.js';
 
 export interface EndpointRow {
   id: string;
@@ -44,6 +45,9 @@ export interface DeliveryRow {
   last_attempt_at: Date | null;
   created_at: Date;
 }
+
+/** The endpoints' signing secrets: sealed where they are stored when SECRETS_KEY is set. */
+export const ENDPOINT_SECRET: SealedColumn = { table: 'webhook_endpoints', id: 'id', column: 'secret' };
 
 const endpointColumns = `id, org_id, url, description, event_types, format, secret, created_by, enabled, disabled_reason, failing_since, created_at, updated_at`;
 const after = (now: string, ms: string) => `(${now}::timestamptz + ${ms}::int * interval '1 millisecond')`;

@@ -4,7 +4,9 @@ import type { Db } from '../core/db/db.js';
 import { send, type SendPolicy } from './send.js';
 import { sign } from './signing.js';
 import { slackBody } from './slack.js';
-import { webhooksStore as store, type DueDelivery } from './store.js';
+import { contextOf } from '../core/secrets/reseal.js';
+import { SecretBox } from '../core/secrets/secret-box.js';
+import { ENDPOINT_SECRET, webhooksStore as store, type DueDelivery } from './store.js';
 
 const DAY_MS = 86_400_000;
 
@@ -61,6 +63,8 @@ export class DeliveryWorker {
     private readonly settings: DeliverySettings,
     private readonly clock: Clock,
     private readonly log: Logger,
+    /** Opens the endpoints' stored secrets (SECRETS_KEY). */
+    private readonly secrets: SecretBox = new SecretBox(undefined),
   ) {}
 
   start(): void {
@@ -109,7 +113,11 @@ export class DeliveryWorker {
     const started = this.clock.now();
     const body = d.format === 'slack' ? slackBody(d.type, d.body) : d.body;
     const ts = Math.floor(started.getTime() / 1000);
-    const headers = { 'webhook-id': d.event_id, 'webhook-timestamp': String(ts), 'webhook-signature': sign(d.secret, d.event_id, ts, body) };
+    const headers = {
+      'webhook-id': d.event_id,
+      'webhook-timestamp': String(ts),
+      'webhook-signature': sign(this.secrets.open(d.secret, contextOf(ENDPOINT_SECRET)), d.event_id, ts, body),
+    };
     const result = await send(d.url, headers, body, this.settings.policy, this.clock, this.settings.timeoutMs);
     const now = this.clock.now();
     const next = result.ok ? null : retryAt(d.created_at, d.attempts, now, this.settings);

@@ -18,6 +18,7 @@ interface SsoEvent {
 }
 
 const clock = new TestClock(Date.parse('2026-11-02T09:00:00Z'));
+const SECRETS_KEY = Buffer.alloc(32, 7).toString('base64');
 const logLines: string[] = [];
 let t: TestApp;
 let idp: TestOidcProvider;
@@ -35,7 +36,8 @@ beforeAll(async () => {
       },
     }),
   );
-  t = await TestApp.start({ publicUrl: APP, ssoAllowPrivateIssuer: true }, { clock, log });
+  // Every sign-in here reads the client secret sealed under SECRETS_KEY (docs/deployment.md, Secrets).
+  t = await TestApp.start({ publicUrl: APP, ssoAllowPrivateIssuer: true, secretsKey: SECRETS_KEY }, { clock, log });
   org = await t.createOrg('acme', 'owner@acme.test');
   payments = (await t.request<{ id: string }>('POST', '/api/v0/organization/teams', { key: org.ownerKey, body: { name: 'Payments' } })).body.id;
 });
@@ -123,6 +125,10 @@ describe('SSO configuration', () => {
     const got = await t.request('GET', SSO, { key: org.ownerKey });
     expect(got.body).toEqual(again.body);
     expect(got.raw).not.toContain(idp.clientSecret);
+    // Kept (through the PUT that omitted it) sealed: the database holds no copy of it.
+    const [stored] = await t.db.query<{ client_secret: string }>('SELECT client_secret FROM sso_configs');
+    expect(stored!.client_secret).toMatch(/^sealed:v1:[0-9a-f]{8}:/);
+    expect(stored!.client_secret).not.toContain(idp.clientSecret);
   });
 
   it('refuses a domain another organization signs in with (409)', async () => {
@@ -135,7 +141,7 @@ describe('SSO configuration', () => {
   });
 
   it('refuses an issuer on an internal address unless SSO_ALLOW_PRIVATE_ISSUER (502)', async () => {
-    const strict = await t.otherProcess({ publicUrl: APP, ssoAllowPrivateIssuer: false });
+    const strict = await t.otherProcess({ publicUrl: APP, ssoAllowPrivateIssuer: false, secretsKey: SECRETS_KEY });
     try {
       const res = await strict.inject({
         method: 'PUT',
