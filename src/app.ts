@@ -1,5 +1,5 @@
 import fastifyCookie from '@fastify/cookie';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import type { Config } from './config.js';
 import { accountsRoutes } from './core/accounts/routes.js';
@@ -7,21 +7,19 @@ import { registerAccessControl } from './core/http/access.js';
 import { registerPublicUrl } from './core/http/public-url.js';
 import { forwardApiRequests } from './core/http/api-forward.js';
 import { registerWebPages, type PageFallback } from './core/http/web-pages.js';
-import { ErrorObject } from './core/http/error-schema.js';
-import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './core/http/error-handler.js';
+import { registerErrorHandling } from './core/http/error-handler.js';
+import { baseApp } from './core/http/base-app.js';
 import { errors } from './core/http/errors.js';
 import { registerOverloadShedding } from './core/http/overload.js';
 import { registerBodyBudget } from './core/http/body-budget.js';
 import { registerUnreadBodyClose } from './core/http/unread-body.js';
-import { serverOptions } from './core/http/connections.js';
 import { registerRateLimits } from './core/http/rate-limits.js';
 import { registerSecurityHeaders } from './core/http/security-headers.js';
 import { bodyNulErrors, registerNulGuard } from './core/http/nul-guard.js';
 import { healthRoutes } from './core/http/health.js';
 import { packageDownloadRoutes } from './core/http/package-download.js';
 import { openApiDocument, registerOpenApi } from './core/http/openapi.js';
-import { genRequestId, registerRequestLog } from './core/http/request-log.js';
-import { buildValidator } from './core/http/validation.js';
+import { registerRequestLog } from './core/http/request-log.js';
 import { identityRoutes } from './core/identity/routes.js';
 import { limitsRoutes } from './limits/routes.js';
 import { teamsRoutes } from './teams/routes.js';
@@ -39,8 +37,6 @@ import { readinessRoutes } from './readiness/routes.js';
 import { computersRoutes } from './computers/routes.js';
 import { notOpened } from './core/db/not-opened.js';
 import { buildServices, type ServiceDeps, type Services } from './services.js';
-
-export const BODY_LIMIT = 1024 * 1024;
 
 /**
  * The two addresses of the service: `api` (/api/v0, /api/v1) and `app` (readiness reports and
@@ -78,46 +74,8 @@ export async function describeApi(config: Config): Promise<unknown> {
   return document;
 }
 
-/** The Fastify instance every listener starts from: logging, timeouts, error format. */
-function baseApp(config: Config, services: Services): FastifyInstance {
-  const app = Fastify({
-    loggerInstance: services.log,
-    genReqId: genRequestId,
-    // Fastify's two lines per request are replaced by our single one (core/http/request-log.ts).
-    logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
-    bodyLimit: BODY_LIMIT,
-    // Which X-Forwarded-* headers are believed: request.ip, request.protocol and request.host follow them.
-    trustProxy: config.trustProxy,
-    // Header, request, keep-alive and idle timeouts: a client that never finishes cannot hold a connection.
-    ...serverOptions(config),
-    // Requests arriving on open connections while shutting down are still served, in our error format if they fail.
-    return503OnClosing: false,
-    forceCloseConnections: 'idle',
-    frameworkErrors,
-    clientErrorHandler,
-    schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
-  });
-  app.addSchema(ErrorObject);
-  return app;
-}
-
-/**
- * The health listener (HEALTH_PORT): `/healthz` and `/readyz`, nothing else. Node accepts one new
- * connection per listener and turn of its event loop, so a check on the main port waits behind
- * every connection that arrived before it; here it waits behind other checks only.
- */
-export async function buildHealthApp(config: Config, services: Services): Promise<FastifyInstance> {
-  const app = baseApp(config, services);
-  registerRequestLog(app);
-  registerSecurityHeaders(app);
-  registerErrorHandling(app);
-  services.connections.attach(app.server);
-  await app.register(healthRoutes, services);
-  return app;
-}
-
 async function assemble(config: Config, services: Services, deps: Listener, surfaces: readonly Surface[]): Promise<FastifyInstance> {
-  const app = baseApp(config, services);
+  const app = baseApp(config, services.log);
 
   // JSON is the only request body type; an empty body counts as no body.
   const parseJson = app.getDefaultJsonParser('error', 'error');

@@ -30,8 +30,9 @@ export const settings = {
     key: 'healthPort',
     schema: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
     doc:
-      'When set, `/healthz` and `/readyz` are also served on their own listener on this port, and nothing else is: a ' +
-      "load balancer's health check there never waits behind a burst of connections to the main port.",
+      'When set, `/healthz` and `/readyz` are also served on their own listener on this port, in a thread of its own, and ' +
+      "nothing else is: a load balancer's health check there waits neither behind a burst of connections to the main port " +
+      'nor for a busy event loop; its `/healthz` answers 503 once the event loop has not turned for 5 s.',
   },
   DATA_DIR: {
     key: 'dataDir',

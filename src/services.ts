@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { tmpdir } from 'node:os';
-import { pino } from 'pino';
 import type { Config } from './config.js';
 import { systemClock, type Clock } from './core/clock.js';
+import { serviceLog } from './core/log.js';
 import type { Db } from './core/db/db.js';
 import { BodyBudget } from './core/http/body-budget.js';
 import { ConnectionGuard } from './core/http/connections.js';
@@ -97,7 +97,7 @@ export interface Services {
 export function buildServices(config: Config, deps: ServiceDeps): Services {
   const { db } = deps;
   const clock = deps.clock ?? systemClock;
-  const log = deps.log ?? pino({ level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] });
+  const log = deps.log ?? serviceLog(config);
   const e2b = deps.e2b ?? (config.e2bApiKey ? new SdkE2bClient(config.e2bApiKey) : undefined);
   const authenticator = new Authenticator({
     db,

@@ -3,9 +3,10 @@ import { LOCAL } from './local-specs.js';
 import { parseCommand } from './model.js';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { ALL_SURFACES, buildApp, buildHealthApp } from '../app.js';
+import { ALL_SURFACES, buildApp } from '../app.js';
 import type { Config } from '../config.js';
 import { systemClock } from '../core/clock.js';
+import { HealthThread } from '../core/http/health-thread.js';
 import { migrate } from '../core/db/migrate.js';
 import { openDb } from '../core/db/open-db.js';
 import { buildServices, resealSecrets } from '../services.js';
@@ -41,18 +42,23 @@ export async function serve(argv: string[], config: Config): Promise<number> {
   // logged (a request's own failures already become its 500), and the process keeps serving.
   process.on('unhandledRejection', (err) => app.log.error({ err }, 'unhandled promise rejection (the service keeps running)'));
   const webApp = split ? await buildApp(config, { services, webRoot: WEB_ROOT, api: app }, ['app']) : undefined;
-  const healthApp = config.healthPort !== undefined ? await buildHealthApp(config, services) : undefined;
   // Listening comes before a first start creates anything: with the port taken, the process
   // stops having created nothing, instead of leaving an owner whose key nobody saw.
   let base: string;
   let webBase: string;
   let healthBase: string | undefined;
+  let health: HealthThread | undefined;
   try {
     base = await listen(app, config.host, config.port);
     webBase = webApp ? await listen(webApp, config.host, config.appPort as number) : base;
-    healthBase = healthApp ? await listen(healthApp, config.host, config.healthPort as number) : undefined;
+    // In a thread of its own, so that a check there never waits for the main event loop.
+    if (config.healthPort !== undefined) {
+      const started = await HealthThread.start({ config, db, log: services.log, connections: services.connections, clock: systemClock });
+      health = started.thread;
+      healthBase = baseUrl(config.host, started.port);
+    }
   } catch (e) {
-    await Promise.all([app.close(), webApp?.close(), healthApp?.close()]);
+    await Promise.all([app.close(), webApp?.close(), health?.close()]);
     await db.close();
     throw listenError(e, config);
   }
@@ -117,7 +123,7 @@ export async function serve(argv: string[], config: Config): Promise<number> {
         config.shutdownTimeoutMs,
         { keepAlive: false },
       );
-      Promise.all([app.close(), webApp?.close(), healthApp?.close(), engine.stop(), deliveries.stop()])
+      Promise.all([app.close(), webApp?.close(), health?.close(), engine.stop(), deliveries.stop()])
         .then(() => db.close())
         .then(
           () => {
@@ -154,7 +160,10 @@ function listenError(e: unknown, config: Config): unknown {
 /** Listens and returns the base URL to print (loopback when listening on every address). */
 async function listen(app: FastifyInstance, host: string, port: number): Promise<string> {
   await app.listen({ port, host });
-  const actual = (app.server.address() as AddressInfo).port;
+  return baseUrl(host, (app.server.address() as AddressInfo).port);
+}
+
+function baseUrl(host: string, port: number): string {
   const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
-  return `http://${shown.includes(':') ? `[${shown}]` : shown}:${actual}`;
+  return `http://${shown.includes(':') ? `[${shown}]` : shown}:${port}`;
 }

@@ -34,10 +34,19 @@ export interface ConnectionGuardDeps {
   log: FastifyBaseLogger;
   /** The process's limit of open files, read once; by default from /proc/self/limits. */
   openFiles?: () => number | undefined;
+  /** The count of open connections of another guard (`shared`): the health listener's thread counts with the main thread's. */
+  openCount?: SharedArrayBuffer;
+}
+
+/** What a guard in another thread of the process needs to count with this one. */
+export interface SharedConnections {
+  openCount: SharedArrayBuffer;
+  maxConnections: number;
 }
 
 /**
- * Bounds the connections of one process, over all its listeners, and per client address. A
+ * Bounds the connections of one process, over all its listeners (in whichever thread), and per
+ * client address (per thread: the health listener's thread counts its own). A
  * connection past a bound is closed as it arrives, before anything is read from it: each open
  * connection costs a file descriptor, and a process out of descriptors can neither accept its
  * health checks nor open a file (Node's own memory reading included).
@@ -46,7 +55,8 @@ export class ConnectionGuard {
   private max: number;
   private readonly maxPerAddress: number;
   private limited = false;
-  private open = 0;
+  /** The connections open over every guard that shares it (one per thread), counted with Atomics. */
+  private readonly open: Int32Array;
   private readonly perAddress = new Map<string, number>();
   private refused = 0;
   private lastReport = 0;
@@ -55,7 +65,8 @@ export class ConnectionGuard {
   private readonly log: FastifyBaseLogger;
   private readonly openFiles: () => number | undefined;
 
-  constructor({ settings, log, openFiles = openFileLimit }: ConnectionGuardDeps) {
+  constructor({ settings, log, openFiles = openFileLimit, openCount = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT) }: ConnectionGuardDeps) {
+    this.open = new Int32Array(openCount);
     this.max = settings.maxConnections;
     this.maxPerAddress = settings.maxPerAddress;
     this.firstByteMs = settings.firstByteMs;
@@ -86,25 +97,35 @@ export class ConnectionGuard {
 
   /** The connections open now, for tests and logs. */
   get size(): number {
-    return this.open;
+    return Atomics.load(this.open, 0);
+  }
+
+  /**
+   * For a guard in another thread (the health listener's), once a listener is attached here: the
+   * shared count and the bound, lowered to the open-file limit already.
+   */
+  shared(): SharedConnections {
+    return { openCount: this.open.buffer as SharedArrayBuffer, maxConnections: this.max };
   }
 
   private admit(socket: Socket): void {
     const address = socket.remoteAddress;
     const fromAddress = address === undefined ? 0 : (this.perAddress.get(address) ?? 0);
-    if (address === undefined || this.open >= this.max || (this.maxPerAddress > 0 && fromAddress >= this.maxPerAddress)) {
+    // Counted first, then checked: two threads admitting at once cannot both take the last place.
+    const open = Atomics.add(this.open, 0, 1);
+    if (address === undefined || open >= this.max || (this.maxPerAddress > 0 && fromAddress >= this.maxPerAddress)) {
+      Atomics.sub(this.open, 0, 1);
       socket.destroy();
       this.report(address);
       return;
     }
-    this.open++;
     this.perAddress.set(address, fromAddress + 1);
     // bytesRead counts what Node's parser read straight from the handle, which emits no 'data'. A
     // socket's bytes arrive in real time, whatever the service's clock says: the system clock's timer.
     const silent = systemClock.timeout(() => socket.bytesRead === 0 && socket.destroy(), this.firstByteMs, { keepAlive: false });
     socket.once('close', () => {
       silent.cancel();
-      this.open--;
+      Atomics.sub(this.open, 0, 1);
       const left = (this.perAddress.get(address) ?? 1) - 1;
       if (left > 0) this.perAddress.set(address, left);
       else this.perAddress.delete(address);
@@ -116,7 +137,7 @@ export class ConnectionGuard {
     const now = Date.now();
     if (now - this.lastReport < REPORT_EVERY_MS) return;
     this.log.warn(
-      { refused: this.refused, open: this.open, maxConnections: this.max, maxPerAddress: this.maxPerAddress, lastAddress: address },
+      { refused: this.refused, open: this.size, maxConnections: this.max, maxPerAddress: this.maxPerAddress, lastAddress: address },
       'connections refused past the connection bounds',
     );
     this.refused = 0;
