@@ -43,3 +43,18 @@ export function roundCredits(units: bigint | string | number): number {
   const u = BigInt(units);
   return Number((u + UNITS_PER_CREDIT / 2n) / UNITS_PER_CREDIT);
 }
+
+/** A row's credits (rounded once) and token sums, the TokenSums fields of a response (/tokens by team or repository, the repositories report). */
+export const tokenSums = (r: {
+  credit_units: bigint | string;
+  input_tokens: number | string;
+  output_tokens: number | string;
+  cache_read_tokens: number | string;
+  cache_write_tokens: number | string;
+}) => ({
+  billable_tokens: roundCredits(r.credit_units),
+  input_tokens: Number(r.input_tokens),
+  output_tokens: Number(r.output_tokens),
+  cache_read_tokens: Number(r.cache_read_tokens),
+  cache_write_tokens: Number(r.cache_write_tokens),
+});

@@ -20,6 +20,9 @@ export interface RepoDayRow {
   git_prs_merged: number;
 }
 
+/** One repository's sums over a range, with its people active in the range (each once). */
+export type RepoTotalRow = Omit<RepoDayRow, 'date' | 'events'>;
+
 /** A readiness report's criteria and when it was made, for a repository's level on a day. */
 export interface LevelReport {
   repo_id: string;
@@ -27,6 +30,20 @@ export interface LevelReport {
   created_at: number;
   report: string;
 }
+
+/** The counters a repository's total adds up (besides its credit units). */
+const SUMMED = [
+  'sessions',
+  'input_tokens',
+  'output_tokens',
+  'cache_read_tokens',
+  'cache_write_tokens',
+  'tool_calls',
+  'tool_errors',
+  'git_commits',
+  'git_prs_created',
+  'git_prs_merged',
+];
 
 /** SQL: the repositories of the `repository` filter, as parameter `$n` (null: all). */
 const only = (n: number) => `($${n}::text IS NULL OR repo_id = $${n}::text)`;
@@ -50,14 +67,24 @@ export const repoReportStore = {
     );
   },
 
-  /** The people active in each repository over the whole range (each once). */
-  async people(db: Queryable, r: Range, repoId: string | null): Promise<Map<string, number>> {
-    const rows = await db.query<{ repo_id: string; people: number }>(
-      `SELECT repo_id, count(DISTINCT user_id)::int AS people FROM analytics_repo_day
-       WHERE org_id = $1 AND day BETWEEN $2::date AND $3::date AND events > 0 AND ${only(4)} GROUP BY repo_id`,
+  /**
+   * Each repository's sums over the range and its people active in the range (each once), for the
+   * repositories with usage there: one row per repository, summed by the database in one pass over
+   * the range's rows, grouped by repository and person (a few hundred groups, not one per day).
+   * The same sums as `days` adds up: every counter of a session-day comes with its events and a
+   * session-day moves whole, so a row without events (which `days` leaves out) counts nothing.
+   */
+  async totals(db: Queryable, r: Range, repoId: string | null): Promise<RepoTotalRow[]> {
+    return db.query<RepoTotalRow>(
+      `SELECT repo_id, count(*) FILTER (WHERE active)::int AS active_people, sum(credit_units)::text AS credit_units,
+              ${SUMMED.map((c) => `sum(${c})::bigint AS ${c}`).join(', ')}
+       FROM (
+         SELECT repo_id, bool_or(events > 0) AS active, sum(credit_units) AS credit_units, ${SUMMED.map((c) => `sum(${c}) AS ${c}`).join(', ')}
+         FROM analytics_repo_day WHERE org_id = $1 AND day BETWEEN $2::date AND $3::date AND ${only(4)} GROUP BY repo_id, user_id
+       ) AS p
+       GROUP BY repo_id HAVING bool_or(active)`,
       [r.orgId, r.from, r.to, repoId],
     );
-    return new Map(rows.map((x) => [x.repo_id, x.people]));
   },
 
   /**

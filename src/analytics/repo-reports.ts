@@ -1,7 +1,7 @@
 import { DAY_MS, dayStartMs } from '../core/days.js';
 import { scoreReport, type Evaluation } from '../readiness/levels.js';
-import { roundCredits, UNITS_PER_CREDIT } from './credits.js';
-import type { LevelReport, RepoDayRow } from './repo-report-store.js';
+import { roundCredits, tokenSums, UNITS_PER_CREDIT } from './credits.js';
+import type { LevelReport, RepoDayRow, RepoTotalRow } from './repo-report-store.js';
 import { MIN_REPOSITORIES, type LevelRow, type RepositoryRow } from './repo-schemas.js';
 
 /** num / den rounded half up to `decimals` places, worked out exactly; null when den is 0. */
@@ -43,37 +43,25 @@ export function levelsByDay(reports: LevelReport[], days: string[]) {
 type Level = (repo: string, day: number) => number | null;
 
 /** The repositories report's rows: one per repository with usage in the range, most credits first (then id). */
-export function repositoryRows(rows: RepoDayRow[], people: Map<string, number>, latest: Map<string, string>, days: string[], level: Level): RepositoryRow[] {
-  const sums = new Map<string, { units: bigint; n: Record<string, number> }>();
-  const counted = ['input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'sessions', 'tool_calls', 'tool_errors'] as const;
-  const more = ['git_commits', 'git_prs_created', 'git_prs_merged'] as const;
-  for (const r of rows) {
-    let s = sums.get(r.repo_id);
-    if (s === undefined) sums.set(r.repo_id, (s = { units: 0n, n: {} }));
-    s.units += BigInt(r.credit_units);
-    for (const k of [...counted, ...more]) s.n[k] = (s.n[k] ?? 0) + Number(r[k]);
-  }
-  const out: (RepositoryRow & { units: bigint })[] = [...sums].map(([repo, s]) => {
-    const n = (k: string) => s.n[k] ?? 0;
+export function repositoryRows(totals: RepoTotalRow[], latest: Map<string, string>, days: string[], level: Level): RepositoryRow[] {
+  const out = totals.map((t) => {
+    const units = BigInt(t.credit_units);
+    const tokens = tokenSums(t);
     return {
-      units: s.units,
-      repository: repo,
-      billable_tokens: roundCredits(s.units),
-      input_tokens: n('input_tokens'),
-      output_tokens: n('output_tokens'),
-      cache_read_tokens: n('cache_read_tokens'),
-      cache_write_tokens: n('cache_write_tokens'),
-      tokens: n('input_tokens') + n('output_tokens') + n('cache_read_tokens') + n('cache_write_tokens'),
-      sessions: n('sessions'),
-      active_people: people.get(repo) ?? 0,
-      tool_calls: n('tool_calls'),
-      tool_errors: n('tool_errors'),
-      git_commits: n('git_commits'),
-      git_prs_created: n('git_prs_created'),
-      git_prs_merged: n('git_prs_merged'),
-      credits_per_merged_pr: perMerged(s.units, n('git_prs_merged')),
-      latest_report_id: latest.get(repo) ?? null,
-      readiness: days.map((date, i) => ({ date, level: level(repo, i) })),
+      units,
+      repository: t.repo_id,
+      ...tokens,
+      tokens: tokens.input_tokens + tokens.output_tokens + tokens.cache_read_tokens + tokens.cache_write_tokens,
+      sessions: Number(t.sessions),
+      active_people: Number(t.active_people),
+      tool_calls: Number(t.tool_calls),
+      tool_errors: Number(t.tool_errors),
+      git_commits: Number(t.git_commits),
+      git_prs_created: Number(t.git_prs_created),
+      git_prs_merged: Number(t.git_prs_merged),
+      credits_per_merged_pr: perMerged(units, Number(t.git_prs_merged)),
+      latest_report_id: latest.get(t.repo_id) ?? null,
+      readiness: days.map((date, i) => ({ date, level: level(t.repo_id, i) })),
     };
   });
   out.sort((a, b) => (a.units === b.units ? (a.repository < b.repository ? -1 : 1) : a.units > b.units ? -1 : 1));

@@ -4,7 +4,7 @@ import { dayStartMs, DAY_MS, utcDay } from '../core/days.js';
 import { errors } from '../core/http/errors.js';
 import { canonicalRepoId, notARepoUrl } from '../core/net/repo-id.js';
 import type { RepoHint } from '../events/repository.js';
-import { roundCredits } from './credits.js';
+import { tokenSums } from './credits.js';
 import { reportRange } from './dates.js';
 import { repoReportStore as store, type RepoDayRow } from './repo-report-store.js';
 import { levelRows, levelsByDay, repositoryRows } from './repo-reports.js';
@@ -54,10 +54,10 @@ export class RepositoryAnalytics {
   async report(orgId: string, q: RepositoriesQuery) {
     const { meta, r, days, repoId } = this.range(orgId, q);
     if (!r) return { data: [], meta };
-    const [rows, people] = await Promise.all([store.days(this.db, r, repoId), store.people(this.db, r, repoId)]);
-    const repos = [...people.keys()].sort();
+    const totals = await store.totals(this.db, r, repoId);
+    const repos = totals.map((x) => x.repo_id).sort();
     const [reports, latest] = await Promise.all([this.levelReports(orgId, repos, days), store.latestReports(this.db, orgId, repos)]);
-    return { data: repositoryRows(rows, people, latest, days, levelsByDay(reports, days)), meta };
+    return { data: repositoryRows(totals, latest, days, levelsByDay(reports, days)), meta };
   }
 
   /** GET /analytics/repositories/readiness: usage grouped by the level each repository had each day. */
@@ -83,18 +83,7 @@ export class RepositoryAnalytics {
 }
 
 /** /tokens?group_by=repository rows: one per repository and day with usage, credits rounded once per row. */
-export const tokensByRepository = (rows: RepoDayRow[]) =>
-  rows
-    .map((r) => ({
-      date: r.date,
-      group_key: r.repo_id,
-      billable_tokens: roundCredits(r.credit_units),
-      input_tokens: Number(r.input_tokens),
-      output_tokens: Number(r.output_tokens),
-      cache_read_tokens: Number(r.cache_read_tokens),
-      cache_write_tokens: Number(r.cache_write_tokens),
-    }))
-    .sort(byDateThenKey);
+export const tokensByRepository = (rows: RepoDayRow[]) => rows.map((r) => ({ date: r.date, group_key: r.repo_id, ...tokenSums(r) })).sort(byDateThenKey);
 
 /** /activity?group_by=repository rows: people active in each repository each day. */
 export const activityByRepository = (rows: RepoDayRow[]) =>

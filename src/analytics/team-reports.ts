@@ -1,4 +1,4 @@
-import { roundCredits } from './credits.js';
+import { tokenSums } from './credits.js';
 import { byText } from './day-reports.js';
 import type { ActivityTeamRow, TokensTeamRow } from './schemas.js';
 import type { TeamTokensDay } from './team-store.js';
@@ -11,18 +11,7 @@ const byDateThenKey = (x: { date: string; group_key: string }, y: { date: string
 
 /** /tokens?group_by=team rows: one per team and day with usage, credits rounded once per row. */
 export function tokensByTeam(rows: TeamTokensDay[], nameOn: NameOn): TokensTeamRow[] {
-  return rows
-    .map((r) => ({
-      date: r.date,
-      group_key: r.team_id,
-      team_name: nameOn(r.team_id, r.date),
-      billable_tokens: roundCredits(r.credit_units),
-      input_tokens: Number(r.input_tokens),
-      output_tokens: Number(r.output_tokens),
-      cache_read_tokens: Number(r.cache_read_tokens),
-      cache_write_tokens: Number(r.cache_write_tokens),
-    }))
-    .sort(byDateThenKey);
+  return rows.map((r) => ({ date: r.date, group_key: r.team_id, team_name: nameOn(r.team_id, r.date), ...tokenSums(r) })).sort(byDateThenKey);
 }
 
 /** /activity?group_by=team rows: one per team and day with an active member. */
