@@ -5,8 +5,14 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Tests in two sizes. `processes`: files that start orgctl (or git, npm, a host agent) as real
- * processes, which take most of the suite's time. `fast`: everything else, in-process over
- * Fastify's inject. `npm test` runs both; `npm run test:fast` the fast part alone.
+ * processes, which take most of the suite's time; each file in a process of its own. `fast`:
+ * everything else, in-process over Fastify's inject, its files sharing one worker's imported
+ * modules (isolate: false): importing the app anew took most of a fast file's time, and the
+ * helpers register their cleanups per file (test/helpers/after-file.ts). A file that starts
+ * processes goes in `processes` even if it is quick alone: from the shared worker, grown to
+ * hundreds of megabytes, every process costs more to start (the readiness evaluator's files ran
+ * 3-6 times longer there; bench/RESULTS.md). `npm test` runs both; `npm run test:fast` the fast
+ * part alone.
  */
 const PROCESSES = [
   'test/e2e/**/*.test.ts',
@@ -18,7 +24,13 @@ const PROCESSES = [
   'test/computers/byom-*.test.ts',
   'test/analytics/demo-seed.test.ts',
   'test/readiness/upload-command.test.ts',
-  'test/readiness/evaluate/command.test.ts',
+  'test/readiness/evaluate/*.test.ts',
+  'test/readiness/fix/*.test.ts',
+  'test/automations/ci-edit-plain-git.test.ts',
+  'test/webhooks/events.test.ts',
+  'test/core/run-process.test.ts',
+  'test/core/build-assets.test.ts',
+  'test/client/generated-client.test.ts',
   'test/hooks/cli.test.ts',
   'test/hooks/telemetry-delivery.test.ts',
   'test/hooks/telemetry.test.ts',
@@ -42,7 +54,7 @@ export default defineConfig({
       ORGCTL_APP_URL: '',
     },
     projects: [
-      { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: PROCESSES } },
+      { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: PROCESSES, isolate: false } },
       { extends: true, test: { name: 'processes', include: PROCESSES } },
     ],
   },
