@@ -1,4 +1,5 @@
 import type { Db, Queryable } from '../core/db/db.js';
+import { REPO_COUNTERS } from './repo-rollups.js';
 import type { Range } from './store.js';
 
 /** One repository's sums on one day (a day with usage there). */
@@ -31,19 +32,8 @@ export interface LevelReport {
   report: string;
 }
 
-/** The counters a repository's total adds up (besides its credit units). */
-const SUMMED = [
-  'sessions',
-  'input_tokens',
-  'output_tokens',
-  'cache_read_tokens',
-  'cache_write_tokens',
-  'tool_calls',
-  'tool_errors',
-  'git_commits',
-  'git_prs_created',
-  'git_prs_merged',
-];
+/** The counters a repository's total adds up (besides its credit units): all but `events`, which only says a row is active. */
+const SUMMED = REPO_COUNTERS.filter((c) => c !== 'events');
 
 /** SQL: the repositories of the `repository` filter, as parameter `$n` (null: all). */
 const only = (n: number) => `($${n}::text IS NULL OR repo_id = $${n}::text)`;

@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { builtWorkerUrl } from '../core/built-worker.js';
 import { errors } from '../core/http/errors.js';
 import { joined, type BodyChunks } from './body-chunks.js';
 import { decodeExport, unpack, type Records, type Signal } from './decode.js';
@@ -17,18 +16,6 @@ export const DECODE_IN_THREAD_BYTES = 256 * 1024;
 /** One thread per core but the event loop's, at most 4. */
 const defaultThreads = () => Math.max(1, Math.min(4, availableParallelism() - 1));
 
-/**
- * The compiled thread script. Run from the TypeScript sources (the tests under Vitest), a thread
- * cannot load TypeScript, so it takes the build's copy: `npm test` builds first.
- */
-function workerUrl(): URL {
-  const here = new URL('./decode-worker.js', import.meta.url);
-  if (!import.meta.url.endsWith('.ts')) return here;
-  const built = new URL('../../dist/otlp/decode-worker.js', import.meta.url);
-  if (!existsSync(fileURLToPath(built))) throw new Error('dist/otlp/decode-worker.js is missing: run `npm run build` before the tests');
-  return built;
-}
-
 interface Pending {
   signal: Signal;
   resolve: (records: Records[Signal]) => void;
@@ -40,7 +27,7 @@ class Thread {
   readonly worker: Worker;
 
   constructor(onGone: (t: Thread) => void) {
-    this.worker = new Worker(workerUrl());
+    this.worker = new Worker(builtWorkerUrl('./decode-worker.js', import.meta.url));
     // An idle thread does not keep the process alive; close() ends it with the service.
     this.worker.unref();
     this.worker.on('message', (reply: DecodeReply) => {

@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { builtWorkerUrl } from '../built-worker.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Clock, Timer } from '../clock.js';
@@ -9,18 +8,6 @@ import type { ConnectionGuard } from './connections.js';
 import { checkDatabase } from './health.js';
 import { Heartbeat } from './heartbeat.js';
 import type { FromHealthThread, HealthWorkerData, ToHealthThread } from './health-worker.js';
-
-/**
- * The compiled thread script. Run from the TypeScript sources (the tests under Vitest), a thread
- * cannot load TypeScript, so it takes the build's copy: `npm test` builds first.
- */
-function workerUrl(): URL {
-  const here = new URL('./health-worker.js', import.meta.url);
-  if (!import.meta.url.endsWith('.ts')) return here;
-  const built = new URL('../../../dist/core/http/health-worker.js', import.meta.url);
-  if (!existsSync(fileURLToPath(built))) throw new Error('dist/core/http/health-worker.js is missing: run `npm run build` before the tests');
-  return built;
-}
 
 export interface HealthThreadDeps {
   config: Config;
@@ -53,7 +40,7 @@ export class HealthThread {
   ) {
     this.beating = heartbeat.start(deps.clock);
     const data: HealthWorkerData = { config: deps.config, heartbeat: heartbeat.buffer, connections: deps.connections.shared() };
-    this.worker = new Worker(workerUrl(), { workerData: data });
+    this.worker = new Worker(builtWorkerUrl('./health-worker.js', import.meta.url), { workerData: data });
     this.exited = new Promise((resolve) => this.worker.once('exit', () => resolve()));
     this.worker.on('message', (message: FromHealthThread) => {
       if (message.type === 'ready?') void this.answerReady(message.id);
