@@ -112,7 +112,10 @@ async function killGroup(pgid: number): Promise<void> {
       // gone
     }
   };
+  // The whole group, not only its leader: the install's own processes are its leader's children.
   signal('SIGTERM');
-  for (let i = 0; i < 30 && alive(pgid); i++) await systemClock.sleep(100);
+  for (let i = 0; i < 30 && alive(-pgid); i++) await systemClock.sleep(100);
   signal('SIGKILL');
+  // Gone before the agent says so and takes work: a retried step must not run beside the old one.
+  for (let i = 0; i < 20 && alive(-pgid); i++) await systemClock.sleep(100);
 }
