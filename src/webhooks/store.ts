@@ -33,6 +33,19 @@ export interface DueDelivery {
   secret: string;
 }
 
+/** The outcome of one attempt, to be recorded (`finish`). */
+export interface Outcome {
+  id: string;
+  ok: boolean;
+  statusCode: number | null;
+  error: string | null;
+  /** When the attempt ended. */
+  at: Date;
+  durationMs: number;
+  /** When to try again, or null: not again (it succeeded, or its retry window is over). */
+  retryAt: Date | null;
+}
+
 export interface DeliveryRow {
   id: string;
   event_id: string;
@@ -50,6 +63,8 @@ export interface DeliveryRow {
 export const ENDPOINT_SECRET: SealedColumn = { table: 'webhook_endpoints', id: 'id', column: 'secret' };
 
 const endpointColumns = `id, org_id, url, description, event_types, format, secret, created_by, enabled, disabled_reason, failing_since, created_at, updated_at`;
+// Times travel in arrays as ISO text: the drivers agree on that, not on arrays of dates.
+const iso = (dates: readonly (Date | null)[]) => dates.map((d) => d?.toISOString() ?? null);
 const after = (now: string, ms: string) => `(${now}::timestamptz + ${ms}::int * interval '1 millisecond')`;
 
 /**
@@ -135,44 +150,52 @@ export const webhooksStore = {
     );
   },
 
-  /** The next pending delivery's due time, for the worker's sleep. */
-  async nextDue(db: Queryable): Promise<Date | null> {
-    const rows = await db.query<{ at: Date | null }>(`SELECT min(next_attempt_at) AS at FROM webhook_deliveries WHERE status = 'pending'`);
-    return rows[0]?.at ?? null;
-  },
-
   /**
-   * Records an attempt and its outcome, if `owner` still holds the lease: succeeded, pending again
-   * at `retryAt`, or failed (retryAt null). A success clears the endpoint's failing streak.
+   * Records attempts and their outcomes, in one statement, for the deliveries `owner` still holds
+   * the lease of: succeeded, pending again at `retryAt`, or failed (retryAt null). Each endpoint's
+   * failing streak follows its outcomes in time order: a success ends it, the first failure after
+   * that starts it. Returns the endpoints with a failure among the recorded outcomes, and the
+   * last failure's error, for the caller to disable the ones failing for too long.
    */
-  async finish(
-    db: Queryable,
-    d: { id: string; owner: string; endpointId: string },
-    outcome: { ok: boolean; statusCode: number | null; error: string | null; durationMs: number; retryAt: Date | null },
-    now: Date,
-  ): Promise<boolean> {
-    const status = outcome.ok ? 'succeeded' : outcome.retryAt ? 'pending' : 'failed';
-    const rows = await db.query(
-      `UPDATE webhook_deliveries SET status = $3, lease_owner = NULL, lease_expires_at = NULL, last_status_code = $4, last_error = $5,
-         last_attempt_at = $6, next_attempt_at = coalesce($7, next_attempt_at)
-       WHERE id = $1 AND lease_owner = $2 RETURNING id`,
-      [d.id, d.owner, status, outcome.statusCode, outcome.error, now, outcome.retryAt],
+  async finish(db: Queryable, owner: string, outcomes: readonly Outcome[]): Promise<{ endpoint_id: string; last_error: string | null }[]> {
+    if (outcomes.length === 0) return [];
+    const column = <K extends keyof Outcome>(k: K) => outcomes.map((o) => o[k]);
+    const status = outcomes.map((o) => (o.ok ? 'succeeded' : o.retryAt ? 'pending' : 'failed'));
+    return db.query(
+      `WITH o AS (
+         SELECT * FROM unnest($2::uuid[], $3::text[], $4::int[], $5::text[], $6::timestamptz[], $7::timestamptz[], $8::int[])
+           AS o(id, status, code, error, at, retry_at, duration_ms)
+       ),
+       done AS (
+         UPDATE webhook_deliveries d SET status = o.status, lease_owner = NULL, lease_expires_at = NULL, last_status_code = o.code,
+           last_error = o.error, last_attempt_at = o.at, next_attempt_at = coalesce(o.retry_at, d.next_attempt_at)
+         FROM o WHERE d.id = o.id AND d.lease_owner = $1
+         RETURNING d.id, d.endpoint_id, o.status, o.error, o.at
+       ),
+       attempts AS (
+         INSERT INTO webhook_attempts (delivery_id, attempted_at, status_code, error, duration_ms)
+         SELECT o.id, o.at, o.code, o.error, o.duration_ms FROM o JOIN done USING (id)
+       ),
+       last_success AS (
+         SELECT endpoint_id, max(at) FILTER (WHERE status = 'succeeded') AS at FROM done GROUP BY endpoint_id
+       ),
+       streak AS (
+         SELECT d.endpoint_id, s.at IS NOT NULL AS succeeded,
+           min(d.at) FILTER (WHERE d.status <> 'succeeded' AND (s.at IS NULL OR d.at > s.at)) AS failing_since,
+           (array_agg(d.error ORDER BY d.at DESC) FILTER (WHERE d.status <> 'succeeded'))[1] AS last_error,
+           bool_or(d.status <> 'succeeded') AS failed
+         FROM done d JOIN last_success s USING (endpoint_id) GROUP BY d.endpoint_id, s.at
+       ),
+       endpoints AS (
+         UPDATE webhook_endpoints w
+         SET failing_since = CASE WHEN s.succeeded THEN s.failing_since ELSE coalesce(w.failing_since, s.failing_since) END
+         FROM streak s
+         WHERE w.id = s.endpoint_id
+           AND w.failing_since IS DISTINCT FROM (CASE WHEN s.succeeded THEN s.failing_since ELSE coalesce(w.failing_since, s.failing_since) END)
+       )
+       SELECT endpoint_id, last_error FROM streak WHERE failed`,
+      [owner, column('id'), status, column('statusCode'), column('error'), iso(column('at')), iso(column('retryAt')), column('durationMs')],
     );
-    if (rows.length === 0) return false;
-    await db.query(`INSERT INTO webhook_attempts (delivery_id, attempted_at, status_code, error, duration_ms) VALUES ($1, $2, $3, $4, $5)`, [
-      d.id,
-      now,
-      outcome.statusCode,
-      outcome.error,
-      outcome.durationMs,
-    ]);
-    await db.query(
-      outcome.ok
-        ? `UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL`
-        : `UPDATE webhook_endpoints SET failing_since = $2 WHERE id = $1 AND failing_since IS NULL`,
-      outcome.ok ? [d.endpointId] : [d.endpointId, now],
-    );
-    return true;
   },
 
   /** Disables the endpoint if it has failed for `ms` or longer; returns it when it did so now. */

@@ -6,7 +6,7 @@ import { sign } from './signing.js';
 import { slackBody } from './slack.js';
 import { contextOf } from '../core/secrets/reseal.js';
 import { SecretBox } from '../core/secrets/secret-box.js';
-import { ENDPOINT_SECRET, webhooksStore as store, type DueDelivery } from './store.js';
+import { ENDPOINT_SECRET, webhooksStore as store, type DueDelivery, type Outcome } from './store.js';
 
 const DAY_MS = 86_400_000;
 
@@ -46,16 +46,22 @@ function retryAt(created: Date, attempts: number, now: Date, s: Pick<DeliverySet
 }
 
 /**
- * Sends the queued deliveries, started by `orgctl serve` beside the provisioning engine. Each tick it
- * claims due deliveries (a lease each, FOR UPDATE SKIP LOCKED: any number of processes share the
- * queue) and posts them; a delivery whose process dies is taken again when its lease expires, so
- * every event is delivered at least once, always under its one `webhook-id` and body.
+ * Sends the queued deliveries, started by `orgctl serve` beside the provisioning engine. Each round
+ * it records the outcomes of the sends that ended since the last, then claims due deliveries (a
+ * lease each, FOR UPDATE SKIP LOCKED: any number of processes share the queue) and posts them. A
+ * round is one statement for the outcomes and one for the claim, however many deliveries they
+ * hold. A delivery whose process dies before its outcome is recorded is taken again when its
+ * lease expires, so every event is delivered at least once, always under its one `webhook-id` and body.
  */
 export class DeliveryWorker {
   readonly id = `webhooks:${randomUUID()}`;
   private timer: Timer | undefined;
   private ticking: Promise<void> | undefined;
   private readonly inFlight = new Set<Promise<void>>();
+  /** Outcomes of ended sends, recorded by the next round. */
+  private outcomes: Outcome[] = [];
+  /** Set when a round filled every free place: more may be due, so the next round starts as soon as one frees. */
+  private full = false;
   private stopped = true;
 
   constructor(
@@ -69,19 +75,23 @@ export class DeliveryWorker {
 
   start(): void {
     this.stopped = false;
-    // The loop polls again a tick after claiming, not after its deliveries end: a slow endpoint
-    // holds one of `concurrency` places for up to `timeoutMs`, never the others' next deliveries.
-    const loop = () => {
-      this.ticking = this.claim()
-        .then((sends) => {
-          for (const s of sends) s.catch((err: unknown) => this.log.warn({ err }, 'webhook delivery failed'));
-        })
-        .catch((err) => this.log.warn({ err }, 'webhook delivery tick failed'))
-        .finally(() => {
-          if (!this.stopped) this.timer = this.clock.timeout(loop, this.settings.tickMs, { keepAlive: false });
-        });
-    };
-    loop();
+    this.loop();
+  }
+
+  // A round starts a tick after the last, or sooner when the last filled every place and one has
+  // freed; not after its deliveries end: a slow endpoint holds one of `concurrency` places for up
+  // to `timeoutMs`, never the others' next deliveries.
+  private loop(): void {
+    this.timer?.cancel();
+    this.timer = undefined;
+    this.ticking = this.round()
+      .then((sends) => {
+        for (const s of sends) s.catch((err: unknown) => this.log.warn({ err }, 'webhook delivery failed'));
+      })
+      .catch((err) => this.log.warn({ err }, 'webhook delivery round failed'))
+      .finally(() => {
+        if (!this.stopped && !this.full) this.timer = this.clock.timeout(() => this.loop(), this.settings.tickMs, { keepAlive: false });
+      });
   }
 
   async stop(): Promise<void> {
@@ -89,24 +99,35 @@ export class DeliveryWorker {
     this.timer?.cancel();
     await this.ticking;
     await Promise.allSettled([...this.inFlight]);
+    await this.record().catch((err) => this.log.warn({ err }, 'webhook delivery outcomes not recorded'));
   }
 
   /** Claims what is due and sends it; resolves when those deliveries are recorded. */
   async tick(): Promise<void> {
-    await Promise.all(await this.claim());
+    await Promise.all(await this.round());
+    await this.record();
   }
 
-  /** Claims what is due, as many as there are free places, and starts sending each: its send, tracked. */
-  private async claim(): Promise<Promise<void>[]> {
+  /** Records the ended sends' outcomes, then claims what is due, as many as there are free places, and starts sending each. */
+  private async round(): Promise<Promise<void>[]> {
+    await this.record();
     const free = this.settings.concurrency - this.inFlight.size;
+    this.full = free <= 0;
     if (free <= 0) return [];
-    const claimed = await this.db.transaction(() => store.claim(this.db, this.id, free, this.settings.leaseMs, this.clock.now()));
+    const claimed = await store.claim(this.db, this.id, free, this.settings.leaseMs, this.clock.now());
+    this.full = claimed.length === free;
     return claimed.map((d) => this.track(this.deliver(d)));
   }
 
   private track(p: Promise<void>): Promise<void> {
     this.inFlight.add(p);
-    return p.finally(() => this.inFlight.delete(p));
+    return p.finally(() => {
+      this.inFlight.delete(p);
+      if (this.full && !this.stopped) {
+        this.full = false;
+        void this.ticking?.then(() => !this.stopped && this.loop());
+      }
+    });
   }
 
   private async deliver(d: DueDelivery): Promise<void> {
@@ -119,21 +140,31 @@ export class DeliveryWorker {
       'webhook-signature': sign(this.secrets.open(d.secret, contextOf(ENDPOINT_SECRET)), d.event_id, ts, body),
     };
     const result = await send(d.url, headers, body, this.settings.policy, this.clock, this.settings.timeoutMs);
+    const at = this.clock.now();
+    const retry = result.ok ? null : retryAt(d.created_at, d.attempts, at, this.settings);
+    this.outcomes.push({ id: d.id, ...result, at, durationMs: at.getTime() - started.getTime(), retryAt: retry });
+  }
+
+  /** Records the outcomes gathered so far, and disables the endpoints among them that have failed for a day. */
+  private async record(): Promise<void> {
+    const outcomes = this.outcomes;
+    if (outcomes.length === 0) return;
+    this.outcomes = [];
+    let failing: { endpoint_id: string; last_error: string | null }[];
+    try {
+      failing = await store.finish(this.db, this.id, outcomes);
+    } catch (e) {
+      // Kept for the next round; should the leases expire first, the deliveries are sent again.
+      this.outcomes.unshift(...outcomes);
+      throw e;
+    }
     const now = this.clock.now();
-    const next = result.ok ? null : retryAt(d.created_at, d.attempts, now, this.settings);
-    await this.db.transaction(async () => {
-      const held = await store.finish(
-        this.db,
-        { id: d.id, owner: d.lease_owner, endpointId: d.endpoint_id },
-        { ...result, durationMs: now.getTime() - started.getTime(), retryAt: next },
-        now,
-      );
-      if (!held || result.ok) return;
-      const reason = `Disabled after failing for a day; last error: ${result.error ?? 'unknown'}`;
-      const disabled = await store.disableIfFailingFor(this.db, d.endpoint_id, this.settings.retryWindowMs, reason, now);
+    for (const f of failing) {
+      const reason = `Disabled after failing for a day; last error: ${f.last_error ?? 'unknown'}`;
+      const disabled = await store.disableIfFailingFor(this.db, f.endpoint_id, this.settings.retryWindowMs, reason, now);
       // The owner is told in the web app and CLI (the endpoint shows as disabled with its reason)
       // and in the service log, which operators watch.
       if (disabled) this.log.warn({ endpointId: disabled.id, orgId: disabled.org_id, url: disabled.url }, 'webhook endpoint disabled after a day of failures');
-    });
+    }
   }
 }
