@@ -149,13 +149,13 @@ export function buildServices(config: Config, deps: ServiceDeps): Services {
     scimTokens: new ScimTokens({ db, clock }),
     alerts,
     webhooks,
-    deliveries: new DeliveryWorker(
+    deliveries: new DeliveryWorker({
       db,
-      { ...DEFAULT_DELIVERY, tickMs: config.webhooksTickMs, leaseMs: config.webhooksLeaseMs, firstRetryMs: config.webhooksFirstRetryMs, policy },
+      settings: { ...DEFAULT_DELIVERY, tickMs: config.webhooksTickMs, leaseMs: config.webhooksLeaseMs, firstRetryMs: config.webhooksFirstRetryMs, policy },
       clock,
       log,
       secrets,
-    ),
+    }),
     readiness: new ReadinessService({ db, clock, outbox: webhooks }),
     automations: new AutomationsService({
       db,

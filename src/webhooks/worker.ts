@@ -38,6 +38,15 @@ interface Logger {
   warn(obj: object, msg: string): void;
 }
 
+export interface DeliveryDeps {
+  db: Db;
+  settings: DeliverySettings;
+  clock: Clock;
+  log: Logger;
+  /** Opens the endpoints' stored secrets (SECRETS_KEY); by default none is sealed. */
+  secrets?: SecretBox;
+}
+
 /** When a delivery that failed its `attempts`-th attempt is tried again, or null when its window is over. */
 function retryAt(created: Date, attempts: number, now: Date, s: Pick<DeliverySettings, 'firstRetryMs' | 'retryWindowMs'>): Date | null {
   const delay = Math.min(s.firstRetryMs * 2 ** Math.max(0, attempts - 1), s.retryWindowMs / 6);
@@ -64,14 +73,19 @@ export class DeliveryWorker {
   private full = false;
   private stopped = true;
 
-  constructor(
-    private readonly db: Db,
-    private readonly settings: DeliverySettings,
-    private readonly clock: Clock,
-    private readonly log: Logger,
-    /** Opens the endpoints' stored secrets (SECRETS_KEY). */
-    private readonly secrets: SecretBox = new SecretBox(undefined),
-  ) {}
+  private readonly db: Db;
+  private readonly settings: DeliverySettings;
+  private readonly clock: Clock;
+  private readonly log: Logger;
+  private readonly secrets: SecretBox;
+
+  constructor({ db, settings, clock, log, secrets = new SecretBox(undefined) }: DeliveryDeps) {
+    this.db = db;
+    this.settings = settings;
+    this.clock = clock;
+    this.log = log;
+    this.secrets = secrets;
+  }
 
   start(): void {
     this.stopped = false;
