@@ -1,3 +1,4 @@
+import { inject } from 'vitest';
 import { DbError, type Db, type Queryable } from '../../src/core/db/db.js';
 import { PgliteDb } from '../../src/core/db/pglite-engine.js';
 
@@ -39,9 +40,11 @@ export async function leaseTemplateDb(dump: () => Uint8Array): Promise<Db> {
   const spare = spares.pop();
   if (spare) return new Lease(spare);
   const db = await PgliteDb.open({ dataDir: 'memory://', loadDataDir: dump() });
-  // Taken once per worker, from a database nobody has used yet.
-  template ??= describeTemplate(db);
-  await template;
+  if (keeping()) {
+    // Taken once per worker, from a database nobody has used yet.
+    template ??= describeTemplate(db);
+    await template;
+  }
   return new Lease(db);
 }
 
@@ -50,9 +53,14 @@ export function spareCount(): number {
   return spares.length;
 }
 
+/** Where each file has modules of its own (the `processes` project), no later file would find a kept database. */
+function keeping(): boolean {
+  return inject('keepPgliteDatabases') === true;
+}
+
 /** Resets `db` and keeps it for the next file, or closes it if it cannot be made the template again. */
 async function giveBack(db: PgliteDb): Promise<void> {
-  if (spares.length < MAX_SPARES && (await resetToTemplate(db))) spares.push(db);
+  if (keeping() && spares.length < MAX_SPARES && (await resetToTemplate(db))) spares.push(db);
   else await db.close();
 }
 
