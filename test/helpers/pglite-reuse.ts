@@ -5,7 +5,7 @@ import { PgliteDb } from '../../src/core/db/pglite-engine.js';
 /**
  * PGlite databases kept across the test files of a worker, reset to the template between them.
  * Opening one from the template costs about 1.3 s of CPU (starting PostgreSQL in WebAssembly,
- * unpacking the dump); putting a used one back costs a few hundredths of that. Files of the
+ * unpacking the dump); putting a used one back costs about a tenth of that. Files of the
  * `fast` project share modules (isolate: false), so a database a file gave back is here for
  * the next one.
  *
@@ -14,8 +14,8 @@ import { PgliteDb } from '../../src/core/db/pglite-engine.js';
  * reset is DISCARD ALL (settings, session advisory locks, temporary tables, prepared
  * statements), TRUNCATE of the tables the template leaves empty and setval of every sequence
  * to its template value. Then a fingerprint is compared with the template's: the content of
- * every table and sequence, and every system catalog (tables, columns, functions, roles,
- * database settings, statistics...). Anything a file did that the reset does not undo (a table
+ * every table and sequence, and of every system catalog (tables, columns, functions, roles,
+ * database settings, statistics...) its rows' count and the count written since the template. Anything a file did that the reset does not undo (a table
  * made or altered, a seeded row changed, ANALYZE) shows there, and that database is closed
  * rather than kept: a file always starts from the template state exactly.
  */
@@ -32,7 +32,7 @@ interface Template {
 let template: Promise<Template> | undefined;
 /** Databases given back and reset, waiting for the next file. */
 const spares: PgliteDb[] = [];
-/** One is enough for nearly every file; a file that opens several keeps the others' costs. */
+/** A file that holds two at once opens the second; both are then kept, for such files. */
 const MAX_SPARES = 2;
 
 /** A database in the template state: a spare if there is one, else a new one loaded from `dump`. */
@@ -71,8 +71,8 @@ async function resetToTemplate(db: PgliteDb): Promise<boolean> {
   try {
     // DISCARD ALL cannot run in a transaction block, and a script of several statements is one.
     await db.exec('DISCARD ALL');
-    // Truncating only the tables with rows halves the reset (a file fills a few of the 51); CASCADE
-    // takes the empty ones that refer to them (were a seeded one among them, the fingerprint would differ).
+    // Only the tables with rows (a file fills a few of the 51); CASCADE takes the empty ones that
+    // refer to them (were a seeded one among them, the fingerprint would differ).
     const tables = (await db.query<{ name: string }>(filled)).map((t) => t.name);
     // CHECKPOINT lets PostgreSQL drop the WAL so far, which would otherwise pile up in memory.
     await db.exec(`${tables.length ? `TRUNCATE ${tables.join(', ')} CASCADE;` : ''}${reset}\nCHECKPOINT;`);
