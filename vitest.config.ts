@@ -54,7 +54,8 @@ export default defineConfig({
       ORGCTL_APP_URL: '',
     },
     projects: [
-      { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: PROCESSES, isolate: false } },
+      // Its files also pass their PGlite databases on to the next file (test/helpers/pglite-reuse.ts).
+      { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: PROCESSES, isolate: false, provide: { keepPgliteDatabases: true } } },
       { extends: true, test: { name: 'processes', include: PROCESSES } },
     ],
   },

@@ -7,6 +7,8 @@ declare module 'vitest' {
     pgliteTemplate: string;
     /** The migrated database every test file's PostgreSQL database is created from (on PostgreSQL; '' on PGlite). */
     postgresTemplate: string;
+    /** Set where files share modules (the `fast` project): a database given back is kept for the next file. */
+    keepPgliteDatabases?: boolean;
   }
 }
 

@@ -5,6 +5,7 @@ import { inject } from 'vitest';
 import type { Db } from '../../src/core/db/db.js';
 import { PgliteDb } from '../../src/core/db/pglite-engine.js';
 import { PostgresDb } from '../../src/core/db/postgres-engine.js';
+import { leaseTemplateDb } from './pglite-reuse.js';
 
 export const onPostgres = Boolean(process.env.DATABASE_URL);
 
@@ -73,7 +74,8 @@ async function openTestDb(): Promise<TestDb> {
       },
     };
   }
-  const db = await PgliteDb.open({ dataDir: 'memory://', loadDataDir: readFileSync(inject('pgliteTemplate')) });
+  // A database another file gave back, reset to the template, or a new one (pglite-reuse.ts).
+  const db = await leaseTemplateDb(() => readFileSync(inject('pgliteTemplate')));
   return { db, url: undefined, drop: () => db.close() };
 }
 
