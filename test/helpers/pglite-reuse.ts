@@ -15,9 +15,10 @@ import { PgliteDb } from '../../src/core/db/pglite-engine.js';
  * statements), TRUNCATE of the tables the template leaves empty and setval of every sequence
  * to its template value. Then a fingerprint is compared with the template's: the content of
  * every table and sequence, and of every system catalog (tables, columns, functions, roles,
- * database settings, statistics...) its rows' count and the count written since the template. Anything a file did that the reset does not undo (a table
- * made or altered, a seeded row changed, ANALYZE) shows there, and that database is closed
- * rather than kept: a file always starts from the template state exactly.
+ * database settings, statistics...) its rows' count and the count written since the template.
+ * Anything a file did that the reset does not undo (a table made or altered, a seeded row
+ * changed, ANALYZE) shows there, and that database is closed rather than kept: a file always
+ * starts from the template state exactly.
  */
 
 /** What the reset runs, and the fingerprint it must reach: taken from a database fresh from the template. */
