@@ -68,14 +68,18 @@ const lockScopesSql = `WITH ${scopesCte}
 // The use of each locked scope this period (its people's user-day rows: a team's current members,
 // as its budget counts them) and an alert for every threshold it has reached; the unique key keeps
 // one per scope, threshold and period. Credit units are 1/10000 credit; the comparison is exact.
+// `used` is materialized: inlined, each scope's use was summed again for each of its thresholds. A
+// team's use is summed member by member (the (org, user, day) index), not over the whole
+// organization's month joined to the members.
 const insertAlertsSql = (source: string, periodEnd: string, now: string) => `
   WITH ${source},
-  used AS (
+  used AS MATERIALIZED (
     SELECT s.*, coalesce(CASE s.scope
       WHEN 'person' THEN (SELECT sum(d.credit_units) FROM analytics_user_day d
                           WHERE d.org_id = $1 AND d.user_id = s.scope_id AND d.day >= $3::date AND d.day < ${periodEnd}::date)
-      WHEN 'team' THEN (SELECT sum(d.credit_units) FROM team_members m JOIN analytics_user_day d
-                          ON d.org_id = $1 AND d.user_id = m.principal_id AND d.day >= $3::date AND d.day < ${periodEnd}::date
+      WHEN 'team' THEN (SELECT sum(x.units) FROM team_members m CROSS JOIN LATERAL (
+                          SELECT sum(d.credit_units) AS units FROM analytics_user_day d
+                          WHERE d.org_id = $1 AND d.user_id = m.principal_id AND d.day >= $3::date AND d.day < ${periodEnd}::date) AS x
                         WHERE m.team_id = s.scope_id)
       ELSE (SELECT sum(d.credit_units) FROM analytics_user_day d WHERE d.org_id = $1 AND d.day >= $3::date AND d.day < ${periodEnd}::date)
     END, 0) AS units

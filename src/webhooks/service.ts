@@ -82,7 +82,9 @@ export class WebhooksService implements AlertSink, Outbox {
     const problems = problemsOf(check, data);
     if (problems.length > 0) throw new Error(`webhook event ${type}: data does not match the catalogue: ${JSON.stringify(problems)}`);
     const now = this.clock.now();
-    await store.emit(this.db, { id: newMessageId(), orgId, type, body: JSON.stringify(envelope(type, now, data)) }, now);
+    const event = { id: newMessageId(), orgId, type, body: JSON.stringify(envelope(type, now, data)) };
+    // Joins the caller's transaction (its COMMIT carries the write), else commits on its own.
+    await this.db.transaction(async () => store.emit(this.db, event, now));
   }
 
   thresholdCrossed(orgId: string, alert: ThresholdCrossed): Promise<void> {

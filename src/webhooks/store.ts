@@ -1,4 +1,4 @@
-import type { Queryable } from '../core/db/db.js';
+import type { Queryable, Transaction } from '../core/db/db.js';
 import type { SealedColumn } from '../core/secrets/reseal.js';
 
 export interface EndpointRow {
@@ -113,10 +113,11 @@ export const webhooksStore = {
 
   /**
    * The event and a pending delivery to each enabled endpoint of the organization that takes its
-   * type, in one statement; nothing at all when no endpoint takes it. Whether it was stored.
+   * type, in one statement; nothing at all when no endpoint takes it. A write: it goes out with the
+   * caller's COMMIT rather than a round trip before it.
    */
-  async emit(db: Queryable, e: { id: string; orgId: string; type: string; body: string }, now: Date): Promise<boolean> {
-    const rows = await db.query(
+  emit(db: Transaction, e: { id: string; orgId: string; type: string; body: string }, now: Date): void {
+    db.write(
       `WITH targets AS (
          SELECT id FROM webhook_endpoints WHERE org_id = $2 AND enabled AND $3 = ANY(event_types)
        ),
@@ -126,11 +127,9 @@ export const webhooksStore = {
          RETURNING id
        )
        INSERT INTO webhook_deliveries (id, org_id, event_id, endpoint_id, status, next_attempt_at, created_at)
-       SELECT gen_random_uuid(), $2, ev.id, t.id, 'pending', $5, $5 FROM ev CROSS JOIN targets t
-       RETURNING id`,
+       SELECT gen_random_uuid(), $2, ev.id, t.id, 'pending', $5, $5 FROM ev CROSS JOIN targets t`,
       [e.id, e.orgId, e.type, e.body, now],
     );
-    return rows.length > 0;
   },
 
   /** Up to `limit` due deliveries, leased to `owner` until now + leaseMs. */
