@@ -32,7 +32,7 @@ const { values } = parseArgs({
     teams: { type: 'string', default: '4' },
     concurrency: { type: 'string', default: '4' },
     rounds: { type: 'string', default: '2' },
-    // Without it every batch of the organization waits for the one before at its end (the organization scope's lock).
+    // With it every batch also evaluates the organization's scope (its sum over the month).
     'no-organization-budget': { type: 'boolean', default: false },
   },
 });

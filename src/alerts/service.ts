@@ -70,7 +70,7 @@ export class AlertsService {
     const day = utcDay(now.getTime());
     const period = { start: monthStart(day), end: nextMonthStart(day) };
     // The embedded engine runs one transaction at a time: no batch can commit in between, no lock is needed.
-    if (this.db.engine === 'postgres') store.lockScopes(this.db, orgId, userIds, period.start, DEFAULT_THRESHOLDS);
+    if (this.db.engine === 'postgres') store.lockPeriod(this.db, orgId, period.start);
     const made = await store.evaluate(this.db, orgId, userIds, period, now, DEFAULT_THRESHOLDS);
     if (!this.sink) return;
     for (const row of made) {

@@ -21,17 +21,22 @@ export interface SettingsRow {
   organization_budget: string | null;
 }
 
-/** The key space of the alert scopes' advisory locks (rollup-store.ts holds 727140002 and 727140003). */
-const SCOPE_LOCKS = 727140067;
+/** The key space of the organizations' period locks, for alerts (rollup-store.ts holds 727140002 and 727140003). */
+const PERIOD_LOCKS = 727140067;
 
 const pgArray = (xs: readonly number[]) => `{${xs.join(',')}}`;
+
+// Every batch that recorded credits takes its organization's lock of the period, after its rollup
+// writes, until its transaction ends: the next statement, which reads the scopes' use, then sees
+// every batch that held it before, so of concurrent batches exactly one sees a total pass a
+// threshold. One lock per organization costs no parallelism: batches of one day already take turns
+// from their writes to the day's shared rows (rollup-store.ts) to their commit, and this lock is
+// taken after those. It reads no table, where a lock per open scope meant finding the scopes twice.
+const lockPeriodSql = `SELECT pg_advisory_xact_lock(${PERIOD_LOCKS}, hashtext($1::text || '/' || $2::text))`;
 
 // The scopes of the people in the batch (their limit: the individual one, else the global one), of
 // their teams with a budget, and of the organization when it has a budget, less those whose every
 // threshold is already alerted this period (the steady state past 100 % costs one indexed probe).
-// Each is locked (in the order of its key, so concurrent batches never wait in a cycle) until the
-// transaction ends: the next statement, which reads the scope's use, then sees every batch that
-// locked it before, so of concurrent batches exactly one sees the total pass a threshold.
 const scopesCte = `
   settings AS (
     SELECT coalesce(s.person_thresholds, $4::int[]) AS person, coalesce(s.team_thresholds, $4::int[]) AS team,
@@ -54,39 +59,36 @@ const scopesCte = `
     SELECT 'organization', o.id, o.name, st.organization_budget, st.org
     FROM organizations o CROSS JOIN settings st WHERE o.id = $1 AND st.organization_budget IS NOT NULL
   ),
-  open AS (
-    SELECT s.*, hashtext(s.scope || s.scope_id::text) AS k FROM scopes s
-    WHERE s.lim IS NOT NULL AND EXISTS (
-      SELECT 1 FROM unnest(s.thresholds) AS th(t) WHERE NOT EXISTS (
+  s AS (
+    SELECT sc.scope, sc.scope_id, sc.scope_name, sc.lim, sc.thresholds FROM scopes sc
+    WHERE sc.lim IS NOT NULL AND EXISTS (
+      SELECT 1 FROM unnest(sc.thresholds) AS th(t) WHERE NOT EXISTS (
         SELECT 1 FROM usage_alerts a
-        WHERE a.org_id = $1 AND a.scope = s.scope AND a.scope_id = s.scope_id AND a.threshold = th.t AND a.period_start = $3::date))
-    ORDER BY k, s.scope, s.scope_id
+        WHERE a.org_id = $1 AND a.scope = sc.scope AND a.scope_id = sc.scope_id AND a.threshold = th.t AND a.period_start = $3::date))
   )`;
-const lockScopesSql = `WITH ${scopesCte}
-  SELECT count(pg_advisory_xact_lock(${SCOPE_LOCKS}, k)) FROM open`;
 
-// The use of each locked scope this period (its people's user-day rows: a team's current members,
+// The use of each open scope this period (its people's user-day rows: a team's current members,
 // as its budget counts them) and an alert for every threshold it has reached; the unique key keeps
 // one per scope, threshold and period. Credit units are 1/10000 credit; the comparison is exact.
 // `used` is materialized: inlined, each scope's use was summed again for each of its thresholds. A
 // team's use is summed member by member (the (org, user, day) index), not over the whole
 // organization's month joined to the members.
-const insertAlertsSql = (source: string, periodEnd: string, now: string) => `
-  WITH ${source},
+const evaluateSql = `
+  WITH ${scopesCte},
   used AS MATERIALIZED (
     SELECT s.*, coalesce(CASE s.scope
       WHEN 'person' THEN (SELECT sum(d.credit_units) FROM analytics_user_day d
-                          WHERE d.org_id = $1 AND d.user_id = s.scope_id AND d.day >= $3::date AND d.day < ${periodEnd}::date)
+                          WHERE d.org_id = $1 AND d.user_id = s.scope_id AND d.day >= $3::date AND d.day < $5::date)
       WHEN 'team' THEN (SELECT sum(x.units) FROM team_members m CROSS JOIN LATERAL (
                           SELECT sum(d.credit_units) AS units FROM analytics_user_day d
-                          WHERE d.org_id = $1 AND d.user_id = m.principal_id AND d.day >= $3::date AND d.day < ${periodEnd}::date) AS x
+                          WHERE d.org_id = $1 AND d.user_id = m.principal_id AND d.day >= $3::date AND d.day < $5::date) AS x
                         WHERE m.team_id = s.scope_id)
-      ELSE (SELECT sum(d.credit_units) FROM analytics_user_day d WHERE d.org_id = $1 AND d.day >= $3::date AND d.day < ${periodEnd}::date)
+      ELSE (SELECT sum(d.credit_units) FROM analytics_user_day d WHERE d.org_id = $1 AND d.day >= $3::date AND d.day < $5::date)
     END, 0) AS units
     FROM s
   )
   INSERT INTO usage_alerts AS a (id, org_id, scope, scope_id, scope_name, threshold, period_start, limit_credits, used_credits, created_at)
-  SELECT gen_random_uuid(), $1, u.scope, u.scope_id, u.scope_name, th.t, $3::date, u.lim, floor((u.units + 5000) / 10000)::bigint, ${now}::timestamptz
+  SELECT gen_random_uuid(), $1, u.scope, u.scope_id, u.scope_name, th.t, $3::date, u.lim, floor((u.units + 5000) / 10000)::bigint, $6::timestamptz
   FROM used u CROSS JOIN LATERAL unnest(u.thresholds) AS th(t)
   WHERE u.units * 100 >= th.t::numeric * u.lim::numeric * 10000
   ORDER BY u.scope, u.scope_id, th.t
@@ -94,19 +96,17 @@ const insertAlertsSql = (source: string, periodEnd: string, now: string) => `
   RETURNING a.id, a.scope, a.scope_id, a.scope_name, a.threshold, a.period_start::text AS period_start,
             a.limit_credits::text AS limit_credits, a.used_credits::text AS used_credits, a.created_at`;
 
-const evaluateSql = insertAlertsSql(`${scopesCte}, s AS (SELECT scope, scope_id, scope_name, lim, thresholds FROM open)`, '$5', '$6');
-
 const alertColumns = `id, scope, scope_id, scope_name, threshold, period_start::text AS period_start,
   limit_credits::text AS limit_credits, used_credits::text AS used_credits, created_at`;
 
 export const alertsStore = {
   /**
-   * Locks the open scopes of these people to the end of the transaction (see scopesCte), as a write:
-   * sent without waiting, it runs before the next statement, whose snapshot then sees every batch
-   * that held a lock before.
+   * Takes the organization's lock of the period to the end of the transaction (see lockPeriodSql),
+   * as a write: sent without waiting, it runs before the next statement, whose snapshot then sees
+   * every batch that held it before.
    */
-  lockScopes(db: Transaction, orgId: string, userIds: readonly string[], periodStart: string, defaults: readonly number[]): void {
-    db.write(lockScopesSql, [orgId, userIds, periodStart, pgArray(defaults)]);
+  lockPeriod(db: Transaction, orgId: string, periodStart: string): void {
+    db.write(lockPeriodSql, [orgId, periodStart]);
   },
 
   /** The alerts the open scopes of these people have newly reached this period. */
