@@ -32,7 +32,7 @@ const { values } = parseArgs({
     teams: { type: 'string', default: '4' },
     concurrency: { type: 'string', default: '4' },
     rounds: { type: 'string', default: '2' },
-    // With it every batch also evaluates the organization's scope (its sum over the month).
+    // Without it every batch also evaluates the organization's scope (its sum over the month).
     'no-organization-budget': { type: 'boolean', default: false },
   },
 });
