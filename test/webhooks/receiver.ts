@@ -12,8 +12,8 @@ export interface Received {
  */
 export class Receiver {
   readonly received: Received[] = [];
-  /** The status to answer with; null holds the request unanswered (until close). */
-  answer: (r: Received) => number | null = () => 200;
+  /** The status to answer with, now or when the promise settles; null holds the request unanswered (until close). */
+  answer: (r: Received) => number | null | Promise<number | null> = () => 200;
   private constructor(private readonly server: Server) {}
 
   static async start(): Promise<Receiver> {
@@ -25,10 +25,11 @@ export class Receiver {
       req.on('end', () => {
         const r = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
         receiver.received.push(r);
-        const status = receiver.answer(r);
-        if (status === null) return;
-        res.statusCode = status;
-        res.end();
+        void Promise.resolve(receiver.answer(r)).then((status) => {
+          if (status === null) return;
+          res.statusCode = status;
+          res.end();
+        });
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
