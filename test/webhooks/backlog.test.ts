@@ -1,15 +1,13 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { TestApp, type Org } from '../helpers/test-app.js';
 import { waitFor } from '../helpers/wait.js';
+import { createEndpoint, endpointDeliveries, getEndpoint } from './api.js';
 import { Receiver } from './receiver.js';
 
 let t: TestApp;
 let org: Org;
 let ok: Receiver;
 let failing: Receiver;
-const BASE = '/api/v0/organization/webhooks';
-type Endpoint = { id: string; failingSince: number | null };
-type Delivery = { status: string; attempts: number; lastStatusCode: number | null };
 
 beforeAll(async () => {
   // A tick far longer than the test: whatever is sent within it is sent by the rounds a backlog starts.
@@ -24,14 +22,9 @@ afterAll(async () => {
   await t?.close();
 });
 
-const endpoint = async (url: string) => {
-  const res = await t.request<Endpoint>('POST', BASE, { key: org.ownerKey, body: { url, eventTypes: ['member.added'] } });
-  expect(res.status).toBe(201);
-  return res.body;
-};
-const get = async (id: string) => (await t.request<Endpoint>('GET', `${BASE}/${id}`, { key: org.ownerKey })).body;
-const deliveries = async (id: string) =>
-  (await t.request<{ deliveries: Delivery[] }>('GET', `${BASE}/${id}/deliveries`, { key: org.ownerKey })).body.deliveries;
+const endpoint = (url: string) => createEndpoint(t, org.ownerKey, { url, eventTypes: ['member.added'] });
+const get = (id: string) => getEndpoint(t, org.ownerKey, id);
+const deliveries = (id: string) => endpointDeliveries(t, org.ownerKey, id);
 
 it('a backlog larger than the places is sent without waiting for the next tick, and every outcome is recorded', async () => {
   const good = await endpoint(ok.url);

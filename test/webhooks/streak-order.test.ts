@@ -2,15 +2,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { TestApp, type Org } from '../helpers/test-app.js';
 import { waitFor } from '../helpers/wait.js';
+import { createEndpoint, endpointDeliveries, getEndpoint } from './api.js';
 import { Receiver } from './receiver.js';
 
 let t: TestApp;
 let org: Org;
 let failThenSucceed: Receiver;
 let succeedThenFail: Receiver;
-const BASE = '/api/v0/organization/webhooks';
-type Endpoint = { id: string; failingSince: number | null };
-type Delivery = { status: string; lastStatusCode: number | null; lastAttemptAt: number | null };
 
 beforeAll(async () => {
   // A tick far longer than the test: the outcomes are recorded together, when the worker stops.
@@ -32,14 +30,9 @@ afterAll(async () => {
   await t?.close();
 });
 
-const endpoint = async (url: string) => {
-  const res = await t.request<Endpoint>('POST', BASE, { key: org.ownerKey, body: { url, eventTypes: ['member.added'] } });
-  expect(res.status).toBe(201);
-  return res.body;
-};
-const get = async (id: string) => (await t.request<Endpoint>('GET', `${BASE}/${id}`, { key: org.ownerKey })).body;
-const deliveries = async (id: string) =>
-  (await t.request<{ deliveries: Delivery[] }>('GET', `${BASE}/${id}/deliveries`, { key: org.ownerKey })).body.deliveries;
+const endpoint = (url: string) => createEndpoint(t, org.ownerKey, { url, eventTypes: ['member.added'] });
+const get = (id: string) => getEndpoint(t, org.ownerKey, id);
+const deliveries = (id: string) => endpointDeliveries(t, org.ownerKey, id);
 
 it("outcomes recorded in one batch set each endpoint's failing streak in the order they happened", async () => {
   const recovering = await endpoint(failThenSucceed.url);

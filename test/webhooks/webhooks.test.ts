@@ -2,16 +2,13 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClock } from '../../src/core/clock.js';
 import { TestApp, type Org } from '../helpers/test-app.js';
+import { createEndpoint, endpointDeliveries, WEBHOOKS as BASE, type EndpointView as Endpoint } from './api.js';
 import { Receiver } from './receiver.js';
 
 let t: TestApp;
 let org: Org;
 let receiver: Receiver;
 const clock = new TestClock();
-const BASE = '/api/v0/organization/webhooks';
-
-type Endpoint = { id: string; url: string; secret?: string; enabled: boolean; disabledReason: string | null; eventTypes: string[] };
-type Delivery = { id: string; eventId: string; type: string; status: string; attempts: number; lastStatusCode: number | null };
 
 beforeAll(async () => {
   t = await TestApp.start({ ciAllowPrivateNetwork: true }, { clock });
@@ -49,13 +46,8 @@ async function use(credits: number): Promise<void> {
   expect(res.status).toBe(202);
 }
 
-const create = async (body: Record<string, unknown>) => {
-  const res = await t.request<Endpoint>('POST', BASE, { key: org.ownerKey, body });
-  expect(res.status).toBe(201);
-  return res.body;
-};
-const deliveries = async (id: string) =>
-  (await t.request<{ deliveries: Delivery[] }>('GET', `${BASE}/${id}/deliveries`, { key: org.ownerKey })).body.deliveries;
+const create = (body: Record<string, unknown>) => createEndpoint(t, org.ownerKey, body);
+const deliveries = (id: string) => endpointDeliveries(t, org.ownerKey, id);
 const deliver = () => t.services.deliveries.tick();
 
 describe('outbound webhooks', () => {
