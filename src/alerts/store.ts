@@ -72,7 +72,7 @@ const scopesCte = `
 // one per scope, threshold and period. Credit units are 1/10000 credit; the comparison is exact.
 // `used` is materialized: inlined, each scope's use was summed again for each of its thresholds. A
 // team's use is summed member by member (the (org, user, day) index), not over the whole
-// organization's month joined to the members.
+// organization's month joined to the members; the organization's from its day totals (a row a day).
 const evaluateSql = `
   WITH ${scopesCte},
   used AS MATERIALIZED (
@@ -83,7 +83,7 @@ const evaluateSql = `
                           SELECT sum(d.credit_units) AS units FROM analytics_user_day d
                           WHERE d.org_id = $1 AND d.user_id = m.principal_id AND d.day >= $3::date AND d.day < $5::date) AS x
                         WHERE m.team_id = s.scope_id)
-      ELSE (SELECT sum(d.credit_units) FROM analytics_user_day d WHERE d.org_id = $1 AND d.day >= $3::date AND d.day < $5::date)
+      ELSE (SELECT sum(v.credit_units) FROM analytics_day_version v WHERE v.org_id = $1 AND v.day >= $3::date AND v.day < $5::date)
     END, 0) AS units
     FROM s
   )

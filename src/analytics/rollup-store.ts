@@ -152,7 +152,8 @@ const nameBytes = (t: string) => ['name', 'name2', 'name3'].map((c) => `octet_le
 // has already is counted as itself; a new one while the day has room, the most counted first (then
 // the shortest, so that one long name does not keep out the batch's others); the rest under $5 (OTHER), which is not counted against the bound. The lock of the day and kind,
 // taken by the statement before, makes this exact: no other batch adds names to them until this
-// one has committed. Each day changed gets a new version (see day-cache.ts).
+// one has committed. Each day changed gets a new version (see day-cache.ts), and the credits the
+// batch adds to it (the organization's day total, migration 0076).
 const sharedRowsSql = `
   WITH incoming AS (SELECT * FROM ${jsonRows(2, counterColumns)} AS c),
   present AS (
@@ -188,9 +189,9 @@ const sharedRowsSql = `
     FROM counted AS c ORDER BY c.day, c.kind, c.name, c.name2, c.name3
     ON CONFLICT (org_id, day, kind, name, name2, name3) DO UPDATE SET count = t.count + EXCLUDED.count
   )
-  INSERT INTO analytics_day_version AS t (org_id, day, version)
-  SELECT $1::uuid, d, nextval('analytics_day_version_seq') FROM unnest($3::date[]) AS d
-  ON CONFLICT (org_id, day) DO UPDATE SET version = EXCLUDED.version`;
+  INSERT INTO analytics_day_version AS t (org_id, day, version, credit_units)
+  SELECT $1::uuid, d.day, nextval('analytics_day_version_seq'), d.units FROM unnest($3::date[], $6::bigint[]) AS d(day, units)
+  ON CONFLICT (org_id, day) DO UPDATE SET version = EXCLUDED.version, credit_units = t.credit_units + EXCLUDED.credit_units`;
 
 // The same rule as rollups.ts laterSession: later instant, then the greater level.
 function laterThanStored(x: string): string {
@@ -224,13 +225,18 @@ export function writeRollups(db: Transaction, orgId: string, d: RollupDeltas): v
       ]),
     ),
   ];
+  const credits = new Map<string, bigint>();
+  for (const u of d.userDays) credits.set(u.day, (credits.get(u.day) ?? 0n) + u.creditUnits);
+  const days = [...credits.keys()].sort();
   const shared = [
     orgId,
     JSON.stringify(d.counters.map((c) => [c.day, c.kind, c.names[0], c.names[1], c.names[2], c.count])),
     // Every event adds to its user-day row, so these are all the days the batch changes (sorted).
-    [...new Set(d.userDays.map((u) => u.day))].sort(),
+    days,
     NAMES_JSON,
     OTHER,
+    // The organization's credits of each of those days: its user-day rows' sum, kept beside them.
+    days.map((day) => credits.get(day)!.toString()),
   ];
   db.write(lockUserDaysSql, [orgId, d.userDays.map((u) => u.day), d.userDays.map((u) => u.userId)]);
   if (models) db.write(modelRowsSql, models);

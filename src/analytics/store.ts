@@ -301,11 +301,11 @@ export const analyticsStore = {
     return rows[0]?.day ?? null;
   },
 
-  /** The credit units these users (null: every principal) used from one day to another, both included, all together. */
+  /** The credit units these users (null: every principal, from the organization's day totals) used from one day to another, both included, all together. */
   async creditUnits(db: Queryable, orgId: string, userIds: readonly string[] | null, from: string, to: string): Promise<string> {
     const rows = await db.query<{ units: string | null }>(
       userIds === null
-        ? `SELECT sum(credit_units)::text AS units FROM analytics_user_day WHERE org_id = $1 AND day BETWEEN $2::date AND $3::date`
+        ? `SELECT sum(credit_units)::text AS units FROM analytics_day_version WHERE org_id = $1 AND day BETWEEN $2::date AND $3::date`
         : `SELECT sum(credit_units)::text AS units FROM analytics_user_day
            WHERE org_id = $1 AND user_id = ANY($4::uuid[]) AND day BETWEEN $2::date AND $3::date`,
       userIds === null ? [orgId, from, to] : [orgId, from, to, userIds],
