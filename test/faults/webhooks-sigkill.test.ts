@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { startServer, type Server } from '../helpers/cli.js';
-import { installation } from '../helpers/installation.js';
+import { installation, onCleanup } from '../helpers/installation.js';
 import { waitFor } from '../helpers/wait.js';
 import { Receiver } from '../webhooks/receiver.js';
 
@@ -18,9 +18,9 @@ describe('orgctl serve killed with SIGKILL while it delivers webhooks', () => {
     // Held leases expire quickly, and the queue is polled often, so the test takes seconds.
     const env = { ...(await installation()), CI_ALLOW_PRIVATE_NETWORK: 'true', WEBHOOKS_LEASE_MS: '1500', WEBHOOKS_TICK_MS: '50' };
     let server: Server = await startServer(env);
-    cleanups.push(() => {
-      server.process.kill('SIGKILL');
-    });
+    // After the test and before its data directory is removed (installation's cleanup): the
+    // restarted server still writes to it.
+    onCleanup(async () => void (await server.stop()));
     const key = /Owner API key[^:]*: (ock_\w+)/.exec(server.output())![1]!;
     const api = async <T>(method: string, url: string, body?: unknown) => {
       const res = await fetch(`${server.url}${url}`, {
