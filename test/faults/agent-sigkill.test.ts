@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeGitRepo, nodeProject, startAgent, type AgentProcess } from '../helpers/agent-process.js';
 import { startServer } from '../helpers/cli.js';
-import { installation } from '../helpers/installation.js';
+import { installation, onCleanup } from '../helpers/installation.js';
 import { waitFor } from '../helpers/wait.js';
 
 type Computer = { id: string; provisioningSteps: { id: string; status: string; installSessionId?: string }[] };
@@ -29,7 +29,8 @@ describe('a host agent killed with SIGKILL during an install', () => {
     cleanups.push(() => rmSync(root, { recursive: true, force: true }));
     const env = { ...(await installation()), CI_ALLOW_PRIVATE_NETWORK: 'true', COMPUTERS_LEASE_MS: '2000', COMPUTERS_ENGINE_TICK_MS: '100' };
     const server = await startServer(env);
-    cleanups.push(() => server.stop());
+    // Stopped after the test, before installation's cleanup removes the data directory it writes to.
+    onCleanup(async () => void (await server.stop()));
     const key = /Owner API key[^:]*: (ock_\w+)/.exec(server.output())![1]!;
     const api = async <T>(method: string, url: string, body?: unknown) => {
       const res = await fetch(`${server.url}${url}`, {
