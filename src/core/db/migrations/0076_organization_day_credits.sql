@@ -4,7 +4,7 @@
 -- row a day rather than a row per person and day.
 ALTER TABLE analytics_day_version ADD COLUMN credit_units bigint NOT NULL DEFAULT 0;
 
-INSERT INTO analytics_day_version AS v (org_id, day, version, credit_units)
+INSERT INTO analytics_day_version (org_id, day, version, credit_units)
 SELECT org_id, day, nextval('analytics_day_version_seq'), sum(credit_units)::bigint
 FROM analytics_user_day GROUP BY org_id, day
 ON CONFLICT (org_id, day) DO UPDATE SET credit_units = EXCLUDED.credit_units;
