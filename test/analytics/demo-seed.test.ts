@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { demoEvents } from '../../src/analytics/demo-data.js';
 import { runCli, startServer } from '../helpers/cli.js';
-import { installation, onCleanup } from '../helpers/installation.js';
+import { onCleanup } from '../helpers/cleanup.js';
+import { installation } from '../helpers/installation.js';
 import { dayFromToday } from './fixture.js';
 
 describe('orgctl demo seed', { timeout: 120_000 }, () => {

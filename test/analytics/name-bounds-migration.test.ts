@@ -1,20 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Db } from '../../src/core/db/db.js';
 import { loadMigrations, migrate } from '../../src/core/db/migrate.js';
 import { OperatorIdentity } from '../../src/core/identity/operator.js';
 import { IdentityService } from '../../src/core/identity/service.js';
 import { createEmptyDb } from '../helpers/test-db.js';
+import { onCleanup } from '../helpers/cleanup.js';
 
 // Migration 0059 applies the bounds of analytics/bounds.ts to the days stored before them.
-const cleanups: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const c of cleanups.reverse()) await c();
-});
 
 async function emptyDb(): Promise<Db> {
   const created = await createEmptyDb();
-  cleanups.push(created.drop);
+  onCleanup(created.drop);
   return created.db;
 }
 

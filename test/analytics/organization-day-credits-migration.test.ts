@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { TestClock } from '../../src/core/clock.js';
 import { loadConfig } from '../../src/config.js';
@@ -7,6 +7,7 @@ import { OperatorIdentity } from '../../src/core/identity/operator.js';
 import { IdentityService } from '../../src/core/identity/service.js';
 import { createEmptyDb } from '../helpers/test-db.js';
 import { event, tokens } from './fixture.js';
+import { onCleanup } from '../helpers/cleanup.js';
 
 /*
  * Migration 0076 gives each organization's days the sum of their user-day credits, which its
@@ -19,15 +20,11 @@ import { event, tokens } from './fixture.js';
  * reach it (3,550,000), 100,000 after them do (3,650,000).
  */
 const clock = new TestClock(Date.parse('2026-11-20T12:00:00Z'));
-const cleanups: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const c of cleanups.reverse()) await c();
-});
 
 describe('migration 0076', () => {
   it("gives each day the organization's credits, as its budget's alerts and its allowance read them, and ingestion adds to them", async () => {
     const created = await createEmptyDb();
-    cleanups.push(created.drop);
+    onCleanup(created.drop);
     const db = created.db;
     await migrate(
       db,
@@ -54,7 +51,7 @@ describe('migration 0076', () => {
     expect(await migrate(db)).toContain('0076_organization_day_credits');
 
     const app = await buildApp(loadConfig({}, { logLevel: 'silent', overloadMaxEventLoopDelayMs: 0 }), { db, clock }, ['api']);
-    cleanups.push(() => app.close());
+    onCleanup(() => app.close());
     const call = async <T>(method: 'GET' | 'PUT' | 'POST', url: string, body?: unknown): Promise<T> => {
       const res = await app.inject({
         method,

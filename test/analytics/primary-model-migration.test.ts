@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { Db } from '../../src/core/db/db.js';
@@ -7,16 +7,13 @@ import { OperatorIdentity } from '../../src/core/identity/operator.js';
 import { IdentityService } from '../../src/core/identity/service.js';
 import { createEmptyDb } from '../helpers/test-db.js';
 import { query } from './fixture.js';
+import { onCleanup } from '../helpers/cleanup.js';
 
 // Migration 0013 fills in the primary model of user-days stored before ingestion kept it.
-const cleanups: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const c of cleanups.reverse()) await c();
-});
 
 async function emptyDb(): Promise<Db> {
   const created = await createEmptyDb();
-  cleanups.push(created.drop);
+  onCleanup(created.drop);
   return created.db;
 }
 
@@ -53,7 +50,7 @@ describe('migration 0013', () => {
     expect(await migrate(db)).toContain('0013_user_day_primary_model');
 
     const app = await buildApp(loadConfig({}, { logLevel: 'silent', overloadMaxEventLoopDelayMs: 0 }), { db }, ['api']);
-    cleanups.push(() => app.close());
+    onCleanup(() => app.close());
     const res = await app.inject({
       method: 'GET',
       url: query('users', { startDate: '2026-07-01', endDate: '2026-07-02' }),

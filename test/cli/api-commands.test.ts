@@ -1,5 +1,5 @@
-import { statSync, mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync, writeFileSync, existsSync } from 'node:fs';
+
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,31 +7,26 @@ import { makeGitRepo, nodeProject, startAgent, type AgentProcess } from '../help
 import { spawn } from 'node:child_process';
 import { MAIN, runCli, startServer, type CliResult, type Server } from '../helpers/cli.js';
 import { BareRemote } from '../helpers/git-remote.js';
-import { fileInstallation } from '../helpers/installation.js';
+import { orgInstallation } from '../helpers/installation.js';
+import { onCleanup, tempDir } from '../helpers/cleanup.js';
 
 let root: string;
 let server: Server;
 let ownerKey: string;
 let config: string;
-const cleanups: (() => Promise<unknown> | void)[] = [];
 
 beforeAll(async () => {
-  root = mkdtempSync(path.join(tmpdir(), 'orgctl-cli-api-'));
-  cleanups.push(() => rmSync(root, { recursive: true, force: true }));
-  const installed = await fileInstallation(root);
-  cleanups.push(installed.remove);
+  root = tempDir('orgctl-cli-api-');
+  const installed = await orgInstallation();
   const env = installed.env;
   ownerKey = installed.ownerKey;
   expect((await runCli(['users', 'add', '--email', 'mia@acme.test', '--role', 'member', '--json'], env)).code).toBe(0);
   // 30 users over 12 days: more than one page of /users (100 rows), so paging is exercised.
   expect((await runCli(['demo', 'seed', '--users', '30', '--days', '12'], env)).code).toBe(0);
   server = await startServer({ ...env, CI_ALLOW_PRIVATE_NETWORK: 'true', COMPUTERS_ENGINE_TICK_MS: '100' });
-  cleanups.push(() => server.stop());
+  onCleanup(() => server.stop());
   config = path.join(root, 'config');
 }, 180_000);
-afterAll(async () => {
-  for (const c of cleanups.reverse()) await c();
-});
 
 /** The CLI as a running process whose stderr the test reads as it comes, until it exits. */
 function followingCli(args: string[]) {
@@ -314,7 +309,7 @@ describe('readiness and ci', () => {
 
   it('ci edit opens a pull request on a Git remote and ci prs lists it; a missing --file is a usage error', async () => {
     const remote = BareRemote.create();
-    cleanups.push(() => remote.remove());
+    onCleanup(() => remote.remove());
     const workflow = path.join(root, 'lint.yml');
     writeFileSync(workflow, 'name: Lint\non: [pull_request]\njobs:\n  lint:\n    runs-on: ubuntu-latest\n    steps:\n      - run: npm run lint\n');
     const opened = await cli([

@@ -1,11 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { spawn } from 'node:child_process';
-import { tmpdir } from 'node:os';
+
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAgent, type AgentProcess } from '../helpers/agent-process.js';
 import { MAIN, runCli, startServer, type CliResult, type Server } from '../helpers/cli.js';
-import { fileInstallation } from '../helpers/installation.js';
+import { orgInstallation } from '../helpers/installation.js';
+import { onCleanup, tempDir } from '../helpers/cleanup.js';
 
 // A computer whose clone fails, as orgctl's user meets it: `computers create --follow`, the host
 // agent's log and `computers get`, each a real process against a real service.
@@ -13,21 +13,17 @@ import { fileInstallation } from '../helpers/installation.js';
 let root: string;
 let server: Server;
 let env: Record<string, string>;
-const cleanups: (() => Promise<unknown> | void)[] = [];
 const agents: AgentProcess[] = [];
 
 beforeAll(async () => {
-  root = mkdtempSync(path.join(tmpdir(), 'orgctl-cli-computers-'));
-  cleanups.push(() => rmSync(root, { recursive: true, force: true }));
-  const installed = await fileInstallation(root);
-  cleanups.push(installed.remove);
+  root = tempDir('orgctl-cli-computers-');
+  const installed = await orgInstallation();
   server = await startServer({ ...installed.env, COMPUTERS_ENGINE_TICK_MS: '100' });
-  cleanups.push(() => server.stop());
+  onCleanup(() => server.stop());
   env = { XDG_CONFIG_HOME: path.join(root, 'config'), ORGCTL_URL: server.url, ORGCTL_API_KEY: installed.ownerKey };
 }, 180_000);
 afterAll(async () => {
   for (const a of agents) await a.stop('SIGKILL');
-  for (const c of cleanups.reverse()) await c();
 });
 
 /** The CLI running, its stderr readable while it runs. */

@@ -1,10 +1,11 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+
 import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MAIN, runCli, spawnCli, startServer, type Server } from '../helpers/cli.js';
-import { fileInstallation } from '../helpers/installation.js';
+import { orgInstallation } from '../helpers/installation.js';
+import { onCleanup, tempDir } from '../helpers/cleanup.js';
 
 // `orgctl connect CLIENT` as a person runs it on their machine: HOME, CODEX_HOME and
 // XDG_CONFIG_HOME point at a temporary directory that already holds settings of their own.
@@ -13,13 +14,10 @@ let root: string;
 let server: Server;
 let memberKey: string;
 let serviceKey: string;
-const cleanups: (() => Promise<unknown> | void)[] = [];
 
 beforeAll(async () => {
-  root = mkdtempSync(path.join(tmpdir(), 'orgctl-cli-connect-'));
-  cleanups.push(() => rmSync(root, { recursive: true, force: true }));
-  const installed = await fileInstallation(root);
-  cleanups.push(installed.remove);
+  root = tempDir('orgctl-cli-connect-');
+  const installed = await orgInstallation();
   expect((await runCli(['users', 'add', '--email', 'mia@acme.test', '--role', 'member', '--json'], installed.env)).code).toBe(0);
   memberKey = (JSON.parse((await runCli(['keys', 'create', '--local', '--email', 'mia@acme.test', '--json'], installed.env)).stdout) as { apiKey: string })
     .apiKey;
@@ -28,11 +26,8 @@ beforeAll(async () => {
   serviceKey = (JSON.parse((await runCli(['keys', 'create', '--local', '--principal-id', accountId, '--json'], installed.env)).stdout) as { apiKey: string })
     .apiKey;
   server = await startServer(installed.env);
-  cleanups.push(() => server.stop());
+  onCleanup(() => server.stop());
 }, 180_000);
-afterAll(async () => {
-  for (const c of cleanups.reverse()) await c();
-});
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed settings of many shapes, read by their paths
 type Json = any;

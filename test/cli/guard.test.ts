@@ -1,10 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startServer, type Server } from '../helpers/cli.js';
 import { ageCache, guardHome, runGuard, systemMessage } from '../helpers/guard.js';
-import { fileInstallation } from '../helpers/installation.js';
+import { orgInstallation } from '../helpers/installation.js';
+import { onCleanup, tempDir } from '../helpers/cleanup.js';
 
 // `orgctl guard`, the enforcement hook, as a process against a real service: first under the
 // default policy (block, thresholds 80 and 95, unreachable open), then under policies set through
@@ -16,13 +14,10 @@ let server: Server;
 let ownerKey: string;
 let botKey: string;
 const keys: Record<string, string> = {};
-const cleanups: (() => Promise<unknown> | void)[] = [];
 
 beforeAll(async () => {
-  root = mkdtempSync(path.join(tmpdir(), 'orgctl-guard-'));
-  cleanups.push(() => rmSync(root, { recursive: true, force: true }));
-  const installed = await fileInstallation(root);
-  cleanups.push(installed.remove);
+  root = tempDir('orgctl-guard-');
+  const installed = await orgInstallation();
   ownerKey = installed.ownerKey;
   for (const name of ['mia', 'bo', 'wes', 'ada']) {
     expect((await runCli(['users', 'add', '--email', `${name}@acme.test`, '--role', 'member', '--json'], installed.env)).code).toBe(0);
@@ -33,12 +28,9 @@ beforeAll(async () => {
   const botId = (JSON.parse(bot.stdout) as { serviceAccountId: string }).serviceAccountId;
   botKey = (JSON.parse((await runCli(['keys', 'create', '--local', '--principal-id', botId, '--json'], installed.env)).stdout) as { apiKey: string }).apiKey;
   server = await startServer(installed.env);
-  cleanups.push(() => server.stop());
+  onCleanup(() => server.stop());
   await api('PUT', '/api/v0/organization/usage/limits/global', { limit: 50_000_000 });
 }, 180_000);
-afterAll(async () => {
-  for (const c of cleanups.reverse()) await c();
-});
 
 async function api(method: string, url: string, body: unknown, key = ownerKey): Promise<void> {
   const res = await fetch(`${server.url}${url}`, {

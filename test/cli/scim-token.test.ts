@@ -1,9 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { remoteCli, runCli, startServer, type Server } from '../helpers/cli.js';
-import { fileInstallation } from '../helpers/installation.js';
+import { orgInstallation } from '../helpers/installation.js';
+import { onCleanup, tempDir } from '../helpers/cleanup.js';
 
 // `orgctl scim token …` over the API against a real `orgctl serve`, whose SCIM endpoint then takes
 // the token over real HTTP; the server logs every request (LOG_LEVEL=debug) and never the token.
@@ -12,23 +10,17 @@ let root: string;
 let server: Server;
 let ownerKey: string;
 let memberKey: string;
-const cleanups: (() => Promise<unknown> | void)[] = [];
 
 beforeAll(async () => {
-  root = mkdtempSync(path.join(tmpdir(), 'orgctl-cli-scim-'));
-  cleanups.push(() => rmSync(root, { recursive: true, force: true }));
-  const installed = await fileInstallation(root);
-  cleanups.push(installed.remove);
+  root = tempDir('orgctl-cli-scim-');
+  const installed = await orgInstallation();
   ownerKey = installed.ownerKey;
   expect((await runCli(['users', 'add', '--email', 'manny@acme.test', '--role', 'manager', '--json'], installed.env)).code).toBe(0);
   const key = await runCli(['keys', 'create', '--local', '--email', 'manny@acme.test', '--json'], installed.env);
   memberKey = (JSON.parse(key.stdout) as { apiKey: string }).apiKey;
   server = await startServer({ ...installed.env, LOG_LEVEL: 'debug' });
-  cleanups.push(() => server.stop());
+  onCleanup(() => server.stop());
 }, 180_000);
-afterAll(async () => {
-  for (const c of cleanups.reverse()) await c();
-});
 
 const cli = (args: string[], key = ownerKey) => remoteCli(args, { url: server.url, key, dir: root });
 const scimUsers = (token: string) => fetch(`${server.url}/scim/v2/Users?count=1`, { headers: { authorization: `Bearer ${token}` } });

@@ -1,10 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli, spawnCli, startServer, type Server } from '../helpers/cli.js';
-import { fileInstallation } from '../helpers/installation.js';
+import { orgInstallation } from '../helpers/installation.js';
 import { TestOidcProvider } from '../helpers/oidc-provider.js';
+import { onCleanup, tempDir } from '../helpers/cleanup.js';
 
 // `orgctl sso …` over the API, as an owner on another machine runs it, against a real provider.
 
@@ -13,25 +12,19 @@ let server: Server;
 let idp: TestOidcProvider;
 let ownerKey: string;
 let memberKey: string;
-const cleanups: (() => Promise<unknown> | void)[] = [];
 
 beforeAll(async () => {
-  root = mkdtempSync(path.join(tmpdir(), 'orgctl-cli-sso-'));
-  cleanups.push(() => rmSync(root, { recursive: true, force: true }));
-  const installed = await fileInstallation(root);
-  cleanups.push(installed.remove);
+  root = tempDir('orgctl-cli-sso-');
+  const installed = await orgInstallation();
   ownerKey = installed.ownerKey;
   expect((await runCli(['users', 'add', '--email', 'mia@acme.test', '--role', 'member', '--json'], installed.env)).code).toBe(0);
   memberKey = (JSON.parse((await runCli(['keys', 'create', '--local', '--email', 'mia@acme.test', '--json'], installed.env)).stdout) as { apiKey: string })
     .apiKey;
   server = await startServer({ ...installed.env, SSO_ALLOW_PRIVATE_ISSUER: 'true' });
-  cleanups.push(() => server.stop());
+  onCleanup(() => server.stop());
   idp = await TestOidcProvider.start(`${server.url}/api/v0/sso/callback`);
-  cleanups.push(() => idp.close());
+  onCleanup(() => idp.close());
 }, 180_000);
-afterAll(async () => {
-  for (const c of cleanups.reverse()) await c();
-});
 
 const cli = (args: string[], o: { key?: string; input?: string } = {}) =>
   spawnCli(args, {

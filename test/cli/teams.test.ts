@@ -1,10 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { remoteCli, runCli, startServer, type Server } from '../helpers/cli.js';
-import { fileInstallation } from '../helpers/installation.js';
+import { orgInstallation } from '../helpers/installation.js';
+import { onCleanup, tempDir } from '../helpers/cleanup.js';
 
 // `orgctl teams …` over the API, as a user on another machine runs it: teams by name or id,
 // people by email or id.
@@ -13,13 +11,10 @@ let root: string;
 let server: Server;
 let ownerKey: string;
 let memberKey: string;
-const cleanups: (() => Promise<unknown> | void)[] = [];
 
 beforeAll(async () => {
-  root = mkdtempSync(path.join(tmpdir(), 'orgctl-cli-teams-'));
-  cleanups.push(() => rmSync(root, { recursive: true, force: true }));
-  const installed = await fileInstallation(root);
-  cleanups.push(installed.remove);
+  root = tempDir('orgctl-cli-teams-');
+  const installed = await orgInstallation();
   ownerKey = installed.ownerKey;
   for (const email of ['mia@acme.test', 'ned@acme.test']) {
     expect((await runCli(['users', 'add', '--email', email, '--role', 'member', '--json'], installed.env)).code).toBe(0);
@@ -27,11 +22,8 @@ beforeAll(async () => {
   const key = await runCli(['keys', 'create', '--local', '--email', 'mia@acme.test', '--json'], installed.env);
   memberKey = (JSON.parse(key.stdout) as { apiKey: string }).apiKey;
   server = await startServer(installed.env);
-  cleanups.push(() => server.stop());
+  onCleanup(() => server.stop());
 }, 180_000);
-afterAll(async () => {
-  for (const c of cleanups.reverse()) await c();
-});
 
 const cli = (args: string[], key = ownerKey) => remoteCli(args, { url: server.url, key, dir: root });
 

@@ -1,10 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { remoteCli, runCli, spawnCli, startServer, type Server } from '../helpers/cli.js';
-import { fileInstallation } from '../helpers/installation.js';
+import { orgInstallation } from '../helpers/installation.js';
+import { onCleanup, tempDir } from '../helpers/cleanup.js';
 
 // `orgctl users list` follows `orgctl login` as `keys` does: over the API when a service is
 // configured, on the database with --local.
@@ -13,21 +12,15 @@ let root: string;
 let server: Server;
 let dbEnv: Record<string, string>;
 let ownerKey: string;
-const cleanups: (() => Promise<unknown> | void)[] = [];
 
 beforeAll(async () => {
-  root = mkdtempSync(path.join(tmpdir(), 'orgctl-cli-users-'));
-  cleanups.push(() => rmSync(root, { recursive: true, force: true }));
-  const installed = await fileInstallation(root);
-  cleanups.push(installed.remove);
+  root = tempDir('orgctl-cli-users-');
+  const installed = await orgInstallation();
   dbEnv = installed.env;
   ownerKey = installed.ownerKey;
   expect((await runCli(['users', 'add', '--email', 'mia@acme.test', '--role', 'member', '--json'], dbEnv)).code).toBe(0);
   expect((await runCli(['service-accounts', 'add', '--name', 'ci-bot', '--role', 'member', '--json'], dbEnv)).code).toBe(0);
 }, 180_000);
-afterAll(async () => {
-  for (const c of cleanups.reverse()) await c();
-});
 
 /** The CLI on another machine: logged in through ORGCTL_*, no database settings, in a directory of its own. */
 const remote = (args: string[]) => remoteCli(args, { url: server.url, key: ownerKey, dir: root });
@@ -39,10 +32,16 @@ describe('users list', () => {
     const body = JSON.parse(local.stdout) as { principals: { email: string | null; name: string }[] };
     expect(body.principals.map((p) => p.email ?? p.name).sort()).toEqual(['ci-bot', 'mia@acme.test', 'owner@acme.test']);
   });
+});
 
-  it('logged in, it lists the organization of the key over the API, while the service holds the database', async () => {
+describe('over the API, while the service holds the database', () => {
+  // From here on the service runs (the tests above read the database it would hold).
+  beforeAll(async () => {
     server = await startServer(dbEnv);
-    cleanups.push(() => server.stop());
+    onCleanup(() => server.stop());
+  });
+
+  it('logged in, users list lists the organization of the key', async () => {
     const table = await remote(['users', 'list']);
     expect(table.stderr).toBe('');
     expect(table.code).toBe(0);
@@ -73,7 +72,7 @@ async function api<T>(method: string, url: string, body?: unknown, key = ownerKe
   return (await res.json()) as T;
 }
 
-describe("issue 45: keys by holder name, invitations, one's own profile", () => {
+describe("keys by holder name, invitations, one's own profile", () => {
   it('keys list names a service account by its name, a user by their email', async () => {
     const accounts = await api<{ serviceAccounts: { id: string; name: string }[] }>('GET', '/api/v0/organization/service-accounts');
     const bot = accounts.serviceAccounts.find((a) => a.name === 'ci-bot')!;

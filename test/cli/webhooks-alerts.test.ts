@@ -1,13 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { remoteCli, startServer, type Server } from '../helpers/cli.js';
-import { fileInstallation } from '../helpers/installation.js';
+import { orgInstallation } from '../helpers/installation.js';
 import { waitFor } from '../helpers/wait.js';
 import { Receiver } from '../webhooks/receiver.js';
+import { onCleanup, tempDir } from '../helpers/cleanup.js';
 
 // `orgctl webhooks …` and `orgctl alerts …` over the API against a running `orgctl serve`,
 // whose own delivery queue sends to a real receiver.
@@ -16,22 +14,16 @@ let root: string;
 let server: Server;
 let ownerKey: string;
 let receiver: Receiver;
-const cleanups: (() => Promise<unknown> | void)[] = [];
 
 beforeAll(async () => {
-  root = mkdtempSync(path.join(tmpdir(), 'orgctl-cli-webhooks-'));
-  cleanups.push(() => rmSync(root, { recursive: true, force: true }));
-  const installed = await fileInstallation(root);
-  cleanups.push(installed.remove);
+  root = tempDir('orgctl-cli-webhooks-');
+  const installed = await orgInstallation();
   ownerKey = installed.ownerKey;
   receiver = await Receiver.start();
-  cleanups.push(() => receiver.close());
+  onCleanup(() => receiver.close());
   server = await startServer({ ...installed.env, CI_ALLOW_PRIVATE_NETWORK: 'true', WEBHOOKS_TICK_MS: '50' });
-  cleanups.push(() => server.stop());
+  onCleanup(() => server.stop());
 }, 180_000);
-afterAll(async () => {
-  for (const c of cleanups.reverse()) await c();
-});
 
 const cli = (args: string[], key = ownerKey) => remoteCli(args, { url: server.url, key, dir: root });
 

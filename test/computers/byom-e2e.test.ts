@@ -4,8 +4,9 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeGitRepo, nodeProject, startAgent, type AgentProcess } from '../helpers/agent-process.js';
 import { runCli, startServer, type Server } from '../helpers/cli.js';
-import { createPostgresDatabase, onPostgres } from '../helpers/test-db.js';
+import { installation } from '../helpers/installation.js';
 import { waitFor } from '../helpers/wait.js';
+import { onCleanup } from '../helpers/cleanup.js';
 
 type Step = { id: string; status: string; error?: string; installSessionId?: string };
 type Computer = {
@@ -27,17 +28,10 @@ let root: string;
 let server: Server;
 let key: string;
 const agents: AgentProcess[] = [];
-const cleanups: (() => Promise<void> | void)[] = [];
 
 beforeAll(async () => {
   root = mkdtempSync(path.join(tmpdir(), 'orgctl-byom-'));
-  let env: Record<string, string>;
-  if (onPostgres) {
-    const db = await createPostgresDatabase();
-    cleanups.push(() => db.drop());
-    env = { DATABASE_URL: db.url };
-  } else env = { DATA_DIR: path.join(root, 'data'), DATABASE_URL: '' };
-  Object.assign(env, { COMPUTERS_LEASE_MS: String(LEASE_MS), COMPUTERS_ENGINE_TICK_MS: '100' });
+  const env = { ...(await installation()), COMPUTERS_LEASE_MS: String(LEASE_MS), COMPUTERS_ENGINE_TICK_MS: '100' };
   const init = await runCli(['init', '--org', 'byom', '--owner-email', 'owner@byom.test', '--json'], env);
   expect(init.code).toBe(0);
   key = (JSON.parse(init.stdout) as { apiKey: string }).apiKey;
@@ -48,7 +42,6 @@ afterEach(async () => {
 });
 afterAll(async () => {
   await server?.stop();
-  for (const c of cleanups.splice(0).reverse()) await c();
   rmSync(root, { recursive: true, force: true });
 });
 
@@ -161,7 +154,7 @@ describe('byom end to end: orgctl serve + orgctl agent + git + npm', () => {
   it('killing the agent mid-install fails the step with a message naming the lost agent, within the heartbeat timeout', async () => {
     const pidFile = path.join(root, 'slow-install.pid');
     const script = `node -e "require('fs').writeFileSync('${pidFile}', String(process.pid)); setTimeout(() => {}, 60000)"`;
-    cleanups.push(() => {
+    onCleanup(() => {
       const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) : 0;
       if (pid > 0 && isAlive(pid)) process.kill(pid, 'SIGKILL');
     });

@@ -1,35 +1,26 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
+
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { freePort, makeGitRepo, nodeProject, startAgent, type AgentProcess } from '../helpers/agent-process.js';
 import { runCli, startServer, type Server } from '../helpers/cli.js';
-import { createPostgresDatabase, onPostgres } from '../helpers/test-db.js';
+import { installation } from '../helpers/installation.js';
+import { onPostgres } from '../helpers/test-db.js';
 import { waitFor } from '../helpers/wait.js';
+import { onCleanup, tempDir } from '../helpers/cleanup.js';
 
 type Computer = { id: string; status: string; provisioningSteps: { id: string; status: string; error?: string }[] };
 
-const cleanups: (() => Promise<unknown> | void)[] = [];
-afterAll(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-
 describe('restarting the service mid-provisioning', () => {
   it('a crash (SIGKILL) of orgctl serve during an install leaves no step running: the agent reconnects and finishes', async () => {
-    const root = mkdtempSync(path.join(tmpdir(), 'orgctl-restart-'));
-    cleanups.push(() => rmSync(root, { recursive: true, force: true }));
+    const root = tempDir('orgctl-restart-');
     // A lease long enough to outlast a restart on a loaded machine (PGlite starting, migrations checked).
-    const env: Record<string, string> = { PORT: String(await freePort()), COMPUTERS_LEASE_MS: '30000', COMPUTERS_ENGINE_TICK_MS: '100' };
-    if (onPostgres) {
-      const db = await createPostgresDatabase();
-      cleanups.push(() => db.drop());
-      env.DATABASE_URL = db.url;
-    } else Object.assign(env, { DATA_DIR: path.join(root, 'data'), DATABASE_URL: '' });
+    const env = { ...(await installation()), PORT: String(await freePort()), COMPUTERS_LEASE_MS: '30000', COMPUTERS_ENGINE_TICK_MS: '100' };
     const init = await runCli(['init', '--org', 'restart', '--owner-email', 'o@restart.test', '--json'], env);
     const key = (JSON.parse(init.stdout) as { apiKey: string }).apiKey;
 
     const servers: Server[] = [];
-    cleanups.push(() => Promise.all(servers.map((s) => s.stop())));
+    onCleanup(() => Promise.all(servers.map((s) => s.stop())));
     const start = async () => {
       const s = await startServer({ ...env, CI_ALLOW_PRIVATE_NETWORK: 'true' });
       servers.push(s);
@@ -50,7 +41,7 @@ describe('restarting the service mid-provisioning', () => {
     const repo = makeGitRepo(path.join(root, 'repo'), nodeProject('slow', script));
     const c = await api<Computer>('POST', '/api/v0/computers', { name: 'restart-box', repos: [repo] });
     const agent: AgentProcess = startAgent({ url: server.url, key, computer: 'restart-box', workdir: path.join(root, 'work') });
-    cleanups.push(() => agent.stop('SIGKILL'));
+    onCleanup(() => agent.stop('SIGKILL'));
     await waitFor(async () => (existsSync(started) ? true : undefined), 30_000, 'the install to start', 100);
 
     server.process.kill('SIGKILL');
@@ -77,18 +68,12 @@ describe('restarting the service mid-provisioning', () => {
   it.skipIf(!onPostgres)(
     'two orgctl serve processes on one PostgreSQL: work queued on one reaches an agent polling the other; one 202 across both',
     async () => {
-      const root = mkdtempSync(path.join(tmpdir(), 'orgctl-two-'));
-      cleanups.push(() => rmSync(root, { recursive: true, force: true }));
-      const db = await createPostgresDatabase();
-      cleanups.push(() => db.drop());
-      const env = { DATABASE_URL: db.url, COMPUTERS_LEASE_MS: '3000', COMPUTERS_ENGINE_TICK_MS: '100', COMPUTERS_AGENT_POLL_MS: '100' };
+      const root = tempDir('orgctl-two-');
+      const env = { ...(await installation()), COMPUTERS_LEASE_MS: '3000', COMPUTERS_ENGINE_TICK_MS: '100', COMPUTERS_AGENT_POLL_MS: '100' };
       const init = await runCli(['init', '--org', 'two', '--owner-email', 'o@two.test', '--json'], env);
       const key = (JSON.parse(init.stdout) as { apiKey: string }).apiKey;
       const [a, b] = await Promise.all([startServer({ ...env, CI_ALLOW_PRIVATE_NETWORK: 'true' }), startServer({ ...env, CI_ALLOW_PRIVATE_NETWORK: 'true' })]);
-      cleanups.push(
-        () => a.stop(),
-        () => b.stop(),
-      );
+      onCleanup(() => Promise.all([a.stop(), b.stop()]));
       const call = async <T>(server: Server, method: string, url: string, body?: unknown) => {
         const res = await fetch(`${server.url}${url}`, {
           method,
@@ -100,7 +85,7 @@ describe('restarting the service mid-provisioning', () => {
       const repo = makeGitRepo(path.join(root, 'repo'), nodeProject('two', 'echo installing'));
       const c = (await call<Computer>(b, 'POST', '/api/v0/computers', { name: 'two-box', repos: [repo] })).body;
       const agent = startAgent({ url: a.url, key, computer: 'two-box', workdir: path.join(root, 'work') });
-      cleanups.push(() => agent.stop('SIGKILL'));
+      onCleanup(() => agent.stop('SIGKILL'));
       const settle = () =>
         waitFor(
           async () => {

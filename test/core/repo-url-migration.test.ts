@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { Db } from '../../src/core/db/db.js';
@@ -8,16 +8,13 @@ import { OperatorIdentity } from '../../src/core/identity/operator.js';
 import { IdentityService } from '../../src/core/identity/service.js';
 import { withoutCredentials } from '../../src/core/net/repo-id.js';
 import { createEmptyDb } from '../helpers/test-db.js';
+import { onCleanup } from '../helpers/cleanup.js';
 
 // Migration 0058 takes the credentials out of the repository URLs stored before core's parser did.
-const cleanups: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const c of cleanups.reverse()) await c();
-});
 
 async function emptyDb(): Promise<Db> {
   const created = await createEmptyDb();
-  cleanups.push(created.drop);
+  onCleanup(created.drop);
   return created.db;
 }
 
@@ -87,7 +84,7 @@ describe('migration 0058', () => {
     const guest = await operator.addUser({ orgId: org.orgId, email: 'guest@old.test', role: 'guest' });
     const { secret } = await operator.createKey(org.orgId, { id: guest.id });
     const app = await buildApp(loadConfig({}, { logLevel: 'silent', overloadMaxEventLoopDelayMs: 0 }), { db }, ['app']);
-    cleanups.push(() => app.close());
+    onCleanup(() => app.close());
     const res = await app.inject({ method: 'GET', url: '/api/organization/maturity-level-reports?limit=100', headers: { authorization: `Bearer ${secret}` } });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.body).not.toContain('TOKEN');

@@ -1,13 +1,14 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startServer, type Server } from '../helpers/cli.js';
-import { fileInstallation } from '../helpers/installation.js';
+import { orgInstallation } from '../helpers/installation.js';
 import { tcpRelay } from '../helpers/tcp-relay.js';
 import { connectClient, prepareClient, runClient, type ClientCommand } from '../support/agent-client-runs.js';
 import { AGENT_CLIENTS, installAgentClient, type AgentClientName, type Installed } from '../support/agent-clients.js';
 import { startModelProvider, type ModelProvider } from '../support/model-provider-test-double.js';
+import { onCleanup, tempDir } from '../helpers/cleanup.js';
 
 /**
  * Usage limits holding inside the real agent clients: each is connected by `orgctl connect` (after
@@ -38,24 +39,18 @@ let ownerKey: string;
 let env: Record<string, string>;
 let dir: string;
 let model: ModelProvider;
-const cleanups: (() => unknown)[] = [];
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'orgctl-enforcement-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  const installed = await fileInstallation(dir);
-  cleanups.push(installed.remove);
+  dir = tempDir('orgctl-enforcement-');
+  const installed = await orgInstallation();
   env = installed.env;
   ownerKey = installed.ownerKey;
   for (const name of Object.keys(AGENT_CLIENTS)) expect((await runCli(['users', 'add', '--email', `${name}@acme.test`, '--role', 'member'], env)).code).toBe(0);
   server = await startServer({ ...env, ANALYTICS_CACHE_MB: '0' });
-  cleanups.push(() => server.stop());
+  onCleanup(() => server.stop());
   model = await startModelProvider({ command: COMMAND });
-  cleanups.push(() => model.close());
+  onCleanup(() => model.close());
 }, 120_000);
-afterAll(async () => {
-  for (const c of cleanups.reverse()) await c();
-});
 
 async function api(method: string, url: string, body?: unknown, key = ownerKey): Promise<Record<string, unknown>> {
   const res = await fetch(`${server.url}${url}`, {

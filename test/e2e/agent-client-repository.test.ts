@@ -1,14 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startServer, type Server } from '../helpers/cli.js';
-import { fileInstallation } from '../helpers/installation.js';
+import { orgInstallation } from '../helpers/installation.js';
 import { connectClient, prepareClient, runClient } from '../support/agent-client-runs.js';
 import { AGENT_CLIENTS, installAgentClient, type AgentClientName, type Installed } from '../support/agent-clients.js';
 import { startModelProvider } from '../support/model-provider-test-double.js';
+import { onCleanup, tempDir } from '../helpers/cleanup.js';
 
 /**
  * Each real agent client, connected by `orgctl login` and `orgctl connect` as a person does, started
@@ -31,21 +31,15 @@ const emailOf = (name: AgentClientName) => `${name}@acme.test`;
 let server: Server;
 let ownerKey: string;
 let dir: string;
-const cleanups: (() => unknown)[] = [];
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'orgctl-agent-repository-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  const installed = await fileInstallation(dir);
-  cleanups.push(installed.remove);
+  dir = tempDir('orgctl-agent-repository-');
+  const installed = await orgInstallation();
   ownerKey = installed.ownerKey;
   for (const name of CLIENTS) expect((await runCli(['users', 'add', '--email', emailOf(name), '--role', 'member'], installed.env)).code).toBe(0);
   server = await startServer({ ...installed.env, ANALYTICS_CACHE_MB: '0', NODE_OPTIONS: `--import=${PRELOAD}` });
-  cleanups.push(() => server.stop());
+  onCleanup(() => server.stop());
 }, 120_000);
-afterAll(async () => {
-  for (const c of cleanups.reverse()) await c();
-});
 
 async function api<T>(method: string, url: string, key: string, body?: unknown): Promise<T> {
   const res = await fetch(`${server.url}${url}`, {
@@ -84,7 +78,7 @@ describe.each(CLIENTS)('%s, the real client, started in a git checkout through o
     }
     const key = (await api<{ key: string }>('POST', '/api/v0/api-keys', ownerKey, { email: emailOf(name), name: 'laptop' })).key;
     const stub = await startModelProvider({ usage: USAGE, command: COMMAND, text: 'done' });
-    cleanups.push(() => stub.close());
+    onCleanup(() => stub.close());
     const home = path.join(dir, name);
     const command = prepareClient(name, { home, modelUrl: stub.url, orgctlUrl: server.url, key, connected: true }, PROMPT);
     // The client runs in HOME/work: a checkout on branch `feature` whose remote carries credentials, which never reach the service.

@@ -12,7 +12,8 @@ const occupy = () =>
 
 describe('the first start of orgctl serve', { timeout: 120_000 }, () => {
   it('with its port taken, says so in one line, exits 1, and creates nothing: the next start is still the first', async () => {
-    const env = await installation();
+    // An empty data directory, as the README's quick start has it: this start also migrates.
+    const env = await installation({ empty: true });
     const busy = await occupy();
     try {
       const port = (busy.address() as AddressInfo).port;

@@ -1,12 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openDb } from '../../src/core/db/open-db.js';
 import { startServer } from '../helpers/cli.js';
-import { fileInstallation } from '../helpers/installation.js';
+import { orgInstallation } from '../helpers/installation.js';
 import { Receiver } from '../webhooks/receiver.js';
+import { onCleanup } from '../helpers/cleanup.js';
 
 /**
  * SECRETS_KEY as a deployment meets it, through `orgctl serve` as a process: a webhook endpoint's
@@ -17,25 +15,17 @@ import { Receiver } from '../webhooks/receiver.js';
 const K1 = Buffer.alloc(32, 1).toString('base64');
 const K2 = Buffer.alloc(32, 2).toString('base64');
 
-let dir: string;
 let env: Record<string, string>;
 let ownerKey: string;
 let receiver: Receiver;
-const cleanups: (() => unknown)[] = [];
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'orgctl-secrets-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  const installed = await fileInstallation(dir);
-  cleanups.push(installed.remove);
+  const installed = await orgInstallation();
   env = { ...installed.env, CI_ALLOW_PRIVATE_NETWORK: 'true', WEBHOOKS_TICK_MS: '50' };
   ownerKey = installed.ownerKey;
   receiver = await Receiver.start();
-  cleanups.push(() => receiver.close());
+  onCleanup(() => receiver.close());
 }, 120_000);
-afterAll(async () => {
-  for (const c of cleanups.reverse()) await c();
-});
 
 /** The stored secret, read with the service stopped (the embedded database is one process's). */
 async function stored(): Promise<string> {

@@ -1,18 +1,14 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makeGitRepo, nodeProject, startAgent, type AgentProcess } from '../helpers/agent-process.js';
 import { startServer } from '../helpers/cli.js';
-import { installation, onCleanup } from '../helpers/installation.js';
+import { installation } from '../helpers/installation.js';
 import { waitFor } from '../helpers/wait.js';
+import { onCleanup, tempDir } from '../helpers/cleanup.js';
 
 type Computer = { id: string; provisioningSteps: { id: string; status: string; installSessionId?: string }[] };
-
-const cleanups: (() => Promise<unknown> | void)[] = [];
-afterAll(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
 
 const alive = (pid: number) => {
   try {
@@ -25,8 +21,7 @@ const alive = (pid: number) => {
 
 describe('a host agent killed with SIGKILL during an install', () => {
   it('the next agent on that workdir ends the install it left running before taking work, and the retried install runs alone', async () => {
-    const root = mkdtempSync(path.join(tmpdir(), 'orgctl-agent-kill-'));
-    cleanups.push(() => rmSync(root, { recursive: true, force: true }));
+    const root = tempDir('orgctl-agent-kill-');
     const env = { ...(await installation()), CI_ALLOW_PRIVATE_NETWORK: 'true', COMPUTERS_LEASE_MS: '2000', COMPUTERS_ENGINE_TICK_MS: '100' };
     const server = await startServer(env);
     // Stopped after the test, before installation's cleanup removes the data directory it writes to.
@@ -49,7 +44,7 @@ describe('a host agent killed with SIGKILL during an install', () => {
     expect(created.status).toBe(201);
     const workdir = path.join(root, 'work');
     const first: AgentProcess = startAgent({ url: server.url, key, computer: 'kill-box', workdir });
-    cleanups.push(() => first.stop('SIGKILL'));
+    onCleanup(() => first.stop('SIGKILL'));
     const installPid = await waitFor(
       async () => (existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) : undefined),
       60_000,
@@ -64,7 +59,7 @@ describe('a host agent killed with SIGKILL during an install', () => {
     expect(alive(installPid)).toBe(true);
 
     const second = startAgent({ url: server.url, key, computer: 'kill-box', workdir });
-    cleanups.push(() => second.stop('SIGKILL'));
+    onCleanup(() => second.stop('SIGKILL'));
     // The agent logs what it ended once the group is gone.
     await waitFor(
       async () => (/ended what a previous agent left running in .*\(process group \d+/.test(second.output()) ? true : undefined),

@@ -1,20 +1,16 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startServer, type Server } from '../helpers/cli.js';
-import { installation, onCleanup } from '../helpers/installation.js';
+import { installation } from '../helpers/installation.js';
 import { waitFor } from '../helpers/wait.js';
 import { Receiver } from '../webhooks/receiver.js';
-
-const cleanups: (() => Promise<unknown> | void)[] = [];
-afterAll(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+import { onCleanup } from '../helpers/cleanup.js';
 
 const REPORTS = 12;
 
 describe('orgctl serve killed with SIGKILL while it delivers webhooks', () => {
   it('after a restart every event is delivered at least once, and no event id is ever two different events', { timeout: 120_000 }, async () => {
     const receiver = await Receiver.start();
-    cleanups.push(() => receiver.close());
+    onCleanup(() => receiver.close());
     // Held leases expire quickly, and the queue is polled often, so the test takes seconds.
     const env = { ...(await installation()), CI_ALLOW_PRIVATE_NETWORK: 'true', WEBHOOKS_LEASE_MS: '1500', WEBHOOKS_TICK_MS: '50' };
     let server: Server = await startServer(env);

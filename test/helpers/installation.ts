@@ -1,49 +1,34 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach } from 'vitest';
+import { inject } from 'vitest';
+import { onCleanup } from './cleanup.js';
 import { runCli } from './cli.js';
 import { createPostgresDatabase, onPostgres } from './test-db.js';
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-
-/** Runs `fn` after the current test, before the cleanups registered earlier (last in, first out). */
-export function onCleanup(fn: () => Promise<void> | void): void {
-  cleanups.push(fn);
-}
-
 /**
- * The environment of one orgctl installation for a process test: a temp data directory, or a
- * fresh PostgreSQL database when the suite runs on PostgreSQL. Removed after the test.
+ * The environment of one orgctl installation for a process test: a data directory, or a
+ * PostgreSQL database of its own when the lane runs on PostgreSQL. It starts migrated, a copy of
+ * the template (global-setup.ts), as `orgctl migrate` would leave it; `empty` starts it with
+ * nothing, for what a first start on an empty database does. Removed when the test ends, or the
+ * file when made outside a test (cleanup.ts).
  */
-export async function installation(): Promise<Record<string, string>> {
+export async function installation(opts: { empty?: boolean } = {}): Promise<Record<string, string>> {
   if (onPostgres) {
-    const db = await createPostgresDatabase();
-    cleanups.push(() => db.drop());
+    const db = await createPostgresDatabase(opts.empty ? undefined : inject('postgresTemplate'));
+    onCleanup(() => db.drop());
     return { DATABASE_URL: db.url };
   }
   const dir = mkdtempSync(path.join(tmpdir(), 'orgctl-install-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  onCleanup(() => rmSync(dir, { recursive: true, force: true }));
+  if (!opts.empty) cpSync(inject('installationTemplate'), path.join(dir, 'pgdata'), { recursive: true });
   return { DATA_DIR: dir, DATABASE_URL: '' };
 }
 
-/**
- * One orgctl installation for a whole test file (from beforeAll): a data directory in `dir`, or a
- * fresh PostgreSQL database on PostgreSQL, and its organization `acme` with the owner's key.
- * `remove` drops it; the caller runs it from afterAll.
- */
-export async function fileInstallation(dir: string): Promise<{ env: Record<string, string>; ownerKey: string; remove: () => Promise<void> }> {
-  let env: Record<string, string>;
-  let remove = async () => undefined as void;
-  if (onPostgres) {
-    const db = await createPostgresDatabase();
-    env = { DATABASE_URL: db.url };
-    remove = () => db.drop();
-  } else env = { DATA_DIR: path.join(dir, 'data'), DATABASE_URL: '' };
+/** An installation (see above) with organization `acme`, made by `orgctl init`, and its owner's key. */
+export async function orgInstallation(): Promise<{ env: Record<string, string>; ownerKey: string }> {
+  const env = await installation();
   const init = await runCli(['init', '--org', 'acme', '--owner-email', 'owner@acme.test', '--json'], env);
   if (init.code !== 0) throw new Error(`orgctl init failed: ${init.stderr}`);
-  return { env, ownerKey: (JSON.parse(init.stdout) as { apiKey: string }).apiKey, remove };
+  return { env, ownerKey: (JSON.parse(init.stdout) as { apiKey: string }).apiKey };
 }

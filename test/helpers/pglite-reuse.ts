@@ -6,7 +6,7 @@ import { PgliteDb } from '../../src/core/db/pglite-engine.js';
  * PGlite databases kept across the test files of a worker, reset to the template between them.
  * Opening one from the template costs about 1.3 s of CPU (starting PostgreSQL in WebAssembly,
  * unpacking the dump); putting a used one back costs about a tenth of that. Files of the
- * `fast` project share modules (isolate: false), so a database a file gave back is here for
+ * `db` lane share modules (isolate: false), so a database a file gave back is here for
  * the next one.
  *
  * A file gets a lease, not the database: once it is given back, statements through it fail, as
@@ -54,7 +54,7 @@ export function spareCount(): number {
   return spares.length;
 }
 
-/** Where each file has modules of its own (the `processes` project), no later file would find a kept database. */
+/** Where each file has modules of its own (the process lanes), no later file would find a kept database. */
 function keeping(): boolean {
   return inject('keepPgliteDatabases') === true;
 }

@@ -40,10 +40,10 @@ export function createTestDb(): Promise<TestDb> {
   return started ?? openTestDb();
 }
 
-/** The database setup-db.ts started before the test file was imported, until the file takes it. */
+/** The database setup-file.ts started before the test file was imported, until the file takes it. */
 let early: Promise<TestDb> | undefined;
 
-/** Starts the file's first database now (setup-db.ts); its first createTestDb() takes it. */
+/** Starts the file's first database now (setup-file.ts); its first createTestDb() takes it. */
 export function startTestDbEarly(): void {
   early = openTestDb();
   // Its failure is reported by the createTestDb() that takes it.
@@ -61,6 +61,7 @@ export async function discardEarlyTestDb(): Promise<void> {
 }
 
 async function openTestDb(): Promise<TestDb> {
+  if (inject('lane') === 'unit') throw new Error('A file of the unit lane made a database: move it to the db lane (vitest.config.ts, UNIT).');
   if (onPostgres) {
     const created = await createPostgresDatabase(inject('postgresTemplate'));
     // With the time limit serve has by default (DATABASE_TIMEOUT_MS), so tests run the same path.

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertFreshBuild, orgctl } from './cli-process.js';
-import { script, tempDir, writeJson } from './helpers.js';
+import { script, hooksDir, writeJson } from './helpers.js';
 
 beforeAll(assertFreshBuild);
 
@@ -12,7 +12,7 @@ function config(dir: string, event: string, ...commands: string[]): string {
 
 describe('orgctl hooks run', () => {
   it('exits 2 and prints the reason when a Stop hook blocks', async () => {
-    const dir = tempDir();
+    const dir = hooksDir();
     const file = config(dir, 'Stop', script(dir, 'block.sh', 'echo "fix the build" >&2; exit 2'), 'true');
     const r = await orgctl(['hooks', 'run', 'Stop', '--config', file, '--session-id', 's1']);
     expect(r.code).toBe(2);
@@ -20,7 +20,7 @@ describe('orgctl hooks run', () => {
   });
 
   it('exits 0 when the hooks let the agent continue, and sends them the event input', async () => {
-    const dir = tempDir();
+    const dir = hooksDir();
     const input = path.join(dir, 'input.json');
     const file = config(dir, 'Notification', `cat > ${input}`);
     const r = await orgctl(['hooks', 'run', 'Notification', '--config', file, '--session-id', 's1', '--cwd', dir, '--message', 'Agent needs your input']);
@@ -30,7 +30,7 @@ describe('orgctl hooks run', () => {
   });
 
   it('gives SessionEnd its reason, Stop its stop_hook_active, and tool events their tool name', async () => {
-    const dir = tempDir();
+    const dir = hooksDir();
     const read = async (event: string, ...flags: string[]) => {
       const file = config(dir, event, `cat > ${dir}/${event}.json`);
       const r = await orgctl(['hooks', 'run', event, '--config', file, '--session-id', 's', '--cwd', dir, ...flags]);
@@ -50,7 +50,7 @@ describe('orgctl hooks run', () => {
   });
 
   it('runs only the tool hooks whose matcher matches --tool-name', async () => {
-    const dir = tempDir();
+    const dir = hooksDir();
     const file = writeJson(dir, 'tools.json', {
       PreToolUse: [
         { matcher: 'Write|Edit', hooks: [{ type: 'command', command: 'echo write-or-edit' }] },
@@ -69,7 +69,7 @@ describe('orgctl hooks run', () => {
   });
 
   it('exits 1 and runs nothing when the configuration is invalid', async () => {
-    const dir = tempDir();
+    const dir = hooksDir();
     const file = writeJson(dir, 'bad.json', {
       hooks: {
         Stop: [
@@ -88,8 +88,8 @@ describe('orgctl hooks run', () => {
   });
 
   it('reads the user file under HOME, then the project file, when no --config is given', async () => {
-    const home = tempDir();
-    const project = tempDir();
+    const home = hooksDir();
+    const project = hooksDir();
     mkdirSync(path.join(home, '.orgctl'));
     mkdirSync(path.join(project, '.orgctl'));
     config(path.join(home, '.orgctl'), 'Stop', 'echo user');
@@ -105,7 +105,7 @@ describe('orgctl hooks run', () => {
   });
 
   it('succeeds with an empty result when no hook is configured', async () => {
-    const dir = tempDir();
+    const dir = hooksDir();
     const r = await orgctl(['hooks', 'run', 'SessionEnd', '--cwd', dir], { env: { HOME: dir } });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ continue: true, blocked: false, hooks: [] });
@@ -114,7 +114,7 @@ describe('orgctl hooks run', () => {
 
 describe('orgctl hooks validate and list', () => {
   it('validate exits 0 for a valid file and 1 with every fault of an invalid one', async () => {
-    const dir = tempDir();
+    const dir = hooksDir();
     const good = config(dir, 'Stop', 'true');
     const bad = writeJson(dir, 'bad.json', { Stop: [{ matcher: '[', hooks: [{ type: 'agent', command: 'x' }] }], Later: [] });
     const [valid, r, json] = await Promise.all([
@@ -136,7 +136,7 @@ describe('orgctl hooks validate and list', () => {
   });
 
   it('list shows what would run for each event', async () => {
-    const dir = tempDir();
+    const dir = hooksDir();
     const file = writeJson(dir, 'h.json', {
       PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'guard', timeout: 5 }] }],
       Stop: [{ hooks: [{ type: 'command', command: 'check' }] }],

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultHookFiles, loadHooksConfig } from '../../src/hooks/config-files.js';
 import { hookEvents } from '../../src/hooks/events.js';
 import { formatIssue, HooksConfigError, validateHooksDocument } from '../../src/hooks/validate-config.js';
-import { tempDir, writeJson } from './helpers.js';
+import { hooksDir, writeJson } from './helpers.js';
 
 const ok = { type: 'command', command: 'echo ok' };
 
@@ -107,7 +107,7 @@ describe('hook configuration validation', () => {
   });
 
   it('reports every fault in every file at once, each under its own file name', async () => {
-    const dir = tempDir();
+    const dir = hooksDir();
     const a = writeJson(dir, 'a.json', { Stop: [{ hooks: [{ type: 'command' }] }] });
     const b = writeJson(dir, 'b.json', { hooks: { Bogus: [] } });
     expect((await loadError([a, b])).split('\n')).toEqual([
@@ -117,7 +117,7 @@ describe('hook configuration validation', () => {
   });
 
   it('reports invalid JSON with line and column but not the text of the file', async () => {
-    const dir = tempDir();
+    const dir = hooksDir();
     const file = writeJson(dir, 'bad.json', '{\n  "Stop": [ s3cr3t ]\n}');
     const message = await loadError([file]);
     expect(message).toMatch(new RegExp(`^${file}: is not valid JSON: Unexpected token 's'`));
@@ -127,7 +127,7 @@ describe('hook configuration validation', () => {
   });
 
   it('reports a missing explicit file, and a directory given as a file', async () => {
-    const dir = tempDir();
+    const dir = hooksDir();
     expect(await loadError([path.join(dir, 'nope.json')])).toBe(`${path.join(dir, 'nope.json')}: file not found`);
     expect(await loadError([dir])).toBe(`${dir}: is a directory, not a JSON file`);
   });
@@ -135,7 +135,7 @@ describe('hook configuration validation', () => {
 
 describe('hook configuration files', () => {
   it('merges the files in order, each entry remembering its file', async () => {
-    const dir = tempDir();
+    const dir = hooksDir();
     const user = writeJson(dir, 'user.json', { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'a' }] }] } });
     const project = writeJson(dir, 'project.json', { Stop: [{ hooks: [{ type: 'command', command: 'b' }] }], Notification: [{ hooks: [ok] }] });
     const loaded = await loadHooksConfig([
@@ -151,14 +151,14 @@ describe('hook configuration files', () => {
   });
 
   it('skips default files that do not exist', async () => {
-    const dir = tempDir();
+    const dir = hooksDir();
     const loaded = await loadHooksConfig(defaultHookFiles({ HOME: dir }, dir));
     expect(loaded.files).toEqual([]);
   });
 
   it('finds the user file under HOME or ORGCTL_HOOKS_USER, and the project file under the project directory', () => {
-    const home = tempDir();
-    const project = tempDir();
+    const home = hooksDir();
+    const project = hooksDir();
     expect(defaultHookFiles({ HOME: home }, project).map((f) => f.path)).toEqual([
       path.join(home, '.orgctl/hooks.json'),
       path.join(project, '.orgctl/hooks.json'),
@@ -167,7 +167,7 @@ describe('hook configuration files', () => {
   });
 
   it('reads the home directory file once when the project is the home directory', async () => {
-    const home = tempDir();
+    const home = hooksDir();
     mkdirSync(path.join(home, '.orgctl'));
     writeJson(home, '.orgctl/hooks.json', { Stop: [{ hooks: [ok] }] });
     const loaded = await loadHooksConfig(defaultHookFiles({ HOME: home }, home));

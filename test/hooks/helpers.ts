@@ -1,18 +1,14 @@
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { HookEvent } from '../../src/hooks/events.js';
 import { buildHookInput } from '../../src/hooks/hook-input.js';
 import { runHooks, type RunHooksOptions } from '../../src/hooks/run-hooks.js';
 import type { PlannedHook } from '../../src/hooks/select-hooks.js';
-import { afterFile } from '../helpers/after-file.js';
+import { tempDir } from '../helpers/cleanup.js';
 
-/** A fresh directory, removed after the file's tests. */
-export function tempDir(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'orgctl-hooks-'));
-  afterFile(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
+/** A fresh directory, removed when the test that made it ends (or the file, made outside a test). */
+export const hooksDir = (): string => tempDir('orgctl-hooks-');
 
 /** Writes an executable shell script and returns its path, ready to be a hook command. */
 export function script(dir: string, name: string, body: string): string {

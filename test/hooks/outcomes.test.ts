@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { plan, run, script, tempDir } from './helpers.js';
+import { plan, run, script, hooksDir } from './helpers.js';
 
 describe('hook outcomes', () => {
   it('lets the agent continue when every hook exits 0', async () => {
-    const dir = tempDir();
+    const dir = hooksDir();
     const result = await run('Stop', [plan(script(dir, 'ok.sh', 'echo fine; exit 0'))]);
     expect(result).toMatchObject({ event: 'Stop', continue: true, blocked: false, reasons: [], messages: [] });
     expect(result.hooks[0]).toMatchObject({ outcome: 'continue', exitCode: 0, timedOut: false, stdout: 'fine\n' });
@@ -13,20 +13,20 @@ describe('hook outcomes', () => {
   });
 
   it('blocks Stop on exit 2 with stderr as the reason', async () => {
-    const dir = tempDir();
+    const dir = hooksDir();
     const result = await run('Stop', [plan(script(dir, 'tests.sh', 'echo "3 tests fail" >&2; exit 2'))]);
     expect(result).toMatchObject({ continue: true, blocked: true, decision: 'block', reasons: ['3 tests fail'] });
     expect(result.hooks[0]).toMatchObject({ outcome: 'block', exitCode: 2 });
   });
 
   it('blocks SubagentStop on exit 2 too', async () => {
-    const dir = tempDir();
+    const dir = hooksDir();
     const result = await run('SubagentStop', [plan(script(dir, 'no.sh', 'echo "not yet" >&2; exit 2'))]);
     expect(result).toMatchObject({ blocked: true, reasons: ['not yet'] });
   });
 
   it('does not block on exit 2 from a Notification hook, and shows its stderr', async () => {
-    const dir = tempDir();
+    const dir = hooksDir();
     const result = await run('Notification', [plan(script(dir, 'n.sh', 'echo "no display" >&2; exit 2'))]);
     expect(result).toMatchObject({ continue: true, blocked: false, reasons: [] });
     expect(result.hooks[0]).toMatchObject({ outcome: 'error', exitCode: 2 });
@@ -34,7 +34,7 @@ describe('hook outcomes', () => {
   });
 
   it('treats exit 1 as a non-blocking error whose stderr is shown', async () => {
-    const dir = tempDir();
+    const dir = hooksDir();
     const hook = script(dir, 'fail.sh', 'echo "lint crashed" >&2; exit 1');
     const result = await run('Stop', [plan(hook)]);
     expect(result).toMatchObject({ continue: true, blocked: false });
@@ -43,7 +43,7 @@ describe('hook outcomes', () => {
   });
 
   it('stops the agent on JSON "continue": false, with the stopReason for the user', async () => {
-    const dir = tempDir();
+    const dir = hooksDir();
     const hook = script(dir, 'halt.sh', `echo '{"continue": false, "stopReason": "budget spent", "systemMessage": "bye"}'`);
     const result = await run('Stop', [plan(hook)]);
     expect(result).toMatchObject({ continue: false, blocked: false, stopReason: 'budget spent', messages: ['bye'] });
@@ -51,19 +51,19 @@ describe('hook outcomes', () => {
   });
 
   it('lets "continue": false win over another hook blocking Stop', async () => {
-    const dir = tempDir();
+    const dir = hooksDir();
     const result = await run('Stop', [plan(script(dir, 'halt.sh', `echo '{"continue": false}'`)), plan(script(dir, 'block.sh', 'echo more >&2; exit 2'))]);
     expect(result).toMatchObject({ continue: false, blocked: false, reasons: [] });
   });
 
   it('keeps a tool blocked when a PreToolUse hook stops the agent', async () => {
-    const dir = tempDir();
+    const dir = hooksDir();
     const result = await run('PreToolUse', [plan(script(dir, 'halt.sh', `echo '{"continue": false, "stopReason": "no"}'`))]);
     expect(result).toMatchObject({ continue: false, blocked: true, decision: 'block', stopReason: 'no' });
   });
 
   it('blocks on JSON "decision": "block" with its reason, and records "approve"', async () => {
-    const dir = tempDir();
+    const dir = hooksDir();
     const blocking = await run('Stop', [plan(script(dir, 'd.sh', `echo '{"decision": "block", "reason": "run the tests first"}'`))]);
     expect(blocking).toMatchObject({ blocked: true, decision: 'block', reasons: ['run the tests first'] });
     const approving = await run('PreToolUse', [plan(script(dir, 'a.sh', `echo '{"decision": "approve"}'`))]);
@@ -71,34 +71,34 @@ describe('hook outcomes', () => {
   });
 
   it('ignores "decision": "block" on an event that cannot be blocked', async () => {
-    const dir = tempDir();
+    const dir = hooksDir();
     const result = await run('SessionEnd', [plan(script(dir, 'd.sh', `echo '{"decision": "block", "reason": "x"}'`))]);
     expect(result).toMatchObject({ blocked: false, reasons: [] });
     expect(result.hooks[0]?.outcome).toBe('continue');
   });
 
   it('treats invalid JSON on stdout as plain output', async () => {
-    const dir = tempDir();
+    const dir = hooksDir();
     const result = await run('Stop', [plan(script(dir, 'j.sh', `echo '{"continue": false, oops'`))]);
     expect(result).toMatchObject({ continue: true, blocked: false, messages: [] });
     expect(result.hooks[0]).toMatchObject({ outcome: 'continue', stdout: '{"continue": false, oops\n' });
   });
 
   it('ignores a mistyped JSON field but keeps the others', async () => {
-    const dir = tempDir();
+    const dir = hooksDir();
     const result = await run('Stop', [plan(script(dir, 'j.sh', `echo '{"continue": "no", "systemMessage": "hello"}'`))]);
     expect(result).toMatchObject({ continue: true, messages: ['hello'] });
   });
 
   it('reads JSON only on exit 0', async () => {
-    const dir = tempDir();
+    const dir = hooksDir();
     const result = await run('Stop', [plan(script(dir, 'j.sh', `echo '{"continue": false}'; exit 1`))]);
     expect(result).toMatchObject({ continue: true, blocked: false });
     expect(result.hooks[0]?.outcome).toBe('error');
   });
 
   it('runs a hook that never reads stdin without an EPIPE crash, even with a large input', async () => {
-    const dir = tempDir();
+    const dir = hooksDir();
     const hook = plan(script(dir, 'deaf.sh', 'exit 0'));
     const big = { hook_event_name: 'Stop' as const, session_id: 'x'.repeat(1_000_000), cwd: dir };
     const result = await run('Stop', [hook], { input: big });
@@ -106,7 +106,7 @@ describe('hook outcomes', () => {
   });
 
   it('gives the JSON input on stdin and closes it, so `cat > file` ends', async () => {
-    const dir = tempDir();
+    const dir = hooksDir();
     const out = path.join(dir, 'input.json');
     const result = await run('Notification', [plan(`cat > ${out}`, 5)], { cwd: dir });
     expect(result.hooks[0]).toMatchObject({ outcome: 'continue', timedOut: false });
@@ -115,7 +115,7 @@ describe('hook outcomes', () => {
   });
 
   it('runs hooks in the project directory with ORGCTL_PROJECT_DIR set', async () => {
-    const dir = tempDir();
+    const dir = hooksDir();
     const result = await run('Stop', [plan('echo "$PWD|$ORGCTL_PROJECT_DIR"')], { cwd: dir });
     expect(result.hooks[0]?.stdout.trim()).toBe(`${dir}|${dir}`);
   });
@@ -139,7 +139,7 @@ describe('hook outcomes', () => {
   });
 
   it('lets one failing hook not stop the others', async () => {
-    const dir = tempDir();
+    const dir = hooksDir();
     const result = await run('Stop', [plan('kill -9 $$'), plan(script(dir, 'ok.sh', 'echo ok')), plan('exit 7')]);
     expect(result.hooks.map((h) => [h.outcome, h.exitCode, h.signal])).toEqual([
       ['error', null, 'SIGKILL'],

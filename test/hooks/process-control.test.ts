@@ -5,7 +5,7 @@ import type { SourcedEntry } from '../../src/hooks/config-files.js';
 import { hookEvents, type HookEvent } from '../../src/hooks/events.js';
 import { selectHooks } from '../../src/hooks/select-hooks.js';
 import { waitFor } from '../helpers/wait.js';
-import { isRunning, killIfRunning, plan, readPid, run, script, tempDir } from './helpers.js';
+import { isRunning, killIfRunning, plan, readPid, run, script, hooksDir } from './helpers.js';
 
 const started: number[] = [];
 afterEach(() => {
@@ -33,7 +33,7 @@ function eventsWith(event: HookEvent, entries: SourcedEntry[]) {
 
 describe('hook timeouts', () => {
   it('kills a hook past its timeout together with the child it started', async () => {
-    const dir = tempDir();
+    const dir = hooksDir();
     const hook = script(dir, 'slow.sh', `echo $$ > ${dir}/parent.pid\nsleep 30 &\necho $! > ${dir}/child.pid\nsleep 30`);
     const result = await run('Stop', [plan(hook, 0.5)]);
     const [parent, child] = pidsOf(path.join(dir, 'parent.pid'), path.join(dir, 'child.pid'));
@@ -47,7 +47,7 @@ describe('hook timeouts', () => {
   });
 
   it('follows SIGTERM with SIGKILL for a hook that ignores SIGTERM', async () => {
-    const dir = tempDir();
+    const dir = hooksDir();
     const hook = script(dir, 'stubborn.sh', `trap '' TERM\nsleep 30 &\necho $! > ${dir}/child.pid\necho $$ > ${dir}/parent.pid\nwhile true; do sleep 1; done`);
     const result = await run('Stop', [plan(hook, 0.3)], { killGraceMs: 300 });
     const [parent, child] = pidsOf(path.join(dir, 'parent.pid'), path.join(dir, 'child.pid'));
@@ -59,7 +59,7 @@ describe('hook timeouts', () => {
   });
 
   it('finishes when the shell exits, even if a background process keeps its output open', async () => {
-    const dir = tempDir();
+    const dir = hooksDir();
     const result = await run('Stop', [plan(`sleep 30 & echo $! > ${dir}/bg.pid; echo done`)]);
     pidsOf(path.join(dir, 'bg.pid'));
     expect(result.hooks[0]).toMatchObject({ outcome: 'continue', exitCode: 0, timedOut: false, stdout: 'done\n' });
@@ -69,7 +69,7 @@ describe('hook timeouts', () => {
 
 describe('running hooks together', () => {
   it('runs ten one-second hooks in parallel, in about the time of the slowest', async () => {
-    const dir = tempDir();
+    const dir = hooksDir();
     const hooks = Array.from({ length: 10 }, (_, i) => plan(script(dir, `h${i}.sh`, `sleep 1; echo ${i}`)));
     const t0 = performance.now();
     const result = await run('Stop', hooks);
@@ -80,7 +80,7 @@ describe('running hooks together', () => {
   });
 
   it('runs a command configured several times once, with its longest timeout', async () => {
-    const dir = tempDir();
+    const dir = hooksDir();
     const log = path.join(dir, 'runs.log');
     const command = `echo ran >> ${log}`;
     const loaded = eventsWith('Stop', [

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestApp, type Org } from '../helpers/test-app.js';
 import { assertFreshBuild, orgctl } from './cli-process.js';
-import { script, tempDir, writeJson } from './helpers.js';
+import { script, hooksDir, writeJson } from './helpers.js';
 
 // The hook runner reporting to a real, listening orgctl service: its events are accepted and stored.
 let t: TestApp;
@@ -20,7 +20,7 @@ afterAll(() => t?.close());
 
 describe('hook telemetry delivered to the service', () => {
   it('each hook run is stored as a hook event of the caller, with its event, matcher and command', async () => {
-    const dir = tempDir();
+    const dir = hooksDir();
     const ok = script(dir, 'ok.sh', 'exit 0');
     const config = writeJson(dir, 'hooks.json', {
       hooks: { Stop: [{ hooks: [{ type: 'command', command: ok }] }] },

@@ -5,7 +5,7 @@ import { HookTelemetryEventSchema } from '../../src/hooks/schemas.js';
 import { runEvent } from '../../src/hooks/run-event.js';
 import { hookTelemetryEvents, reportHookEvents } from '../../src/hooks/telemetry.js';
 import { assertFreshBuild, orgctl } from './cli-process.js';
-import { plan, script, tempDir, testEnv, writeJson } from './helpers.js';
+import { plan, script, hooksDir, testEnv, writeJson } from './helpers.js';
 
 /** A port nothing listens on: connections are refused at once. */
 async function closedPort(): Promise<number> {
@@ -68,7 +68,7 @@ describe('telemetry with the service down', () => {
   });
 
   it('does not change a run or its duration, and waits for a hung service only until the timeout', async () => {
-    const dir = tempDir();
+    const dir = hooksDir();
     const config = writeJson(dir, 'h.json', {
       Stop: [{ hooks: [{ type: 'command', command: script(dir, 'block.sh', 'sleep 0.3; echo "not done" >&2; exit 2') }] }],
     });
@@ -96,7 +96,7 @@ describe('telemetry with the service down', () => {
 
   it('orgctl hooks run gives the same result, and exits at once with the service refusing or soon with it hung', async () => {
     assertFreshBuild();
-    const dir = tempDir();
+    const dir = hooksDir();
     const file = writeJson(dir, 'h.json', { Stop: [{ hooks: [{ type: 'command', command: 'sleep 0.2; echo "not done" >&2; exit 2' }] }] });
     const args = ['hooks', 'run', 'Stop', '--config', file, '--session-id', 's1'];
     const [off, refused, hung] = await Promise.all([

@@ -1,13 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startServer, type Server } from '../helpers/cli.js';
-import { fileInstallation } from '../helpers/installation.js';
+import { orgInstallation } from '../helpers/installation.js';
 import { connectClient, prepareClient, runClient } from '../support/agent-client-runs.js';
 import { AGENT_CLIENTS, installAgentClient, type AgentClientName, type Installed } from '../support/agent-clients.js';
 import { startModelProvider, type ModelProvider } from '../support/model-provider-test-double.js';
+import { onCleanup, tempDir } from '../helpers/cleanup.js';
 
 /**
  * The real agent clients (test/support/agent-clients.ts, pinned versions from the npm registry)
@@ -46,23 +45,17 @@ let server: Server;
 let ownerKey: string;
 let env: Record<string, string>;
 let dir: string;
-const cleanups: (() => unknown)[] = [];
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'orgctl-agent-clients-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  const installed = await fileInstallation(dir);
-  cleanups.push(installed.remove);
+  dir = tempDir('orgctl-agent-clients-');
+  const installed = await orgInstallation();
   env = installed.env;
   ownerKey = installed.ownerKey;
   // One person per client.
   for (const run of RUNS) if (!run.ownersKey) await addPerson(emailOf(run));
   server = await startServer({ ...env, ANALYTICS_CACHE_MB: '0', NODE_OPTIONS: `--import=${PRELOAD}` });
-  cleanups.push(() => server.stop());
+  onCleanup(() => server.stop());
 }, 120_000);
-afterAll(async () => {
-  for (const c of cleanups.reverse()) await c();
-});
 
 type Row = Record<string, unknown>;
 async function get<T>(pathAndQuery: string): Promise<T> {
@@ -155,7 +148,7 @@ describe.each(RUNS)('$label, the real client', (each) => {
     const email = emailOf(each);
     const key = each.ownersKey ? ownerKey : await keyOf(email);
     const stub = await startModelProvider({ usage: USAGE, command: COMMAND, text: 'done' });
-    cleanups.push(() => stub.close());
+    onCleanup(() => stub.close());
     const home = path.join(dir, label.replaceAll(/\W+/g, '-'));
     const logged = server.output().length;
     const command = prepareClient(name, { home, modelUrl: stub.url, orgctlUrl: server.url, key, droidProvider, connected: true }, PROMPT);

@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { OTLPLogExporter as JsonLogExporter } from '@opentelemetry/exporter-logs-otlp-http';
 import { OTLPLogExporter as ProtoLogExporter } from '@opentelemetry/exporter-logs-otlp-proto';
 import { AggregationTemporalityPreference, OTLPMetricExporter as JsonMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
@@ -10,8 +7,9 @@ import { LoggerProvider, SimpleLogRecordProcessor } from '@opentelemetry/sdk-log
 import { MeterProvider, PeriodicExportingMetricReader, type PushMetricExporter } from '@opentelemetry/sdk-metrics';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startServer, type Server } from '../helpers/cli.js';
-import { fileInstallation } from '../helpers/installation.js';
+import { orgInstallation } from '../helpers/installation.js';
 import { logs, YESTERDAY, YESTERDAY_MS } from './otlp-json.js';
+import { onCleanup } from '../helpers/cleanup.js';
 
 /**
  * The OpenTelemetry JS SDK and exporters (the Node 20 line, pinned) sending to a real `orgctl
@@ -29,13 +27,9 @@ let ownerKey: string;
 const users = ['json-delta', 'json-cumulative', 'proto-gzip', 'logs-json', 'logs-proto'].map((u) => `${u}@acme.test`);
 const keys = new Map<string, string>();
 const keyOf = (email: string) => keys.get(email) as string;
-const cleanups: (() => unknown)[] = [];
 
 beforeAll(async () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'orgctl-otlp-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  const installed = await fileInstallation(dir);
-  cleanups.push(installed.remove);
+  const installed = await orgInstallation();
   const env = installed.env;
   ownerKey = installed.ownerKey;
   // One key per developer, in their agent's OTLP headers: the recommended setup.
@@ -45,12 +39,11 @@ beforeAll(async () => {
   }
   // At the most verbose level, so that the test of what is never logged sees everything that is.
   server = await startServer({ ...env, LOG_LEVEL: 'trace' });
-  cleanups.push(() => server.stop());
+  onCleanup(() => server.stop());
 }, 120_000);
 afterAll(async () => {
   performance.now = realNow;
   Date.now = realDateNow;
-  for (const c of cleanups.reverse()) await c();
 });
 
 type Row = Record<string, unknown>;

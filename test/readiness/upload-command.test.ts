@@ -1,12 +1,12 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
+
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startServer, type Server } from '../helpers/cli.js';
-import { fileInstallation } from '../helpers/installation.js';
+import { orgInstallation } from '../helpers/installation.js';
+import { onCleanup, tempDir } from '../helpers/cleanup.js';
 
 const PATH = '/api/organization/maturity-level-reports';
-const cleanups: (() => Promise<unknown> | void)[] = [];
 let env: Record<string, string>;
 let server: Server;
 let appUrl: string;
@@ -14,19 +14,14 @@ let key: string;
 let dir: string;
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'orgctl-readiness-cli-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  const installed = await fileInstallation(dir);
-  cleanups.push(installed.remove);
+  dir = tempDir('orgctl-readiness-cli-');
+  const installed = await orgInstallation();
   env = installed.env;
   key = installed.ownerKey;
   server = await startServer({ ...env, APP_PORT: '0' });
-  cleanups.push(() => server.stop());
+  onCleanup(() => server.stop());
   appUrl = /Application address \(readiness reports\) on (http:\/\/\S+)/.exec(server.output())![1]!;
 }, 120_000);
-afterAll(async () => {
-  for (const c of cleanups.reverse()) await c();
-});
 
 const report = {
   repoUrl: 'git@github.com:Acme/Web.git',

@@ -1,22 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadMigrations, migrate } from '../../src/core/db/migrate.js';
 import { OperatorIdentity } from '../../src/core/identity/operator.js';
 import { IdentityService } from '../../src/core/identity/service.js';
 import { createEmptyDb } from '../helpers/test-db.js';
+import { onCleanup } from '../helpers/cleanup.js';
 
 // Migration 0064 starts the teams' history (analytics by team) from the teams that already exist:
 // their members since they were added, a deleted team's until its deletion, the current name
 // since the team was made. Days are UTC whatever the session's time zone.
-const cleanups: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const c of cleanups.reverse()) await c();
-});
 
 describe('migration 0064', () => {
   it('backfills membership spans and names from the teams before it', async () => {
     const created = await createEmptyDb();
-    cleanups.push(created.drop);
+    onCleanup(created.drop);
     const db = created.db;
     await migrate(
       db,

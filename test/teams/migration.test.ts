@@ -1,23 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isUniqueViolation } from '../../src/core/db/db.js';
 import { loadMigrations, migrate } from '../../src/core/db/migrate.js';
 import { OperatorIdentity } from '../../src/core/identity/operator.js';
 import { IdentityService } from '../../src/core/identity/service.js';
 import { teamsStore } from '../../src/teams/store.js';
 import { createEmptyDb } from '../helpers/test-db.js';
+import { onCleanup } from '../helpers/cleanup.js';
 
 // Migration 0060 adds teams to a database that already has organizations and users; what its
 // constraints hold is checked here, below the API, where the budget cannot be set yet.
-const cleanups: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const c of cleanups.reverse()) await c();
-});
 
 describe('migration 0060', () => {
   it('applies over existing data; keeps names unique among teams not deleted, budgets at least 1,000,000, and members only while they exist', async () => {
     const created = await createEmptyDb();
-    cleanups.push(created.drop);
+    onCleanup(created.drop);
     const db = created.db;
     await migrate(
       db,

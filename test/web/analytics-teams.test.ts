@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { flatten } from '../../src/client/csv-rows.js';
 import { TestClock } from '../../src/core/clock.js';
 import { openDb } from '../../src/core/db/open-db.js';
@@ -8,8 +7,8 @@ import type { Principal } from '../../src/core/identity/roles.js';
 import { IdentityService } from '../../src/core/identity/service.js';
 import { TeamsService } from '../../src/teams/service.js';
 import { runCli } from '../helpers/cli.js';
-import { axeViolations, hasChromium } from './browser.js';
-import { apiCall, OWNER, signedInOwner, type SignedIn } from './signed-in-server.js';
+import { axeViolations, downloaded, hasChromium } from './browser.js';
+import { apiCall, signedInOwner, type SignedIn } from './signed-in-server.js';
 
 const MIA = 'mia@teams.test';
 const DAY = 86_400_000;
@@ -29,14 +28,14 @@ describe.skipIf(!hasChromium)('analytics by team in Chromium against orgctl serv
   const ids: Record<string, string> = {};
 
   beforeAll(async () => {
-    s = await signedInOwner({}, async (env) => {
+    s = await signedInOwner(async (env, who) => {
       expect((await runCli(['users', 'add', '--email', MIA, '--role', 'member', '--json'], env)).code).toBe(0);
       const db = await openDb({ databaseUrl: env.DATABASE_URL || undefined, dataDir: env.DATA_DIR ?? '', databasePoolSize: 2 } as Parameters<typeof openDb>[0]);
       try {
         const people = await db.query<{ id: string; org_id: string; email: string }>(`SELECT id, org_id, email FROM principals WHERE email = ANY($1)`, [
-          [OWNER.email, MIA],
+          [who.email, MIA],
         ]);
-        const owner = people.find((p) => p.email === OWNER.email)!;
+        const owner = people.find((p) => p.email === who.email)!;
         ids.mia = people.find((p) => p.email === MIA)!.id;
         ids.owner = owner.id;
         const clock = new TestClock(Date.parse(`${day(-10)}T09:00:00Z`));
@@ -69,14 +68,13 @@ describe.skipIf(!hasChromium)('analytics by team in Chromium against orgctl serv
     });
     expect(sent.status).toBe(202);
   }, 180_000);
-  afterAll(() => s?.close());
 
   const range = () => ({ startDate: day(-7), endDate: day(-1) });
   const api = async (path: string, q: Record<string, string>) =>
     (await apiCall<{ data: Row[] }>(s, 'GET', `${path}?${new URLSearchParams({ ...range(), ...q })}`)).body.data;
   async function download(name: string | RegExp): Promise<string> {
     const [file] = await Promise.all([s.page.waitForEvent('download'), s.page.getByRole('button', { name }).click()]);
-    return readFileSync((await file.path())!, 'utf8');
+    return await downloaded(file);
   }
   /** The CSV equals the API's rows flattened as the CLI flattens them. */
   function expectCsvRows(csv: string, rows: Row[]) {
@@ -136,7 +134,7 @@ describe.skipIf(!hasChromium)('analytics by team in Chromium against orgctl serv
       .filter({ hasText: MIA })
       .filter({ hasText: /1\D?000/ })
       .waitFor();
-    expect(await table.getByRole('row').filter({ hasText: OWNER.email }).count()).toBe(0);
+    expect(await table.getByRole('row').filter({ hasText: s.owner.email }).count()).toBe(0);
     const totals = await api('/api/v1/analytics/users/totals', { team_id: ids.platform! });
     expect(totals.map((r) => [r.user_email, r.billable_tokens])).toEqual([[MIA, 1000]]);
     expectCsvRows(await download('Download CSV (per user)'), totals);

@@ -1,16 +1,13 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { flatten } from '../../src/client/csv-rows.js';
-import { runCli, startServer, type Server } from '../helpers/cli.js';
-import { createPostgresDatabase, onPostgres } from '../helpers/test-db.js';
-import { axeViolations, CHROMIUM, hasChromium, launch } from './browser.js';
+import { runCli } from '../helpers/cli.js';
+import { axeViolations, CHROMIUM, downloaded, hasChromium } from './browser.js';
+import { signedInOwner, type SignedIn } from './signed-in-server.js';
 
-const SETUP_TOKEN = 'analytics-browser-setup-token';
-const OWNER = { email: 'owner@acme.test', password: 'owner password 123' };
 const MEMBER = { email: 'idle.member@acme.test', password: 'member password 123', name: 'Idle Member' };
 const DAY = 86_400_000;
 const utcDay = (days: number) => new Date(Date.now() + days * DAY).toISOString().slice(0, 10);
@@ -21,14 +18,12 @@ type Row = Record<string, unknown>;
 
 /** The web app's analytics pages in Chromium, on demo data, against a real `orgctl serve`. */
 describe.skipIf(!hasChromium)('analytics pages in Chromium against orgctl serve', { timeout: 240_000 }, () => {
-  let server: Server;
+  let server: SignedIn['server'];
   let browser: Browser;
-  let owner: BrowserContext;
   let page: Page;
   let ownerKey: string;
   let inviteUrl: string;
-  const cleanups: (() => Promise<void> | void)[] = [];
-  const cspViolations: string[] = [];
+  let cspViolations: string[];
 
   const api = async <T = { data: Row[] }>(pathname: string, q: Record<string, string>): Promise<T> => {
     const res = await fetch(`${server.url}${pathname}?${new URLSearchParams(q)}`, { headers: { authorization: `Bearer ${ownerKey}` } });
@@ -41,7 +36,7 @@ describe.skipIf(!hasChromium)('analytics pages in Chromium against orgctl serve'
   /** Clicks a CSV button and returns the downloaded file's text. */
   async function download(name: string | RegExp): Promise<string> {
     const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name }).click()]);
-    return readFileSync((await file.path())!, 'utf8');
+    return await downloaded(file);
   }
   /**
    * The downloaded CSV, parsed, equals the API's rows flattened as the CLI flattens them, a text
@@ -82,42 +77,16 @@ describe.skipIf(!hasChromium)('analytics pages in Chromium against orgctl serve'
   }
 
   beforeAll(async () => {
-    let env: Record<string, string>;
-    if (onPostgres) {
-      const db = await createPostgresDatabase();
-      cleanups.push(() => db.drop());
-      env = { DATABASE_URL: db.url };
-    } else {
-      const dir = mkdtempSync(path.join(tmpdir(), 'orgctl-web-analytics-'));
-      cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-      env = { DATA_DIR: dir, DATABASE_URL: '' };
-    }
-    const init = await runCli(['init', '--org', 'acme', '--owner-email', OWNER.email, '--json'], env);
-    expect(init.code, init.stderr).toBe(0);
-    ownerKey = (JSON.parse(init.stdout) as { apiKey: string }).apiKey;
-    const seed = await runCli(['demo', 'seed', '--users', '8', '--days', '45', '--seed', '3'], env);
-    expect(seed.code, seed.stderr).toBe(0);
-    const invite = await runCli(['users', 'invite', '--email', MEMBER.email, '--role', 'member', '--json'], env);
-    expect(invite.code, invite.stderr).toBe(0);
-    inviteUrl = (JSON.parse(invite.stdout) as { url: string }).url;
-    server = await startServer({ ...env, ORGCTL_SETUP_TOKEN: SETUP_TOKEN, RATE_LIMITS: 'false' });
-    cleanups.push(async () => void (await server.stop()));
-    browser = await launch();
-    cleanups.push(() => browser.close());
-    owner = await browser.newContext({ viewport: { width: 1400, height: 900 }, acceptDownloads: true });
-    page = await owner.newPage();
-    page.on('console', (m) => {
-      if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
+    const s = await signedInOwner(async (env) => {
+      const seed = await runCli(['demo', 'seed', '--users', '8', '--days', '45', '--seed', '3'], env);
+      expect(seed.code, seed.stderr).toBe(0);
+      const invite = await runCli(['users', 'invite', '--email', MEMBER.email, '--role', 'member', '--json'], env);
+      expect(invite.code, invite.stderr).toBe(0);
+      inviteUrl = (JSON.parse(invite.stdout) as { url: string }).url;
     });
-    await page.goto(`${server.url}/setup#token=${SETUP_TOKEN}`);
-    await page.getByLabel('Owner password (at least 10 characters)').fill(OWNER.password);
-    await page.getByLabel('Repeat it').fill(OWNER.password);
-    await page.getByRole('button', { name: 'Set password and sign in' }).click();
-    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    ({ server, browser, page, cspViolations } = s);
+    ownerKey = s.key;
   }, 200_000);
-  afterAll(async () => {
-    for (const c of cleanups.reverse()) await c();
-  });
 
   it("credits: the total, a day of the stacked chart and a model row equal the API; the CSV is the CLI's CSV of the same rows", async () => {
     await page.getByRole('link', { name: 'Analytics' }).click();

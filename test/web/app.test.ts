@@ -1,11 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type Server } from '../helpers/cli.js';
-import { createPostgresDatabase, onPostgres } from '../helpers/test-db.js';
-import { axeViolations, CHROMIUM, hasChromium, launch } from './browser.js';
+import { axeViolations, CHROMIUM, hasChromium, sharedBrowser } from './browser.js';
+import { installation } from '../helpers/installation.js';
+import { onCleanup } from '../helpers/cleanup.js';
 
 const SETUP_TOKEN = 'browser-test-setup-token';
 const OWNER = { email: 'owner@example.com', password: 'owner password 123' };
@@ -19,7 +17,6 @@ describe.skipIf(!hasChromium)('the web app in Chromium against orgctl serve', { 
   let owner: BrowserContext;
   let ownerPage: Page;
   const cspViolations: string[] = [];
-  const cleanups: (() => Promise<void> | void)[] = [];
 
   const watch = (page: Page) => {
     page.on('console', (m) => {
@@ -29,26 +26,15 @@ describe.skipIf(!hasChromium)('the web app in Chromium against orgctl serve', { 
   };
 
   beforeAll(async () => {
-    let env: Record<string, string>;
-    if (onPostgres) {
-      const db = await createPostgresDatabase();
-      cleanups.push(() => db.drop());
-      env = { DATABASE_URL: db.url };
-    } else {
-      const dir = mkdtempSync(path.join(tmpdir(), 'orgctl-web-'));
-      cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-      env = { DATA_DIR: dir, DATABASE_URL: '' };
-    }
+    // A first start: no organization yet.
+    const env = await installation();
     server = await startServer({ ...env, ORGCTL_SETUP_TOKEN: SETUP_TOKEN });
-    cleanups.push(async () => void (await server.stop()));
-    browser = await launch();
-    cleanups.push(() => browser.close());
+    onCleanup(async () => void (await server.stop()));
+    browser = await sharedBrowser();
+    onCleanup(() => browser.close());
     owner = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     ownerPage = watch(await owner.newPage());
   }, 120_000);
-  afterAll(async () => {
-    for (const c of cleanups.reverse()) await c();
-  });
 
   it('orgctl serve prints the one-time setup URL; setting the owner password there signs the owner in', async () => {
     const setupUrl = `${server.url}/setup#token=${SETUP_TOKEN}`;

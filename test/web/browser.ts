@@ -1,14 +1,26 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Download, type Page } from 'playwright-core';
+import { inject } from 'vitest';
 
 /** Debian's chromium package; nothing here downloads a browser. */
 export const CHROMIUM = '/usr/bin/chromium';
 export const hasChromium = existsSync(CHROMIUM);
 
-export function launch(): Promise<Browser> {
-  // As root (containers, CI) Chromium refuses to start with its sandbox.
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+/** As root (containers, CI) Chromium refuses to start with its sandbox. */
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-dev-shm-usage'];
+
+function launch(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+}
+
+/**
+ * The web lane's one Chromium (global-setup.ts), connected to from this file; closing it ends
+ * the connection and its contexts, not the browser. Elsewhere, a Chromium of the file's own.
+ */
+export function sharedBrowser(): Promise<Browser> {
+  const lane = inject('webLane');
+  return lane ? chromium.connect(lane.browser) : launch();
 }
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -42,3 +54,10 @@ export const pastTheEdge = (page: Page): Promise<string> =>
   page.evaluate<string>(
     `[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5).slice(-5).map((e) => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right)).join(', ')`,
   );
+
+/** A download's content: Chromium is reached over a connection, so the file is read through it (`path()` is local only). */
+export async function downloaded(file: Download): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of (await file.createReadStream()) as AsyncIterable<Buffer>) chunks.push(chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -15,12 +15,11 @@ describe.skipIf(!hasChromium)('CI automation page in Chromium against orgctl ser
 
   beforeAll(async () => {
     // A local bare repository is a file:// URL: allowed explicitly, as an on-premises installation would.
-    s = await signedInOwner({ CI_ALLOW_PRIVATE_NETWORK: 'true' });
+    s = await signedInOwner();
     remote = BareRemote.create();
   }, 120_000);
   afterAll(async () => {
     remote?.remove();
-    await s?.close();
   });
 
   const editor = () => s.page.getByLabel('Workflow (YAML)');

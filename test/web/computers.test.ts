@@ -17,7 +17,7 @@ describe.skipIf(!hasChromium)('computers pages in Chromium against orgctl serve 
   let computerId: string;
 
   beforeAll(async () => {
-    s = await signedInOwner({ CI_ALLOW_PRIVATE_NETWORK: 'true', COMPUTERS_LEASE_MS: '2000', COMPUTERS_ENGINE_TICK_MS: '100' });
+    s = await signedInOwner();
     // (The words are split in the script, so the command line echoed into the log does not hold them.)
     // The install prints a line, then waits until the test lets it finish: the page can be seen
     // following a running install, and a second install-deps meets the first one still running.
@@ -27,7 +27,6 @@ describe.skipIf(!hasChromium)('computers pages in Chromium against orgctl serve 
   }, 120_000);
   afterAll(async () => {
     await agent?.stop('SIGKILL');
-    await s?.close();
   });
 
   const stepBadge = (id: string) => s.page.getByTestId(`step-${id}`).locator('.badge');

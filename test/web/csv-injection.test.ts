@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium } from './browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { downloaded, hasChromium } from './browser.js';
 import { apiCall, signedInOwner, type SignedIn } from './signed-in-server.js';
 
 const MODEL = '=HYPERLINK("http://evil.test/","open")';
@@ -26,9 +25,6 @@ describe.skipIf(!hasChromium)('CSV downloads in Chromium: formula injection', { 
     };
     expect((await apiCall(s, 'POST', '/api/v1/telemetry/events', { events: [event] })).status).toBe(202);
   }, 240_000);
-  afterAll(async () => {
-    await s?.close();
-  });
 
   it('the credits page saves a model name starting with = quoted, with a leading quote', async () => {
     await s.page.goto(`${s.server.url}/analytics/credits`);
@@ -36,7 +32,7 @@ describe.skipIf(!hasChromium)('CSV downloads in Chromium: formula injection', { 
     const button = s.page.getByRole('button', { name: 'Download CSV (per day and model)' });
     await button.and(s.page.locator(':enabled')).waitFor();
     const [file] = await Promise.all([s.page.waitForEvent('download'), button.click()]);
-    const csv = readFileSync((await file.path())!, 'utf8');
+    const csv = await downloaded(file);
     expect(csv).toContain(`"'=HYPERLINK(""http://evil.test/"",""open"")"`);
     expect(csv).not.toMatch(/(^|,)=HYPERLINK/m);
   });

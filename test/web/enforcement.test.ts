@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, CHROMIUM, hasChromium } from './browser.js';
 import { apiCall, signedInAs, signedInOwner, type SignedIn } from './signed-in-server.js';
 
@@ -16,7 +16,6 @@ describe.skipIf(!hasChromium)('Settings → usage limits → Enforcement in Chro
     s = await signedInOwner();
     member = await signedInAs(s, 'member', 'member@web.test');
   }, 120_000);
-  afterAll(() => s?.close());
 
   it('an owner sees the defaults, changes mode, thresholds and unreachable, and the API, the page and the audit log agree', async () => {
     const { page } = s;

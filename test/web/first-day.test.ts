@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, hasChromium, overflowPx } from './browser.js';
-import { apiCall, OWNER, ownerSignedInAt, type SignedIn, signedInOwner } from './signed-in-server.js';
+import { apiCall, ownerSignedInAt, type SignedIn, signedInOwner } from './signed-in-server.js';
 
 const WIDE = { width: 1280, height: 800 };
 const NARROW = { width: 390, height: 844 };
@@ -26,11 +26,10 @@ describe.skipIf(!hasChromium)('the first day in Chromium against orgctl serve', 
   const step = (page: Page, id: string) => page.getByTestId(`step-${id}`);
 
   beforeAll(async () => {
-    s = await signedInOwner({ RATE_LIMITS: 'false' });
+    s = await signedInOwner();
   }, 240_000);
   afterAll(async () => {
     for (const c of contexts) await c.close();
-    await s?.close();
   });
 
   for (const viewport of VIEWPORTS) {
@@ -77,7 +76,7 @@ describe.skipIf(!hasChromium)('the first day in Chromium against orgctl serve', 
         await page.getByRole('heading', { name: 'Page not found', level: 1 }).waitFor();
         expect(await page.getByTestId('not-found').textContent(), path).toContain(`There is no page at ${path}.`);
         await page.getByRole('navigation', { name: 'Main' }).waitFor();
-        expect(await page.getByTestId('signed-in-as').textContent()).toBe(OWNER.email);
+        expect(await page.getByTestId('signed-in-as').textContent()).toBe(s.owner.email);
       }
       expect(await axeViolations(page)).toEqual([]);
       expect(await overflowPx(page)).toBeLessThanOrEqual(0);

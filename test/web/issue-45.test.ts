@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, hasChromium, overflowPx, pastTheEdge } from './browser.js';
-import { apiCall, OWNER, ownerSignedInAt, type SignedIn, signedInAs, signedInOwner } from './signed-in-server.js';
+import { apiCall, ownerSignedInAt, type SignedIn, signedInAs, signedInOwner } from './signed-in-server.js';
 
 const DAY = 86_400_000;
 const day = (n: number) => new Date(Date.now() + n * DAY).toISOString().slice(0, 10);
@@ -36,7 +36,7 @@ describe.skipIf(!hasChromium)('issue 45 in Chromium against orgctl serve', { tim
   }
 
   beforeAll(async () => {
-    s = await signedInOwner({ RATE_LIMITS: 'false' });
+    s = await signedInOwner();
     // Yesterday: a request of each of 12 models; tool calls on three days of the week.
     const events: Record<string, unknown>[] = MODELS.map((model, i) => ({
       id: `i45-model-${i}`,
@@ -67,7 +67,6 @@ describe.skipIf(!hasChromium)('issue 45 in Chromium against orgctl serve', { tim
   }, 240_000);
   afterAll(async () => {
     for (const c of contexts) await c.close();
-    await s?.close();
   });
 
   for (const viewport of [WIDE, NARROW]) {
@@ -166,7 +165,7 @@ describe.skipIf(!hasChromium)('issue 45 in Chromium against orgctl serve', { tim
   it('9. members: after a 409 on a duplicate invitation, the next entry is not shown the old error', async () => {
     const page = await ownerAt(WIDE);
     await page.goto(`${s.server.url}/settings/members`);
-    await page.getByLabel('Email').fill(OWNER.email);
+    await page.getByLabel('Email').fill(s.owner.email);
     await page.getByRole('button', { name: 'Create invitation link' }).click();
     const conflict = page.getByRole('alert').filter({ hasText: 'already a member' });
     await conflict.waitFor();
@@ -181,10 +180,10 @@ describe.skipIf(!hasChromium)('issue 45 in Chromium against orgctl serve', { tim
       const page = await ownerAt(viewport);
       await page.goto(`${s.server.url}/settings/members`);
       const table = page.getByRole('table', { name: /^Users of/ });
-      await page.getByLabel(`Role of ${OWNER.email}`).waitFor();
+      await page.getByLabel(`Role of ${s.owner.email}`).waitFor();
       const widths = () => table.locator('thead th').evaluateAll((els) => els.map((e) => Math.round((e as unknown as Box).getBoundingClientRect().width)));
       const before = await widths();
-      await page.getByLabel(`Role of ${OWNER.email}`).selectOption('manager');
+      await page.getByLabel(`Role of ${s.owner.email}`).selectOption('manager');
       await page.getByRole('alert').filter({ hasText: 'keeps at least one owner' }).waitFor();
       expect(await widths()).toEqual(before);
       expect(await overflowPx(page), await pastTheEdge(page)).toBeLessThanOrEqual(0);

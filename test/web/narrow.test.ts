@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, hasChromium, overflowPx, pastTheEdge } from './browser.js';
 import { apiCall, signedInOwner, type SignedIn } from './signed-in-server.js';
 
@@ -30,7 +30,7 @@ const PAGES = [
 describe.skipIf(!hasChromium)('every page at 390 px in Chromium', { timeout: 240_000 }, () => {
   let s: SignedIn;
   beforeAll(async () => {
-    s = await signedInOwner({ RATE_LIMITS: 'false' });
+    s = await signedInOwner();
     // Something on every page: a member, a service account with a key, a limit and its audit row, a computer.
     expect((await apiCall(s, 'POST', '/api/v0/organization/invitations', { email: 'someone.with.a.long.address@example.com', role: 'member' })).status).toBe(
       201,
@@ -42,9 +42,6 @@ describe.skipIf(!hasChromium)('every page at 390 px in Chromium', { timeout: 240
       (await apiCall(s, 'POST', '/api/v0/computers', { name: 'a-laptop', repos: ['https://github.com/acme/a-repository-with-a-long-name.git'] })).status,
     ).toBe(201);
   }, 240_000);
-  afterAll(async () => {
-    await s?.close();
-  });
 
   it('no page is wider than the window, and axe finds nothing', async () => {
     const context = await s.browser.newContext({ viewport: { width: 390, height: 844 }, storageState: await s.context.storageState() });

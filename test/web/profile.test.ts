@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, hasChromium, overflowPx, pastTheEdge } from './browser.js';
-import { apiCall, OWNER, signedInOwner, type SignedIn } from './signed-in-server.js';
+import { apiCall, signedInOwner, type SignedIn } from './signed-in-server.js';
 
 const WIDE = { width: 1280, height: 800 };
 const NARROW = { width: 390, height: 844 };
@@ -42,13 +42,12 @@ describe.skipIf(!hasChromium)('issue 45 (the first day) in Chromium against orgc
   };
 
   beforeAll(async () => {
-    s = await signedInOwner({ RATE_LIMITS: 'false' });
+    s = await signedInOwner();
     await addMember('sel-a@web.test');
     await addMember('sel-b@web.test');
   }, 240_000);
   afterAll(async () => {
     for (const c of contexts) await c.close();
-    await s?.close();
   });
 
   for (const viewport of [WIDE, NARROW]) {
@@ -63,11 +62,11 @@ describe.skipIf(!hasChromium)('issue 45 (the first day) in Chromium against orgc
       expect(await email.inputValue()).toBe(`pat-${w}@web.test`);
 
       // An email another user has: the API's 409, gone as soon as the entry changes.
-      await email.fill(OWNER.email);
+      await email.fill(s.owner.email);
       await page.getByRole('button', { name: 'Save profile' }).click();
       await page
         .getByRole('alert')
-        .filter({ hasText: `already has the email ${OWNER.email}` })
+        .filter({ hasText: `already has the email ${s.owner.email}` })
         .waitFor();
       await fits(page);
       await email.fill(`Pat.Renamed-${w}@web.test`);
@@ -103,7 +102,7 @@ describe.skipIf(!hasChromium)('issue 45 (the first day) in Chromium against orgc
     it(`2. Members: a pending invitation is revoked from its row after a confirmation (${w} px)`, async () => {
       const invited = await apiCall<{ id: string; url: string }>(s, 'POST', '/api/v0/organization/invitations', { email: `inv-${w}@web.test`, role: 'member' });
       expect(invited.status).toBe(201);
-      const page = await signIn(viewport, OWNER.email, OWNER.password);
+      const page = await signIn(viewport, s.owner.email, s.owner.password);
       await page.goto(`${s.server.url}/settings/members`);
       const row = page.getByRole('row').filter({ hasText: `inv-${w}@web.test` });
       await row.waitFor();
@@ -132,7 +131,7 @@ describe.skipIf(!hasChromium)('issue 45 (the first day) in Chromium against orgc
     });
 
     it(`3. Usage limits: "Select all" chooses every member shown, or those the filter matches (${w} px)`, async () => {
-      const page = await signIn(viewport, OWNER.email, OWNER.password);
+      const page = await signIn(viewport, s.owner.email, s.owner.password);
       await page.goto(`${s.server.url}/settings/usage-limits`);
       const all = page.getByRole('checkbox', { name: 'Select all', exact: true });
       await all.check();
@@ -162,12 +161,12 @@ describe.skipIf(!hasChromium)('issue 45 (the first day) in Chromium against orgc
       const bot = await apiCall<{ id: string }>(s, 'POST', '/api/v0/organization/service-accounts', { name: `deploy-bot-${w}`, role: 'member' });
       expect(bot.status).toBe(201);
       expect((await apiCall(s, 'POST', '/api/v0/api-keys', { principalId: bot.body.id, name: `bot key ${w}` })).status).toBe(201);
-      const page = await signIn(viewport, OWNER.email, OWNER.password);
+      const page = await signIn(viewport, s.owner.email, s.owner.password);
       await page.goto(`${s.server.url}/settings/api-keys`);
       const row = page.getByRole('row').filter({ hasText: `bot key ${w}` });
       await row.getByRole('cell', { name: `deploy-bot-${w} (service account)` }).waitFor();
       expect(await row.textContent()).not.toContain(bot.body.id);
-      await page.getByRole('row').filter({ hasText: 'owner key' }).getByRole('cell', { name: OWNER.email }).waitFor();
+      await page.getByRole('row').filter({ hasText: 'owner key' }).getByRole('cell', { name: s.owner.email }).waitFor();
       await fits(page);
     });
   }

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, CHROMIUM, hasChromium } from './browser.js';
 import { apiCall, signedInOwner, type SignedIn } from './signed-in-server.js';
 
@@ -61,7 +61,6 @@ describe.skipIf(!hasChromium)('readiness pages in Chromium against orgctl serve'
     expect(second.status).toBe(201);
     newer = second.body.reportId;
   }, 120_000);
-  afterAll(() => s?.close());
 
   it('shows the organization level and the repository with its level, pass rate, pillars and trend', async () => {
     const summary = (await apiCall<Summary>(s, 'GET', '/api/organization/agent-readiness-summary')).body;

@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { flatten } from '../../src/client/csv-rows.js';
 import { lastLevelRows } from '../../src/client/repository-rows.js';
-import { axeViolations, hasChromium } from './browser.js';
+import { axeViolations, downloaded, hasChromium } from './browser.js';
 import { apiCall, signedInOwner, type SignedIn } from './signed-in-server.js';
 
 const DAY = 86_400_000;
@@ -55,12 +54,11 @@ describe.skipIf(!hasChromium)('the Repositories page in Chromium against orgctl 
     expect(uploaded.status).toBe(201);
     reportId = uploaded.body.reportId;
   }, 180_000);
-  afterAll(() => s?.close());
 
   const range = () => ({ startDate: day(-7), endDate: day(-1) });
   async function download(name: string): Promise<string> {
     const [file] = await Promise.all([s.page.waitForEvent('download'), s.page.getByRole('button', { name }).click()]);
-    return readFileSync((await file.path())!, 'utf8');
+    return await downloaded(file);
   }
   function expectCsvRows(csv: string, rows: Record<string, unknown>[]) {
     const records = parse(csv, { columns: true }) as Record<string, string>[];

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, CHROMIUM, hasChromium } from './browser.js';
 import { signedInAs, signedInOwner, type SignedIn } from './signed-in-server.js';
 
@@ -13,7 +13,6 @@ describe.skipIf(!hasChromium)('Settings → Members → Provisioning (SCIM) in C
     s = await signedInOwner();
     manager = await signedInAs(s, 'manager', 'manny@web.test');
   }, 120_000);
-  afterAll(() => s?.close());
 
   it('an owner makes a SCIM token shown once, which provisions a user, and revokes it', async () => {
     const { page } = s;

@@ -1,80 +1,73 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { expect } from 'vitest';
-import { runCli, startServer, type Server } from '../helpers/cli.js';
-import { createPostgresDatabase, onPostgres } from '../helpers/test-db.js';
-import { launch } from './browser.js';
-
-export const OWNER = { email: 'owner@web.test', password: 'owner password 123' };
-const SETUP_TOKEN = 'browser-pages-setup-token';
+import { expect, inject } from 'vitest';
+import { onCleanup, tempDir } from '../helpers/cleanup.js';
+import { runCli, startServer } from '../helpers/cli.js';
+import { installation } from '../helpers/installation.js';
+import { sharedBrowser } from './browser.js';
+import { orgName, WEB_SETTINGS } from './global-setup.js';
 
 export interface SignedIn {
-  server: Server;
-  /** The owner's API key, printed by `orgctl init`, for what a test sets up over the API. */
+  server: { url: string };
+  /** The organization's owner, signed in on `page`. */
+  owner: { email: string; password: string };
+  /** The owner's API key, for what a test sets up over the API. */
   key: string;
   browser: Browser;
   context: BrowserContext;
   page: Page;
   /** Content-Security-Policy complaints of the page's console. */
   cspViolations: string[];
-  /** A scratch directory of the test file, removed by close. */
+  /** A scratch directory of the test file, removed when it ends. */
   root: string;
-  close(): Promise<void>;
 }
 
 /**
- * A real `orgctl serve` (on its own data directory, or its own PostgreSQL database) with an
- * organization made by `orgctl init`, and a Chromium page signed in as its owner through the
- * first-run setup page, as a person would.
+ * A Chromium page signed in, through the first-run setup page as a person would, as the owner of
+ * the test file's own organization on the web lane's `orgctl serve` (global-setup.ts). With
+ * `prepare`, the file gets a server of its own instead: an installation with organization `web`
+ * made by `orgctl init`, then `prepare` (history a test cannot make through today's API, while
+ * no server holds the database), then `orgctl serve`. Everything is undone when the file ends.
  */
-export async function signedInOwner(
-  env: Record<string, string> = {},
-  /** Runs after `orgctl init`, before the server starts (it then holds the database): history a test cannot make through today's API. */
-  prepare?: (dbEnv: Record<string, string>) => Promise<void>,
-): Promise<SignedIn> {
-  const cleanups: (() => Promise<unknown> | unknown)[] = [];
-  const root = mkdtempSync(path.join(tmpdir(), 'orgctl-web-pages-'));
-  cleanups.push(() => rmSync(root, { recursive: true, force: true }));
-  const close = async () => {
-    for (const c of cleanups.splice(0).reverse()) await c();
-  };
-  try {
-    let dbEnv: Record<string, string>;
-    if (onPostgres) {
-      const db = await createPostgresDatabase();
-      cleanups.push(() => db.drop());
-      dbEnv = { DATABASE_URL: db.url };
-    } else dbEnv = { DATA_DIR: path.join(root, 'data'), DATABASE_URL: '' };
-    const init = await runCli(['init', '--org', 'web', '--owner-email', OWNER.email, '--json'], { ...dbEnv, ...env });
+export async function signedInOwner(prepare?: (dbEnv: Record<string, string>, owner: { email: string }) => Promise<void>): Promise<SignedIn> {
+  const root = tempDir('orgctl-web-pages-');
+  const lane = inject('webLane');
+  const name = orgName(expect.getState().testPath!);
+  let at: { url: string; email: string; key: string; setupToken: string };
+  if (prepare || !lane?.orgs[name]) {
+    const email = `owner@${name}.web.test`;
+    const dbEnv = await installation();
+    const init = await runCli(['init', '--org', 'web', '--owner-email', email, '--json'], dbEnv);
     expect(init.code, init.stderr).toBe(0);
-    const key = (JSON.parse(init.stdout) as { apiKey: string }).apiKey;
-    await prepare?.({ ...dbEnv, ...env });
-    const server = await startServer({ ...dbEnv, ...env, ORGCTL_SETUP_TOKEN: SETUP_TOKEN });
-    cleanups.push(() => server.stop());
-    const browser = await launch();
-    cleanups.push(() => browser.close());
-    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-    const page = await context.newPage();
-    const cspViolations: string[] = [];
-    page.on('console', (m) => {
-      if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
-    });
-    await page.goto(`${server.url}/setup#token=${SETUP_TOKEN}`);
-    await page.getByLabel('Owner password (at least 10 characters)').fill(OWNER.password);
-    await page.getByLabel('Repeat it').fill(OWNER.password);
-    await page.getByRole('button', { name: 'Set password and sign in' }).click();
-    await page.getByRole('heading', { name: 'Overview' }).waitFor();
-    return { server, key, browser, context, page, cspViolations, root, close };
-  } catch (e) {
-    await close();
-    throw e;
-  }
+    await prepare?.(dbEnv, { email });
+    const setupToken = `${name}-setup-token`;
+    const server = await startServer({ ...WEB_SETTINGS, ...dbEnv, ORGCTL_SETUP_TOKEN: setupToken });
+    onCleanup(() => server.stop());
+    at = { url: server.url, email, key: (JSON.parse(init.stdout) as { apiKey: string }).apiKey, setupToken };
+  } else at = { url: lane.url, ...lane.orgs[name]! };
+  const browser = await sharedBrowser();
+  onCleanup(() => browser.close());
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, acceptDownloads: true });
+  const page = await context.newPage();
+  const cspViolations: string[] = [];
+  page.on('console', (m) => {
+    if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
+  });
+  const owner = { email: at.email, password: 'owner password 123' };
+  await page.goto(`${at.url}/setup#token=${at.setupToken}`);
+  await page.getByLabel('Owner password (at least 10 characters)').fill(owner.password);
+  await page.getByLabel('Repeat it').fill(owner.password);
+  await page.getByRole('button', { name: 'Set password and sign in' }).click();
+  await page.getByRole('heading', { name: 'Overview' }).waitFor();
+  return { server: { url: at.url }, owner, key: at.key, browser, context, page, cspViolations, root };
 }
 
 /** A call of the API with the owner's key; the body parsed when there is one. */
-export async function apiCall<T>(s: { server: Server; key: string }, method: string, url: string, body?: unknown): Promise<{ status: number; body: T }> {
+export async function apiCall<T>(
+  s: { server: { url: string }; key: string },
+  method: string,
+  url: string,
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
   const res = await fetch(`${s.server.url}${url}`, {
     method,
     headers: { authorization: `Bearer ${s.key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -103,8 +96,8 @@ export async function ownerSignedInAt(s: SignedIn, viewport: { width: number; he
   const context = await s.browser.newContext({ viewport });
   const page = await context.newPage();
   await page.goto(`${s.server.url}/login`);
-  await page.getByLabel('Email').fill(OWNER.email);
-  await page.getByLabel('Password').fill(OWNER.password);
+  await page.getByLabel('Email').fill(s.owner.email);
+  await page.getByLabel('Password').fill(s.owner.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Overview' }).waitFor();
   return page;

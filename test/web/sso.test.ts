@@ -11,7 +11,7 @@ describe.skipIf(!hasChromium)('Single sign-on in Chromium against orgctl serve a
   let idp: TestOidcProvider;
 
   beforeAll(async () => {
-    s = await signedInOwner({ SSO_ALLOW_PRIVATE_ISSUER: 'true' });
+    s = await signedInOwner();
     idp = await TestOidcProvider.start(`${s.server.url}/api/v0/sso/callback`);
     // The person signs in at the provider's own login and consent pages.
     idp.interactive = true;
@@ -19,7 +19,6 @@ describe.skipIf(!hasChromium)('Single sign-on in Chromium against orgctl serve a
   }, 120_000);
   afterAll(async () => {
     await idp?.close();
-    await s?.close();
   });
 
   /** A fresh browser at /login, through the provider's pages, back to orgctl. */

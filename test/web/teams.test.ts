@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, hasChromium } from './browser.js';
 import { apiCall, signedInAs, signedInOwner, type SignedIn } from './signed-in-server.js';
 
@@ -17,7 +17,6 @@ describe.skipIf(!hasChromium)('Settings → Teams in Chromium against orgctl ser
     member = await signedInAs(s, 'member', MIA);
     await signedInAs(s, 'manager', NOAH).then((p) => p.context().close());
   }, 120_000);
-  afterAll(() => s?.close());
 
   const teams = async () => (await apiCall<Teams>(s, 'GET', '/api/v0/organization/teams')).body.teams;
 

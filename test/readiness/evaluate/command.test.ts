@@ -1,29 +1,24 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { CRITERIA } from '../../../src/readiness/criteria.js';
 import { runCli, startServer, type Server } from '../../helpers/cli.js';
-import { fileInstallation } from '../../helpers/installation.js';
+import { orgInstallation } from '../../helpers/installation.js';
 import { makeRepo } from './fixtures.js';
+import { onCleanup } from '../../helpers/cleanup.js';
 
-const cleanups: (() => Promise<unknown> | void)[] = [];
 let server: Server;
 let appUrl: string;
 let key: string;
 let repo: string;
 
 beforeAll(async () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'orgctl-evaluate-cli-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  const installed = await fileInstallation(dir);
-  cleanups.push(installed.remove);
+  const installed = await orgInstallation();
   const env = installed.env;
   key = installed.ownerKey;
   server = await startServer({ ...env, APP_PORT: '0' });
-  cleanups.push(() => server.stop());
+  onCleanup(() => server.stop());
   appUrl = /Application address \(readiness reports\) on (http:\/\/\S+)/.exec(server.output())![1]!;
   repo = makeRepo(
     {
@@ -36,9 +31,6 @@ beforeAll(async () => {
     { origin: 'git@github.com:Acme/Web.git' },
   );
 }, 120_000);
-afterAll(async () => {
-  for (const c of cleanups.reverse()) await c();
-});
 
 describe('orgctl readiness evaluate', () => {
   it('prints the report JSON with all 84 criteria and exits 0', async () => {

@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
+
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { evaluateRepository, type EvaluateOptions, type Evaluation } from '../../../src/readiness/evaluate/evaluate.js';
 import type { MachineProbe } from '../../../src/readiness/evaluate/probe.js';
-import { afterFile } from '../../helpers/after-file.js';
+import { tempDir } from '../../helpers/cleanup.js';
 
 export type Files = Record<string, string>;
 
@@ -34,8 +34,7 @@ export function writeFiles(dir: string, files: Files): void {
 
 /** A real git repository in a temp dir with `files` in one commit (dated `date` when given). */
 export function makeRepo(files: Files, opts: { date?: string; message?: string; origin?: string } = {}): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'orgctl-evaluate-'));
-  afterFile(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = tempDir('orgctl-evaluate-');
   writeFiles(dir, files);
   gitIn(dir, 'init', '-q');
   gitIn(dir, 'remote', 'add', 'origin', opts.origin ?? 'https://github.com/acme/app.git');

@@ -1,10 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, expect } from 'vitest';
-import { runAfterFile } from './after-file.js';
+import { afterAll, afterEach, beforeEach, expect } from 'vitest';
+import { beginTest, endFile, endTest } from './cleanup.js';
 
 // Vitest runs this file again before every test file, also where files share modules (isolate:
-// false), so a hook registered here is every file's own.
-afterAll(runAfterFile);
+// false), so the hooks registered here are every file's own. Registered before the file's own
+// hooks, they run before its `beforeEach` and after its `afterEach` and `afterAll` (cleanup.ts).
+beforeEach(beginTest);
+afterEach(endTest);
+afterAll(endFile);
 
 /**
  * A test file that makes a database (`TestApp.start(`, `createTestDb(` in its source) has its
