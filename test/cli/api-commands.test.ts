@@ -17,10 +17,9 @@ let config: string;
 
 beforeAll(async () => {
   root = tempDir('orgctl-cli-api-');
-  const installed = await orgInstallation();
+  const installed = await orgInstallation([{ email: 'mia@acme.test', key: false }]);
   const env = installed.env;
   ownerKey = installed.ownerKey;
-  expect((await runCli(['users', 'add', '--email', 'mia@acme.test', '--role', 'member', '--json'], env)).code).toBe(0);
   // 30 users over 12 days: more than one page of /users (100 rows), so paging is exercised.
   expect((await runCli(['demo', 'seed', '--users', '30', '--days', '12'], env)).code).toBe(0);
   server = await startServer({ ...env, CI_ALLOW_PRIVATE_NETWORK: 'true', COMPUTERS_ENGINE_TICK_MS: '100' });

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MAIN, runCli, spawnCli, startServer, type Server } from '../helpers/cli.js';
+import { MAIN, spawnCli, startServer, type Server } from '../helpers/cli.js';
 import { orgInstallation } from '../helpers/installation.js';
 import { onCleanup, tempDir } from '../helpers/cleanup.js';
 
@@ -17,14 +17,9 @@ let serviceKey: string;
 
 beforeAll(async () => {
   root = tempDir('orgctl-cli-connect-');
-  const installed = await orgInstallation();
-  expect((await runCli(['users', 'add', '--email', 'mia@acme.test', '--role', 'member', '--json'], installed.env)).code).toBe(0);
-  memberKey = (JSON.parse((await runCli(['keys', 'create', '--local', '--email', 'mia@acme.test', '--json'], installed.env)).stdout) as { apiKey: string })
-    .apiKey;
-  const account = await runCli(['service-accounts', 'add', '--name', 'mdm', '--role', 'manager', '--json'], installed.env);
-  const accountId = (JSON.parse(account.stdout) as { serviceAccountId: string }).serviceAccountId;
-  serviceKey = (JSON.parse((await runCli(['keys', 'create', '--local', '--principal-id', accountId, '--json'], installed.env)).stdout) as { apiKey: string })
-    .apiKey;
+  const installed = await orgInstallation([{ email: 'mia@acme.test' }, { serviceAccount: 'mdm', role: 'manager' }]);
+  memberKey = installed.keys['mia@acme.test']!;
+  serviceKey = installed.keys.mdm!;
   server = await startServer(installed.env);
   onCleanup(() => server.stop());
 }, 180_000);

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli, startServer, type Server } from '../helpers/cli.js';
+import { startServer, type Server } from '../helpers/cli.js';
 import { guardHome, runGuard } from '../helpers/guard.js';
 import { orgInstallation } from '../helpers/installation.js';
 import { onCleanup, tempDir } from '../helpers/cleanup.js';
@@ -24,17 +24,11 @@ const yesterday = new Date(yesterdayMs).toISOString().slice(0, 10);
 
 beforeAll(async () => {
   root = tempDir('orgctl-guard-repo-');
-  const installed = await orgInstallation();
-  ownerKey = installed.ownerKey;
-  expect((await runCli(['users', 'add', '--email', 'mia@acme.test', '--role', 'member', '--json'], installed.env)).code).toBe(0);
-  const created = await runCli(['keys', 'create', '--local', '--email', 'mia@acme.test', '--json'], installed.env);
-  key = (JSON.parse(created.stdout) as { apiKey: string }).apiKey;
-  expect((await runCli(['users', 'add', '--email', 'leo@acme.test', '--role', 'member', '--json'], installed.env)).code).toBe(0);
   // A managed install's key: a service account with the manager role.
-  const account = await runCli(['service-accounts', 'add', '--name', 'mdm', '--role', 'manager', '--json'], installed.env);
-  const accountId = (JSON.parse(account.stdout) as { serviceAccountId: string }).serviceAccountId;
-  const made = await runCli(['keys', 'create', '--local', '--principal-id', accountId, '--json'], installed.env);
-  serviceKey = (JSON.parse(made.stdout) as { apiKey: string }).apiKey;
+  const installed = await orgInstallation([{ email: 'mia@acme.test' }, { email: 'leo@acme.test', key: false }, { serviceAccount: 'mdm', role: 'manager' }]);
+  ownerKey = installed.ownerKey;
+  key = installed.keys['mia@acme.test']!;
+  serviceKey = installed.keys.mdm!;
   server = await startServer(installed.env);
   onCleanup(() => server.stop());
 }, 180_000);

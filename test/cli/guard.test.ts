@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli, startServer, type Server } from '../helpers/cli.js';
+import { startServer, type Server } from '../helpers/cli.js';
 import { ageCache, guardHome, runGuard, systemMessage } from '../helpers/guard.js';
 import { orgInstallation } from '../helpers/installation.js';
 import { onCleanup, tempDir } from '../helpers/cleanup.js';
@@ -17,16 +17,11 @@ const keys: Record<string, string> = {};
 
 beforeAll(async () => {
   root = tempDir('orgctl-guard-');
-  const installed = await orgInstallation();
+  const members = ['mia', 'bo', 'wes', 'ada'];
+  const installed = await orgInstallation([...members.map((name) => ({ email: `${name}@acme.test` })), { serviceAccount: 'guard-bot', role: 'manager' }]);
   ownerKey = installed.ownerKey;
-  for (const name of ['mia', 'bo', 'wes', 'ada']) {
-    expect((await runCli(['users', 'add', '--email', `${name}@acme.test`, '--role', 'member', '--json'], installed.env)).code).toBe(0);
-    const created = await runCli(['keys', 'create', '--local', '--email', `${name}@acme.test`, '--json'], installed.env);
-    keys[name] = (JSON.parse(created.stdout) as { apiKey: string }).apiKey;
-  }
-  const bot = await runCli(['service-accounts', 'add', '--name', 'guard-bot', '--role', 'manager', '--json'], installed.env);
-  const botId = (JSON.parse(bot.stdout) as { serviceAccountId: string }).serviceAccountId;
-  botKey = (JSON.parse((await runCli(['keys', 'create', '--local', '--principal-id', botId, '--json'], installed.env)).stdout) as { apiKey: string }).apiKey;
+  for (const name of members) keys[name] = installed.keys[`${name}@acme.test`]!;
+  botKey = installed.keys['guard-bot']!;
   server = await startServer(installed.env);
   onCleanup(() => server.stop());
   await api('PUT', '/api/v0/organization/usage/limits/global', { limit: 50_000_000 });

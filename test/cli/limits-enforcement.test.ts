@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { remoteCli, runCli, startServer, type Server } from '../helpers/cli.js';
+import { remoteCli, startServer, type Server } from '../helpers/cli.js';
 import { orgInstallation } from '../helpers/installation.js';
 import { onCleanup, tempDir } from '../helpers/cleanup.js';
 
@@ -12,11 +12,9 @@ let memberKey: string;
 
 beforeAll(async () => {
   root = tempDir('orgctl-cli-enforcement-');
-  const installed = await orgInstallation();
+  const installed = await orgInstallation([{ email: 'mia@acme.test' }]);
   ownerKey = installed.ownerKey;
-  expect((await runCli(['users', 'add', '--email', 'mia@acme.test', '--role', 'member', '--json'], installed.env)).code).toBe(0);
-  const key = await runCli(['keys', 'create', '--local', '--email', 'mia@acme.test', '--json'], installed.env);
-  memberKey = (JSON.parse(key.stdout) as { apiKey: string }).apiKey;
+  memberKey = installed.keys['mia@acme.test']!;
   server = await startServer(installed.env);
   onCleanup(() => server.stop());
 }, 180_000);

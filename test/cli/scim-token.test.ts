@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { remoteCli, runCli, startServer, type Server } from '../helpers/cli.js';
+import { remoteCli, startServer, type Server } from '../helpers/cli.js';
 import { orgInstallation } from '../helpers/installation.js';
 import { onCleanup, tempDir } from '../helpers/cleanup.js';
 
@@ -13,11 +13,9 @@ let memberKey: string;
 
 beforeAll(async () => {
   root = tempDir('orgctl-cli-scim-');
-  const installed = await orgInstallation();
+  const installed = await orgInstallation([{ email: 'manny@acme.test', role: 'manager' }]);
   ownerKey = installed.ownerKey;
-  expect((await runCli(['users', 'add', '--email', 'manny@acme.test', '--role', 'manager', '--json'], installed.env)).code).toBe(0);
-  const key = await runCli(['keys', 'create', '--local', '--email', 'manny@acme.test', '--json'], installed.env);
-  memberKey = (JSON.parse(key.stdout) as { apiKey: string }).apiKey;
+  memberKey = installed.keys['manny@acme.test']!;
   server = await startServer({ ...installed.env, LOG_LEVEL: 'debug' });
   onCleanup(() => server.stop());
 }, 180_000);

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli, spawnCli, startServer, type Server } from '../helpers/cli.js';
+import { spawnCli, startServer, type Server } from '../helpers/cli.js';
 import { orgInstallation } from '../helpers/installation.js';
 import { TestOidcProvider } from '../helpers/oidc-provider.js';
 import { onCleanup, tempDir } from '../helpers/cleanup.js';
@@ -15,11 +15,9 @@ let memberKey: string;
 
 beforeAll(async () => {
   root = tempDir('orgctl-cli-sso-');
-  const installed = await orgInstallation();
+  const installed = await orgInstallation([{ email: 'mia@acme.test' }]);
   ownerKey = installed.ownerKey;
-  expect((await runCli(['users', 'add', '--email', 'mia@acme.test', '--role', 'member', '--json'], installed.env)).code).toBe(0);
-  memberKey = (JSON.parse((await runCli(['keys', 'create', '--local', '--email', 'mia@acme.test', '--json'], installed.env)).stdout) as { apiKey: string })
-    .apiKey;
+  memberKey = installed.keys['mia@acme.test']!;
   server = await startServer({ ...installed.env, SSO_ALLOW_PRIVATE_ISSUER: 'true' });
   onCleanup(() => server.stop());
   idp = await TestOidcProvider.start(`${server.url}/api/v0/sso/callback`);

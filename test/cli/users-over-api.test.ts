@@ -15,11 +15,12 @@ let ownerKey: string;
 
 beforeAll(async () => {
   root = tempDir('orgctl-cli-users-');
-  const installed = await orgInstallation();
+  const installed = await orgInstallation([
+    { email: 'mia@acme.test', key: false },
+    { serviceAccount: 'ci-bot', role: 'member', key: false },
+  ]);
   dbEnv = installed.env;
   ownerKey = installed.ownerKey;
-  expect((await runCli(['users', 'add', '--email', 'mia@acme.test', '--role', 'member', '--json'], dbEnv)).code).toBe(0);
-  expect((await runCli(['service-accounts', 'add', '--name', 'ci-bot', '--role', 'member', '--json'], dbEnv)).code).toBe(0);
 }, 180_000);
 
 /** The CLI on another machine: logged in through ORGCTL_*, no database settings, in a directory of its own. */

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli, startServer, type Server } from '../helpers/cli.js';
+import { startServer, type Server } from '../helpers/cli.js';
 import { orgInstallation } from '../helpers/installation.js';
 import { tcpRelay } from '../helpers/tcp-relay.js';
 import { connectClient, prepareClient, runClient, type ClientCommand } from '../support/agent-client-runs.js';
@@ -42,10 +42,9 @@ let model: ModelProvider;
 
 beforeAll(async () => {
   dir = tempDir('orgctl-enforcement-');
-  const installed = await orgInstallation();
+  const installed = await orgInstallation(Object.keys(AGENT_CLIENTS).map((name) => ({ email: `${name}@acme.test`, key: false })));
   env = installed.env;
   ownerKey = installed.ownerKey;
-  for (const name of Object.keys(AGENT_CLIENTS)) expect((await runCli(['users', 'add', '--email', `${name}@acme.test`, '--role', 'member'], env)).code).toBe(0);
   server = await startServer({ ...env, ANALYTICS_CACHE_MB: '0' });
   onCleanup(() => server.stop());
   model = await startModelProvider({ command: COMMAND });

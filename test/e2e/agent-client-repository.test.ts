@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli, startServer, type Server } from '../helpers/cli.js';
+import { startServer, type Server } from '../helpers/cli.js';
 import { orgInstallation } from '../helpers/installation.js';
 import { connectClient, prepareClient, runClient } from '../support/agent-client-runs.js';
 import { AGENT_CLIENTS, installAgentClient, type AgentClientName, type Installed } from '../support/agent-clients.js';
@@ -34,9 +34,8 @@ let dir: string;
 
 beforeAll(async () => {
   dir = tempDir('orgctl-agent-repository-');
-  const installed = await orgInstallation();
+  const installed = await orgInstallation(CLIENTS.map((name) => ({ email: emailOf(name), key: false })));
   ownerKey = installed.ownerKey;
-  for (const name of CLIENTS) expect((await runCli(['users', 'add', '--email', emailOf(name), '--role', 'member'], installed.env)).code).toBe(0);
   server = await startServer({ ...installed.env, ANALYTICS_CACHE_MB: '0', NODE_OPTIONS: `--import=${PRELOAD}` });
   onCleanup(() => server.stop());
 }, 120_000);

@@ -2,8 +2,11 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { inject } from 'vitest';
+import { openDb } from '../../src/core/db/open-db.js';
+import { OperatorIdentity } from '../../src/core/identity/operator.js';
+import type { Role } from '../../src/core/identity/roles.js';
+import { IdentityService } from '../../src/core/identity/service.js';
 import { onCleanup } from './cleanup.js';
-import { runCli } from './cli.js';
 import { createPostgresDatabase, onPostgres } from './test-db.js';
 
 /**
@@ -25,10 +28,33 @@ export async function installation(opts: { empty?: boolean } = {}): Promise<Reco
   return { DATA_DIR: dir, DATABASE_URL: '' };
 }
 
-/** An installation (see above) with organization `acme`, made by `orgctl init`, and its owner's key. */
-export async function orgInstallation(): Promise<{ env: Record<string, string>; ownerKey: string }> {
+/** Someone `orgInstallation` adds to the organization: a user (a member unless `role` says) or a service account; with a key unless `key` is false. */
+export type Someone = { email: string; role?: Role; key?: boolean } | { serviceAccount: string; role: 'manager' | 'member'; key?: boolean };
+
+/**
+ * An installation (see above) with organization `acme` (owner `owner@acme.test`) and `people`
+ * in it, and their keys by email or service account name. They are made here, through the
+ * operator's identity service on the installation's database, as `orgctl init`, `users add`,
+ * `service-accounts add` and `keys create --local` make them: those commands are proven as
+ * processes in test/e2e, and a process each costs about 3 s of CPU (the embedded database
+ * starting) where one database opened here serves them all.
+ */
+export async function orgInstallation(people: Someone[] = []): Promise<{ env: Record<string, string>; ownerKey: string; keys: Record<string, string> }> {
   const env = await installation();
-  const init = await runCli(['init', '--org', 'acme', '--owner-email', 'owner@acme.test', '--json'], env);
-  if (init.code !== 0) throw new Error(`orgctl init failed: ${init.stderr}`);
-  return { env, ownerKey: (JSON.parse(init.stdout) as { apiKey: string }).apiKey };
+  const db = await openDb({ databaseUrl: env.DATABASE_URL || undefined, dataDir: env.DATA_DIR ?? '', databasePoolSize: 1 });
+  try {
+    const operator = new OperatorIdentity({ db, identity: new IdentityService({ db }) });
+    const { orgId, apiKey } = await operator.createOrganization({ name: 'acme', ownerEmail: 'owner@acme.test' });
+    const keys: Record<string, string> = {};
+    for (const p of people) {
+      const [name, id] =
+        'email' in p
+          ? [p.email, (await operator.addUser({ orgId, email: p.email, role: p.role ?? 'member' })).id]
+          : [p.serviceAccount, (await operator.addServiceAccount({ orgId, name: p.serviceAccount, role: p.role })).id];
+      if (p.key !== false) keys[name] = (await operator.createKey(orgId, { id })).secret;
+    }
+    return { env, ownerKey: apiKey, keys };
+  } finally {
+    await db.close();
+  }
 }
