@@ -1501,6 +1501,7 @@ export interface components {
             teamMapping: {
                 [key: string]: string;
             };
+            trustUnverifiedEmails: boolean;
             /** @description Unix time in milliseconds */
             updatedAt: number;
         };
@@ -5303,6 +5304,11 @@ export interface operations {
                     teamMapping: {
                         [key: string]: string;
                     };
+                    /**
+                     * @description Sign in with an ID token that has no email_verified claim (providers that never send it, such as Entra ID): every email the provider issues is trusted as its owner. An email marked unverified is refused either way.
+                     * @default false
+                     */
+                    trustUnverifiedEmails: boolean;
                 };
             };
         };

@@ -32,6 +32,11 @@ const fields = {
     description: 'Group → team (its id or name), applied at every sign-in: a person is in a mapped team exactly while in one of its groups',
   }),
   required: Type.Boolean({ default: false, description: 'Passwords stop working for everyone but owners (break-glass)' }),
+  trustUnverifiedEmails: Type.Boolean({
+    default: false,
+    description:
+      'Sign in with an ID token that has no email_verified claim (providers that never send it, such as Entra ID): every email the provider issues is trusted as its owner. An email marked unverified is refused either way.',
+  }),
 };
 
 export const SsoConfigBody = Type.Object(
@@ -54,6 +59,7 @@ export const SsoConfig = Type.Object(
     roleMapping: Type.Record(Type.String(), MappedRole),
     teamMapping: Type.Record(Type.String(), Type.String({ description: "The team's id" })),
     required: Type.Boolean(),
+    trustUnverifiedEmails: Type.Boolean(),
     redirectUri: Type.String({ description: 'The sign-in redirect URI to register at the identity provider' }),
     createdAt: EpochMs,
     updatedAt: EpochMs,

@@ -46,6 +46,7 @@ function view(row: SsoConfigRow, publicUrl: string): SsoConfigView {
     roleMapping: row.role_mapping,
     teamMapping: row.team_mapping,
     required: row.required,
+    trustUnverifiedEmails: row.trust_unverified_emails,
     redirectUri: `${publicUrl}${CALLBACK_PATH}`,
     createdAt: row.created_at.getTime(),
     updatedAt: row.updated_at.getTime(),
@@ -84,9 +85,15 @@ export class SsoService {
    */
   async put(actor: Principal, body: Static<typeof SsoConfigBody>, publicUrl: string): Promise<SsoConfigView> {
     const existing = await store.config(this.db, actor.orgId);
-    // As stored: sealed under SECRETS_KEY when it is set.
-    const clientSecret = body.clientSecret !== undefined ? this.secrets.seal(body.clientSecret, contextOf(CLIENT_SECRET)) : existing?.client_secret;
-    if (clientSecret === undefined) throw errors.invalid([{ path: '/clientSecret', message: 'is required when SSO is first configured' }]);
+    // As stored: sealed under SECRETS_KEY when it is set. A secret is kept for its own issuer only:
+    // sent with a new issuer's token requests, it would hand the old provider's client to the new one.
+    const issuerChanged = existing !== undefined && existing.issuer !== body.issuer;
+    const kept = issuerChanged ? undefined : existing?.client_secret;
+    const clientSecret = body.clientSecret !== undefined ? this.secrets.seal(body.clientSecret, contextOf(CLIENT_SECRET)) : kept;
+    if (clientSecret === undefined)
+      throw errors.invalid([
+        { path: '/clientSecret', message: issuerChanged ? 'is required when the issuer changes' : 'is required when SSO is first configured' },
+      ]);
     const domains = [...new Set(body.allowedDomains.map((d) => d.toLowerCase()))];
     const teamMapping = await this.resolveTeams(actor.orgId, body.teamMapping ?? {});
     try {
@@ -107,6 +114,7 @@ export class SsoService {
           roleMapping: body.roleMapping ?? {},
           teamMapping,
           required: body.required ?? false,
+          trustUnverifiedEmails: body.trustUnverifiedEmails ?? false,
         },
         this.clock.now(),
       );

@@ -168,7 +168,8 @@ export class SsoSignIn {
 
     if (typeof claims.email !== 'string') return fail('no_email', 'the ID token has no email claim (ask for the email scope)');
     const email = normalizeEmail(claims.email);
-    if (claims.email_verified === false) return fail('email_not_verified', `the provider has not verified ${email}`, email);
+    if (!emailVerified(claims.email_verified, config.trust_unverified_emails))
+      return fail('email_not_verified', `the provider has not verified ${email}`, email);
     const domain = email.slice(email.lastIndexOf('@') + 1);
     if (!config.allowed_domains.includes(domain)) return fail('domain_not_allowed', `${domain} is not an allowed domain of the organization`, email);
     const name = typeof claims.name === 'string' && claims.name.trim() !== '' ? claims.name.trim().slice(0, 200) : undefined;
@@ -216,4 +217,14 @@ export class SsoSignIn {
   private async record(orgId: string, kind: SsoEventKind, e: { email?: string; principalId?: string; reason?: string; detail?: object }): Promise<void> {
     await store.insertEvent(this.db, { id: randomUUID(), orgId, at: this.clock.now(), kind, ...e });
   }
+}
+
+/**
+ * Whether an ID token's email may name a person here: an email is linked to (or creates) a user,
+ * owners included, so it must be one the provider says it verified. Some providers send the claim
+ * as a string. A token without the claim passes only where the organization trusts the provider.
+ */
+function emailVerified(claim: unknown, trustUnverified: boolean): boolean {
+  if (claim === true || claim === 'true') return true;
+  return claim === undefined && trustUnverified;
 }

@@ -11,6 +11,7 @@ export interface SsoConfigRow {
   role_mapping: Record<string, Exclude<Role, 'owner'>>;
   team_mapping: Record<string, string>;
   required: boolean;
+  trust_unverified_emails: boolean;
   created_at: Date;
   updated_at: Date;
   allowed_domains: string[];
@@ -37,7 +38,7 @@ export interface SsoEventRow {
   detail: Record<string, unknown>;
 }
 
-const configColumns = `c.org_id, c.issuer, c.client_id, c.client_secret, c.groups_claim, c.role_mapping, c.team_mapping, c.required, c.created_at, c.updated_at,
+const configColumns = `c.org_id, c.issuer, c.client_id, c.client_secret, c.groups_claim, c.role_mapping, c.team_mapping, c.required, c.trust_unverified_emails, c.created_at, c.updated_at,
   COALESCE((SELECT array_agg(d.domain ORDER BY d.domain) FROM sso_domains d WHERE d.org_id = c.org_id), '{}') AS allowed_domains`;
 
 /** SQL of single sign-on: configurations, their domains, flows under way and the sign-in events. */
@@ -71,16 +72,28 @@ export const ssoStore = {
       roleMapping: Record<string, Exclude<Role, 'owner'>>;
       teamMapping: Record<string, string>;
       required: boolean;
+      trustUnverifiedEmails: boolean;
     },
     now: Date,
   ): Promise<void> {
     await db.query(
-      `INSERT INTO sso_configs (org_id, issuer, client_id, client_secret, groups_claim, role_mapping, team_mapping, required, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6::text::jsonb, $7::text::jsonb, $8, $9, $9)
+      `INSERT INTO sso_configs (org_id, issuer, client_id, client_secret, groups_claim, role_mapping, team_mapping, required, trust_unverified_emails, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6::text::jsonb, $7::text::jsonb, $8, $9, $10, $10)
        ON CONFLICT (org_id) DO UPDATE SET issuer = EXCLUDED.issuer, client_id = EXCLUDED.client_id, client_secret = EXCLUDED.client_secret,
          groups_claim = EXCLUDED.groups_claim, role_mapping = EXCLUDED.role_mapping, team_mapping = EXCLUDED.team_mapping,
-         required = EXCLUDED.required, updated_at = EXCLUDED.updated_at`,
-      [c.orgId, c.issuer, c.clientId, c.clientSecret, c.groupsClaim, JSON.stringify(c.roleMapping), JSON.stringify(c.teamMapping), c.required, now],
+         required = EXCLUDED.required, trust_unverified_emails = EXCLUDED.trust_unverified_emails, updated_at = EXCLUDED.updated_at`,
+      [
+        c.orgId,
+        c.issuer,
+        c.clientId,
+        c.clientSecret,
+        c.groupsClaim,
+        JSON.stringify(c.roleMapping),
+        JSON.stringify(c.teamMapping),
+        c.required,
+        c.trustUnverifiedEmails,
+        now,
+      ],
     );
   },
 

@@ -5,7 +5,8 @@ import Provider from 'oidc-provider';
 
 export interface ProviderAccount {
   email: string;
-  emailVerified?: boolean;
+  /** The email_verified claim as sent (true when not given); null leaves the claim out, as Entra ID does. */
+  emailVerified?: boolean | string | null;
   name?: string;
   groups?: string[];
 }
@@ -69,7 +70,7 @@ export class TestOidcProvider {
           claims: () => ({
             sub,
             email: account.email,
-            email_verified: account.emailVerified ?? true,
+            ...(account.emailVerified === null ? {} : { email_verified: account.emailVerified ?? true }),
             ...(account.name ? { name: account.name } : {}),
             groups: account.groups ?? [],
           }),

@@ -131,6 +131,12 @@ describe('SSO configuration', () => {
     expect(stored!.client_secret).not.toContain(idp.clientSecret);
   });
 
+  it('keeps the client secret for its issuer only: a new issuer needs a new secret', async () => {
+    const moved = expectErrorObject(await t.request('PUT', SSO, { key: org.ownerKey, body: configBody({ issuer: 'https://elsewhere.example' }) }), 400);
+    expect(moved.metadata).toMatchObject({ errors: [{ path: '/clientSecret', message: 'is required when the issuer changes' }] });
+    expect((await t.request<{ issuer: string }>('GET', SSO, { key: org.ownerKey })).body.issuer).toBe(idp.issuer);
+  });
+
   it('refuses a domain another organization signs in with (409)', async () => {
     const other = await t.createOrg('other', 'owner@other.test');
     const res = await t.request('PUT', SSO, {
@@ -176,6 +182,36 @@ describe('SSO sign-in', () => {
     expect(latest!.kind).toBe('sign_in');
     expect(rest.find((e) => e.kind === 'role_changed')).toMatchObject({ email: 'alice@acme.test', detail: { from: 'manager', to: 'guest' } });
     expect(rest.find((e) => e.kind === 'teams_changed')).toMatchObject({ detail: { joined: [], left: ['Payments'] } });
+  });
+
+  it('links or creates only an email the provider marks verified: no claim, or a false one, takes over no one', async () => {
+    for (const [email, claim] of [
+      ['owner@acme.test', null],
+      ['owner@acme.test', 'false'],
+      ['owner@acme.test', false],
+      ['newcomer@acme.test', null],
+    ] as const) {
+      idp.addAccount({ email, emailVerified: claim });
+      refusedWith(await signIn(email), 'email_not_verified');
+      expect((await events())[0]).toMatchObject({ kind: 'sign_in_failed', email, reason: expect.stringMatching(/^email_not_verified/) });
+    }
+    expect(await t.identity.findPrincipal(org.orgId, { email: 'newcomer@acme.test' })).toBeUndefined();
+    // Some providers send the claim as a string.
+    idp.addAccount({ email: 'carol@acme.test', emailVerified: 'true' });
+    expect((await whoAmI(await signIn('carol@acme.test'))).email).toBe('carol@acme.test');
+  });
+
+  it("signs in without email_verified only where the organization trusts the provider's emails", async () => {
+    const trusted = await t.request<{ trustUnverifiedEmails: boolean }>('PUT', SSO, { key: org.ownerKey, body: configBody({ trustUnverifiedEmails: true }) });
+    expect(trusted.body.trustUnverifiedEmails).toBe(true);
+    idp.addAccount({ email: 'dave@acme.test', emailVerified: null });
+    expect((await whoAmI(await signIn('dave@acme.test'))).email).toBe('dave@acme.test');
+    // A claim that says unverified is refused even so.
+    idp.addAccount({ email: 'erin@acme.test', emailVerified: false });
+    refusedWith(await signIn('erin@acme.test'), 'email_not_verified');
+    const strict = await t.request<{ trustUnverifiedEmails: boolean }>('PUT', SSO, { key: org.ownerKey, body: configBody() });
+    expect(strict.body.trustUnverifiedEmails).toBe(false);
+    refusedWith(await signIn('dave@acme.test'), 'email_not_verified');
   });
 
   it('refuses an email whose domain is not allowed, and records why', async () => {

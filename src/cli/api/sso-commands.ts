@@ -35,6 +35,7 @@ function describe(c: SsoConfig): string[] {
       ['domains', c.allowedDomains.join(', ')],
       ['groups claim', c.groupsClaim],
       ['required', c.required ? 'yes (passwords work only for owners)' : 'no'],
+      ['unverified emails', c.trustUnverifiedEmails ? 'trusted (an ID token without email_verified signs in)' : 'refused'],
       ['updated', when(c.updatedAt)],
     ]),
     'role mapping:',
@@ -72,6 +73,12 @@ const ssoSet: ApiCommand = {
     'clear-role-map': { type: 'boolean', description: 'Remove every role mapping' },
     'clear-team-map': { type: 'boolean', description: 'Remove every team mapping' },
     required: { type: 'string', value: 'yes|no', choices: ['yes', 'no'], description: 'Whether passwords stop working for everyone but owners' },
+    'trust-unverified-emails': {
+      type: 'string',
+      value: 'yes|no',
+      choices: ['yes', 'no'],
+      description: 'Whether an ID token without email_verified signs in (only for a provider that never sends it, such as Entra ID)',
+    },
   },
   outputs: ['table', 'json'],
   async run(ctx) {
@@ -99,6 +106,7 @@ const ssoSet: ApiCommand = {
     if (!current && clientSecret === undefined)
       throw new UsageError('The first configuration needs --issuer, --client-id, --domain and --client-secret-stdin.');
     const required = flag(ctx, 'required');
+    const trust = flag(ctx, 'trust-unverified-emails');
     const c = await unwrap(
       api.PUT('/api/v0/organization/sso', {
         body: {
@@ -109,6 +117,7 @@ const ssoSet: ApiCommand = {
           roleMapping: roleMapping as Record<string, MappedRole>,
           teamMapping,
           required: required === undefined ? (current?.required ?? false) : required === 'yes',
+          trustUnverifiedEmails: trust === undefined ? (current?.trustUnverifiedEmails ?? false) : trust === 'yes',
           ...(clientSecret === undefined ? {} : { clientSecret }),
         },
       }),

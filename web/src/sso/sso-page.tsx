@@ -32,6 +32,9 @@ function ConfigForm({ config }: { config: Config | null }) {
   const [roles, setRoles] = useState(toLines(config?.roleMapping ?? {}));
   const [teams, setTeams] = useState(toLines(config?.teamMapping ?? {}));
   const [required, setRequired] = useState(config?.required ?? false);
+  const [trustUnverified, setTrustUnverified] = useState(config?.trustUnverifiedEmails ?? false);
+  // The stored secret is for the stored issuer only: a new issuer needs its own.
+  const secretNeeded = !config || issuer.trim() !== config.issuer;
   const save = useMutation({
     mutationFn: () =>
       call(
@@ -48,6 +51,7 @@ function ConfigForm({ config }: { config: Config | null }) {
             roleMapping: fromLines(roles) as Record<string, MappedRole>,
             teamMapping: fromLines(teams),
             required,
+            trustUnverifiedEmails: trustUnverified,
           },
         }),
       ),
@@ -76,8 +80,8 @@ function ConfigForm({ config }: { config: Config | null }) {
       <Field label="Client ID">
         <input required value={clientId} onChange={(e) => setClientId(e.target.value)} />
       </Field>
-      <Field label={config?.clientSecretSet ? 'Client secret (set; leave empty to keep it)' : 'Client secret'}>
-        <input type="password" autoComplete="off" required={!config} value={secret} onChange={(e) => setSecret(e.target.value)} />
+      <Field label={secretNeeded ? 'Client secret' : 'Client secret (set; leave empty to keep it)'}>
+        <input type="password" autoComplete="off" required={secretNeeded} value={secret} onChange={(e) => setSecret(e.target.value)} />
       </Field>
       <Field label="Allowed email domains (comma-separated)">
         <input required value={domains} onChange={(e) => setDomains(e.target.value)} />
@@ -93,6 +97,10 @@ function ConfigForm({ config }: { config: Config | null }) {
       </Field>
       <label className="check">
         <input type="checkbox" checked={required} onChange={(e) => setRequired(e.target.checked)} /> Require SSO: passwords work only for owners (break-glass)
+      </label>
+      <label className="check">
+        <input type="checkbox" checked={trustUnverified} onChange={(e) => setTrustUnverified(e.target.checked)} /> Trust the provider&apos;s emails without{' '}
+        <code>email_verified</code> (only for a provider that never sends it, such as Entra ID)
       </label>
       <ErrorNote error={save.error} />
       {save.isSuccess ? <p role="status">Saved.</p> : null}
