@@ -24,6 +24,12 @@ for (const [net, prefix] of [
 for (const [net, prefix] of [
   ['::', 128],
   ['::1', 128],
+  ['100::', 64],
+  // NAT64 for local use (RFC 8215): by definition not a global address, whatever it embeds.
+  ['64:ff9b:1::', 48],
+  // Teredo: the client address inside is obfuscated, and a tunnel to anywhere.
+  ['2001::', 32],
+  ['2001:db8::', 32],
   ['fc00::', 7],
   ['fe80::', 10],
   ['fec0::', 10],
@@ -32,24 +38,43 @@ for (const [net, prefix] of [
   blocked.addSubnet(net, prefix, 'ipv6');
 }
 
-/** Whether an IP address is internal; IPv4 embedded in IPv6 (mapped, NAT64, 6to4) is judged as IPv4. */
+/**
+ * The eight 16-bit groups of an IPv6 address, whatever its textual form (compressed, dotted
+ * tail, upper case): the URL parser's serialization is hex groups with at most one `::`.
+ * Undefined for what is not one (a zone index, say).
+ */
+function ipv6Groups(address: string): number[] | undefined {
+  let canonical: string;
+  try {
+    canonical = new URL(`http://[${address}]/`).hostname.slice(1, -1);
+  } catch {
+    return undefined;
+  }
+  const [head = '', tail] = canonical.split('::');
+  const split = (s: string) => (s === '' ? [] : s.split(':'));
+  const groups = tail === undefined ? split(head) : [...split(head), ...Array<string>(8 - split(head).length - split(tail).length).fill('0'), ...split(tail)];
+  return groups.map((g) => parseInt(g, 16));
+}
+
+const dotted = (hi: number, lo: number) => [hi >> 8, hi & 255, lo >> 8, lo & 255].join('.');
+
+/**
+ * Whether an IP address is internal. An IPv4 address carried in IPv6 is judged as that IPv4
+ * address, in every form: IPv4-compatible (`::a.b.c.d`), IPv4-mapped (`::ffff:a.b.c.d`),
+ * IPv4-translated (`::ffff:0:a.b.c.d`), NAT64 (`64:ff9b::/96`) and 6to4 (`2002::/16`), written
+ * dotted or in hex. What does not parse is internal: refused rather than guessed.
+ */
 export function isInternalAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 4) return blocked.check(address, 'ipv4');
   if (family !== 6) return true;
-  const lower = address.toLowerCase();
-  const embedded = /^(?:::ffff:|::ffff:0:|64:ff9b::|::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (embedded) return isInternalAddress(embedded[1]!);
-  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (hex) {
-    const n = (parseInt(hex[1]!, 16) << 16) | parseInt(hex[2]!, 16);
-    return isInternalAddress([n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.'));
-  }
-  if (lower.startsWith('2002:')) {
-    const [, a = '0', b = '0'] = lower.split(':');
-    const n = (parseInt(a, 16) << 16) | parseInt(b, 16);
-    return isInternalAddress([n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.'));
-  }
+  const g = ipv6Groups(address);
+  if (!g || g.length !== 8) return true;
+  const zeroUpTo = (n: number) => g.slice(0, n).every((x) => x === 0);
+  if (zeroUpTo(5) && (g[5] === 0 || g[5] === 0xffff)) return isInternalAddress(dotted(g[6]!, g[7]!));
+  if (zeroUpTo(4) && g[4] === 0xffff && g[5] === 0) return isInternalAddress(dotted(g[6]!, g[7]!));
+  if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0)) return isInternalAddress(dotted(g[6]!, g[7]!));
+  if (g[0] === 0x2002) return isInternalAddress(dotted(g[1]!, g[2]!));
   return blocked.check(address, 'ipv6');
 }
 
