@@ -6,19 +6,20 @@ import { ROLES, type Role } from '../core/identity/roles.js';
 import { output, required, UsageError } from '../core/cli/args.js';
 import { CliError } from '../core/cli/cli-error.js';
 import { withServices } from '../services.js';
+import { toTable } from './api/render.js';
 
 // The database commands that show and change what init, users add and keys create made. Like
 // them they work on the database directly (the embedded one only while the service is stopped).
 
-/** Rows as aligned columns under a header: what a terminal reader scans. */
+/** Rows as aligned columns under a header, as the commands over the API print them. */
 function table(header: string[], rows: string[][]): string[] {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!)))
-      .join('  ')
-      .trimEnd();
-  return [line(header), ...rows.map(line)];
+  if (rows.length === 0) return [header.join('  ')];
+  return toTable(
+    rows.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i] ?? '']))),
+    { columns: header },
+  )
+    .trimEnd()
+    .split('\n');
 }
 
 const iso = (d: Date | string | null): string => (d === null ? '' : new Date(d).toISOString());

@@ -60,6 +60,18 @@ describe('over the API, while the service holds the database', () => {
     const csv = parse((await remote(['users', 'list', '--output', 'csv'])).stdout, { columns: true }) as Record<string, string>[];
     expect(csv.find((r) => r.email === 'owner@acme.test')).toMatchObject({ kind: 'user', role: 'owner', keys: '1' });
   });
+
+  it("shows a name's control characters instead of passing them to the reader's terminal, in tables and in fields", async () => {
+    // A title change, a screen clear, a carriage return over the row and a right-to-left override.
+    const hostile = 'Eve\u001b]0;pwned\u0007\u001b[2J\rX\u202eY';
+    await api('PATCH', '/api/v0/me', { name: hostile });
+    for (const out of [(await remote(['users', 'list'])).stdout, (await remote(['me'])).stdout]) {
+      expect(out).toContain('Eve␛]0;pwned␇␛[2J␍X\\u202eY');
+      for (const raw of ['\u0007', '\u001b', '\r', '\u202e']) expect(out).not.toContain(raw);
+    }
+    expect(JSON.parse((await remote(['me', '--output', 'json'])).stdout)).toMatchObject({ name: hostile });
+    await api('PATCH', '/api/v0/me', { name: 'Owner' });
+  });
 });
 
 /** The service's API with the owner's key, for what the test sets up. */

@@ -1,7 +1,7 @@
 import type { CommandContext } from './command.js';
 import { stringify } from 'csv-stringify/sync';
 import { rowsToCsv } from '../../client/csv-rows.js';
-import { explode, flatten, toTable } from './render.js';
+import { explode, flatten, toTable, visible } from './render.js';
 
 /** The width tables fit: the terminal's, or none when the output is not a terminal. */
 const terminalWidth = (): number | undefined => (process.stdout.isTTY ? process.stdout.columns || 80 : undefined);
@@ -45,10 +45,10 @@ export function printObject(ctx: CommandContext, body: unknown, lines?: string[]
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-/** `name  value` lines, names padded to one column. */
+/** `name  value` lines, names padded to one column; values shown, never obeyed, by the terminal. */
 export function fields(pairs: [string, unknown][]): string[] {
   const width = Math.max(...pairs.map(([k]) => k.length));
-  return pairs.map(([k, v]) => `${k.padEnd(width)}  ${v === null || v === undefined ? '-' : String(v)}`);
+  return pairs.map(([k, v]) => `${k.padEnd(width)}  ${v === null || v === undefined ? '-' : visible(String(v))}`);
 }
 
 /** Unix milliseconds as an ISO time, or `-`. */

@@ -2,10 +2,29 @@ import { columnsOf, type Cell, type FlatRow } from '../../client/csv-rows.js';
 
 export { breakdownFields, explode, flatten, type Cell, type FlatRow } from '../../client/csv-rows.js';
 
+/** Control characters, and the invisible marks that reorder or hide text (bidirectional controls). */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Text as a terminal can show it without obeying it. Names and other text in a table come from
+ * people (their profile, SCIM): an escape sequence there would rewrite an owner's screen or
+ * title, a carriage return overwrite a row. C0 controls and DEL show as their Unicode pictures
+ * (`\u001b` as `␛`), the rest as `\uXXXX`.
+ */
+export function visible(text: string): string {
+  return text.replace(UNSAFE, (c) => {
+    const code = c.charCodeAt(0);
+    if (code < 0x20) return String.fromCharCode(0x2400 + code);
+    if (code === 0x7f) return '\u2421';
+    return `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}
+
 function formatCell(v: Cell | undefined): string {
   if (v === null || v === undefined) return '';
   if (typeof v === 'number') return Number.isInteger(v) ? v.toLocaleString('en-US') : String(Math.round(v * 1000) / 1000);
-  return String(v);
+  return visible(String(v));
 }
 
 /** Cuts text to `width` characters, marking the cut with an ellipsis. */
@@ -43,7 +62,7 @@ export function toTable(rows: FlatRow[], o: { columns?: string[]; width?: number
       })
       .join('  ')
       .trimEnd();
-  const out = [line(columns.map((c) => c.toUpperCase())), ...cells.map(line)];
+  const out = [line(columns.map((c) => visible(c.toUpperCase()))), ...cells.map(line)];
   if (shown < columns.length) out.push(`(${columns.length - shown} more columns: ${columns.slice(shown).join(', ')}; widen the terminal or use --output csv)`);
   return `${out.join('\n')}\n`;
 }
