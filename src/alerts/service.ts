@@ -9,7 +9,7 @@ import { alertsStore as store, type AlertRow } from './store.js';
 const DEFAULT_THRESHOLDS = [50, 80, 100] as const;
 
 /** The data of a usage.threshold_crossed event (webhooks/catalogue.ts). */
-export type ThresholdCrossed = Omit<AlertView, 'createdAt'> & { alertId: string; periodEnd: string };
+export type ThresholdCrossed = Omit<AlertView, 'createdAt' | 'id'> & { alertId: string; periodEnd: string };
 
 /** Where an alert goes once made: the webhook events, written in the same transaction. */
 export interface AlertSink {
@@ -74,8 +74,8 @@ export class AlertsService {
     const made = await store.evaluate(this.db, orgId, userIds, period, now, DEFAULT_THRESHOLDS);
     if (!this.sink) return;
     for (const row of made) {
-      const { createdAt: _createdAt, ...alert } = alertView(row);
-      await this.sink.thresholdCrossed(orgId, { alertId: alert.id, ...alert, periodEnd: period.end });
+      const { id, createdAt: _createdAt, ...alert } = alertView(row);
+      await this.sink.thresholdCrossed(orgId, { alertId: id, ...alert, periodEnd: period.end });
     }
   }
 

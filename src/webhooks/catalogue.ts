@@ -2,38 +2,52 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { Alert } from '../alerts/schemas.js';
 
 const Uuid = Type.String({ format: 'uuid' });
+/** An event's data has exactly the fields listed: emit refuses one more, so what is sent is what docs/webhooks.md says. */
+const closed = { additionalProperties: false } as const;
 
-const ThresholdCrossed = Type.Object({
-  alertId: Uuid,
-  scope: Alert.properties.scope,
-  scopeId: Alert.properties.scopeId,
-  scopeName: Alert.properties.scopeName,
-  threshold: Alert.properties.threshold,
-  limit: Alert.properties.limit,
-  used: Alert.properties.used,
-  periodStart: Alert.properties.periodStart,
-  periodEnd: Type.String({ format: 'date', description: 'First day (UTC) after the period' }),
-});
-const Computer = Type.Object({ computerId: Uuid, name: Type.String(), provider: Type.String(), ownerId: Uuid });
-const ComputerFailed = Type.Composite([Computer, Type.Object({ stepId: Type.String(), error: Type.String() })]);
-const ReportCreated = Type.Object({ reportId: Type.String(), repoId: Type.String(), repoUrl: Type.String(), level: Type.Integer(), passRate: Type.Number() });
-const LevelChanged = Type.Object({
-  repoId: Type.String(),
-  reportId: Type.String(),
-  previousLevel: Type.Integer(),
-  level: Type.Integer(),
-});
-const PullRequestOpened = Type.Object({
-  repoUrl: Type.String(),
-  action: Type.String(),
-  workflowPath: Type.String(),
-  url: Type.String(),
-  number: Type.Integer(),
-  branch: Type.String(),
-  baseBranch: Type.String(),
-  title: Type.String(),
-});
-const Member = Type.Object({ userId: Uuid, email: Type.String(), role: Type.String() });
+const ThresholdCrossed = Type.Object(
+  {
+    alertId: Uuid,
+    scope: Alert.properties.scope,
+    scopeId: Alert.properties.scopeId,
+    scopeName: Alert.properties.scopeName,
+    threshold: Alert.properties.threshold,
+    limit: Alert.properties.limit,
+    used: Alert.properties.used,
+    periodStart: Alert.properties.periodStart,
+    periodEnd: Type.String({ format: 'date', description: 'First day (UTC) after the period' }),
+  },
+  closed,
+);
+const Computer = Type.Object({ computerId: Uuid, name: Type.String(), provider: Type.String(), ownerId: Uuid }, closed);
+const ComputerFailed = Type.Composite([Computer, Type.Object({ stepId: Type.String(), error: Type.String() })], closed);
+const ReportCreated = Type.Object(
+  { reportId: Type.String(), repoId: Type.String(), repoUrl: Type.String(), level: Type.Integer(), passRate: Type.Number() },
+  closed,
+);
+const LevelChanged = Type.Object(
+  {
+    repoId: Type.String(),
+    reportId: Type.String(),
+    previousLevel: Type.Integer(),
+    level: Type.Integer(),
+  },
+  closed,
+);
+const PullRequestOpened = Type.Object(
+  {
+    repoUrl: Type.String(),
+    action: Type.String(),
+    workflowPath: Type.String(),
+    url: Type.String(),
+    number: Type.Integer(),
+    branch: Type.String(),
+    baseBranch: Type.String(),
+    title: Type.String(),
+  },
+  closed,
+);
+const Member = Type.Object({ userId: Uuid, email: Type.String(), role: Type.String() }, closed);
 
 /** Every event type, its data's schema, what it means, and an example of its data (docs/webhooks.md is made from these). */
 export const CATALOGUE = {

@@ -4,6 +4,7 @@ import { TestClock } from '../../src/core/clock.js';
 import { TestApp, type Org } from '../helpers/test-app.js';
 import { createEndpoint, endpointDeliveries, WEBHOOKS as BASE, type EndpointView as Endpoint } from './api.js';
 import { Receiver } from './receiver.js';
+import { CATALOGUE } from '../../src/webhooks/catalogue.js';
 
 let t: TestApp;
 let org: Org;
@@ -112,6 +113,8 @@ describe('outbound webhooks', () => {
       type: 'usage.threshold_crossed',
       data: { scope: 'person', scopeId: org.ownerId, threshold: 50, limit: 1_200_000, used: 720_000 },
     });
+    // What is sent is what the catalogue (and docs/webhooks.md) lists: no field more, none less.
+    expect(Object.keys(payload.data).sort()).toEqual(Object.keys(CATALOGUE['usage.threshold_crossed'].data.properties).sort());
     // A wrong secret fails the reference verification.
     expect(() => new Webhook('whsec_' + Buffer.alloc(24).toString('base64')).verify(second!.body, second!.headers as Record<string, string>)).toThrow();
 
