@@ -1,5 +1,5 @@
 import { readClientConfig } from '../cli/api/client-config.js';
-import { fetchAllowance, type Fetched } from './allowance.js';
+import { fetchAllowance, type Enforcement, type Fetched } from './allowance.js';
 import { decide, type Answer } from './decide.js';
 import { CACHE_TTL_MS, guardFiles, readCache, readState, writeCache, writeState, type Cached } from './disk.js';
 import { statusLine } from './messages.js';
@@ -53,7 +53,7 @@ export async function guardCommand(argv: string[], env: NodeJS.ProcessEnv): Prom
   const { answer, cached } =
     url && key ? await allowance(files.cache, url, key, values.email) : { answer: { kind: 'not-configured' } as const, cached: undefined };
   const state = readState(files.state);
-  const decision = decide(answer, state, url, cached?.allowance.enforcement);
+  const decision = decide(answer, state, url, cached?.allowance.enforcement ?? rolloutPolicy(env));
   if (JSON.stringify(decision.state) !== JSON.stringify(state)) writeState(files.state, decision.state);
   return render(decision, event ?? 'prompt');
 }
@@ -84,6 +84,15 @@ function render(decision: { block?: string; say?: string }, event: string): numb
   const say = decision.block ?? decision.say;
   if (say !== undefined) process.stdout.write(`${JSON.stringify({ systemMessage: say })}\n`);
   return 0;
+}
+
+/**
+ * The policy a managed rollout set (`ORGCTL_UNREACHABLE=closed`, written by `orgctl connect
+ * --managed`), for a hook that has no answer of the service yet to know it from: a guard pointed
+ * at a new address, or whose key is refused from the start, is closed before its first answer.
+ */
+function rolloutPolicy(env: NodeJS.ProcessEnv): Enforcement | undefined {
+  return env.ORGCTL_UNREACHABLE === 'closed' ? { mode: 'block', thresholds: [], unreachable: 'closed' } : undefined;
 }
 
 /** As every command over the API: ORGCTL_URL and ORGCTL_API_KEY, else what `orgctl login` stored. */

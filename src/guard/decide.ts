@@ -27,13 +27,16 @@ export function decide(answer: Answer, state: GuardState, url: string, lastPolic
     const { unreachableSaid: _unreachable, refusedSaid: _refused, ...rest } = state;
     return decideAllowance(answer.allowance, rest);
   }
+  // Closed holds in block mode only (the policy's schema): a warn-only organization never blocks.
+  const closed = lastPolicy?.mode === 'block' && lastPolicy.unreachable === 'closed';
   if (answer.kind === 'unreachable') {
     if (lastPolicy?.mode === 'off') return { state };
-    // Closed holds in block mode only (the policy's schema): a warn-only organization never blocks.
-    if (lastPolicy?.mode === 'block' && lastPolicy.unreachable === 'closed') return { block: m.unreachableClosed(url, answer.reason), state };
+    if (closed) return { block: m.unreachableClosed(url, answer.reason), state };
     if (state.unreachableSaid) return { state };
     return { say: m.unreachableOpen(url, answer.reason), state: { ...state, unreachableSaid: true } };
   }
+  // A refused key checks no limit either: under a closed policy it must not be a way around one.
+  if (closed && answer.kind === 'refused' && (answer.status === 401 || answer.status === 403)) return { block: m.refusedClosed(answer.status), state };
   if (state.refusedSaid) return { state };
   const say = answer.kind === 'refused' ? m.refusedMessage(answer.status, answer.detail) : m.NOT_CONFIGURED;
   return { say, state: { ...state, refusedSaid: true } };

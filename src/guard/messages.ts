@@ -50,6 +50,10 @@ export function unreachableClosed(url: string, reason: string): string {
   return `orgctl: cannot reach ${url} (${reason}); your organization's policy blocks agents while usage limits cannot be checked. Try again when it answers.`;
 }
 
+export function refusedClosed(status: number): string {
+  return `orgctl: the API key was refused (HTTP ${status}); your organization's policy blocks agents while usage limits cannot be checked. Run \`orgctl login\` again, or ask an administrator for a new key.`;
+}
+
 export function refusedMessage(status: number, detail: string): string {
   const why =
     status === 401 || status === 403

@@ -241,6 +241,20 @@ describe('orgctl connect CLIENT', () => {
     // The SessionStart record names the person, as the prompt hook does.
     expect(commands(s.hooks.SessionStart)).toEqual(['orgctl guard repository --client claude-code --email "$USER_EMAIL"']);
     expect(existsSync(path.join(m.home, '.claude'))).toBe(false);
+    expect(s.env).not.toHaveProperty('ORGCTL_UNREACHABLE');
+    // A closed policy travels with the settings, so each machine's guard is closed before its first answer.
+    const setPolicy = (unreachable: string) =>
+      fetch(`${server.url}/api/v0/organization/usage/enforcement`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${serviceKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ mode: 'block', thresholds: [80, 95], unreachable }),
+      });
+    expect((await setPolicy('closed')).status).toBe(200);
+    const closed = await m.cli(['connect', 'claude-code', '--managed', '--key', serviceKey]);
+    expect(JSON.parse(closed.stdout.split('# /etc/claude-code/managed-settings.json\n')[1]!.split('\n\n')[0]!).env).toMatchObject({
+      ORGCTL_UNREACHABLE: 'closed',
+    });
+    expect((await setPolicy('open')).status).toBe(200);
 
     const gemini = await m.cli(['connect', 'gemini-cli', '--managed', '--key', serviceKey]);
     expect(gemini.stdout).toContain('# /etc/gemini-cli/settings.json');

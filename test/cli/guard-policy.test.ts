@@ -137,6 +137,36 @@ describe('orgctl guard under the enforcement policy', () => {
     expect(await guard(home)).toMatchObject({ code: 2, stderr: closed });
   });
 
+  it('a refused key under a closed policy blocks, with how to fix it; under an open one it is said once', async () => {
+    const refusedClosed =
+      "orgctl: the API key was refused (HTTP 401); your organization's policy blocks agents while usage limits cannot be checked. Run `orgctl login` again, or ask an administrator for a new key.\n";
+    const home = guardHome(root);
+    answer = { status: 200, body: allowance(1_000_000, policy('block', 'closed')) };
+    expect((await guard(home)).code).toBe(0);
+    ageCache(home);
+    answer = { status: 401, body: { detail: 'invalid API key' } };
+    expect(await guard(home)).toMatchObject({ code: 2, stderr: refusedClosed });
+    expect(await guard(home)).toMatchObject({ code: 2, stderr: refusedClosed });
+    // Never answered (a new address, a key refused from the start): the rollout's policy decides.
+    expect(
+      await runGuard(['prompt', '--client', 'claude-code'], { home: guardHome(root), url, key: 'ock_new', env: { ORGCTL_UNREACHABLE: 'closed' } }),
+    ).toMatchObject({
+      code: 2,
+      stderr: refusedClosed,
+    });
+    const down = await runGuard(['prompt', '--client', 'codex'], {
+      home: guardHome(root),
+      url: 'http://127.0.0.1:1',
+      key: 'ock_new',
+      env: { ORGCTL_UNREACHABLE: 'closed' },
+    });
+    expect(down.code).toBe(2);
+    expect(down.stderr).toMatch(/cannot reach .*policy blocks agents/);
+    const open = await guard(guardHome(root));
+    expect(open.code).toBe(0);
+    expect(systemMessage(open)).toMatch(/the API key was refused \(HTTP 401\).*Usage limits are not checked/);
+  });
+
   it('status-line without a limit, and a hook input that is not JSON', async () => {
     answer = { status: 200, body: allowance(12_300_000, policy('block'), null) };
     expect(await guard(guardHome(root), ['status-line'])).toMatchObject({ code: 0, stdout: 'orgctl 12.3M credits · no limit\n' });

@@ -16,7 +16,7 @@ export function guardHome(root: string): GuardHome {
 }
 
 /** `orgctl guard ARGS` as an agent client runs it: the hook's JSON on stdin, logged in through ORGCTL_*. */
-export function runGuard(args: string[], o: { home: GuardHome; url: string; key: string; input?: string }): Promise<CliResult> {
+export function runGuard(args: string[], o: { home: GuardHome; url: string; key: string; input?: string; env?: Record<string, string> }): Promise<CliResult> {
   return spawnCli(['guard', ...args], {
     cwd: o.home.dir,
     input: o.input ?? JSON.stringify({ hook_event_name: 'UserPromptSubmit', session_id: 's1', prompt: 'hello' }),
@@ -28,6 +28,7 @@ export function runGuard(args: string[], o: { home: GuardHome; url: string; key:
       XDG_STATE_HOME: o.home.state,
       ORGCTL_URL: o.url,
       ORGCTL_API_KEY: o.key,
+      ...o.env,
     },
   });
 }

@@ -48,13 +48,15 @@ async function managed(ctx: CommandContext, client: ClientName): Promise<number>
   if (stored && key === stored.key)
     throw new UsageError('That is the key you logged in with: managed settings need a service account key (orgctl keys create --principal-id ID).');
   // Only an owner's or manager's key attributes records by user.email (docs/otlp.md): a person's key would make everyone's records theirs.
-  const me = await unwrap(createApiClient({ url, key, timeoutMs: 30_000 }).GET('/api/v0/me'));
+  const api = createApiClient({ url, key, timeoutMs: 30_000 });
+  const me = await unwrap(api.GET('/api/v0/me'));
   if (me.kind !== 'service_account')
     throw new UsageError(`That key is ${me.email ?? me.name}'s own: managed settings need a service account key (orgctl keys create --principal-id ID).`);
   if (me.role !== 'owner' && me.role !== 'manager')
     throw new UsageError(`The service account ${me.name} is a ${me.role}: its records stay its own whatever user.email says. Give it the manager role.`);
   const email = flag(ctx, 'email') ?? '$USER_EMAIL';
-  const target: Target = { scope: 'managed', url: url.replace(/\/+$/, ''), key, orgctl: 'orgctl', email, ...homes(ctx.env) };
+  const { unreachable } = await unwrap(api.GET('/api/v0/organization/usage/enforcement'));
+  const target: Target = { scope: 'managed', url: url.replace(/\/+$/, ''), key, orgctl: 'orgctl', email, unreachable, ...homes(ctx.env) };
   const { edits, env } = planOf(client, target);
   const out = [
     `# orgctl connect ${client} --managed: files for device management. Fill ${email} with each person's email;`,

@@ -28,6 +28,8 @@ export interface Target {
   project?: string;
   /** The placeholder of the person's email (managed only), filled by the administrator's tooling. */
   email?: string;
+  /** The organization's policy when the service cannot check a limit (managed only): carried to every machine. */
+  unreachable?: 'open' | 'closed';
 }
 
 /** A client's configuration: the files with what connect owns in them, and what must be in the environment instead. */
@@ -63,7 +65,10 @@ export const scopeDir = (t: Target, user: string, project: string): string => (t
 
 /** The variables that carry the key and the email when an organization-wide key is used (managed). */
 export function managedEnv(t: Target): Record<string, string> {
-  return t.scope === 'managed' ? { OTEL_RESOURCE_ATTRIBUTES: `user.email=${t.email}`, ORGCTL_URL: t.url, ORGCTL_API_KEY: t.key } : {};
+  if (t.scope !== 'managed') return {};
+  // A closed policy travels with the settings: the guard blocks before its first answer too.
+  const closed: Record<string, string> = t.unreachable === 'closed' ? { ORGCTL_UNREACHABLE: 'closed' } : {};
+  return { OTEL_RESOURCE_ATTRIBUTES: `user.email=${t.email}`, ORGCTL_URL: t.url, ORGCTL_API_KEY: t.key, ...closed };
 }
 
 /** This orgctl as a hook runs it: the running node and this installation's main.js, absolute, so no PATH is needed. */
