@@ -7484,6 +7484,24 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Too many requests (Retry-After says when to try again) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
         };
     };
     "sso.start": {
@@ -7506,6 +7524,15 @@ export interface operations {
             };
             /** @description Invalid request */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Too many requests (Retry-After says when to try again) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -87,14 +87,17 @@ export const ssoRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; ssoSignIn: 
   app.get(
     '/api/v0/sso/start',
     {
-      config: { access: 'public' },
+      config: { access: 'public', rateClass: 'sign-in' },
       schema: {
         operationId: 'sso.start',
         tags,
         summary: "Start signing in with SSO: redirects to the identity provider of the email's domain (or back to /login?sso_error=)",
         security: [],
         querystring: SsoStartQuery,
-        response: { 302: Type.Null({ description: "Location: the provider's authorization URL, or the login page with sso_error" }), ...errorResponses(400) },
+        response: {
+          302: Type.Null({ description: "Location: the provider's authorization URL, or the login page with sso_error" }),
+          ...errorResponses(400, 429),
+        },
       },
     },
     async (request, reply) => {
@@ -115,14 +118,14 @@ export const ssoRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService; ssoSignIn: 
   app.get(
     CALLBACK_PATH,
     {
-      config: { access: 'public' },
+      config: { access: 'public', rateClass: 'sign-in' },
       schema: {
         operationId: 'sso.callback',
         tags,
         summary: "The identity provider's redirect back: checks the code, state, nonce and ID token, then signs in",
         security: [],
         querystring: SsoCallbackQuery,
-        response: { 302: Type.Null({ description: 'Location: the web app signed in, or the login page with sso_error' }) },
+        response: { 302: Type.Null({ description: 'Location: the web app signed in, or the login page with sso_error' }), ...errorResponses(429) },
       },
     },
     async (request, reply) => {

@@ -148,7 +148,8 @@ export class SsoSignIn {
     if (flow.expires_at <= this.clock.now()) return fail('sign_in_expired', `the sign-in was started more than ${FLOW_MS / 60_000} minutes ago`);
     const config = await store.config(this.db, flow.org_id);
     if (!config) return fail('sso_not_configured', 'the organization no longer has SSO');
-    if (query.error) return fail('provider_error', `${query.error}${query.error_description ? `: ${query.error_description}` : ''}`);
+    if (query.error)
+      return fail('provider_error', `${printable(query.error, 100)}${query.error_description ? `: ${printable(query.error_description, 300)}` : ''}`);
 
     let claims: Record<string, unknown>;
     try {
@@ -224,6 +225,15 @@ export class SsoSignIn {
  * owners included, so it must be one the provider says it verified. Some providers send the claim
  * as a string. A token without the claim passes only where the organization trusts the provider.
  */
+/**
+ * What anyone who opens the callback URL may write into the sign-in events (`error`,
+ * `error_description`), cut short and without control or formatting characters.
+ */
+function printable(text: string, max: number): string {
+  const clean = text.replace(/[\p{Cc}\p{Cf}]/gu, ' ');
+  return clean.length <= max ? clean : `${clean.slice(0, max - 1)}…`;
+}
+
 function emailVerified(claim: unknown, trustUnverified: boolean): boolean {
   if (claim === true || claim === 'true') return true;
   return claim === undefined && trustUnverified;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PER_MINUTE } from '../../src/core/http/rate-limit-plans.js';
+import { PER_MINUTE, SIGN_IN_PER_MINUTE } from '../../src/core/http/rate-limit-plans.js';
 import { decodeToPlain, encode, messages } from '../../src/otlp/proto.js';
 import { expectErrorObject, TestApp, type Org } from '../helpers/test-app.js';
 import { onPostgres } from '../helpers/test-db.js';
@@ -50,6 +50,15 @@ describe('rate limits by plan', () => {
     // Reads have their own budget, and so has every other principal.
     expect((await t.request('GET', '/api/v0/me', { key: org.ownerKey })).status).toBe(200);
     expect((await put(other.key)).status).toBe(200);
+  });
+
+  it('the public steps of single sign-on are counted per address, though they need no credential', async () => {
+    const start = () => t.request('GET', '/api/v0/sso/start?email=someone@nowhere.test');
+    for (let i = 0; i < SIGN_IN_PER_MINUTE; i++) expect((await start()).status).toBe(302);
+    expect(expectErrorObject(await start(), 429).detail).toContain(`${SIGN_IN_PER_MINUTE} sign-in requests a minute for this address`);
+    // The callback spends the same budget; another address has its own.
+    expect((await t.app.inject({ method: 'GET', url: '/api/v0/sso/callback?state=x&code=y' })).statusCode).toBe(429);
+    expect((await t.app.inject({ method: 'GET', url: '/api/v0/sso/start?email=someone@nowhere.test', remoteAddress: '192.0.2.7' })).statusCode).toBe(302);
   });
 
   it.skipIf(!onPostgres)('two processes on one PostgreSQL count together', async () => {

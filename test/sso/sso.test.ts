@@ -226,6 +226,23 @@ describe('SSO sign-in', () => {
     expect(res.headers.location).toBe(`${APP}/login?sso_error=sso_not_configured`);
   });
 
+  it("records a provider's error bounded and without control characters, whoever opened the callback", async () => {
+    idp.addAccount({ email: 'bob@acme.test' });
+    const noise = 'denied\u001b[2J\r\u202e'.repeat(300);
+    refusedWith(
+      await signIn('bob@acme.test', undefined, (u) => {
+        for (const k of [...u.searchParams.keys()]) if (k !== 'state') u.searchParams.delete(k);
+        u.searchParams.set('error', 'access_denied');
+        u.searchParams.set('error_description', noise);
+      }),
+      'provider_error',
+    );
+    const [event] = await events();
+    expect(event).toMatchObject({ kind: 'sign_in_failed', reason: expect.stringMatching(/^provider_error: access_denied: denied/) });
+    expect(event!.reason!.length).toBeLessThan(500);
+    expect(event!.reason).not.toMatch(/[\p{Cc}\p{Cf}]/u);
+  });
+
   it('refuses a tampered state', async () => {
     idp.addAccount({ email: 'bob@acme.test' });
     refusedWith(await signIn('bob@acme.test', undefined, (u) => u.searchParams.set('state', 'forged-state')), 'state_mismatch');

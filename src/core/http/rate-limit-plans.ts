@@ -18,3 +18,10 @@ export const PER_MINUTE: Record<Plan, Record<RateClass, number>> = {
 
 /** Requests per minute per address for calls without a principal (no credential needed, or none given). */
 export const ANONYMOUS_PER_MINUTE = 600;
+
+/**
+ * Requests per minute per address to the public steps of single sign-on (start and callback,
+ * two a sign-in): each start writes a flow and may make the service ask the identity provider,
+ * so they are counted although they need no credential. Sized for an office behind one address.
+ */
+export const SIGN_IN_PER_MINUTE = 120;

@@ -2,20 +2,20 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/db.js';
 import { errors } from './errors.js';
-import { ANONYMOUS_PER_MINUTE, PER_MINUTE, type Plan, type RateClass } from './rate-limit-plans.js';
+import { ANONYMOUS_PER_MINUTE, PER_MINUTE, SIGN_IN_PER_MINUTE, type Plan, type RateClass } from './rate-limit-plans.js';
 import { PostgresRateStore } from './rate-limit-store.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** The budget this route spends (rate-limit-plans.ts); by default read for GET, write otherwise. */
-    rateClass?: RateClass | 'none';
+    rateClass?: RateClass | 'sign-in' | 'none';
   }
 }
 
 const WINDOW_MS = 60_000;
 const PLAN_TTL_MS = 5_000;
 
-const classOf = (request: FastifyRequest): RateClass | 'none' => {
+const classOf = (request: FastifyRequest): RateClass | 'sign-in' | 'none' => {
   const declared = request.routeOptions.config?.rateClass;
   if (declared) return declared;
   if (request.routeOptions.config?.access === undefined || request.routeOptions.config.access === 'public') return 'none';
@@ -48,11 +48,18 @@ export async function registerRateLimits(app: FastifyInstance, db: Db, options: 
     enableDraftSpec: true,
     ...(db.engine === 'postgres' ? { store: PostgresRateStore.for(db) } : {}),
     allowList: (request) => classOf(request) === 'none',
-    keyGenerator: (request) => `${request.principal ? `p:${request.principal.id}` : `a:${request.ip}`}:${classOf(request)}`,
-    max: async (request) => (request.principal ? PER_MINUTE[await planOf(request.principal.orgId)][classOf(request) as RateClass] : ANONYMOUS_PER_MINUTE),
+    keyGenerator: (request) => {
+      const name = classOf(request);
+      return `${request.principal && name !== 'sign-in' ? `p:${request.principal.id}` : `a:${request.ip}`}:${name}`;
+    },
+    max: async (request) => {
+      const name = classOf(request);
+      if (name === 'sign-in') return SIGN_IN_PER_MINUTE;
+      return request.principal ? PER_MINUTE[await planOf(request.principal.orgId)][name as RateClass] : ANONYMOUS_PER_MINUTE;
+    },
     errorResponseBuilder: (request, context) =>
       errors.tooManyRequests(
-        `Rate limit reached: ${context.max} ${classOf(request)} requests a minute for this ${request.principal ? 'principal' : 'address'}. Try again in ${context.after}.`,
+        `Rate limit reached: ${context.max} ${classOf(request)} requests a minute for this ${request.principal && classOf(request) !== 'sign-in' ? 'principal' : 'address'}. Try again in ${context.after}.`,
         Math.max(1, Math.ceil(context.ttl / 1000)),
       ),
   });
