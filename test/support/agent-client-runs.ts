@@ -42,14 +42,15 @@ const writeJson = (file: string, value: unknown) => {
   writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
 };
 
-/** Hooks in the format the four clients share (Claude Code's): per event, matcher groups of commands. */
-const hookSettings = (hooks: Record<string, string> | undefined) =>
+/**
+ * Hooks in the format the four clients share (Claude Code's): per event, matcher groups of
+ * commands, each given 30 s. Gemini CLI reads `timeout` in milliseconds, the others in seconds.
+ */
+const hookSettings = (hooks: Record<string, string> | undefined, timeout = 30) =>
   hooks === undefined
     ? {}
     : {
-        hooks: Object.fromEntries(
-          Object.entries(hooks).map(([event, command]) => [event, [{ matcher: '*', hooks: [{ type: 'command', command, timeout: 30 }] }]]),
-        ),
+        hooks: Object.fromEntries(Object.entries(hooks).map(([event, command]) => [event, [{ matcher: '*', hooks: [{ type: 'command', command, timeout }] }]])),
       };
 
 /** The model each client is told to use: the test double answers any. */
@@ -116,7 +117,7 @@ export function prepareClient(name: AgentClientName, s: ClientSetup, prompt: str
     }
     case 'gemini-cli':
       writeJson(path.join(s.home, '.gemini', 'settings.json'), {
-        ...hookSettings(s.hooks),
+        ...hookSettings(s.hooks, 30_000),
         security: { auth: { selectedType: 'gemini-api-key' } },
         ...(s.connected ? {} : { telemetry: { enabled: true, target: 'local', otlpEndpoint: s.orgctlUrl, otlpProtocol: 'http', logPrompts: false } }),
       });

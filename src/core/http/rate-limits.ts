@@ -22,6 +22,9 @@ const classOf = (request: FastifyRequest): RateClass | 'sign-in' | 'none' => {
   return request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write';
 };
 
+/** Counted per address: calls without a principal, and the sign-in steps whoever makes them. */
+const byAddress = (request: FastifyRequest): boolean => !request.principal || classOf(request) === 'sign-in';
+
 /**
  * Per-principal request rates by plan and class, with @fastify/rate-limit: counted in the
  * database on PostgreSQL (so several `orgctl serve` processes share them), in memory on the
@@ -48,18 +51,14 @@ export async function registerRateLimits(app: FastifyInstance, db: Db, options: 
     enableDraftSpec: true,
     ...(db.engine === 'postgres' ? { store: PostgresRateStore.for(db) } : {}),
     allowList: (request) => classOf(request) === 'none',
-    keyGenerator: (request) => {
-      const name = classOf(request);
-      return `${request.principal && name !== 'sign-in' ? `p:${request.principal.id}` : `a:${request.ip}`}:${name}`;
-    },
+    keyGenerator: (request) => `${byAddress(request) ? `a:${request.ip}` : `p:${request.principal!.id}`}:${classOf(request)}`,
     max: async (request) => {
-      const name = classOf(request);
-      if (name === 'sign-in') return SIGN_IN_PER_MINUTE;
-      return request.principal ? PER_MINUTE[await planOf(request.principal.orgId)][name as RateClass] : ANONYMOUS_PER_MINUTE;
+      if (classOf(request) === 'sign-in') return SIGN_IN_PER_MINUTE;
+      return byAddress(request) ? ANONYMOUS_PER_MINUTE : PER_MINUTE[await planOf(request.principal!.orgId)][classOf(request) as RateClass];
     },
     errorResponseBuilder: (request, context) =>
       errors.tooManyRequests(
-        `Rate limit reached: ${context.max} ${classOf(request)} requests a minute for this ${request.principal && classOf(request) !== 'sign-in' ? 'principal' : 'address'}. Try again in ${context.after}.`,
+        `Rate limit reached: ${context.max} ${classOf(request)} requests a minute for this ${byAddress(request) ? 'address' : 'principal'}. Try again in ${context.after}.`,
         Math.max(1, Math.ceil(context.ttl / 1000)),
       ),
   });

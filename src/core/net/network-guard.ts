@@ -29,7 +29,6 @@ for (const [net, prefix] of [
   ['64:ff9b:1::', 48],
   // Teredo: the client address inside is obfuscated, and a tunnel to anywhere.
   ['2001::', 32],
-  ['2001:db8::', 32],
   ['fc00::', 7],
   ['fe80::', 10],
   ['fec0::', 10],
