@@ -149,6 +149,8 @@ export default defineConfig({
       include: ['src/**/*.{ts,mjs}'],
       exclude: ['src/client/openapi-types.ts', 'src/hooks/generated/**'],
       reporter: ['text-summary'],
+      // The figure is printed whether or not a test failed.
+      reportOnFailure: true,
       thresholds: { lines: 72 },
     },
     // Processes the tests start (orgctl serve) do not shed by event-loop delay either; see test-app.ts.
