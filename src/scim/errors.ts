@@ -20,6 +20,18 @@ export class ScimError extends Error {
   }
 }
 
+/**
+ * The longest a name the service keeps may be, as `PATCH /me` bounds a person's own (200), and
+ * an externalId (200: providers send a GUID or a short id). A SCIM body may be a mebibyte.
+ */
+export const MAX_NAME = 200;
+export const MAX_EXTERNAL_ID = 200;
+
+/** Refuses a text attribute longer than `max` characters (400 invalidValue, naming it). */
+export function checkLength(value: string | null, what: string, max: number): void {
+  if (value !== null && value.length > max) throw new ScimError(400, `${what} must be at most ${max} characters (it has ${value.length}).`, 'invalidValue');
+}
+
 /** The scimType of the service's own codes, where SCIM has one. */
 const SCIM_TYPES: Partial<Record<string, ScimType>> = {
   validation_failed: 'invalidValue',

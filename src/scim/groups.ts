@@ -4,7 +4,7 @@ import { isUuid } from '../core/uuid.js';
 import { TeamName } from '../teams/schemas.js';
 import type { TeamsService, TeamView } from '../teams/service.js';
 import { jsonAjv } from '../core/validation/ajv.js';
-import { ScimError } from './errors.js';
+import { checkLength, MAX_EXTERNAL_ID, ScimError } from './errors.js';
 import { patchGroup, type GroupDoc, type PatchOp } from './patch.js';
 import type { GroupRow } from './resources.js';
 import { scimStore as store } from './store.js';
@@ -54,7 +54,7 @@ export class ScimGroups {
   }
 
   async create(orgId: string, doc: GroupDoc): Promise<GroupRow> {
-    checkName(doc.displayName);
+    checkGroup(doc);
     const id = await this.db.transaction(async () => {
       const members = await this.memberIds(orgId, doc.members);
       const team = await this.teams.create({ orgId }, { name: doc.displayName, userIds: members }, { managedBy: 'scim' });
@@ -80,7 +80,7 @@ export class ScimGroups {
   }
 
   private async apply(orgId: string, current: GroupRow, next: GroupDoc): Promise<GroupRow> {
-    checkName(next.displayName);
+    checkGroup(next);
     await this.db.transaction(async () => {
       const actor = { orgId };
       if (next.displayName !== current.name) await this.teams.rename(actor, current.id, next.displayName, { by: 'scim' });
@@ -104,9 +104,10 @@ export class ScimGroups {
 /** A team's name rule (docs/teams.md): the schema the teams API checks its callers' names with. */
 const validTeamName = jsonAjv.compile(TeamName);
 
-function checkName(name: string): void {
-  if (!validTeamName(name))
+function checkGroup(doc: GroupDoc): void {
+  if (!validTeamName(doc.displayName))
     throw new ScimError(400, 'displayName must be 1 to 100 characters, without control characters or a leading or trailing space.', 'invalidValue');
+  checkLength(doc.externalId, 'externalId', MAX_EXTERNAL_ID);
 }
 
 function row(team: TeamView, externalId: string | null): GroupRow {

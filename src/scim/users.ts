@@ -5,7 +5,7 @@ import type { Db } from '../core/db/db.js';
 import { isEmail } from '../core/identity/email.js';
 import { normalizeEmail, type IdentityService } from '../core/identity/service.js';
 import { isUuid } from '../core/uuid.js';
-import { ScimError } from './errors.js';
+import { checkLength, MAX_EXTERNAL_ID, MAX_NAME, ScimError } from './errors.js';
 import { patchUser, scimBoolean, type PatchOp, type UserDoc } from './patch.js';
 import { scimStore as store, type ScimUserRow } from './store.js';
 
@@ -107,6 +107,7 @@ export class ScimUsers {
   }
 
   async create(orgId: string, doc: UserDoc): Promise<ScimUserRow> {
+    checkBounds(doc);
     const email = this.email(doc.userName);
     const id = await this.db.transaction(async () => {
       // A userName an inactive SCIM user holds is taken as much as an active user's.
@@ -135,6 +136,7 @@ export class ScimUsers {
   }
 
   private async apply(orgId: string, current: ScimUserRow, next: UserDoc): Promise<ScimUserRow> {
+    checkBounds(next);
     const email = this.email(next.userName);
     const fields = { ...next, userName: email };
     await this.db.transaction(async () => {
@@ -159,4 +161,12 @@ export class ScimUsers {
     if (!isEmail(email)) throw new ScimError(400, `userName "${userName.slice(0, 200)}" is not an email address.`, 'invalidValue');
     return email;
   }
+}
+
+/** The bounds of what a user resource keeps, whichever of POST, PUT and PATCH wrote it. */
+function checkBounds(doc: UserDoc): void {
+  checkLength(doc.displayName, 'displayName', MAX_NAME);
+  checkLength(doc.givenName, 'name.givenName', MAX_NAME);
+  checkLength(doc.familyName, 'name.familyName', MAX_NAME);
+  checkLength(doc.externalId, 'externalId', MAX_EXTERNAL_ID);
 }

@@ -116,6 +116,29 @@ describe('PATCH edge cases', () => {
     expect((await call('GET', `/Users/${ids.carla}`)).body).toMatchObject({ userName: 'carla@proto.test', active: true, displayName: 'Carla Cooke' });
   });
 
+  it('bounds every name and externalId as PATCH /me bounds a name, whether POST, PUT or PATCH writes it', async () => {
+    const long = 'x'.repeat(201);
+    const posted = (over: Record<string, unknown>) => call('POST', '/Users', { schemas: [USER], userName: 'dora@proto.test', ...over });
+    for (const [over, what] of [
+      [{ displayName: long }, 'displayName'],
+      [{ name: { givenName: long } }, 'name.givenName'],
+      [{ name: { familyName: long } }, 'name.familyName'],
+      [{ externalId: long }, 'externalId'],
+    ] as const) {
+      expect(expectScimError(await posted(over), 400, 'invalidValue').detail).toBe(`${what} must be at most 200 characters (it has 201).`);
+    }
+    expect((await call('GET', '/Users?filter=userName eq "dora@proto.test"')).body).toMatchObject({ totalResults: 0 });
+    const huge = 'y'.repeat(900_000);
+    expectScimError(await patch(ids.carla!, [{ op: 'replace', path: 'name.familyName', value: huge }]), 400, 'invalidValue');
+    expectScimError(await call('PUT', `/Users/${ids.carla}`, { schemas: [USER], userName: 'carla@proto.test', externalId: long }), 400, 'invalidValue');
+    const kept = await call('GET', `/Users/${ids.carla}`);
+    expect(kept.body).toMatchObject({ displayName: 'Carla Cooke' });
+    expect(kept.raw.length).toBeLessThan(2000);
+    // 200 is still a name.
+    expect((await patch(ids.carla!, [{ op: 'replace', path: 'name.givenName', value: 'c'.repeat(200) }])).status).toBe(200);
+    expect((await patch(ids.carla!, [{ op: 'replace', path: 'name.givenName', value: 'carla' }])).status).toBe(200);
+  });
+
   it('answers a userName taken by another user with 409 uniqueness', async () => {
     expectScimError(await patch(ids.carla!, [{ op: 'replace', path: 'userName', value: 'Alice@proto.test' }]), 409, 'uniqueness');
   });
