@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Octokit } from '@octokit/rest';
+import type { Octokit } from '@octokit/rest';
 import { systemClock } from '../core/clock.js';
 import { AppError, errors } from '../core/http/errors.js';
 import { commitMessage, type FileEdit, type GitHost, type HostChange, type HostOutcome } from './host.js';
@@ -31,8 +31,10 @@ const blobSha = (content: string) => {
 export class GitHubHost implements GitHost<GitHubTarget> {
   constructor(private readonly o: GitHubOptions) {}
 
-  private client(): Octokit {
+  /** Loaded on the first pull request: a server that opens none never loads the client. */
+  private async client(): Promise<Octokit> {
     if (!this.o.token) throw errors.badGateway('GitHub is not configured on this server: set GITHUB_TOKEN.');
+    const { Octokit } = await import('@octokit/rest');
     return new Octokit({
       auth: this.o.token,
       baseUrl: this.o.baseUrl.replace(/\/+$/, ''),
@@ -43,7 +45,7 @@ export class GitHubHost implements GitHost<GitHubTarget> {
   }
 
   async apply(t: GitHubTarget, change: HostChange): Promise<HostOutcome> {
-    const gh = this.client();
+    const gh = await this.client();
     const repo = { owner: t.owner, repo: t.repo };
     const call = <R>(what: string, p: Promise<R>, notFound?: () => AppError) =>
       p.catch((e: unknown) => {
@@ -106,9 +108,7 @@ export class GitHubHost implements GitHost<GitHubTarget> {
   }
 
   async discard(t: GitHubTarget, change: HostChange): Promise<void> {
-    await this.client()
-      .git.deleteRef({ owner: t.owner, repo: t.repo, ref: `heads/${change.branch}` })
-      .catch(() => undefined);
+    await (await this.client()).git.deleteRef({ owner: t.owner, repo: t.repo, ref: `heads/${change.branch}` }).catch(() => undefined);
   }
 
   /** An AppError for a failed GitHub call: the given 404, else 502 with GitHub's own status and message. */

@@ -29,6 +29,17 @@ export function utcDay(ms: number): string {
 /** The instant a day begins (00:00:00Z), in epoch milliseconds; NaN when `day` is not a date. */
 export const dayStartMs = (day: string): number => Date.parse(`${day}T00:00:00Z`);
 
+/**
+ * Whether `value` names a real day, YYYY-MM-DD (no 2026-02-30): the rule of the `date` format
+ * the request schemas declare, for a value that comes another way (a command-line flag).
+ */
+export function isDay(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const ms = dayStartMs(value);
+  // The engine's parser takes a month's 30th or 31st that does not exist as a day of the next month.
+  return !Number.isNaN(ms) && dayOfNumber(ms / DAY_MS) === value;
+}
+
 /** The day `n` days after `day` (before it when `n` is negative). */
 export const addDays = (day: string, n: number): string => dayOfNumber(dayStartMs(day) / DAY_MS + n);
 

@@ -3,7 +3,7 @@ import { AppError } from '../core/http/errors.js';
 import { isUuid } from '../core/uuid.js';
 import { TeamName } from '../teams/schemas.js';
 import type { TeamsService, TeamView } from '../teams/service.js';
-import { jsonAjv } from '../core/validation/ajv.js';
+import { compiledOnUse, jsonAjv } from '../core/validation/ajv.js';
 import { checkLength, MAX_EXTERNAL_ID, ScimError } from './errors.js';
 import { patchGroup, type GroupDoc, type PatchOp } from './patch.js';
 import type { GroupRow } from './resources.js';
@@ -102,10 +102,10 @@ export class ScimGroups {
 }
 
 /** A team's name rule (docs/teams.md): the schema the teams API checks its callers' names with. */
-const validTeamName = jsonAjv.compile(TeamName);
+const validTeamName = compiledOnUse(jsonAjv, TeamName);
 
 function checkGroup(doc: GroupDoc): void {
-  if (!validTeamName(doc.displayName))
+  if (!validTeamName()(doc.displayName))
     throw new ScimError(400, 'displayName must be 1 to 100 characters, without control characters or a leading or trailing space.', 'invalidValue');
   checkLength(doc.externalId, 'externalId', MAX_EXTERNAL_ID);
 }

@@ -1,7 +1,7 @@
 import type { TObject } from '@sinclair/typebox';
 import { utcDay } from '../core/days.js';
 import type { ErrorItem } from '../core/http/errors.js';
-import { jsonAjv, toErrorItems } from '../core/validation/ajv.js';
+import { compiledOnUse, jsonAjv, toErrorItems } from '../core/validation/ajv.js';
 import type { TelemetryEvent } from '../events/event.js';
 import { Event, EventFields, type Client, type EventType } from '../events/schemas.js';
 import { parseTimestamp } from '../events/timestamps.js';
@@ -9,7 +9,7 @@ import { repoHint, REPO_RANK } from '../events/repository.js';
 import { notARepoUrl } from '../core/net/repo-id.js';
 import type { IngestBody } from './schemas.js';
 
-const validateEvent = jsonAjv.compile(Event);
+const eventCheck = compiledOnUse(jsonAjv, Event);
 const fieldNames = Object.fromEntries(Object.entries(EventFields).map(([type, schema]) => [type, Object.keys((schema as TObject).properties)])) as Record<
   EventType,
   string[]
@@ -24,6 +24,7 @@ const fieldNames = Object.fromEntries(Object.entries(EventFields).map(([type, sc
 export function validateEvents(events: IngestBody['events'], callerId: string, nowMs: number): { events: TelemetryEvent[] } | { errors: ErrorItem[] } {
   const errors: ErrorItem[] = [];
   const out: TelemetryEvent[] = [];
+  const validateEvent = eventCheck();
   events.forEach((e, i) => {
     const type = e.type as EventType;
     const ts = parseTimestamp(e.timestamp as string | number, nowMs);

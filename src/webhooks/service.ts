@@ -6,7 +6,7 @@ import type { Principal } from '../core/identity/roles.js';
 import type { Outbox } from '../core/outbox.js';
 import { contextOf, resealColumn } from '../core/secrets/reseal.js';
 import { SecretBox } from '../core/secrets/secret-box.js';
-import { jsonAjv, problemsOf } from '../core/validation/ajv.js';
+import { compiledOnUse, jsonAjv, problemsOf } from '../core/validation/ajv.js';
 import type { AlertSink, ThresholdCrossed } from '../alerts/service.js';
 import { CATALOGUE, EVENT_TYPES, envelope, type EventData, type EventType } from './catalogue.js';
 import type { CreateEndpointBody, EndpointView, UpdateEndpointBody } from './schemas.js';
@@ -22,7 +22,7 @@ export interface WebhooksDeps {
   secrets?: SecretBox;
 }
 
-const checks = new Map(EVENT_TYPES.map((t) => [t as string, jsonAjv.compile(CATALOGUE[t].data)]));
+const checks = new Map(EVENT_TYPES.map((t) => [t as string, compiledOnUse(jsonAjv, CATALOGUE[t].data)]));
 
 const ms = (d: Date | null) => (d === null ? null : d.getTime());
 
@@ -79,7 +79,7 @@ export class WebhooksService implements AlertSink, Outbox {
     const check = checks.get(type);
     // An area's data that the catalogue does not describe is the service's own fault: fail loudly.
     if (!check) throw new Error(`webhook event ${type}: not in the catalogue`);
-    const problems = problemsOf(check, data);
+    const problems = problemsOf(check(), data);
     if (problems.length > 0) throw new Error(`webhook event ${type}: data does not match the catalogue: ${JSON.stringify(problems)}`);
     const now = this.clock.now();
     const event = { id: newMessageId(), orgId, type, body: JSON.stringify(envelope(type, now, data)) };

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import {
   addDays,
@@ -8,6 +9,7 @@ import {
   daysFromCivil,
   daysInMonth,
   eachDay,
+  isDay,
   monthStart,
   nextMonthStart,
   utcDay,
@@ -144,6 +146,29 @@ describe('daysFromCivil', () => {
         expect(daysFromCivil(Number(day.slice(0, 4)), Number(day.slice(5, 7)), Number(day.slice(8, 10)))).toBe(oldDayNumber(day));
       }),
       { numRuns: 3000 },
+    );
+  });
+});
+
+describe('isDay', () => {
+  // The request schemas' `date` format, as the server's validator checks it.
+  const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+  const dateFormat = addFormats.get('date', 'full') as { validate: (value: string) => boolean };
+  const spelling = fc.oneof(
+    anyDay,
+    fc
+      .tuple(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 }))
+      .map(([y, m, d]) => `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`),
+    fc.string({ maxLength: 12 }),
+    fc.constantFrom('2026-02-29', '2024-02-29', '1900-02-29', '2000-02-29', '2026-1-14', '2026-01-14 ', '+02026-01-14', '2026-01-14T00:00:00Z'),
+  );
+
+  it("says of every spelling what the schemas' date format says", () => {
+    fc.assert(
+      fc.property(spelling, (value) => {
+        expect(isDay(value), value).toBe(dateFormat.validate(value));
+      }),
+      { numRuns: 5000 },
     );
   });
 });

@@ -1,6 +1,5 @@
 import { UsageError } from '../../core/cli/args.js';
-import { addDays, utcDay } from '../../core/days.js';
-import { isDate } from '../../core/validation/date.js';
+import { addDays, isDay, utcDay } from '../../core/days.js';
 import { unwrap } from '../../client/api-client.js';
 import { flag, type ApiCommand, type CommandContext, type FlagSpec } from './command.js';
 import { printList } from './print.js';
@@ -15,7 +14,7 @@ export function dateRange(ctx: CommandContext, now = Date.now()): { startDate: s
     ['to', to],
     ['from', from],
   ] as const) {
-    if (v !== undefined && !isDate(v)) throw new UsageError(`--${name} must be a date YYYY-MM-DD, got ${v}.`);
+    if (v !== undefined && !isDay(v)) throw new UsageError(`--${name} must be a date YYYY-MM-DD, got ${v}.`);
   }
   const endDate = to ?? addDays(utcDay(now), -1);
   const startDate = from ?? addDays(endDate, -29);

@@ -1,6 +1,5 @@
 import { UsageError } from '../../core/cli/args.js';
-import { DAY_MS } from '../../core/days.js';
-import { isDate } from '../../core/validation/date.js';
+import { DAY_MS, isDay } from '../../core/days.js';
 import { unwrap } from '../../client/api-client.js';
 import { keyHolder } from '../../client/key-holder.js';
 import { flag, type ApiCommand, type CommandContext } from './command.js';
@@ -12,7 +11,7 @@ export function expiresAt(ctx: CommandContext, now = Date.now()): number | undef
   if (raw === undefined) return undefined;
   const days = /^(\d+)d$/.exec(raw);
   if (days) return now + Number(days[1]) * DAY_MS;
-  const ms = isDate(raw) ? Date.parse(`${raw}T23:59:59.999Z`) : Date.parse(raw);
+  const ms = isDay(raw) ? Date.parse(`${raw}T23:59:59.999Z`) : Date.parse(raw);
   if (Number.isNaN(ms)) throw new UsageError(`--expires must be a date (YYYY-MM-DD), an ISO time or a number of days (30d); got ${raw}.`);
   return ms;
 }

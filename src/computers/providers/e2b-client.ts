@@ -1,4 +1,7 @@
-import { CommandExitError, Sandbox } from 'e2b';
+import type { Sandbox } from 'e2b';
+
+/** The SDK is loaded on the first call: most processes (the CLI, a server without E2B) never make one. */
+const sdk = () => import('e2b');
 
 /** What the e2b provider needs of the E2B cloud; the SDK implements it below, tests use a double. */
 export interface E2bSandbox {
@@ -25,14 +28,17 @@ export class SdkE2bClient implements E2bClient {
 
   async create(opts: { template: string; metadata: Record<string, string> }): Promise<E2bSandbox> {
     // Sandboxes live until DELETE; an hour at a time, renewed by the SDK default when reconnected.
+    const { Sandbox } = await sdk();
     return wrap(await Sandbox.create(opts.template, { apiKey: this.apiKey, metadata: opts.metadata, timeoutMs: 60 * 60 * 1000 }));
   }
 
   async connect(sandboxId: string): Promise<E2bSandbox> {
+    const { Sandbox } = await sdk();
     return wrap(await Sandbox.connect(sandboxId, { apiKey: this.apiKey }));
   }
 
   async kill(sandboxId: string): Promise<void> {
+    const { Sandbox } = await sdk();
     await Sandbox.kill(sandboxId, { apiKey: this.apiKey });
   }
 }
@@ -43,6 +49,7 @@ function wrap(sandbox: Sandbox): E2bSandbox {
     async run(cmd, opts) {
       // Started in the background, so that an abort can kill the process in the sandbox: aborting
       // only the request would leave it running beside the retry of the step.
+      const { CommandExitError } = await sdk();
       const handle = await sandbox.commands.run(cmd, {
         background: true,
         cwd: opts.cwd,

@@ -8,8 +8,9 @@ import fastJson from 'fast-json-stringify';
  * of what a service serializes ahead of a response to keep it.
  */
 export function compileJson<T extends TSchema>(schema: T): (value: Static<T>) => Buffer {
-  const stringify = fastJson(schema as object);
-  return (value) => Buffer.from(stringify(value));
+  // Compiled on the first value: the modules that hold these load in processes that never serialize one.
+  let stringify: ((value: unknown) => string) | undefined;
+  return (value) => Buffer.from((stringify ??= fastJson(schema as object))(value));
 }
 
 /**

@@ -44,6 +44,16 @@ export function makeAjv(coerceTypes: boolean, extra: Options = {}) {
 export const jsonAjv = makeAjv(false);
 export const textAjv = makeAjv(true);
 
+/**
+ * A schema's validator compiled on its first use, for a module-level validator: compiling costs
+ * milliseconds per schema, and most processes that load a module (a CLI command, a server that
+ * is never sent that request) never check its values.
+ */
+export function compiledOnUse(ajv: typeof jsonAjv, schema: object): () => ValidateFunction {
+  let compiled: ValidateFunction | undefined;
+  return () => (compiled ??= ajv.compile(schema));
+}
+
 /** The problems of a value a compiled validator refused (none when it passed). */
 export function problemsOf(validate: ValidateFunction, value: unknown): ErrorItem[] {
   return validate(value) ? [] : toErrorItems(validate.errors ?? []);

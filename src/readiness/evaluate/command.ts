@@ -5,7 +5,6 @@ import { CliError } from '../../core/cli/cli-error.js';
 import type { ApiCommand } from '../../cli/api/command.js';
 import { unwrap } from '../../client/api-client.js';
 import { canonicalRepoId, notARepoUrl } from '../../core/net/repo-id.js';
-import { evaluateRepository, NoRepositoryUrlError } from './evaluate.js';
 import { humanSummary } from './human.js';
 import { markdownSummary } from './markdown.js';
 import { stableJson, uploadBody } from './report.js';
@@ -28,6 +27,8 @@ export const readinessEvaluate: ApiCommand = {
     const minLevel = minText === undefined ? undefined : Number(minText);
     if (minLevel !== undefined && !(Number.isInteger(minLevel) && minLevel >= 1 && minLevel <= 5))
       throw new CliError(`--min-level must be a whole number from 1 to 5, not "${minText}"`, 2);
+    // The evaluator (its parsers, the forge's client) is loaded to run, not to list the command.
+    const { evaluateRepository, NoRepositoryUrlError } = await import('./evaluate.js');
     let evaluation;
     try {
       evaluation = await evaluateRepository({

@@ -1,4 +1,3 @@
-import { Octokit } from '@octokit/rest';
 import { splitRepoUrl } from '../../core/net/repo-id.js';
 
 /** What the forge checks read from GitHub. Each call may throw; the check turns that into its rationale. */
@@ -46,21 +45,25 @@ export function githubForge(opts: {
   if (!name) return { unavailable: `the repository URL ${opts.repoUrl ?? '(none)'} is not a repository on ${host}` };
   const [owner, repo] = name.split('/') as [string, string];
   const r = { owner, repo };
-  const gh = new Octokit({
-    auth: opts.token,
-    baseUrl: opts.apiUrl.replace(/\/+$/, ''),
-    userAgent: 'orgctl-readiness',
-    log: silent,
-    request: { timeout: opts.timeoutMs ?? 20_000 },
-  });
+  // The client is loaded only for an evaluation that reads the forge: `orgctl` itself starts without it.
+  const client = import('@octokit/rest').then(
+    ({ Octokit }) =>
+      new Octokit({
+        auth: opts.token,
+        baseUrl: opts.apiUrl.replace(/\/+$/, ''),
+        userAgent: 'orgctl-readiness',
+        log: silent,
+        request: { timeout: opts.timeoutMs ?? 20_000 },
+      }),
+  );
   return {
     name,
-    defaultBranch: async () => (await gh.repos.get(r)).data.default_branch,
+    defaultBranch: async () => (await (await client).repos.get(r)).data.default_branch,
     async branchRequiresReview(branch) {
-      const rules = (await gh.repos.getBranchRules({ ...r, branch })).data;
+      const rules = (await (await client).repos.getBranchRules({ ...r, branch })).data;
       if (rules.some((x) => x.type === 'pull_request')) return { requiresReview: true, via: `ruleset rule pull_request on ${branch}` };
       try {
-        const p = (await gh.repos.getBranchProtection({ ...r, branch })).data;
+        const p = (await (await client).repos.getBranchProtection({ ...r, branch })).data;
         if (p.required_pull_request_reviews) return { requiresReview: true, via: `branch protection on ${branch} requires pull request reviews` };
         return { requiresReview: false, via: `branch protection on ${branch} without required reviews` };
       } catch (e) {
@@ -69,17 +72,17 @@ export function githubForge(opts: {
         throw e;
       }
     },
-    secretScanning: async () => (await gh.repos.get(r)).data.security_and_analysis?.secret_scanning?.status,
-    codeScanningAnalyses: async () => (await gh.codeScanning.listRecentAnalyses({ ...r, per_page: 10 })).data.length,
+    secretScanning: async () => (await (await client).repos.get(r)).data.security_and_analysis?.secret_scanning?.status,
+    codeScanningAnalyses: async () => (await (await client).codeScanning.listRecentAnalyses({ ...r, per_page: 10 })).data.length,
     async mergedPulls(limit) {
-      const pulls = (await gh.pulls.list({ ...r, state: 'closed', sort: 'updated', direction: 'desc', per_page: 50 })).data;
+      const pulls = (await (await client).pulls.list({ ...r, state: 'closed', sort: 'updated', direction: 'desc', per_page: 50 })).data;
       return pulls
         .filter((p) => p.merged_at)
         .slice(0, limit)
         .map((p) => ({ number: p.number, headSha: p.head.sha, mergedAt: p.merged_at! }));
     },
     async checkMinutes(sha) {
-      const runs = (await gh.checks.listForRef({ ...r, ref: sha, per_page: 100 })).data.check_runs;
+      const runs = (await (await client).checks.listForRef({ ...r, ref: sha, per_page: 100 })).data.check_runs;
       const starts = runs
         .map((x) => x.started_at)
         .filter((x): x is string => !!x)
@@ -91,25 +94,25 @@ export function githubForge(opts: {
       if (!starts.length || !ends.length) return undefined;
       return (Math.max(...ends) - Math.min(...starts)) / 60_000;
     },
-    releaseDates: async () => (await gh.repos.listReleases({ ...r, per_page: 50 })).data.map((x) => x.published_at ?? x.created_at),
+    releaseDates: async () => (await (await client).repos.listReleases({ ...r, per_page: 50 })).data.map((x) => x.published_at ?? x.created_at),
     async reviewBots(pulls) {
       const bots = new Set<string>();
       for (const n of pulls) {
         const [reviews, comments] = await Promise.all([
-          gh.pulls.listReviews({ ...r, pull_number: n, per_page: 100 }),
-          gh.issues.listComments({ ...r, issue_number: n, per_page: 100 }),
+          (await client).pulls.listReviews({ ...r, pull_number: n, per_page: 100 }),
+          (await client).issues.listComments({ ...r, issue_number: n, per_page: 100 }),
         ]);
         for (const x of [...reviews.data, ...comments.data]) if (x.user?.type === 'Bot') bots.add(x.user.login);
       }
       return [...bots].sort();
     },
-    labels: async () => (await gh.issues.listLabelsForRepo({ ...r, per_page: 100 })).data.map((l) => l.name),
+    labels: async () => (await (await client).issues.listLabelsForRepo({ ...r, per_page: 100 })).data.map((l) => l.name),
     async openIssues() {
-      const issues = (await gh.issues.listForRepo({ ...r, state: 'open', per_page: 100 })).data.filter((i) => !i.pull_request);
+      const issues = (await (await client).issues.listForRepo({ ...r, state: 'open', per_page: 100 })).data.filter((i) => !i.pull_request);
       return issues.map((i) => ({ title: i.title, labels: i.labels.length, updatedAt: i.updated_at }));
     },
     async dependencyPulls() {
-      const pulls = (await gh.pulls.list({ ...r, state: 'all', per_page: 100 })).data;
+      const pulls = (await (await client).pulls.list({ ...r, state: 'all', per_page: 100 })).data;
       return pulls.filter((p) => /dependabot|renovate/i.test(p.user?.login ?? '')).length;
     },
   };

@@ -1,3 +1,4 @@
+import type { GeneratorId } from './generators/ids.js';
 import type { App } from '../evaluate/apps.js';
 import type { RepoScan } from '../evaluate/scan.js';
 
@@ -40,7 +41,7 @@ interface Generated {
  * nothing real to write (no environment variable read, no ecosystem found).
  */
 export interface Generator {
-  id: string;
+  id: GeneratorId;
   when: string[];
   existing: RegExp;
   generate(ctx: FixContext): Promise<Generated | { nothing: string }>;

@@ -31,7 +31,7 @@ const block = (cmds: string[]) => ['```sh', ...cmds, '```'];
  * and lint commands as the manifests declare them, the CI workflows a pull request must pass, and the
  * tools whose configuration is committed. What the checkout does not show is left for people to add.
  */
-export const agentsMd: Generator = {
+export const agentsMd = {
   id: 'agents-md',
   when: ['agents_md'],
   existing: /^AGENTS\.md$/,
@@ -60,4 +60,4 @@ export const agentsMd: Generator = {
     out.push('## Conventions', '', ...(conventions.length ? conventions : ['- Follow the style of the surrounding code.']), '');
     return { files: [{ path: 'AGENTS.md', content: out.join('\n') }], criteria };
   },
-};
+} satisfies Generator;

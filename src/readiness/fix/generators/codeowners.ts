@@ -38,7 +38,7 @@ async function mainAuthors(root: string, pathspec: string): Promise<string[]> {
  * `.github/CODEOWNERS` (`.gitlab/CODEOWNERS` on GitLab, which reads it there) from the history: the repository's main authors own everything, and each
  * application of a monorepo is owned by its own main authors when they differ (a later rule wins).
  */
-export const codeowners: Generator = {
+export const codeowners = {
   id: 'codeowners',
   when: ['codeowners'],
   existing: /^(\.github\/|docs\/|\.gitlab\/)?CODEOWNERS$/,
@@ -60,4 +60,4 @@ export const codeowners: Generator = {
       criteria: ['codeowners'],
     };
   },
-};
+} satisfies Generator;

@@ -85,7 +85,7 @@ function renovate(found: ReturnType<typeof ecosystemsOf>): string {
  * Dependabot for a GitHub repository (it runs nowhere else), Renovate for any other forge; both
  * with a waiting period before a new release is proposed (min_release_age).
  */
-export const dependencyUpdates: Generator = {
+export const dependencyUpdates = {
   id: 'dependency-updates',
   when: ['dependency_update_automation'],
   existing: /^(\.github\/dependabot\.ya?ml|renovate\.json5?|\.renovaterc(\.json5?)?|\.github\/renovate\.json5?|\.gitlab\/renovate\.json5?)$/,
@@ -96,4 +96,4 @@ export const dependencyUpdates: Generator = {
     const file = ctx.forge === 'github' ? { path: '.github/dependabot.yml', content: dependabot(found) } : { path: 'renovate.json', content: renovate(found) };
     return { files: [file], criteria: ['dependency_update_automation', 'min_release_age'], awaits: ['dependency_update_automation'] };
   },
-};
+} satisfies Generator;

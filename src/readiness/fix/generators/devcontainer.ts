@@ -16,7 +16,7 @@ const FEATURES: Record<Exclude<Toolchain['language'], 'cpp'>, { feature: string;
  * compiler) with one feature per detected toolchain at the version the repository pins, and the
  * root application's install command run once the container exists.
  */
-export const devcontainer: Generator = {
+export const devcontainer = {
   id: 'devcontainer',
   when: ['devcontainer'],
   existing: /^(\.devcontainer\/devcontainer\.json|\.devcontainer\.json|\.devcontainer\/[^/]+\/devcontainer\.json)$/,
@@ -41,4 +41,4 @@ export const devcontainer: Generator = {
       criteria: ['devcontainer'],
     };
   },
-};
+} satisfies Generator;

@@ -40,7 +40,7 @@ function majority(styles: Style[]): Style | undefined {
  * so every editor and agent writes new lines the way the code is written. No criterion depends on it
  * alone; it is written with the others when the repository has none.
  */
-export const editorconfig: Generator = {
+export const editorconfig = {
   id: 'editorconfig',
   when: [],
   existing: /^\.editorconfig$/,
@@ -80,4 +80,4 @@ export const editorconfig: Generator = {
     ];
     return { files: [{ path: '.editorconfig', content: [...head, ...sections].join('\n') }], criteria: [] };
   },
-};
+} satisfies Generator;

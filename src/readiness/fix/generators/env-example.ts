@@ -53,7 +53,7 @@ async function envReads(scan: { files: readonly string[]; read(f: string): Promi
 }
 
 /** `.env.example`: every variable the code reads, where it is read, and its default where the code gives one. */
-export const envExample: Generator = {
+export const envExample = {
   id: 'env-example',
   when: ['env_template'],
   existing: /(^|\/)(\.env\.(example|sample|template|dist|defaults)|example\.env|env\.example|\.env-example)$/,
@@ -70,4 +70,4 @@ export const envExample: Generator = {
     }
     return { files: [{ path: '.env.example', content: `${lines.join('\n')}\n` }], criteria: ['env_template', 'secrets_management'] };
   },
-};
+} satisfies Generator;

@@ -92,7 +92,7 @@ const gitlabFeature = [
 ].join('\n');
 
 /** Two GitHub issue forms (bug, feature), or GitLab Markdown templates; in a monorepo the bug report asks which application. */
-export const issueTemplates: Generator = {
+export const issueTemplates = {
   id: 'issue-templates',
   when: ['issue_templates'],
   existing: /^(\.github\/ISSUE_TEMPLATE\/(bug_report|feature_request)\.(md|ya?ml)|\.github\/ISSUE_TEMPLATE\.md|\.gitlab\/issue_templates\/.+)$/i,
@@ -114,4 +114,4 @@ export const issueTemplates: Generator = {
       criteria: ['issue_templates'],
     };
   },
-};
+} satisfies Generator;

@@ -5,7 +5,7 @@ import type { Generator } from '../types.js';
  * A pull request template whose testing checklist names the repository's own commands; on GitLab
  * the merge request template GitLab applies by default (`.gitlab/merge_request_templates/Default.md`).
  */
-export const prTemplate: Generator = {
+export const prTemplate = {
   id: 'pr-template',
   when: ['pr_templates'],
   existing: /^((\.github\/|docs\/)?(pull_request_template\.md|PULL_REQUEST_TEMPLATE\/.+)|\.gitlab\/merge_request_templates\/.+)$/i,
@@ -35,4 +35,4 @@ export const prTemplate: Generator = {
     const file = ctx.forge === 'gitlab' ? '.gitlab/merge_request_templates/Default.md' : '.github/pull_request_template.md';
     return { files: [{ path: file, content }], criteria: ['pr_templates'] };
   },
-};
+} satisfies Generator;
