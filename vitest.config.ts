@@ -56,7 +56,7 @@ const UNIT = [
   'test/hooks/{config-validation,generated-validators,outcomes,process-control}.test.ts',
   'test/otlp/{ids,wire}.test.ts',
   'test/readiness/{criteria-docs,repo-id}.test.ts',
-  'test/security/network-guard.test.ts',
+  'test/security/{dns-rebinding,network-guard}.test.ts',
   'test/webhooks/catalogue-doc.test.ts',
   'test/web/definitions.test.ts',
 ];

@@ -1,7 +1,7 @@
 import { errors } from '../core/http/errors.js';
 import { pinnedUrl, type AddressPin } from './address-pin.js';
 import { canonicalRepoId, isHostName, splitRepoUrl, withoutCredentials } from '../core/net/repo-id.js';
-import { addressesOf, isInternalAddress, type Resolver } from '../core/net/network-guard.js';
+import { checkedAddresses, GuardRefusal, type Resolver } from '../core/net/network-guard.js';
 
 export type HostKind = 'github' | 'git';
 
@@ -65,13 +65,12 @@ export async function resolveTarget(repoUrl: string, policy: TargetPolicy): Prom
   if (policy.allowPrivateNetwork) return target;
   let addresses: string[];
   try {
-    addresses = await addressesOf(url.host, policy.resolve);
+    addresses = await checkedAddresses(url.host, policy);
   } catch (e) {
-    throw errors.badGateway(`The Git host ${url.host} could not be resolved: ${(e as Error).message}`, undefined, e);
+    if (!(e instanceof GuardRefusal)) throw e;
+    if (e.internal.length > 0) throw bad(`host ${url.host} resolves to an internal address (${e.internal.join(', ')}), which this server does not connect to`);
+    throw errors.badGateway(`The Git host ${url.host} could not be resolved: ${e.cause instanceof Error ? e.cause.message : 'no address'}`, undefined, e);
   }
-  const internal = addresses.filter(isInternalAddress);
-  if (internal.length > 0) throw bad(`host ${url.host} resolves to an internal address (${internal.join(', ')}), which this server does not connect to`);
-  if (addresses.length === 0) throw errors.badGateway(`The Git host ${url.host} could not be resolved: no address`);
   const pin: AddressPin = { host: url.host, port: url.port ?? DEFAULT_PORT[scheme], scheme, addresses };
   return { ...target, pushUrl: pinnedUrl(repoUrl, pin), pin };
 }

@@ -1,6 +1,7 @@
 import * as oidc from 'openid-client';
 import { errors } from '../core/http/errors.js';
-import { internalAddressesOf, systemResolver, type Resolver } from '../core/net/network-guard.js';
+import { guardedFetch } from '../core/net/guarded-fetch.js';
+import { GuardRefusal, type Resolver } from '../core/net/network-guard.js';
 
 export interface IssuerPolicy {
   /** SSO_ALLOW_PRIVATE_ISSUER: the identity provider may be on an internal address, and on plain http. */
@@ -15,22 +16,24 @@ export class IssuerUnreachable extends Error {
 
 /**
  * The fetch every request to an identity provider goes through (discovery, its keys, the token
- * endpoint): the network guard refuses internal addresses unless the operator allows them, so an
- * owner cannot make the service a proxy into its own network. Redirects are not followed, since
- * one could lead past the check.
+ * endpoint): the guarded fetch, which connects only to the addresses the network guard checked
+ * in its one lookup (internal ones refused unless the operator allows them), so an owner cannot
+ * make the service a proxy into its own network, not even with a name that answers differently
+ * the second time. Redirects are not followed, since one could lead past the check.
  */
-function guardedFetch(policy: IssuerPolicy): oidc.CustomFetch {
+function issuerFetch(policy: IssuerPolicy): oidc.CustomFetch {
+  const fetchGuarded = guardedFetch({ allowPrivateNetwork: policy.allowPrivate, resolve: policy.resolve });
   return async (url, options) => {
     const target = new URL(url);
-    if (!policy.allowPrivate) {
-      if (target.protocol !== 'https:') throw new IssuerUnreachable(`${target.origin} is not https (plain http needs SSO_ALLOW_PRIVATE_ISSUER)`);
-      const internal = await internalAddressesOf(target.hostname, policy.resolve ?? systemResolver).catch(() => {
-        throw new IssuerUnreachable(`${target.hostname} does not resolve`);
-      });
-      if (internal.length > 0)
-        throw new IssuerUnreachable(`${target.hostname} is an internal address (${internal[0]}); allowed only with SSO_ALLOW_PRIVATE_ISSUER`);
+    if (!policy.allowPrivate && target.protocol !== 'https:')
+      throw new IssuerUnreachable(`${target.origin} is not https (plain http needs SSO_ALLOW_PRIVATE_ISSUER)`);
+    try {
+      return await fetchGuarded(url, options);
+    } catch (e) {
+      if (!(e instanceof GuardRefusal)) throw e;
+      if (e.internal.length === 0) throw new IssuerUnreachable(`${e.host} does not resolve`, { cause: e });
+      throw new IssuerUnreachable(`${e.host} is an internal address (${e.internal[0]}); allowed only with SSO_ALLOW_PRIVATE_ISSUER`, { cause: e });
     }
-    return fetch(url, { ...options, redirect: 'manual' } as RequestInit);
   };
 }
 
@@ -40,7 +43,7 @@ export async function discover(issuer: string, clientId: string, clientSecret: s
   if (url.protocol !== 'https:' && !policy.allowPrivate) throw new IssuerUnreachable(`${url.origin} is not https (plain http needs SSO_ALLOW_PRIVATE_ISSUER)`);
   try {
     return await oidc.discovery(url, clientId, clientSecret, oidc.ClientSecretBasic(clientSecret), {
-      [oidc.customFetch]: guardedFetch(policy),
+      [oidc.customFetch]: issuerFetch(policy),
       // Token responses come over TLS, so openid-client would skip the ID token's signature; it is checked anyway.
       execute: [oidc.enableNonRepudiationChecks, ...(policy.allowPrivate && url.protocol === 'http:' ? [oidc.allowInsecureRequests] : [])],
       timeout: 10,

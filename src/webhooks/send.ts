@@ -1,8 +1,6 @@
-import { request as httpRequest, type RequestOptions } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
 import type { Clock } from '../core/clock.js';
-import { addressesOf, isInternalAddress, type Resolver } from '../core/net/network-guard.js';
+import { guardedFetch } from '../core/net/guarded-fetch.js';
+import { checkedAddresses, GuardRefusal, type GuardPolicy } from '../core/net/network-guard.js';
 
 export interface SendResult {
   ok: boolean;
@@ -10,14 +8,11 @@ export interface SendResult {
   error: string | null;
 }
 
-export interface SendPolicy {
-  /** Whether private and loopback addresses may be reached (CI_ALLOW_PRIVATE_NETWORK, as CI automation). */
-  allowPrivateNetwork: boolean;
-  resolve?: Resolver;
-}
+/** Whether private and loopback addresses may be reached (CI_ALLOW_PRIVATE_NETWORK, as CI automation), and the guard's lookup. */
+export type SendPolicy = GuardPolicy;
 
-/** The reason a URL may not receive deliveries, or null: http(s) only, and the network guard's addresses. */
-export async function refusedUrl(url: string, policy: SendPolicy): Promise<string | null> {
+/** The reason a URL may not receive deliveries by its form, or null: http(s) only, no credentials. */
+function malformed(url: string): string | null {
   let u: URL;
   try {
     u = new URL(url);
@@ -26,21 +21,32 @@ export async function refusedUrl(url: string, policy: SendPolicy): Promise<strin
   }
   if (u.protocol !== 'https:' && u.protocol !== 'http:') return 'must be an http or https URL';
   if (u.username || u.password) return 'must not carry credentials';
-  if (policy.allowPrivateNetwork) return null;
-  let addresses: string[];
+  return null;
+}
+
+function refusal(e: GuardRefusal): string {
+  return e.internal.length > 0
+    ? `leads to a private or internal address (${e.internal[0]}); the operator may allow it with CI_ALLOW_PRIVATE_NETWORK`
+    : `names a host that does not resolve (${e.host})`;
+}
+
+/** The reason a URL may not receive deliveries, or null: http(s) only, and the network guard's addresses. */
+export async function refusedUrl(url: string, policy: SendPolicy): Promise<string | null> {
+  const problem = malformed(url);
+  if (problem || policy.allowPrivateNetwork) return problem;
   try {
-    addresses = await addressesOf(u.hostname, policy.resolve);
-  } catch {
-    return `names a host that does not resolve (${u.hostname})`;
+    await checkedAddresses(new URL(url).hostname, policy);
+    return null;
+  } catch (e) {
+    if (e instanceof GuardRefusal) return refusal(e);
+    throw e;
   }
-  const internal = addresses.filter(isInternalAddress);
-  return internal.length > 0 ? `leads to a private or internal address (${internal[0]}); the operator may allow it with CI_ALLOW_PRIVATE_NETWORK` : null;
 }
 
 /**
- * POSTs one delivery: 2xx within `timeoutMs` is success. The host is resolved and checked by the
- * network guard once, and the connection is made to the addresses checked (a second lookup could
- * answer otherwise). Redirects are not followed: a 3xx is a failure.
+ * POSTs one delivery: 2xx within `timeoutMs` is success. The guarded fetch looks the host up
+ * once and connects to the addresses the network guard checked (a second lookup could answer
+ * otherwise). Redirects are not followed: a 3xx is a failure.
  */
 export async function send(
   url: string,
@@ -50,33 +56,28 @@ export async function send(
   clock: Clock,
   timeoutMs: number,
 ): Promise<SendResult> {
-  const refused = await refusedUrl(url, policy);
-  if (refused) return { ok: false, statusCode: null, error: `The URL ${refused}.` };
-  const u = new URL(url);
-  const host = u.hostname.replace(/^\[|\]$/g, '');
-  const addresses = isIP(host) ? [host] : await addressesOf(host, policy.resolve);
-  const pinned: LookupFunction = (_name, options, cb) => {
-    const address = addresses[0]!;
-    const family = isIP(address);
-    if ((options as { all?: boolean }).all) (cb as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address, family }]);
-    else cb(null, address, family);
+  const problem = malformed(url);
+  if (problem) return { ok: false, statusCode: null, error: `The URL ${problem}.` };
+  const signal = clock.abortAfter(timeoutMs);
+  const failure = (e: unknown): string => {
+    if (e instanceof GuardRefusal) return `The URL ${refusal(e)}.`;
+    if (signal.aborted) return `No answer within ${timeoutMs / 1000} s`;
+    return e instanceof Error ? e.message : String(e);
   };
-  const options: RequestOptions = {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'orgctl-webhooks/1', ...headers },
-    lookup: pinned,
-    signal: clock.abortAfter(timeoutMs),
-  };
-  return new Promise<SendResult>((resolve) => {
-    const req = (u.protocol === 'https:' ? httpsRequest : httpRequest)(u, options, (res) => {
-      res.resume();
-      res.on('end', () => {
-        const code = res.statusCode ?? 0;
-        resolve({ ok: code >= 200 && code < 300, statusCode: code, error: code >= 200 && code < 300 ? null : `HTTP ${code}` });
-      });
-      res.on('error', (e) => resolve({ ok: false, statusCode: res.statusCode ?? null, error: e.message }));
+  try {
+    const res = await guardedFetch(policy)(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': 'orgctl-webhooks/1', ...headers },
+      body,
+      signal,
     });
-    req.on('error', (e) => resolve({ ok: false, statusCode: null, error: e.name === 'AbortError' ? `No answer within ${timeoutMs / 1000} s` : e.message }));
-    req.end(body);
-  });
+    const ok = res.status >= 200 && res.status < 300;
+    // Only the status counts; the body is read to its end (within the timeout) and dropped.
+    return await res.arrayBuffer().then(
+      () => ({ ok, statusCode: res.status, error: ok ? null : `HTTP ${res.status}` }),
+      (e: unknown) => ({ ok: false, statusCode: res.status, error: failure(e) }),
+    );
+  } catch (e) {
+    return { ok: false, statusCode: null, error: failure(e) };
+  }
 }

@@ -94,3 +94,42 @@ export async function addressesOf(host: string, resolve: Resolver = systemResolv
 export async function internalAddressesOf(host: string, resolve: Resolver = systemResolver): Promise<string[]> {
   return (await addressesOf(host, resolve)).filter(isInternalAddress);
 }
+
+/** What the guard lets through: every address when the operator allows private networks. */
+export interface GuardPolicy {
+  allowPrivateNetwork: boolean;
+  /** The DNS lookup; the system's (`dns.lookup`, every address) unless a test passes another. */
+  resolve?: Resolver;
+}
+
+/** Why the guard will not connect to a host: it does not resolve, or leads to an internal address (`internal`). */
+export class GuardRefusal extends Error {
+  override readonly name = 'GuardRefusal';
+  constructor(
+    message: string,
+    readonly host: string,
+    readonly internal: readonly string[] = [],
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+/**
+ * The addresses to connect to for `host`, from one lookup, each judged: a connection must go to
+ * these and never look the name up again, since a second answer could differ (DNS rebinding)
+ * and lead into the service's own network. Throws GuardRefusal.
+ */
+export async function checkedAddresses(host: string, policy: GuardPolicy): Promise<string[]> {
+  let addresses: string[];
+  try {
+    addresses = await addressesOf(host, policy.resolve);
+  } catch (e) {
+    throw new GuardRefusal(`${host} does not resolve: ${e instanceof Error ? e.message : String(e)}`, host, [], { cause: e });
+  }
+  if (addresses.length === 0) throw new GuardRefusal(`${host} has no address`, host);
+  if (policy.allowPrivateNetwork) return addresses;
+  const internal = addresses.filter(isInternalAddress);
+  if (internal.length > 0) throw new GuardRefusal(`${host} leads to a private or internal address (${internal.join(', ')})`, host, internal);
+  return addresses;
+}
