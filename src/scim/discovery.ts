@@ -1,3 +1,4 @@
+import { MAX_OPERATIONS } from './patch.js';
 import { GROUP_SCHEMA, USER_SCHEMA } from './resources.js';
 
 /** Most resources one list answers with: a larger `count` is cut to this (RFC 7644 §3.4.2.4). */
@@ -18,7 +19,8 @@ const attr = (name: string, type: string, o: Record<string, unknown> = {}) => ({
 export function serviceProviderConfig(base: string) {
   return {
     schemas: ['urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig'],
-    patch: { supported: true },
+    // maxOperations is not among RFC 7643's patch attributes: clients ignore it, people read it.
+    patch: { supported: true, maxOperations: MAX_OPERATIONS },
     bulk: { supported: false, maxOperations: 0, maxPayloadSize: 0 },
     filter: { supported: true, maxResults: MAX_RESULTS },
     changePassword: { supported: false },

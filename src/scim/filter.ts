@@ -57,16 +57,38 @@ function folded(resource: Record<string, unknown>, prefix = ''): Record<string, 
   return out;
 }
 
-/** A filter parsed once, as a predicate over SCIM resources; 400 invalidFilter when it does not parse. */
-export function scimFilter(text: string): (resource: Record<string, unknown>) => boolean {
-  let ast: Filter;
+function parseFilter(text: string): Filter {
   try {
-    ast = parse(text);
+    return parse(text);
   } catch {
     throw new ScimError(400, `The filter ${JSON.stringify(text.slice(0, 200))} is not a SCIM filter.`, 'invalidFilter');
   }
+}
+
+function predicate(ast: Filter): (resource: Record<string, unknown>) => boolean {
   const test = compile(fold(ast));
   return (resource) => test(folded(resource));
+}
+
+/** A filter parsed once, as a predicate over SCIM resources; 400 invalidFilter when it does not parse. */
+export function scimFilter(text: string): (resource: Record<string, unknown>) => boolean {
+  return predicate(parseFilter(text));
+}
+
+/** `attribute eq "text"` alone (the attribute without its schema URN, lower-cased), which a lookup answers instead of a scan. */
+export function equalityOf(ast: Filter): { attribute: string; value: string } | undefined {
+  if (ast.op !== 'eq') return undefined;
+  const c = ast as { attrPath: string; compValue: unknown };
+  return typeof c.compValue === 'string' ? { attribute: strip(c.attrPath), value: c.compValue } : undefined;
+}
+
+/** The equality a filter text is, if it is one and parses (a filter that does not parse is refused where it is evaluated). */
+export function equalityFilter(text: string): { attribute: string; value: string } | undefined {
+  try {
+    return equalityOf(parse(text));
+  } catch {
+    return undefined;
+  }
 }
 
 /** The value filter of a PATCH path such as `members[value eq "id"]` or `emails[type eq "work"].value`. */
@@ -74,6 +96,8 @@ export interface PatchPath {
   attribute: string;
   /** The filter inside the brackets: which values of a multi-valued attribute the operation touches. */
   where?: (value: Record<string, unknown>) => boolean;
+  /** The filter when it is `attribute eq "text"` alone, which an index of the values answers. */
+  equals?: { attribute: string; value: string };
   sub?: string;
 }
 
@@ -90,11 +114,11 @@ export function patchPath(path: string): PatchPath {
   const attribute = strip(path.slice(0, bracket));
   const rest = path.slice(close + 1);
   if (rest !== '' && !rest.startsWith('.')) throw new ScimError(400, `The path ${JSON.stringify(path)} is not a SCIM attribute path.`, 'invalidPath');
-  let where: (value: Record<string, unknown>) => boolean;
+  let ast: Filter;
   try {
-    where = scimFilter(path.slice(bracket + 1, close));
+    ast = parse(path.slice(bracket + 1, close));
   } catch {
     throw new ScimError(400, `The filter in the path ${JSON.stringify(path)} is not a SCIM filter.`, 'invalidPath');
   }
-  return { attribute, where, sub: rest === '' ? undefined : rest.slice(1).toLowerCase() };
+  return { attribute, where: predicate(ast), equals: equalityOf(ast), sub: rest === '' ? undefined : rest.slice(1).toLowerCase() };
 }

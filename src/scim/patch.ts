@@ -1,4 +1,4 @@
-import { patchPath } from './filter.js';
+import { patchPath, type PatchPath } from './filter.js';
 import { ScimError } from './errors.js';
 
 /** The attributes of a user that SCIM writes (the rest of a User resource is derived or ignored). */
@@ -24,6 +24,18 @@ export interface PatchOp {
 }
 
 const invalid = (detail: string) => new ScimError(400, detail, 'invalidValue');
+
+/**
+ * The most operations one PATCH may carry (ServiceProviderConfig's `patch.maxOperations`). As
+ * RFC 7644 §3.7.4 answers a bulk request past its `maxOperations`, a longer PATCH is refused
+ * whole with 413 (a client then splits it), before any of it is applied.
+ */
+export const MAX_OPERATIONS = 1000;
+
+function checkOperationCount(ops: PatchOp[]): void {
+  if (ops.length > MAX_OPERATIONS)
+    throw new ScimError(413, `A PATCH may carry at most ${MAX_OPERATIONS} operations; this one has ${ops.length}. Send the rest in another PATCH.`);
+}
 
 /** Entra ID sends booleans as the strings "True" and "False". */
 export function scimBoolean(value: unknown, what: string): boolean {
@@ -98,6 +110,7 @@ function applyUserOne(doc: UserDoc, kind: 'add' | 'replace' | 'remove', path: st
 
 /** The user after a PATCH's operations, applied in order (RFC 7644 §3.5.2); the input is not changed. */
 export function patchUser(doc: UserDoc, ops: PatchOp[]): UserDoc {
+  checkOperationCount(ops);
   const next = { ...doc };
   for (const op of ops) for (const one of expand(op)) applyUserOne(next, one.kind, one.path, one.value);
   return next;
@@ -113,7 +126,36 @@ function memberIds(value: unknown): string[] {
   });
 }
 
-function applyGroupOne(doc: GroupDoc, kind: 'add' | 'replace' | 'remove', path: string, value: unknown): void {
+/** The group as a PATCH changes it: members indexed once, in their order, so each operation costs its own size. */
+interface GroupDraft {
+  displayName: string;
+  externalId: string | null;
+  members: Set<string>;
+  /** How many member tests filters other than `value eq` may still make in this PATCH. */
+  testsLeft: number;
+}
+
+/**
+ * A member filter other than `value eq "…"` is tested against each member: 100,000 tests (100
+ * such operations over a team of 1,000) take tens of milliseconds, so a PATCH may make no more.
+ */
+export const MAX_MEMBER_TESTS = 100_000;
+
+/** The members a value filter selects: `value eq "id"` by the index, any other filter by testing each member (bounded). */
+function selectMembers(doc: GroupDraft, p: PatchPath, path: string): string[] {
+  if (p.equals?.attribute === 'value') return doc.members.has(p.equals.value) ? [p.equals.value] : [];
+  doc.testsLeft -= doc.members.size;
+  if (doc.testsLeft < 0)
+    throw new ScimError(
+      400,
+      `Member filters other than value eq "…" are tested against every member, at most ${MAX_MEMBER_TESTS} tests a PATCH; ${path} would pass that. Select members by value eq, or send a value list.`,
+      'tooMany',
+    );
+  const where = p.where!;
+  return [...doc.members].filter((id) => where({ value: id }));
+}
+
+function applyGroupOne(doc: GroupDraft, kind: 'add' | 'replace' | 'remove', path: string, value: unknown): void {
   const p = patchPath(path);
   switch (p.attribute) {
     case 'displayname':
@@ -126,17 +168,19 @@ function applyGroupOne(doc: GroupDoc, kind: 'add' | 'replace' | 'remove', path: 
     case 'members': {
       if (p.where) {
         // `members[value eq "id"]`: the members the filter selects.
-        const where = p.where;
-        const selected = new Set(doc.members.filter((id) => where({ value: id })));
-        if (kind === 'remove') doc.members = doc.members.filter((id) => !selected.has(id));
-        else if (selected.size === 0 && kind === 'replace') throw new ScimError(400, `No member matches ${path}.`, 'noTarget');
+        const selected = selectMembers(doc, p, path);
+        if (kind === 'remove') for (const id of selected) doc.members.delete(id);
+        else if (selected.length === 0 && kind === 'replace') throw new ScimError(400, `No member matches ${path}.`, 'noTarget');
         return;
       }
       const ids = memberIds(value);
-      if (kind === 'add') doc.members = [...new Set([...doc.members, ...ids])];
-      else if (kind === 'replace') doc.members = [...new Set(ids)];
+      if (kind === 'replace') doc.members.clear();
       // Entra ID removes members with a value list; without one, every member goes.
-      else doc.members = value === undefined || value === null ? [] : doc.members.filter((id) => !ids.includes(id));
+      if (kind === 'remove' && (value === undefined || value === null)) doc.members.clear();
+      for (const id of ids) {
+        if (kind === 'remove') doc.members.delete(id);
+        else doc.members.add(id);
+      }
       return;
     }
     default:
@@ -145,8 +189,13 @@ function applyGroupOne(doc: GroupDoc, kind: 'add' | 'replace' | 'remove', path: 
   }
 }
 
+/**
+ * The group after a PATCH's operations, applied in order; the input is not changed. Linear in
+ * the operations and the members: a member is found by an index, not by testing each one.
+ */
 export function patchGroup(doc: GroupDoc, ops: PatchOp[]): GroupDoc {
-  const next = { ...doc, members: [...doc.members] };
+  checkOperationCount(ops);
+  const next: GroupDraft = { displayName: doc.displayName, externalId: doc.externalId, members: new Set(doc.members), testsLeft: MAX_MEMBER_TESTS };
   for (const op of ops) for (const one of expand(op)) applyGroupOne(next, one.kind, one.path, one.value);
-  return next;
+  return { displayName: next.displayName, externalId: next.externalId, members: [...next.members] };
 }
