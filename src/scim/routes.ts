@@ -87,9 +87,11 @@ export const scimRoutes: FastifyPluginAsyncTypebox<ScimServices> = async (app, {
   app.addHook('onRequest', async (request) => {
     const resource = request.url.slice(SCIM_PREFIX.length + 1).split(/[/?]/)[0] ?? '';
     if (DISCOVERY.has(resource)) return;
-    const orgId = await scimTokens.organizationOf(request.headers.authorization);
-    if (!orgId) throw new ScimError(401, 'Missing or invalid SCIM token. Send "Authorization: Bearer <SCIM token>" (ocs_…).');
-    request.scimOrgId = orgId;
+    const token = await scimTokens.tokenOf(request.headers.authorization);
+    if (!token) throw new ScimError(401, 'Missing or invalid SCIM token. Send "Authorization: Bearer <SCIM token>" (ocs_…).');
+    request.scimOrgId = token.orgId;
+    // Each token spends the API's budgets (core/http/rate-limits.ts) by its organization's plan.
+    request.rateSubject = { id: token.id, orgId: token.orgId, label: 'SCIM token' };
   });
   app.addHook('onSend', async (_request, reply, payload) => {
     if (reply.statusCode !== 204 && reply.statusCode !== 304) reply.type(SCIM_CONTENT_TYPE);

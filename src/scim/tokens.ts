@@ -71,14 +71,15 @@ export class ScimTokens {
   }
 
   /**
-   * The organization an Authorization header's SCIM token stands for, or undefined. Each request
+   * The token an Authorization header carries and its organization, or undefined. Each request
    * reads the database (no cache): provisioning is a trickle of requests, and a revocation then
    * holds from the very next one, on every process.
    */
-  async organizationOf(authorization: string | undefined): Promise<string | undefined> {
+  async tokenOf(authorization: string | undefined): Promise<{ id: string; orgId: string } | undefined> {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
     const token = match?.[1];
     if (!token || !isWellFormedApiKey(token, SCIM_TOKEN_PREFIX)) return undefined;
-    return (await store.useToken(this.db, hashApiKey(token), this.clock.now()))?.org_id;
+    const row = await store.useToken(this.db, hashApiKey(token), this.clock.now());
+    return row && { id: row.id, orgId: row.org_id };
   }
 }

@@ -10,6 +10,20 @@ declare module 'fastify' {
     /** The budget this route spends (rate-limit-plans.ts); by default read for GET, write otherwise. */
     rateClass?: RateClass | 'sign-in' | 'none';
   }
+  interface FastifyRequest {
+    /**
+     * A credential that is no principal (a SCIM token), set by the routes that authenticate it:
+     * it spends budgets of its own, by its organization's plan, as a principal does.
+     */
+    rateSubject: RateSubject | null;
+  }
+}
+
+export interface RateSubject {
+  id: string;
+  orgId: string;
+  /** What the credential is called in the 429's detail ("SCIM token"). */
+  label: string;
 }
 
 const WINDOW_MS = 60_000;
@@ -18,21 +32,31 @@ const PLAN_TTL_MS = 5_000;
 const classOf = (request: FastifyRequest): RateClass | 'sign-in' | 'none' => {
   const declared = request.routeOptions.config?.rateClass;
   if (declared) return declared;
-  if (request.routeOptions.config?.access === undefined || request.routeOptions.config.access === 'public') return 'none';
+  const access = request.routeOptions.config?.access;
+  if (!request.rateSubject && (access === undefined || access === 'public')) return 'none';
   return request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write';
 };
 
-/** Counted per address: calls without a principal, and the sign-in steps whoever makes them. */
-const byAddress = (request: FastifyRequest): boolean => !request.principal || classOf(request) === 'sign-in';
+/** Who spends the budget: the principal, else a credential of another kind, else nobody (the address). */
+const subjectOf = (request: FastifyRequest): { key: string; orgId: string; label: string } | undefined => {
+  if (request.principal) return { key: `p:${request.principal.id}`, orgId: request.principal.orgId, label: 'principal' };
+  if (request.rateSubject) return { key: `c:${request.rateSubject.id}`, orgId: request.rateSubject.orgId, label: request.rateSubject.label };
+  return undefined;
+};
+
+/** Counted per address: calls without a credential, and the sign-in steps whoever makes them. */
+const byAddress = (request: FastifyRequest): boolean => !subjectOf(request) || classOf(request) === 'sign-in';
 
 /**
  * Per-principal request rates by plan and class, with @fastify/rate-limit: counted in the
  * database on PostgreSQL (so several `orgctl serve` processes share them), in memory on the
  * embedded engine (one process per data directory). Every limited response carries
  * `RateLimit-Policy` and `RateLimit` (IETF httpapi draft); past the limit, 429 with Retry-After
- * and the error object. Routes without a principal (health) are not limited.
+ * and the error object. A credential that is no principal (a SCIM token, `rateSubject`) is
+ * counted the same way, by its own id; routes without a credential (health) are not limited.
  */
 export async function registerRateLimits(app: FastifyInstance, db: Db, options: { enabled: boolean }): Promise<void> {
+  app.decorateRequest('rateSubject', null);
   if (!options.enabled) return;
   const plans = new Map<string, { plan: Plan; until: number }>();
   const planOf = async (orgId: string): Promise<Plan> => {
@@ -51,14 +75,14 @@ export async function registerRateLimits(app: FastifyInstance, db: Db, options: 
     enableDraftSpec: true,
     ...(db.engine === 'postgres' ? { store: PostgresRateStore.for(db) } : {}),
     allowList: (request) => classOf(request) === 'none',
-    keyGenerator: (request) => `${byAddress(request) ? `a:${request.ip}` : `p:${request.principal!.id}`}:${classOf(request)}`,
+    keyGenerator: (request) => `${byAddress(request) ? `a:${request.ip}` : subjectOf(request)!.key}:${classOf(request)}`,
     max: async (request) => {
       if (classOf(request) === 'sign-in') return SIGN_IN_PER_MINUTE;
-      return byAddress(request) ? ANONYMOUS_PER_MINUTE : PER_MINUTE[await planOf(request.principal!.orgId)][classOf(request) as RateClass];
+      return byAddress(request) ? ANONYMOUS_PER_MINUTE : PER_MINUTE[await planOf(subjectOf(request)!.orgId)][classOf(request) as RateClass];
     },
     errorResponseBuilder: (request, context) =>
       errors.tooManyRequests(
-        `Rate limit reached: ${context.max} ${classOf(request)} requests a minute for this ${byAddress(request) ? 'address' : 'principal'}. Try again in ${context.after}.`,
+        `Rate limit reached: ${context.max} ${classOf(request)} requests a minute for this ${byAddress(request) ? 'address' : subjectOf(request)!.label}. Try again in ${context.after}.`,
         Math.max(1, Math.ceil(context.ttl / 1000)),
       ),
   });
