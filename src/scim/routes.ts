@@ -53,9 +53,13 @@ function checkIfMatch(request: FastifyRequest, current: Resource): void {
 }
 
 /** The page a list asks for: startIndex is 1-based, below 1 counts as 1; count below 0 as 0, above MAX_RESULTS as MAX_RESULTS. */
+function pageOf(q: { startIndex?: number; count?: number }): { startIndex: number; count: number } {
+  return { startIndex: Math.max(1, q.startIndex ?? 1), count: Math.min(MAX_RESULTS, Math.max(0, q.count ?? MAX_RESULTS)) };
+}
+
+/** That page of a list read whole (Groups: the organization's teams). */
 function page<T>(all: T[], q: { startIndex?: number; count?: number }): { items: T[]; startIndex: number } {
-  const startIndex = Math.max(1, q.startIndex ?? 1);
-  const count = Math.min(MAX_RESULTS, Math.max(0, q.count ?? MAX_RESULTS));
+  const { startIndex, count } = pageOf(q);
   return { items: all.slice(startIndex - 1, startIndex - 1 + count), startIndex };
 }
 
@@ -124,12 +128,18 @@ export const scimRoutes: FastifyPluginAsyncTypebox<ScimServices> = async (app, {
   // --- Users -----------------------------------------------------------------------------
   app.get('/Users', { schema: { ...hide, querystring: ScimListQuery } }, async (request) => {
     const q = request.query;
-    const matches = q.filter === undefined ? () => true : scimFilter(q.filter);
-    const all = (await scimUsers.list(orgOf(request), q.filter)).map((u) => userResource(u, base(request))).filter(matches);
-    const { items, startIndex } = page(all, q);
+    const url = base(request);
+    const text = q.filter;
+    const matches = text === undefined ? undefined : scimFilter(text);
+    const { startIndex, count } = pageOf(q);
+    const { users, total } = await scimUsers.list(orgOf(request), {
+      filter: text === undefined || matches === undefined ? undefined : { text, test: (u) => matches(userResource(u, url)) },
+      startIndex,
+      count,
+    });
     return listResponse(
-      items.map((r) => project(r, q)),
-      all.length,
+      users.map((u) => project(userResource(u, url), q)),
+      total,
       startIndex,
     );
   });

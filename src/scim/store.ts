@@ -44,7 +44,7 @@ const usersQuery = (only: string) => `
   FULL JOIN (SELECT * FROM scim_users WHERE org_id = $1${only}) s ON s.id = p.id
   ORDER BY created_at, id`;
 
-const ALL = usersQuery('');
+const PAGE = `${usersQuery('')} LIMIT $2 OFFSET $3`;
 const BY_IDS = usersQuery(' AND id = ANY($2::uuid[])');
 
 export const scimStore = {
@@ -84,8 +84,18 @@ export const scimStore = {
     return row;
   },
 
-  async users(db: Queryable, orgId: string): Promise<ScimUserRow[]> {
-    return db.query<ScimUserRow>(ALL, [orgId]);
+  /** The users in list order (created, then id), `limit` of them after the first `offset`. */
+  async usersPage(db: Queryable, orgId: string, offset: number, limit: number): Promise<ScimUserRow[]> {
+    return db.query<ScimUserRow>(PAGE, [orgId, limit, offset]);
+  },
+
+  /** How many users a list holds: the principals of kind user and the deactivated users SCIM keeps. */
+  async countUsers(db: Queryable, orgId: string): Promise<number> {
+    const [row] = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM (SELECT id FROM principals WHERE org_id = $1 AND kind = 'user' UNION SELECT id FROM scim_users WHERE org_id = $1) u`,
+      [orgId],
+    );
+    return row?.n ?? 0;
   },
 
   async user(db: Queryable, orgId: string, id: string): Promise<ScimUserRow | undefined> {

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { parse } from 'scim2-parse-filter';
 import { systemClock, type Clock } from '../core/clock.js';
 import type { Db } from '../core/db/db.js';
 import { isEmail } from '../core/identity/email.js';
 import { normalizeEmail, type IdentityService } from '../core/identity/service.js';
 import { isUuid } from '../core/uuid.js';
 import { checkLength, MAX_EXTERNAL_ID, MAX_NAME, ScimError } from './errors.js';
+import { equalityFilter } from './filter.js';
 import { patchUser, scimBoolean, type PatchOp, type UserDoc } from './patch.js';
 import { scimStore as store, type ScimUserRow } from './store.js';
 
@@ -41,19 +41,22 @@ export function userDocOf(body: Record<string, unknown>): UserDoc {
   };
 }
 
-/** `userName eq "x"` or `externalId eq "x"` alone, which an index answers. */
-function indexedLookup(filter: string): { attribute: string; value: string } | undefined {
-  let ast;
-  try {
-    ast = parse(filter);
-  } catch {
-    return undefined; // the route's own parse answers invalidFilter
-  }
-  if (ast.op !== 'eq') return undefined;
-  const c = ast as { attrPath: string; compValue: unknown };
-  const attribute = c.attrPath.replace(/^.*:/, '').toLowerCase();
-  return typeof c.compValue === 'string' && (attribute === 'username' || attribute === 'externalid') ? { attribute, value: c.compValue } : undefined;
+/** The list a GET /Users asks for: `startIndex` is 1-based, both already bounded by the route. */
+export interface UserListQuery {
+  /** The filter's text, and its test of a user (the route's, over the SCIM resource). */
+  filter?: { text: string; test: (user: ScimUserRow) => boolean };
+  startIndex: number;
+  count: number;
 }
+
+/**
+ * A filter no index answers is tested in the service against each user, read a chunk at a time
+ * so that other requests run between chunks. At most this many users: a list costs about 30 µs
+ * a user, so such a filter over a larger organization answers 400 tooMany instead of taking the
+ * process for longer.
+ */
+export const MAX_FILTERED_USERS = 10_000;
+const SCAN_CHUNK = 500;
 
 const docOf = (u: ScimUserRow): UserDoc => ({
   userName: u.user_name,
@@ -86,18 +89,62 @@ export class ScimUsers {
   }
 
   /**
-   * The users a list may answer with: the filter identity providers send before each create
-   * (`userName eq "…"`, `externalId eq "…"`) is answered by an index, not a read of everyone; the
-   * route applies the whole filter to what this returns.
+   * One page of users and how many the whole list holds. Without a filter the page and the
+   * count are read in SQL (LIMIT/OFFSET, COUNT); the filters identity providers send before each
+   * create (`userName eq`, `externalId eq`, `id eq`) by an index; any other filter by testing
+   * every user, bounded by MAX_FILTERED_USERS.
    */
-  async list(orgId: string, filter?: string): Promise<ScimUserRow[]> {
-    const lookup = filter === undefined ? undefined : indexedLookup(filter);
-    if (lookup?.attribute === 'username') {
-      const user = await store.userByName(this.db, orgId, normalizeEmail(lookup.value));
+  async list(orgId: string, q: UserListQuery): Promise<{ users: ScimUserRow[]; total: number }> {
+    if (q.filter === undefined) {
+      const [total, users] = await Promise.all([
+        store.countUsers(this.db, orgId),
+        q.count === 0 ? [] : store.usersPage(this.db, orgId, q.startIndex - 1, q.count),
+      ]);
+      return { users, total };
+    }
+    const test = q.filter.test;
+    const page: ScimUserRow[] = [];
+    let total = 0;
+    const take = (users: ScimUserRow[]) => {
+      for (const user of users) {
+        if (!test(user)) continue;
+        total++;
+        if (total >= q.startIndex && page.length < q.count) page.push(user);
+      }
+    };
+    const found = await this.lookup(orgId, q.filter.text);
+    if (found) take(found);
+    else await this.scan(orgId, q.filter.text, take);
+    return { users: page, total };
+  }
+
+  /** The users an equality filter on an indexed attribute can match, or undefined for any other filter. */
+  private async lookup(orgId: string, filter: string): Promise<ScimUserRow[] | undefined> {
+    const eq = equalityFilter(filter);
+    if (eq?.attribute === 'username') {
+      const user = await store.userByName(this.db, orgId, normalizeEmail(eq.value));
       return user ? [user] : [];
     }
-    if (lookup?.attribute === 'externalid') return store.usersByExternalId(this.db, orgId, lookup.value);
-    return store.users(this.db, orgId);
+    if (eq?.attribute === 'externalid') return store.usersByExternalId(this.db, orgId, eq.value);
+    if (eq?.attribute === 'id') {
+      const user = isUuid(eq.value) ? await store.user(this.db, orgId, eq.value.toLowerCase()) : undefined;
+      return user ? [user] : [];
+    }
+    return undefined;
+  }
+
+  private async scan(orgId: string, filter: string, take: (users: ScimUserRow[]) => void): Promise<void> {
+    if ((await store.countUsers(this.db, orgId)) > MAX_FILTERED_USERS)
+      throw new ScimError(
+        400,
+        `The filter ${JSON.stringify(filter.slice(0, 200))} would be tested against every user, and this organization has more than ${MAX_FILTERED_USERS}. Filter by userName, externalId or id with eq, or page through the list without a filter.`,
+        'tooMany',
+      );
+    for (let offset = 0; offset < MAX_FILTERED_USERS; offset += SCAN_CHUNK) {
+      const chunk = await store.usersPage(this.db, orgId, offset, Math.min(SCAN_CHUNK, MAX_FILTERED_USERS - offset));
+      take(chunk);
+      if (chunk.length < SCAN_CHUNK) return;
+    }
   }
 
   async get(orgId: string, id: string): Promise<ScimUserRow> {
