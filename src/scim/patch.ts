@@ -136,10 +136,11 @@ interface GroupDraft {
 }
 
 /**
- * A member filter other than `value eq "…"` is tested against each member: 100,000 tests (100
- * such operations over a team of 1,000) take tens of milliseconds, so a PATCH may make no more.
+ * A member filter other than `value eq "…"` is tested against each member, about 1 µs a test
+ * (a million took 1.1 s): 100,000 tests (100 such operations over a team of 1,000) hold the
+ * process a tenth of a second, so a PATCH may make no more.
  */
-export const MAX_MEMBER_TESTS = 100_000;
+const MAX_MEMBER_TESTS = 100_000;
 
 /** The members a value filter selects: `value eq "id"` by the index, any other filter by testing each member (bounded). */
 function selectMembers(doc: GroupDraft, p: PatchPath, path: string): string[] {

@@ -55,7 +55,7 @@ export interface UserListQuery {
  * a user, so such a filter over a larger organization answers 400 tooMany instead of taking the
  * process for longer.
  */
-export const MAX_FILTERED_USERS = 10_000;
+const MAX_FILTERED_USERS = 10_000;
 const SCAN_CHUNK = 500;
 
 const docOf = (u: ScimUserRow): UserDoc => ({

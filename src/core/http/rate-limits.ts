@@ -19,7 +19,7 @@ declare module 'fastify' {
   }
 }
 
-export interface RateSubject {
+interface RateSubject {
   id: string;
   orgId: string;
   /** What the credential is called in the 429's detail ("SCIM token"). */
