@@ -821,7 +821,7 @@ export interface paths {
         /** The webhook endpoints */
         get: operations["webhooks.list"];
         put?: never;
-        /** Register an endpoint; its secret is in this answer only */
+        /** Register an endpoint (at most 20 per organization); its secret is in this answer only */
         post: operations["webhooks.create"];
         delete?: never;
         options?: never;
@@ -6725,6 +6725,15 @@ export interface operations {
             };
             /** @description Role not allowed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObject"];
+                };
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -28,9 +28,9 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
       schema: {
         operationId: 'webhooks.create',
         tags,
-        summary: 'Register an endpoint; its secret is in this answer only',
+        summary: 'Register an endpoint (at most 20 per organization); its secret is in this answer only',
         body: CreateEndpointBody,
-        response: { 201: CreatedEndpoint, ...errorResponses(400, 401, 403) },
+        response: { 201: CreatedEndpoint, ...errorResponses(400, 401, 403, 409) },
       },
     },
     async (request, reply) => reply.code(201).send(await webhooks.create(principalOf(request), request.body)),

@@ -22,6 +22,9 @@ export interface WebhooksDeps {
   secrets?: SecretBox;
 }
 
+/** Endpoints an organization may have: each is signed for and sent to on every event it takes, and it bounds a claim's work. */
+export const MAX_ENDPOINTS = 20;
+
 const checks = new Map(EVENT_TYPES.map((t) => [t as string, compiledOnUse(jsonAjv, CATALOGUE[t].data)]));
 
 const ms = (d: Date | null) => (d === null ? null : d.getTime());
@@ -114,7 +117,16 @@ export class WebhooksService implements AlertSink, Outbox {
       created_by: caller.id,
       created_at: this.clock.now(),
     };
-    await store.insertEndpoint(this.db, { ...row, secret: this.secrets.seal(row.secret, contextOf(ENDPOINT_SECRET)) });
+    await this.db.transaction(async () => {
+      if ((await store.countLocked(this.db, caller.orgId)) >= MAX_ENDPOINTS) {
+        throw errors.conflict(
+          'quota_reached',
+          `The organization already has ${MAX_ENDPOINTS} webhook endpoints, the most it may have; delete one before adding another.`,
+          { limit: MAX_ENDPOINTS },
+        );
+      }
+      await store.insertEndpoint(this.db, { ...row, secret: this.secrets.seal(row.secret, contextOf(ENDPOINT_SECRET)) });
+    });
     return { ...(await this.get(caller.orgId, row.id)), secret: row.secret };
   }
 

@@ -62,6 +62,7 @@ export interface DeliveryRow {
 /** The endpoints' signing secrets: sealed where they are stored when SECRETS_KEY is set. */
 export const ENDPOINT_SECRET: SealedColumn = { table: 'webhook_endpoints', id: 'id', column: 'secret' };
 
+const ENDPOINT_LOCKS = 727140080;
 const endpointColumns = `id, org_id, url, description, event_types, format, secret, created_by, enabled, disabled_reason, failing_since, created_at, updated_at`;
 // Times travel in arrays as ISO text: the drivers agree on that, not on arrays of dates.
 const iso = (dates: readonly (Date | null)[]) => dates.map((d) => d?.toISOString() ?? null);
@@ -80,6 +81,16 @@ export const webhooksStore = {
        VALUES ($1, $2, $3, $4, $5::text[], $6, $7, $8, $9, $9)`,
       [e.id, e.org_id, e.url, e.description, e.event_types, e.format, e.secret, e.created_by, e.created_at],
     );
+  },
+
+  /**
+   * The organization's endpoint count, under a lock on its endpoints held to the end of the
+   * transaction: concurrent creations are counted one after another, so none passes the cap.
+   */
+  async countLocked(db: Queryable, orgId: string): Promise<number> {
+    await db.query(`SELECT pg_advisory_xact_lock(${ENDPOINT_LOCKS}, hashtext($1::text))`, [orgId]);
+    const [row] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_endpoints WHERE org_id = $1`, [orgId]);
+    return row!.n;
   },
 
   list(db: Queryable, orgId: string) {
@@ -132,20 +143,48 @@ export const webhooksStore = {
     );
   },
 
-  /** Up to `limit` due deliveries, leased to `owner` until now + leaseMs. */
-  claim(db: Queryable, owner: string, limit: number, leaseMs: number, now: Date) {
+  /**
+   * Up to `limit` due deliveries, leased to `owner` until now + leaseMs, taken in turns: each
+   * endpoint's oldest first, then each organization's, and at most `share` of an organization's
+   * at once counting the `held` ones `owner` is sending already. The organization holding the
+   * fewest goes first, so one organization's backlog or hanging endpoint never takes the places
+   * the others' deliveries need. The endpoints with pending deliveries are found by a skip scan
+   * of the pending index and each gives at most `share` candidates, so a long backlog costs a
+   * claim no more than a short one.
+   */
+  claim(db: Queryable, owner: string, c: { limit: number; share: number; held: ReadonlyMap<string, number>; leaseMs: number; now: Date }) {
+    const free = `d.status = 'pending' AND d.next_attempt_at <= $3 AND (d.lease_owner IS NULL OR d.lease_expires_at <= $3)`;
     return db.query<DueDelivery>(
-      `WITH due AS (
+      `WITH RECURSIVE endpoints AS (
+         (SELECT endpoint_id FROM webhook_deliveries WHERE status = 'pending' ORDER BY endpoint_id LIMIT 1)
+         UNION ALL
+         SELECT (SELECT d.endpoint_id FROM webhook_deliveries d WHERE d.status = 'pending' AND d.endpoint_id > e.endpoint_id ORDER BY d.endpoint_id LIMIT 1)
+         FROM endpoints e WHERE e.endpoint_id IS NOT NULL
+       ),
+       candidates AS (
+         SELECT c.*, row_number() OVER (PARTITION BY c.endpoint_id ORDER BY c.next_attempt_at, c.id) AS endpoint_turn
+         FROM endpoints e CROSS JOIN LATERAL (
+           SELECT d.id, d.org_id, d.endpoint_id, d.next_attempt_at FROM webhook_deliveries d
+           WHERE d.endpoint_id = e.endpoint_id AND ${free}
+           ORDER BY d.next_attempt_at, d.id LIMIT $5
+         ) c
+       ),
+       held AS (SELECT * FROM unnest($6::uuid[], $7::int[]) AS h(org_id, n)),
+       turns AS (
+         SELECT c.id, c.next_attempt_at,
+           coalesce(h.n, 0) + row_number() OVER (PARTITION BY c.org_id ORDER BY c.endpoint_turn, c.next_attempt_at, c.id) AS org_turn
+         FROM candidates c LEFT JOIN held h USING (org_id)
+       ),
+       due AS (
          SELECT d.id FROM webhook_deliveries d
-         WHERE d.status = 'pending' AND d.next_attempt_at <= $3
-           AND (d.lease_owner IS NULL OR d.lease_expires_at <= $3)
-         ORDER BY d.next_attempt_at, d.id LIMIT $2
-         FOR UPDATE SKIP LOCKED)
+         WHERE d.id IN (SELECT id FROM turns WHERE org_turn <= $5 ORDER BY org_turn, next_attempt_at, id LIMIT $2) AND ${free}
+         FOR UPDATE SKIP LOCKED
+       )
        UPDATE webhook_deliveries d SET lease_owner = $1, lease_expires_at = ${after('$3', '$4')}, attempts = d.attempts + 1
        FROM due, webhook_events e, webhook_endpoints w
        WHERE d.id = due.id AND e.id = d.event_id AND w.id = d.endpoint_id
        RETURNING d.id, d.event_id, d.endpoint_id, d.org_id, d.attempts, d.created_at, d.lease_owner, e.type, e.body, w.url, w.format, w.secret`,
-      [owner, limit, now, leaseMs],
+      [owner, c.limit, c.now, c.leaseMs, c.share, [...c.held.keys()], [...c.held.values()]],
     );
   },
 
@@ -225,5 +264,42 @@ export const webhooksStore = {
       [endpointId, deliveryId, now],
     );
     return rows.length > 0;
+  },
+
+  /**
+   * Deletes up to `batch` finished deliveries last tried before their cutoff (their attempts go
+   * with them) and the events they were the last deliveries of; then events older than
+   * `eventsBefore` that no delivery is left of (an endpoint's deletion takes its deliveries, not
+   * their events), looking at no more than the `batch` oldest. Deliveries another process is
+   * pruning are skipped, not waited for. Returns how many of each went.
+   */
+  async prune(
+    db: Queryable,
+    p: { succeededBefore: Date; failedBefore: Date; eventsBefore: Date; batch: number },
+  ): Promise<{ deliveries: number; events: number }> {
+    const [pruned] = await db.query<{ deliveries: number; events: number }>(
+      `WITH gone AS (
+         DELETE FROM webhook_deliveries WHERE id IN (
+           SELECT id FROM webhook_deliveries
+           WHERE (status = 'succeeded' AND last_attempt_at < $1) OR (status = 'failed' AND last_attempt_at < $2)
+           LIMIT $3 FOR UPDATE SKIP LOCKED)
+         RETURNING id, event_id),
+       events AS (
+         DELETE FROM webhook_events e WHERE e.id IN (SELECT event_id FROM gone)
+           AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.id NOT IN (SELECT id FROM gone))
+         RETURNING 1)
+       SELECT (SELECT count(*)::int FROM gone) AS deliveries, (SELECT count(*)::int FROM events) AS events`,
+      [p.succeededBefore, p.failedBefore, p.batch],
+    );
+    const [orphans] = await db.query<{ n: number }>(
+      `WITH gone AS (
+         DELETE FROM webhook_events WHERE id IN (
+           SELECT e.id FROM (SELECT id FROM webhook_events WHERE created_at < $1 ORDER BY created_at LIMIT $2) e
+           WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id))
+         RETURNING 1)
+       SELECT count(*)::int AS n FROM gone`,
+      [p.eventsBefore, p.batch],
+    );
+    return { deliveries: pruned!.deliveries, events: pruned!.events + orphans!.n };
   },
 };

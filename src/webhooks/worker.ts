@@ -21,7 +21,17 @@ export interface DeliverySettings {
   retryWindowMs: number;
   /** A 2xx within this is success (10 s). */
   timeoutMs: number;
+  /** How many deliveries a process sends at once. */
   concurrency: number;
+  /** How many of those places one organization's deliveries may hold at once. */
+  orgShare: number;
+  /** How long a succeeded delivery (with its attempts) is kept after its last attempt; its event goes when no delivery is left of it. */
+  succeededRetentionMs: number;
+  /** How long a failed delivery is kept after its last attempt: longer, for its owners to look into and send again. */
+  failedRetentionMs: number;
+  /** How often a process prunes what is past its retention, a batch of rows per round until none is left. */
+  pruneEveryMs: number;
+  pruneBatch: number;
   policy: SendPolicy;
 }
 
@@ -32,6 +42,13 @@ export const DEFAULT_DELIVERY: Omit<DeliverySettings, 'policy'> = {
   retryWindowMs: DAY_MS,
   timeoutMs: 10_000,
   concurrency: 8,
+  // Half: an organization whose endpoints all hang leaves the other half to every other
+  // organization, and alone it still sends four at once.
+  orgShare: 4,
+  succeededRetentionMs: 30 * DAY_MS,
+  failedRetentionMs: 90 * DAY_MS,
+  pruneEveryMs: 3600_000,
+  pruneBatch: 500,
 };
 
 interface Logger {
@@ -67,10 +84,17 @@ export class DeliveryWorker {
   private timer: Timer | undefined;
   private ticking: Promise<void> | undefined;
   private readonly inFlight = new Set<Promise<void>>();
+  /** How many of the sends in flight are each organization's. */
+  private readonly heldByOrg = new Map<string, number>();
   /** Outcomes of ended sends, recorded by the next round. */
   private outcomes: Outcome[] = [];
-  /** Set when a round filled every free place: more may be due, so the next round starts as soon as one frees. */
-  private full = false;
+  /**
+   * Set when a round could not take all that may be due (it filled every free place, or an
+   * organization reached its share): the next round starts as soon as a place frees.
+   */
+  private more = false;
+  /** When this process next prunes; 0 while a pruning round left more to prune. */
+  private pruneAt = 0;
   private stopped = true;
 
   private readonly db: Db;
@@ -92,9 +116,9 @@ export class DeliveryWorker {
     this.loop();
   }
 
-  // A round starts a tick after the last, or sooner when the last filled every place and one has
-  // freed; not after its deliveries end: a slow endpoint holds one of `concurrency` places for up
-  // to `timeoutMs`, never the others' next deliveries.
+  // A round starts a tick after the last, or sooner when the last left due deliveries behind and a
+  // place has freed; not after its deliveries end: a slow endpoint holds one of `concurrency`
+  // places for up to `timeoutMs`, never the others' next deliveries.
   private loop(): void {
     this.timer?.cancel();
     this.timer = undefined;
@@ -104,7 +128,8 @@ export class DeliveryWorker {
       })
       .catch((err) => this.log.warn({ err }, 'webhook delivery round failed'))
       .finally(() => {
-        if (!this.stopped && !this.full) this.timer = this.clock.timeout(() => this.loop(), this.settings.tickMs, { keepAlive: false });
+        if (!this.stopped && this.inFlight.size < this.settings.concurrency)
+          this.timer = this.clock.timeout(() => this.loop(), this.settings.tickMs, { keepAlive: false });
       });
   }
 
@@ -122,26 +147,59 @@ export class DeliveryWorker {
     await this.record();
   }
 
-  /** Records the ended sends' outcomes, then claims what is due, as many as there are free places, and starts sending each. */
+  /**
+   * Records the ended sends' outcomes, claims what is due (as many as there are free places, each
+   * organization up to its share) and starts sending each, then prunes if it is time to.
+   */
   private async round(): Promise<Promise<void>[]> {
     await this.record();
-    const free = this.settings.concurrency - this.inFlight.size;
-    this.full = free <= 0;
+    const { concurrency, orgShare, leaseMs } = this.settings;
+    const free = concurrency - this.inFlight.size;
+    this.more = free <= 0;
     if (free <= 0) return [];
-    const claimed = await store.claim(this.db, this.id, free, this.settings.leaseMs, this.clock.now());
-    this.full = claimed.length === free;
-    return claimed.map((d) => this.track(this.deliver(d)));
+    const claimed = await store.claim(this.db, this.id, { limit: free, share: orgShare, held: this.heldByOrg, leaseMs, now: this.clock.now() });
+    const sends = claimed.map((d) => this.track(d.org_id, this.deliver(d)));
+    this.more = claimed.length === free || [...this.heldByOrg.values()].some((n) => n >= orgShare);
+    await this.prune();
+    return sends;
   }
 
-  private track(p: Promise<void>): Promise<void> {
+  private track(orgId: string, p: Promise<void>): Promise<void> {
     this.inFlight.add(p);
+    this.heldByOrg.set(orgId, (this.heldByOrg.get(orgId) ?? 0) + 1);
     return p.finally(() => {
       this.inFlight.delete(p);
-      if (this.full && !this.stopped) {
-        this.full = false;
+      const held = this.heldByOrg.get(orgId)! - 1;
+      if (held === 0) this.heldByOrg.delete(orgId);
+      else this.heldByOrg.set(orgId, held);
+      if (this.more && !this.stopped) {
+        this.more = false;
         void this.ticking?.then(() => !this.stopped && this.loop());
       }
     });
+  }
+
+  /**
+   * Deletes what is past its retention, a batch of each kind per round, so pruning never holds
+   * the queue up for long; a full batch leaves more, pruned by the next rounds. Every process
+   * prunes; rows another is pruning are skipped.
+   */
+  private async prune(): Promise<void> {
+    const now = this.clock.now().getTime();
+    if (now < this.pruneAt) return;
+    const s = this.settings;
+    this.pruneAt = now + s.pruneEveryMs;
+    try {
+      const pruned = await store.prune(this.db, {
+        succeededBefore: new Date(now - s.succeededRetentionMs),
+        failedBefore: new Date(now - s.failedRetentionMs),
+        eventsBefore: new Date(now - s.succeededRetentionMs),
+        batch: s.pruneBatch,
+      });
+      if (pruned.deliveries >= s.pruneBatch) this.pruneAt = 0;
+    } catch (err) {
+      this.log.warn({ err }, 'webhook retention pruning failed');
+    }
   }
 
   private async deliver(d: DueDelivery): Promise<void> {
