@@ -74,7 +74,8 @@ function retryAt(created: Date, attempts: number, now: Date, s: Pick<DeliverySet
 /**
  * Sends the queued deliveries, started by `orgctl serve` beside the provisioning engine. Each round
  * it records the outcomes of the sends that ended since the last, then claims due deliveries (a
- * lease each, FOR UPDATE SKIP LOCKED: any number of processes share the queue) and posts them. A
+ * lease each, FOR UPDATE SKIP LOCKED: any number of processes share the queue; each organization
+ * up to its share of the places) and posts them, and now and then prunes the delivery log. A
  * round is one statement for the outcomes and one for the claim, however many deliveries they
  * hold. A delivery whose process dies before its outcome is recorded is taken again when its
  * lease expires, so every event is delivered at least once, always under its one `webhook-id` and body.
