@@ -103,11 +103,13 @@ function parse(text: string): ParsedUrl {
   }
   const parts = splitRepoUrl(text);
   if (parts?.form === 'scp') {
-    // git reads a colon in the path or an unusual user name as something else than this names.
-    if ((parts.user !== undefined && !/^[A-Za-z0-9._-]+$/.test(parts.user)) || parts.path.includes(':')) throw bad(NOT_A_REPO_URL);
+    // git reads a colon in the path, a password or an unusual user name as something else than this names.
+    if ((parts.userinfo !== undefined && !/^[A-Za-z0-9._-]+$/.test(parts.userinfo)) || parts.path.includes(':')) throw bad(NOT_A_REPO_URL);
+    // git would push to a path that ends in the query as written, as the URL form refuses it.
+    if (parts.suffix !== '') throw bad('must not have a query or fragment');
     const host = checkHost(parts.host);
     if (parts.path.split('/').includes('..')) throw bad('must not contain .. segments');
-    return { scheme: 'scp', host, path: `/${parts.path.replace(/^\/+/, '')}`, display: text };
+    return { scheme: 'scp', host, path: `/${parts.path.replace(/^\/+/, '')}`, display: withoutCredentials(text)! };
   }
   // The URL form: WHATWG URL normalises the host (IDN, IPv6) and the port as git's resolver will see them.
   // `new URL` would resolve `..` (also written %2e%2e) while git is handed the text as written.

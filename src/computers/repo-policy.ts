@@ -27,12 +27,11 @@ export async function repoProblems(repos: readonly string[], allowPrivateNetwork
 async function problemOf(repo: string, allowPrivateNetwork: boolean, resolve: Resolver): Promise<string | undefined> {
   if (/^[a-z0-9+.-]+::/i.test(repo)) return 'a git transport helper (such as ext:: or fd::) is not a repository URL';
   if (/^file:\/\//i.test(repo)) return allowPrivateNetwork ? undefined : 'file:// repositories are not allowed on this server (CI_ALLOW_PRIVATE_NETWORK)';
-  const hasScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(repo);
+  const parts = splitRepoUrl(repo);
   // Not the bare host/path form that canonicalRepoId also reads: git would take it for a local path.
-  if (!hasScheme && !/^(?:[^@/:]+@)?[^@/:]+:(?!\/\/)/.test(repo)) return notARepoUrl(repo);
-  if (canonicalRepoId(repo) === undefined) return notARepoUrl(repo);
+  if (parts === undefined || parts.form === 'bare' || canonicalRepoId(repo) === undefined) return notARepoUrl(repo);
   if (allowPrivateNetwork) return undefined;
-  const host = splitRepoUrl(repo)!.host;
+  const host = parts.host;
   let internal: string[];
   try {
     // A resolver that does not answer in time is treated as one that found nothing. The resolver
@@ -47,6 +46,6 @@ async function problemOf(repo: string, allowPrivateNetwork: boolean, resolve: Re
 /**
  * The repository URLs a computer keeps: without credentials (withoutCredentials). They show in
  * the computer, its clone log and to whoever may list it; a clone authenticates with the
- * machine's own git credentials (credential helper, ssh key) instead. Call after repoProblems.
+ * machine's own git credentials (credential helper, ssh key and login) instead. Call after repoProblems.
  */
 export const storedRepos = (repos: readonly string[]): string[] => repos.map((r) => withoutCredentials(r) ?? r);

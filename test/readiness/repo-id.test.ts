@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalRepoId, splitRepoUrl, withoutCredentials } from '../../src/core/net/repo-id.js';
+import { canonicalRepoId, shownRepoText, splitRepoUrl, withoutCredentials } from '../../src/core/net/repo-id.js';
 import { githubRepoOf } from '../../src/readiness/evaluate/forge.js';
 
 describe('canonical repoId', () => {
@@ -100,10 +100,20 @@ describe('repository URLs without credentials', () => {
     ['  https://github.com/acme/api  ', 'https://github.com/acme/api'],
     ['ssh://git:pw@github.com:22/acme/api', 'ssh://git@github.com:22/acme/api'],
     ['ssh://git@github.com/acme/api', 'ssh://git@github.com/acme/api'],
-    ['git+ssh://deploy@[::1]/acme/api', 'git+ssh://deploy@[::1]/acme/api'],
+    ['git+ssh://deploy@[::1]/acme/api', 'git+ssh://[::1]/acme/api'],
+    ['ssh://ghp_TOKEN@github.com/acme/api', 'ssh://github.com/acme/api'],
     ['git@github.com:acme/api.git', 'git@github.com:acme/api.git'],
+    ['git:TOKEN@github.com:acme/api.git', 'git@github.com:acme/api.git'],
+    ['git@github.com:acme/api.git?token=TOKEN', 'git@github.com:acme/api.git'],
+    ['git@gitserver:acme/api', 'git@gitserver:acme/api'],
+    ['TOKEN@github.com:acme/api', 'github.com:acme/api'],
+    ['alice@git.acme.io:acme/api#TOKEN', 'git.acme.io:acme/api'],
+    ['user:p@ss:word@git.acme.io:acme/api', 'git.acme.io:acme/api'],
     ['github.com:acme/api', 'github.com:acme/api'],
     ['github.com/acme/api', 'github.com/acme/api'],
+    ['github.com/acme/api?token=TOKEN#x', 'github.com/acme/api'],
+    ['TOKEN@github.com/acme/api', 'github.com/acme/api'],
+    ['user:TOKEN@github.com/acme/api', 'github.com/acme/api'],
     ['file:///srv/git/app.git', 'file:///srv/git/app.git'],
     ['file://me:pw@localhost/srv/git/app.git', 'file://localhost/srv/git/app.git'],
   ])('%s -> %s', (input, clean) => {
@@ -111,12 +121,22 @@ describe('repository URLs without credentials', () => {
     if (canonicalRepoId(input) !== undefined) expect(canonicalRepoId(clean)).toBe(canonicalRepoId(input));
   });
 
-  it.each([['javascript:alert(1)'], ['JAVASCRIPT:alert(1)'], ['vbscript:x'], ['data:text/html,x'], ['ext::sh -c id'], ['ftp://host.example/a'], ['not a url']])(
-    'names no repository: %j',
-    (input) => {
-      expect(withoutCredentials(input)).toBeUndefined();
-    },
-  );
+  it.each([
+    ['javascript:alert(1)'],
+    ['JAVASCRIPT:alert(1)'],
+    ['vbscript:x'],
+    ['data:text/html,x'],
+    ['ext::sh -c id'],
+    ['ftp://host.example/a'],
+    ['not a url'],
+    // Without its user name, text of another scheme would be left: a link a browser follows.
+    ['x@javascript:alert(1)'],
+    ['alice@gitserver:acme/api'],
+    ['mailto:a@b.example'],
+    ['https://TOKEN@github.com'],
+  ])('names no repository: %j', (input) => {
+    expect(withoutCredentials(input)).toBeUndefined();
+  });
 
   it('never keeps what stood between the scheme and the @ of an http(s) URL (property)', () => {
     fc.assert(
@@ -125,5 +145,52 @@ describe('repository URLs without credentials', () => {
         expect(clean).toBe(`${scheme}://git.acme.io/team/repo.git`);
       }),
     );
+  });
+
+  it('keeps no secret of the user information, query or fragment of any form, and keeps its id (property)', () => {
+    const secret = fc.stringMatching(/^[A-Za-z0-9_-]{1,24}$/).map((s) => `SECRET${s}`);
+    const segment = fc.stringMatching(/^[A-Za-z0-9_-]{1,12}$/);
+    const forms: ((host: string, path: string, s: string) => string)[] = [
+      (h, p, s) => `https://${s}@${h}/${p}`,
+      (h, p, s) => `https://user:${s}@${h}/${p}`,
+      (h, p, s) => `http://${h}/${p}?private_token=${s}`,
+      (h, p, s) => `ssh://${s}@${h}:22/${p}#${s}`,
+      (h, p, s) => `ssh://git:${s}@${h}/${p}`,
+      (h, p, s) => `git://${h}/${p}?${s}`,
+      (h, p, s) => `${s}@${h}:${p}`,
+      (h, p, s) => `git:${s}@${h}:${p}`,
+      (h, p, s) => `git@${h}:${p}?token=${s}`,
+      (h, p, s) => `deploy:${s}@${h}:${p}#${s}`,
+      (h, p, s) => `${h}/${p}?token=${s}`,
+      (h, p, s) => `${s}@${h}/${p}`,
+      (h, p, s) => `user:${s}@${h}/${p}#top`,
+    ];
+    fc.assert(
+      fc.property(
+        fc.constantFrom('github.com', 'GitLab.Example.com', 'git.acme.io'),
+        fc.array(segment, { minLength: 1, maxLength: 4 }),
+        fc.boolean(),
+        secret,
+        fc.constantFrom(...forms),
+        (host, parts, dotGit, s, form) => {
+          const path = `${parts.join('/')}${dotGit ? '.git' : ''}`;
+          const input = form(host, path, s);
+          const clean = withoutCredentials(input);
+          expect(clean).toBeDefined();
+          expect(clean).not.toContain('SECRET');
+          expect(canonicalRepoId(input)).toBe(`${host.toLowerCase()}/${parts.join('/').toLowerCase()}`);
+          expect(canonicalRepoId(clean!)).toBe(canonicalRepoId(input));
+          expect(withoutCredentials(clean!)).toBe(clean);
+        },
+      ),
+    );
+  });
+
+  it('prints unreadable text without what stood before its last @, or its query', () => {
+    expect(shownRepoText('https://a:TOKEN@/srv/repo?x=TOKEN')).toBe('https:///srv/repo');
+    expect(shownRepoText('TOKEN@localrepo')).toBe('localrepo');
+    expect(shownRepoText('/srv/repo.git')).toBe('/srv/repo.git');
+    expect(shownRepoText('TOKEN@host:acme/api')).toBe('host:acme/api');
+    expect(shownRepoText(' git@github.com:acme/api.git ')).toBe('git@github.com:acme/api.git');
   });
 });

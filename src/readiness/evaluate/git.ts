@@ -1,5 +1,5 @@
 import { runProcess } from '../../core/process/run-process.js';
-import { withoutCredentials } from '../../core/net/repo-id.js';
+import { shownRepoText } from '../../core/net/repo-id.js';
 
 /** The largest output read from one git command: a 10,000-file listing is about 0.5 MiB. */
 const MAX_BUFFER = 256 * 1024 * 1024;
@@ -65,7 +65,7 @@ export async function gitFacts(dir: string): Promise<GitFacts> {
 
 /**
  * A repository URL as the report may carry it (printed, uploaded, shown to every role of the
- * organization): without credentials. Text core's parser cannot read (a local path, a mistyped
- * URL, which the service refuses anyway) loses everything between its scheme and its last `@`.
+ * organization): without credentials, query or fragment, also where the parser cannot read it
+ * (a local path, a mistyped URL, which the service refuses anyway).
  */
-export const shownRepoUrl = (url: string): string => withoutCredentials(url) ?? url.replace(/^([a-z][a-z0-9+.-]*:\/\/).*@/i, '$1');
+export const shownRepoUrl = shownRepoText;

@@ -97,6 +97,20 @@ describe('orgctl readiness evaluate', () => {
     expect(text).not.toContain(token);
   });
 
+  it('an scp-like origin with a token as its user, or a --repo-url with one in its query: printed and uploaded without it', async () => {
+    const token = 'ghp_SCPTOKEN1234567890';
+    const ci = makeRepo({ 'README.md': '# Scp\n' }, { origin: `${token}@github.com:Acme/Scp.git` });
+    const res = await runCli(['readiness', 'evaluate', ci, '--json', '--upload', '--url', appUrl, '--key', key], { GITHUB_TOKEN: '' });
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout + res.stderr).not.toContain(token);
+    expect((JSON.parse(res.stdout) as { repoUrl: string }).repoUrl).toBe('github.com:Acme/Scp.git');
+    const human = await runCli(['readiness', 'evaluate', ci, '--repo-url', `git@github.com:Acme/Scp.git?token=${token}`], { GITHUB_TOKEN: '' });
+    expect(human.stdout).toMatch(/^Repository: git@github\.com:Acme\/Scp\.git @/m);
+    expect(human.stdout + human.stderr).not.toContain(token);
+    const listed = await fetch(`${appUrl}/api/organization/maturity-level-reports?repoId=github.com/acme/scp`, { headers: { authorization: `Bearer ${key}` } });
+    expect(await listed.text()).not.toContain(token);
+  });
+
   it('exits 2 when the checkout has no origin and no --repo-url is given', async () => {
     const bare = makeRepo({ 'a.txt': 'x' });
     execFileSync('git', ['remote', 'remove', 'origin'], { cwd: bare });
