@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError, errors } from '../core/http/errors.js';
+import { splitRepoUrl } from '../core/net/repo-id.js';
 import { pinnedInvocation } from './address-pin.js';
 import { GitUnavailableError, runGit, type GitResult } from './git-runner.js';
 import { commitMessage, parentDirs, type FileEdit, type GitHost, type HostChange, type HostOutcome } from './host.js';
@@ -125,8 +126,9 @@ function hostFailure(r: GitResult, target: GitTarget, what = `The Git host faile
 }
 
 function redact(text: string, target: GitTarget): string {
-  return text
-    .split(target.pushUrl)
-    .join(target.displayUrl)
-    .replace(/(\w+:\/\/)[^/@\s]+@/g, '$1');
+  // ssh names the login it tried (`TOKEN@host: Permission denied`): a user the display leaves out goes too.
+  const userinfo = splitRepoUrl(target.pushUrl)?.userinfo;
+  const shown = text.split(target.pushUrl).join(target.displayUrl);
+  const withoutUser = userinfo && !target.displayUrl.includes(`${userinfo}@`) ? shown.split(`${userinfo}@`).join('') : shown;
+  return withoutUser.replace(/(\w+:\/\/)[^/@\s]+@/g, '$1');
 }

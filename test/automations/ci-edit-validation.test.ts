@@ -91,6 +91,8 @@ describe('which URLs the service acts on', () => {
     ['a .. segment, which URL parsing would silently resolve', 'https://github.com/acme/../other/api', '.. segments'],
     ['a %2e%2e segment', 'https://github.com/acme/%2E%2E/other/api', '.. segments'],
     ['a .. segment in scp-like syntax', 'git@github.com:acme/../api.git', '.. segments'],
+    ['a query in scp-like syntax, which git would take for part of the path', 'git@github.com:acme/api.git?token=t', 'query or fragment'],
+    ['a password in scp-like syntax, which git would take for the host', 'git:pw@github.com:acme/api.git', 'repository URL'],
   ])('400 for %s, before any connection', async (_name, repoUrl, words) => {
     const err = expectErrorObject(await edit({ repoUrl }), 400);
     expect(pathsOf(err)).toEqual(['/repoUrl']);
@@ -98,7 +100,7 @@ describe('which URLs the service acts on', () => {
   });
 
   it('502 (not 400) for a loopback remote once private addresses are explicitly allowed: the guard let it through', async () => {
-    const open = await TestApp.start({ ciGitHosts: 'localhost=git', ciAllowPrivateNetwork: true, ciGitTimeoutMs: 10_000 });
+    const open = await TestApp.start({ ciGitHosts: 'localhost=git,127.0.0.1=git', ciAllowPrivateNetwork: true, ciGitTimeoutMs: 10_000 });
     try {
       const owner = await open.createOrg('open-org');
       const res = await open.request('POST', EDIT, {
@@ -113,6 +115,14 @@ describe('which URLs the service acts on', () => {
       });
       expect(expectErrorObject(withSecret, 502).detail).toContain('localhost:9/acme/api.git');
       expect(withSecret.raw).not.toContain('s3cr3t-token');
+      // scp-like, a token as the ssh login: the answer names the remote without it.
+      const scp = await open.request('POST', EDIT, {
+        key: owner.ownerKey,
+        body: { repoUrl: 's3cr3t-login@127.0.0.1:acme/api.git', action: 'create', workflowPath: '.github/workflows/ci.yml', content: GOOD },
+      });
+      expect([404, 502], scp.raw).toContain(scp.status);
+      expect(scp.raw).toContain('127.0.0.1:acme/api.git');
+      expect(scp.raw).not.toContain('s3cr3t-login');
     } finally {
       await open.close();
     }
