@@ -190,6 +190,19 @@ export const settings = {
       'Single sign-on: allow identity providers (issuer, keys, token endpoint) on loopback, private or link-local addresses, ' +
       'and on plain http (an internal Keycloak, tests). Off, only public https issuers are fetched.',
   },
+  SSO_VERIFIED_DOMAINS: {
+    key: 'ssoVerifiedDomains',
+    schema: Type.String({
+      pattern:
+        '^\\s*([A-Za-z0-9.-]+=[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}\\s*(,\\s*[A-Za-z0-9.-]+=[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}\\s*)*)?$',
+      default: '',
+    }),
+    doc:
+      "Single sign-on: the operator's allow-list of email domains and the organization each belongs to, `domain=ORG_ID` " +
+      '(ids from `orgctl orgs list`), comma-separated. A listed domain is verified for its organization as soon as an owner ' +
+      'adds it (and at start, if claimed already), and no other organization may claim it. Other domains wait for ' +
+      '`orgctl sso verify-domain` (docs/sso.md, Domains).',
+  },
   CI_WORK_DIR: {
     key: 'ciWorkDir',
     schema: Type.Optional(Type.String({ minLength: 1 })),

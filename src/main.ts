@@ -37,6 +37,7 @@ const runners: Record<LocalName, ClientCommand> = {
   orgsList: server(async () => (await import('./cli/people-commands.js')).orgsList),
   orgsSetPlan: server(async () => (await import('./cli/people-commands.js')).orgsSetPlan),
   serviceAccountsAdd: server(async () => (await import('./cli/identity-commands.js')).serviceAccountsAdd),
+  ssoVerifyDomain: server(async () => (await import('./cli/sso-domain-commands.js')).ssoVerifyDomain),
   openapi: server(async () => (await import('./cli/admin-commands.js')).openapiCommand),
   demoSeed: server(async () => (await import('./cli/demo-command.js')).demoSeed),
   // The host agent runs on a byom machine and needs no database; it gets the environment here.

@@ -29,6 +29,7 @@ import { TeamsService } from './teams/service.js';
 import { SsoPasswordPolicy } from './sso/password-policy.js';
 import { SsoService } from './sso/service.js';
 import { SsoSignIn } from './sso/sign-in.js';
+import { parseVerifiedDomains } from './sso/verified-domains.js';
 import { ScimGroups } from './scim/groups.js';
 import { ScimTokens } from './scim/tokens.js';
 import { ScimUsers } from './scim/users.js';
@@ -128,7 +129,14 @@ export function buildServices(config: Config, deps: ServiceDeps): Services {
   const teams = new TeamsService({ db, identity, clock });
   const ssoPolicy = new SsoPasswordPolicy({ db, clock });
   const accounts = new AccountsService({ db, identity, clock, passwordPolicy: (user) => ssoPolicy.check(user) });
-  const sso = new SsoService({ db, teams, clock, secrets, issuerPolicy: { allowPrivate: config.ssoAllowPrivateIssuer } });
+  const sso = new SsoService({
+    db,
+    teams,
+    clock,
+    secrets,
+    issuerPolicy: { allowPrivate: config.ssoAllowPrivateIssuer },
+    verifiedDomains: parseVerifiedDomains(config.ssoVerifiedDomains),
+  });
   return {
     db,
     clock,

@@ -106,6 +106,15 @@ export const LOCAL = {
       ...json,
     },
   },
+  ssoVerifyDomain: {
+    name: 'sso verify-domain',
+    summary: "Verify an organization's claim of an email domain with the token its owners were shown; from then on the domain signs in there.",
+    positionals: [{ name: 'DOMAIN', description: 'The email domain, such as acme.com' }],
+    flags: {
+      token: { type: 'string', value: 'TOKEN', required: true, description: 'The verification token of the claim (orgctl sso get, or the web app)' },
+      ...json,
+    },
+  },
   openapi: { name: 'openapi', summary: 'Print the OpenAPI document.', flags: {} },
   demoSeed: {
     name: 'demo seed',

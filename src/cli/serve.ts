@@ -37,6 +37,11 @@ export async function serve(argv: string[], config: Config): Promise<number> {
     if (e instanceof SecretsKeyError) throw new CliError(`${e.message} Start with the key that sealed it in SECRETS_KEY (docs/deployment.md, Secrets).`);
     throw e;
   });
+  // The allow-list may have grown since an owner claimed a domain: claims it names are verified now.
+  const listed = await services.sso.applyVerifiedDomains();
+  if (listed.verified.length) services.log.info({ domains: listed.verified }, 'SSO domains verified by SSO_VERIFIED_DOMAINS');
+  if (listed.conflicts.length)
+    services.log.warn({ domains: listed.conflicts }, 'SSO_VERIFIED_DOMAINS names domains verified for another organization; they stay there');
   const app = await buildApp(config, { services, webRoot: WEB_ROOT }, split ? ['api'] : ALL_SURFACES);
   // A promise that failed with nobody listening must not stop the service for everyone: it is
   // logged (a request's own failures already become its 500), and the process keeps serving.

@@ -1484,12 +1484,24 @@ export interface components {
         };
         /** SsoConfig */
         SsoConfig: {
+            /** @description Every claimed domain, verified or pending */
             allowedDomains: string[];
             clientId: string;
             /** @description A client secret is stored (it is never returned) */
             clientSecretSet: boolean;
             /** @description Unix time in milliseconds */
             createdAt: number;
+            /** @description Each claimed domain and whether it is verified */
+            domains: {
+                domain: string;
+                /** @description While pending: the token to give the instance operator, who verifies the domain with it (orgctl sso verify-domain DOMAIN --token TOKEN); null once verified */
+                verificationToken: string | null;
+                /** @description Whether the domain signs people in: verified by the instance operator */
+                verified: boolean;
+                verifiedAt: number | null;
+                /** @description operator (orgctl sso verify-domain with the token), allow_list (the operator's SSO_VERIFIED_DOMAINS), upgrade (configured before domains were verified); null while pending */
+                verifiedBy: "operator" | "allow_list" | "upgrade" | null;
+            }[];
             groupsClaim: string;
             issuer: string;
             /** @description The sign-in redirect URI to register at the identity provider */
@@ -5273,7 +5285,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Email domains that sign in to this organization (each to one organization at most); a new person of these domains is created at first sign-in */
+                    /** @description Email domains this organization claims. A new one is pending until the instance operator verifies it (docs/sso.md, Domains); only a verified domain signs people in, and creates them at first sign-in. A domain verified for another organization is refused (409 domain_taken). */
                     allowedDomains: string[];
                     clientId: string;
                     /** @description Write-only; required the first time, kept when omitted later. Never returned. */

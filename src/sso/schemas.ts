@@ -23,7 +23,7 @@ const fields = {
     minItems: 1,
     maxItems: 50,
     description:
-      'Email domains that sign in to this organization (each to one organization at most); a new person of these domains is created at first sign-in',
+      'Email domains this organization claims. A new one is pending until the instance operator verifies it (docs/sso.md, Domains); only a verified domain signs people in, and creates them at first sign-in. A domain verified for another organization is refused (409 domain_taken).',
   }),
   groupsClaim: Type.String({ minLength: 1, maxLength: 100, default: 'groups', description: 'The ID token claim that lists the groups (default groups)' }),
   roleMapping: Type.Record(Group, MappedRole, { default: {}, description: 'Group → role, applied at every sign-in (the highest wins; none: member)' }),
@@ -49,12 +49,27 @@ export const SsoConfigBody = Type.Object(
   { additionalProperties: false },
 );
 
+const SsoDomain = Type.Object({
+  domain: Type.String(),
+  verified: Type.Boolean({ description: 'Whether the domain signs people in: verified by the instance operator' }),
+  verifiedAt: Type.Union([EpochMs, Type.Null()]),
+  verifiedBy: Type.Union([Type.Literal('operator'), Type.Literal('allow_list'), Type.Literal('upgrade'), Type.Null()], {
+    description:
+      "operator (orgctl sso verify-domain with the token), allow_list (the operator's SSO_VERIFIED_DOMAINS), upgrade (configured before domains were verified); null while pending",
+  }),
+  verificationToken: Type.Union([Type.String(), Type.Null()], {
+    description:
+      'While pending: the token to give the instance operator, who verifies the domain with it (orgctl sso verify-domain DOMAIN --token TOKEN); null once verified',
+  }),
+});
+
 export const SsoConfig = Type.Object(
   {
     issuer: Type.String(),
     clientId: Type.String(),
     clientSecretSet: Type.Boolean({ description: 'A client secret is stored (it is never returned)' }),
-    allowedDomains: Type.Array(Type.String()),
+    allowedDomains: Type.Array(Type.String(), { description: 'Every claimed domain, verified or pending' }),
+    domains: Type.Array(SsoDomain, { description: 'Each claimed domain and whether it is verified' }),
     groupsClaim: Type.String(),
     roleMapping: Type.Record(Type.String(), MappedRole),
     teamMapping: Type.Record(Type.String(), Type.String({ description: "The team's id" })),

@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import { createHash } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type * as oidc from 'openid-client';
 import { systemClock, type Clock } from '../core/clock.js';
 import type { Db } from '../core/db/db.js';
@@ -10,7 +10,8 @@ import { SecretBox } from '../core/secrets/secret-box.js';
 import type { TeamsService } from '../teams/service.js';
 import { discover, IssuerUnreachable, issuerError, type IssuerPolicy } from './oidc.js';
 import type { SsoConfig, SsoConfigBody, SsoEvent } from './schemas.js';
-import { ssoStore as store, type SsoConfigRow } from './store.js';
+import { randomToken } from '../core/accounts/secrets.js';
+import { ssoStore as store, type SsoConfigRow, type SsoDomainRow } from './store.js';
 
 export type SsoConfigView = Static<typeof SsoConfig>;
 type SsoEventView = Static<typeof SsoEvent>;
@@ -29,6 +30,8 @@ export interface SsoDeps {
   clock?: Clock;
   /** Seals the client secret where it is stored (SECRETS_KEY); by default none: stored as given. */
   secrets?: SecretBox;
+  /** SSO_VERIFIED_DOMAINS: domain → the organization it is verified for, by the operator's word. */
+  verifiedDomains?: ReadonlyMap<string, string>;
 }
 
 const CLIENT_SECRET: SealedColumn = { table: 'sso_configs', id: 'org_id', column: 'client_secret' };
@@ -36,12 +39,19 @@ const CLIENT_SECRET: SealedColumn = { table: 'sso_configs', id: 'org_id', column
 /** The path of the sign-in callback: the redirect URI an owner registers at the provider. */
 export const CALLBACK_PATH = '/api/v0/sso/callback';
 
-function view(row: SsoConfigRow, publicUrl: string): SsoConfigView {
+function view(row: SsoConfigRow, domains: SsoDomainRow[], publicUrl: string): SsoConfigView {
   return {
     issuer: row.issuer,
     clientId: row.client_id,
     clientSecretSet: row.client_secret !== '',
     allowedDomains: row.allowed_domains,
+    domains: domains.map((d) => ({
+      domain: d.domain,
+      verified: d.verified_at !== null,
+      verifiedAt: d.verified_at?.getTime() ?? null,
+      verifiedBy: d.verified_by,
+      verificationToken: d.verified_at === null ? d.verification_token : null,
+    })),
     groupsClaim: row.groups_claim,
     roleMapping: row.role_mapping,
     teamMapping: row.team_mapping,
@@ -63,10 +73,12 @@ export class SsoService {
   readonly issuerPolicy: IssuerPolicy;
   private readonly clock: Clock;
   private readonly secrets: SecretBox;
+  private readonly verifiedDomains: ReadonlyMap<string, string>;
   private readonly discovered = new Map<string, { at: number; config: Promise<oidc.Configuration> }>();
 
-  constructor({ db, teams, issuerPolicy, clock = systemClock, secrets = new SecretBox(undefined) }: SsoDeps) {
+  constructor({ db, teams, issuerPolicy, clock = systemClock, secrets = new SecretBox(undefined), verifiedDomains = new Map() }: SsoDeps) {
     this.db = db;
+    this.verifiedDomains = verifiedDomains;
     this.secrets = secrets;
     this.teams = teams;
     this.issuerPolicy = issuerPolicy;
@@ -76,7 +88,7 @@ export class SsoService {
   async get(orgId: string, publicUrl: string): Promise<SsoConfigView> {
     const row = await store.config(this.db, orgId);
     if (!row) throw errors.notFound('SSO configuration', 'sso_not_configured');
-    return view(row, publicUrl);
+    return view(row, await store.domainsOf(this.db, orgId), publicUrl);
   }
 
   /**
@@ -94,7 +106,7 @@ export class SsoService {
       throw errors.invalid([
         { path: '/clientSecret', message: issuerChanged ? 'is required when the issuer changes' : 'is required when SSO is first configured' },
       ]);
-    const domains = [...new Set(body.allowedDomains.map((d) => d.toLowerCase()))];
+    const domains = this.claims(actor.orgId, body.allowedDomains);
     const teamMapping = await this.resolveTeams(actor.orgId, body.teamMapping ?? {});
     try {
       await this.provider({ issuer: body.issuer, client_id: body.clientId, client_secret: clientSecret });
@@ -118,9 +130,63 @@ export class SsoService {
         },
         this.clock.now(),
       );
-      await store.setDomains(this.db, actor.orgId, domains);
+      await store.setDomains(this.db, actor.orgId, domains, this.clock.now());
     });
     return this.get(actor.orgId, publicUrl);
+  }
+
+  /**
+   * The claims a configuration makes: each domain once, lower case, with a token for the operator;
+   * verified at once where the operator's allow-list gives it to this organization, refused where
+   * the list gives it to another (which a first claim must not block).
+   */
+  private claims(orgId: string, allowedDomains: string[]) {
+    const domains = [...new Set(allowedDomains.map((d) => d.toLowerCase()))];
+    return domains.map((domain) => {
+      const listed = this.verifiedDomains.get(domain);
+      if (listed !== undefined && listed !== orgId)
+        throw errors.conflict('domain_taken', `The domain ${domain} is verified for another organization: it signs in there.`, {
+          field: `allowedDomains/${allowedDomains.findIndex((d) => d.toLowerCase() === domain)}`,
+        });
+      return { domain, token: randomToken(), ...(listed === orgId ? { verifiedBy: 'allow_list' as const } : {}) };
+    });
+  }
+
+  /**
+   * The instance operator verifies one organization's claim of a domain with the token its owners
+   * were shown (orgctl sso verify-domain). The token names the claim: of several organizations
+   * claiming the domain, it is the one whose token it is.
+   */
+  async verifyDomain(domain: string, token: string): Promise<DomainVerification> {
+    const name = domain.trim().toLowerCase();
+    const claims = await store.claimsOf(this.db, name);
+    if (claims.length === 0) return { outcome: 'not_claimed', domain: name };
+    const verified = claims.find((c) => c.verified_at !== null);
+    const claim = claims.find((c) => c.verification_token !== null && safeEqual(c.verification_token, token));
+    if (!claim) return verified ? { outcome: 'taken', domain: name, orgId: verified.org_id } : { outcome: 'wrong_token', domain: name };
+    if (verified) return { outcome: verified.org_id === claim.org_id ? 'already' : 'taken', domain: name, orgId: verified.org_id };
+    const listed = this.verifiedDomains.get(name);
+    if (listed !== undefined && listed !== claim.org_id) return { outcome: 'taken', domain: name, orgId: listed };
+    if (!(await store.verify(this.db, name, claim.org_id, 'operator', this.clock.now()))) {
+      const [now] = (await store.claimsOf(this.db, name)).filter((c) => c.verified_at !== null);
+      return { outcome: now?.org_id === claim.org_id ? 'already' : 'taken', domain: name, orgId: now?.org_id ?? claim.org_id };
+    }
+    return { outcome: 'verified', domain: name, orgId: claim.org_id };
+  }
+
+  /**
+   * Verifies the pending claims the operator's allow-list names (at start: the list may have
+   * grown since a domain was claimed). A domain verified for another organization stays there:
+   * answered, for the log, as a conflict the operator resolves.
+   */
+  async applyVerifiedDomains(): Promise<{ verified: string[]; conflicts: string[] }> {
+    const verified: string[] = [];
+    const conflicts: string[] = [];
+    for (const [domain, orgId] of this.verifiedDomains) {
+      if (await store.verify(this.db, domain, orgId, 'allow_list', this.clock.now())) verified.push(domain);
+      else if ((await store.claimsOf(this.db, domain)).some((c) => c.verified_at !== null && c.org_id !== orgId)) conflicts.push(domain);
+    }
+    return { verified, conflicts };
   }
 
   async delete(actor: Principal): Promise<void> {
@@ -179,6 +245,20 @@ export class SsoService {
     if (problems.length) throw errors.invalid(problems);
     return resolved;
   }
+}
+
+/** What orgctl sso verify-domain found; the command says it in words. */
+export interface DomainVerification {
+  outcome: 'verified' | 'already' | 'not_claimed' | 'wrong_token' | 'taken';
+  domain: string;
+  /** verified, already: the organization it is verified for now; taken: the one that has it. */
+  orgId?: string;
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 function parseCursor(cursor: string): number {

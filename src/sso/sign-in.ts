@@ -172,7 +172,13 @@ export class SsoSignIn {
     if (!emailVerified(claims.email_verified, config.trust_unverified_emails))
       return fail('email_not_verified', `the provider has not verified ${email}`, email);
     const domain = email.slice(email.lastIndexOf('@') + 1);
-    if (!config.allowed_domains.includes(domain)) return fail('domain_not_allowed', `${domain} is not an allowed domain of the organization`, email);
+    // A claimed domain admits no one until the operator verifies it: the claim alone proves nothing.
+    if (!config.verified_domains.includes(domain))
+      return fail(
+        'domain_not_allowed',
+        config.allowed_domains.includes(domain) ? `${domain} is claimed but not yet verified` : `${domain} is not an allowed domain of the organization`,
+        email,
+      );
     const name = typeof claims.name === 'string' && claims.name.trim() !== '' ? claims.name.trim().slice(0, 200) : undefined;
     const principalId = await this.admit(config, email, name, groupsOf(claims, config.groups_claim));
     if (principalId instanceof SsoRefusal) return fail(principalId.reason, principalId.detail, email);

@@ -14,7 +14,20 @@ export interface SsoConfigRow {
   trust_unverified_emails: boolean;
   created_at: Date;
   updated_at: Date;
+  /** Every domain the organization claims, verified or not. */
   allowed_domains: string[];
+  /** The claimed domains that are verified: only these route sign-ins and admit people. */
+  verified_domains: string[];
+}
+
+export type DomainVerifier = 'operator' | 'allow_list' | 'upgrade';
+
+export interface SsoDomainRow {
+  domain: string;
+  org_id: string;
+  verification_token: string | null;
+  verified_at: Date | null;
+  verified_by: DomainVerifier | null;
 }
 
 export interface SsoFlowRow {
@@ -39,7 +52,9 @@ export interface SsoEventRow {
 }
 
 const configColumns = `c.org_id, c.issuer, c.client_id, c.client_secret, c.groups_claim, c.role_mapping, c.team_mapping, c.required, c.trust_unverified_emails, c.created_at, c.updated_at,
-  COALESCE((SELECT array_agg(d.domain ORDER BY d.domain) FROM sso_domains d WHERE d.org_id = c.org_id), '{}') AS allowed_domains`;
+  COALESCE((SELECT array_agg(d.domain ORDER BY d.domain) FROM sso_domains d WHERE d.org_id = c.org_id), '{}') AS allowed_domains,
+  COALESCE((SELECT array_agg(d.domain ORDER BY d.domain) FROM sso_domains d WHERE d.org_id = c.org_id AND d.verified_at IS NOT NULL), '{}') AS verified_domains`;
+const domainColumns = 'domain, org_id, verification_token, verified_at, verified_by';
 
 /** SQL of single sign-on: configurations, their domains, flows under way and the sign-in events. */
 export const ssoStore = {
@@ -48,11 +63,22 @@ export const ssoStore = {
     return row;
   },
 
+  /** The configuration of the organization the domain is verified for (a claim alone routes nothing). */
   async configByDomain(db: Queryable, domain: string): Promise<SsoConfigRow | undefined> {
-    const [row] = await db.query<SsoConfigRow>(`SELECT ${configColumns} FROM sso_configs c JOIN sso_domains d ON d.org_id = c.org_id WHERE d.domain = $1`, [
-      domain,
-    ]);
+    const [row] = await db.query<SsoConfigRow>(
+      `SELECT ${configColumns} FROM sso_configs c JOIN sso_domains d ON d.org_id = c.org_id WHERE d.domain = $1 AND d.verified_at IS NOT NULL`,
+      [domain],
+    );
     return row;
+  },
+
+  async domainsOf(db: Queryable, orgId: string): Promise<SsoDomainRow[]> {
+    return db.query<SsoDomainRow>(`SELECT ${domainColumns} FROM sso_domains WHERE org_id = $1 ORDER BY domain`, [orgId]);
+  },
+
+  /** Every organization's claim of the domain. */
+  async claimsOf(db: Queryable, domain: string): Promise<SsoDomainRow[]> {
+    return db.query<SsoDomainRow>(`SELECT ${domainColumns} FROM sso_domains WHERE domain = $1 ORDER BY org_id`, [domain]);
   },
 
   async required(db: Queryable, orgId: string): Promise<boolean> {
@@ -97,16 +123,52 @@ export const ssoStore = {
     );
   },
 
-  async setDomains(db: Queryable, orgId: string, domains: string[]): Promise<void> {
-    await db.query(`DELETE FROM sso_domains WHERE org_id = $1`, [orgId]);
-    for (const [i, domain] of domains.entries()) {
+  /**
+   * Makes the organization's claims exactly `domains` (inside the caller's transaction): a kept
+   * domain keeps its verification and token, a new one is claimed with its token, verified at
+   * once when `verifiedBy` names it (the operator's allow-list). A domain verified for another
+   * organization is refused.
+   */
+  async setDomains(db: Queryable, orgId: string, domains: { domain: string; token: string; verifiedBy?: DomainVerifier }[], now: Date): Promise<void> {
+    await db.query(`DELETE FROM sso_domains WHERE org_id = $1 AND NOT (domain = ANY($2::text[]))`, [orgId, domains.map((d) => d.domain)]);
+    for (const [i, d] of domains.entries()) {
+      const taken = () =>
+        errors.conflict('domain_taken', `The domain ${d.domain} is verified for another organization: it signs in there.`, { field: `allowedDomains/${i}` });
+      const [other] = await db.query(`SELECT 1 FROM sso_domains WHERE domain = $1 AND org_id <> $2 AND verified_at IS NOT NULL`, [d.domain, orgId]);
+      if (other) throw taken();
+      const verifiedAt = d.verifiedBy ? now : null;
       try {
-        await db.query(`INSERT INTO sso_domains (domain, org_id) VALUES ($1, $2)`, [domain, orgId]);
+        await db.query(
+          `INSERT INTO sso_domains (domain, org_id, verification_token, verified_at, verified_by) VALUES ($1, $2, $3, $4, $5)
+           ON CONFLICT (domain, org_id) DO UPDATE SET verified_at = COALESCE(sso_domains.verified_at, EXCLUDED.verified_at),
+             verified_by = COALESCE(sso_domains.verified_by, EXCLUDED.verified_by)`,
+          [d.domain, orgId, d.token, verifiedAt, d.verifiedBy ?? null],
+        );
       } catch (e) {
-        if (isUniqueViolation(e))
-          throw errors.conflict('domain_taken', `The domain ${domain} already signs in to another organization.`, { field: `allowedDomains/${i}` });
+        // Verified for another organization between the check and the write.
+        if (isUniqueViolation(e)) throw taken();
         throw e;
       }
+    }
+  },
+
+  /**
+   * Marks one organization's claim verified, unless the domain is verified for another one
+   * (then nothing changes). Answers whether it changed.
+   */
+  async verify(db: Queryable, domain: string, orgId: string, by: DomainVerifier, now: Date): Promise<boolean> {
+    try {
+      const rows = await db.query(
+        `UPDATE sso_domains SET verified_at = $3, verified_by = $4
+         WHERE domain = $1 AND org_id = $2 AND verified_at IS NULL
+           AND NOT EXISTS (SELECT 1 FROM sso_domains o WHERE o.domain = $1 AND o.verified_at IS NOT NULL)
+         RETURNING domain`,
+        [domain, orgId, now, by],
+      );
+      return rows.length > 0;
+    } catch (e) {
+      if (isUniqueViolation(e)) return false;
+      throw e;
     }
   },
 

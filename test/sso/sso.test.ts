@@ -119,11 +119,16 @@ describe('SSO configuration', () => {
       required: false,
     });
     expect(put.raw).not.toContain(idp.clientSecret);
+    // A new domain signs no one in until the instance operator verifies the organization's claim (test/sso/domains.test.ts).
+    const [claim] = (put.body as { domains: { domain: string; verified: boolean; verificationToken: string }[] }).domains;
+    expect(claim).toMatchObject({ domain: 'acme.test', verified: false });
+    expect(await t.services.sso.verifyDomain('acme.test', claim!.verificationToken)).toMatchObject({ outcome: 'verified' });
     // Omitted later, the secret is kept.
     const again = await t.request('PUT', SSO, { key: org.ownerKey, body: configBody({ groupsClaim: 'groups' }) });
     expect(again.status).toBe(200);
     const got = await t.request('GET', SSO, { key: org.ownerKey });
     expect(got.body).toEqual(again.body);
+    expect(got.body).toMatchObject({ domains: [{ domain: 'acme.test', verified: true, verifiedBy: 'operator', verificationToken: null }] });
     expect(got.raw).not.toContain(idp.clientSecret);
     // Kept (through the PUT that omitted it) sealed: the database holds no copy of it.
     const [stored] = await t.db.query<{ client_secret: string }>('SELECT client_secret FROM sso_configs');
@@ -137,7 +142,7 @@ describe('SSO configuration', () => {
     expect((await t.request<{ issuer: string }>('GET', SSO, { key: org.ownerKey })).body.issuer).toBe(idp.issuer);
   });
 
-  it('refuses a domain another organization signs in with (409)', async () => {
+  it('refuses a domain verified for another organization (409)', async () => {
     const other = await t.createOrg('other', 'owner@other.test');
     const res = await t.request('PUT', SSO, {
       key: other.ownerKey,

@@ -32,12 +32,17 @@ function describe(c: SsoConfig): string[] {
       ['client id', c.clientId],
       ['client secret', c.clientSecretSet ? 'set (never shown)' : 'not set'],
       ['redirect URI', c.redirectUri],
-      ['domains', c.allowedDomains.join(', ')],
       ['groups claim', c.groupsClaim],
       ['required', c.required ? 'yes (passwords work only for owners)' : 'no'],
       ['unverified emails', c.trustUnverifiedEmails ? 'trusted (an ID token without email_verified signs in)' : 'refused'],
       ['updated', when(c.updatedAt)],
     ]),
+    'domains:',
+    ...c.domains.map((d) =>
+      d.verified
+        ? `  ${d.domain}  verified${d.verifiedBy === 'allow_list' ? " (the operator's allow-list)" : ''}`
+        : `  ${d.domain}  pending: the instance operator verifies it with orgctl sso verify-domain ${d.domain} --token ${d.verificationToken}`,
+    ),
     'role mapping:',
     ...(Object.keys(c.roleMapping).length ? Object.entries(c.roleMapping).map(([g, r]) => `  ${g} → ${r}`) : ['  none']),
     'team mapping:',
@@ -66,7 +71,12 @@ const ssoSet: ApiCommand = {
       type: 'boolean',
       description: 'Read the client secret from standard input (asked for without echo on a terminal); never a flag value, which would sit in shell history',
     },
-    domain: { type: 'string', value: 'DOMAIN', multiple: true, description: 'An email domain that signs in to this organization' },
+    domain: {
+      type: 'string',
+      value: 'DOMAIN',
+      multiple: true,
+      description: 'An email domain this organization claims; it signs in once the instance operator verifies it',
+    },
     'groups-claim': { type: 'string', value: 'CLAIM', description: 'The ID token claim that lists groups (default groups)' },
     'role-map': { type: 'string', value: 'GROUP=ROLE', multiple: true, description: 'A group and the role it gives (manager, member or guest)' },
     'team-map': { type: 'string', value: 'GROUP=TEAM', multiple: true, description: 'A group and the team (name or id) its people are in' },

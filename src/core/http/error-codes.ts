@@ -54,7 +54,10 @@ export const ERROR_CODES = {
   workflow_exists: { status: 409, meaning: 'The workflow file already exists; use action `edit`.' },
   workflow_unchanged: { status: 409, meaning: 'The workflow file already has this content.' },
   not_a_file: { status: 409, meaning: 'The workflow path, or a directory on it, is not what it must be (a regular file, a directory).' },
-  domain_taken: { status: 409, meaning: 'Another organization already signs in with this email domain; `metadata.field` names it.' },
+  domain_taken: {
+    status: 409,
+    meaning: "The email domain is verified for another organization, or the operator's allow-list gives it to one; `metadata.field` names it.",
+  },
   quota_reached: { status: 409, meaning: 'The organization already has as many of these as it may have; `metadata.limit` says how many. Remove one first.' },
   body_too_large: { status: 413, meaning: 'The body (or what it inflates to) is larger than the route accepts.' },
   path_too_long: { status: 414, meaning: 'A path parameter is longer than the service accepts.' },
