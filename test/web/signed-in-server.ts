@@ -26,9 +26,11 @@ export interface SignedIn {
  * the test file's own organization on the web lane's `orgctl serve` (global-setup.ts). With
  * `prepare`, the file gets a server of its own instead: an installation with organization `web`
  * made by `orgctl init`, then `prepare` (history a test cannot make through today's API, while
- * no server holds the database), then `orgctl serve`. Everything is undone when the file ends.
+ * no server holds the database; it may answer settings of the server), then `orgctl serve`. Everything is undone when the file ends.
  */
-export async function signedInOwner(prepare?: (dbEnv: Record<string, string>, owner: { email: string }) => Promise<void>): Promise<SignedIn> {
+export async function signedInOwner(
+  prepare?: (dbEnv: Record<string, string>, owner: { email: string; orgId: string }) => Promise<void | Record<string, string>>,
+): Promise<SignedIn> {
   const root = tempDir('orgctl-web-pages-');
   const lane = inject('webLane');
   const name = orgName(expect.getState().testPath!);
@@ -38,11 +40,12 @@ export async function signedInOwner(prepare?: (dbEnv: Record<string, string>, ow
     const dbEnv = await installation();
     const init = await runCli(['init', '--org', 'web', '--owner-email', email, '--json'], dbEnv);
     expect(init.code, init.stderr).toBe(0);
-    await prepare?.(dbEnv, { email });
-    const setupToken = `${name}-setup-token`;
-    const server = await startServer({ ...WEB_SETTINGS, ...dbEnv, ORGCTL_SETUP_TOKEN: setupToken });
+    const initialized = JSON.parse(init.stdout) as { apiKey: string; orgId: string };
+    const settings = (await prepare?.(dbEnv, { email, orgId: initialized.orgId })) ?? {};
+    const setupToken = `${name}-own-setup-token`;
+    const server = await startServer({ ...WEB_SETTINGS, ...dbEnv, ORGCTL_SETUP_TOKEN: setupToken, ...settings });
     onCleanup(() => server.stop());
-    at = { url: server.url, email, key: (JSON.parse(init.stdout) as { apiKey: string }).apiKey, setupToken };
+    at = { url: server.url, email, key: initialized.apiKey, setupToken };
   } else at = { url: lane.url, ...lane.orgs[name]! };
   const browser = await sharedBrowser();
   onCleanup(() => browser.close());

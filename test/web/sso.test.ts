@@ -11,7 +11,8 @@ describe.skipIf(!hasChromium)('Single sign-on in Chromium against orgctl serve a
   let idp: TestOidcProvider;
 
   beforeAll(async () => {
-    s = await signedInOwner();
+    // The operator's allow-list verifies web.test for this organization; other domains stay pending.
+    s = await signedInOwner(async (_dbEnv, owner) => ({ SSO_VERIFIED_DOMAINS: `web.test=${owner.orgId}` }));
     idp = await TestOidcProvider.start(`${s.server.url}/api/v0/sso/callback`);
     // The person signs in at the provider's own login and consent pages.
     idp.interactive = true;
@@ -43,7 +44,7 @@ describe.skipIf(!hasChromium)('Single sign-on in Chromium against orgctl serve a
     await page.getByLabel('Issuer URL').fill(idp.issuer);
     await page.getByLabel('Client ID').fill(idp.clientId);
     await page.getByLabel('Client secret').fill(idp.clientSecret);
-    await page.getByLabel('Allowed email domains').fill('web.test');
+    await page.getByLabel('Allowed email domains').fill('web.test, pending.test');
     await page.getByLabel('Role mapping').fill('orgctl-managers = manager');
     await page.getByLabel('Team mapping').fill('team-payments = Payments');
     await page.getByRole('button', { name: 'Save' }).click();
@@ -52,6 +53,9 @@ describe.skipIf(!hasChromium)('Single sign-on in Chromium against orgctl serve a
       .filter({ hasText: `${s.server.url}/api/v0/sso/callback` })
       .waitFor();
     expect(await page.getByLabel('Client secret (set; leave empty to keep it)').inputValue()).toBe('');
+    const domains = page.getByTestId('sso-domains');
+    await domains.getByRole('listitem').filter({ hasText: "web.test: verified (the operator's allow-list)" }).waitFor();
+    expect(await domains.getByRole('listitem').filter({ hasText: 'pending.test' }).textContent()).toMatch(/pending\.test: pending, token [\w-]{43}/);
     expect(await axeViolations(page)).toEqual([]);
 
     idp.addAccount({ email: 'ada@web.test', name: 'Ada', groups: ['orgctl-managers', 'team-payments'] });

@@ -86,6 +86,7 @@ function ConfigForm({ config }: { config: Config | null }) {
       <Field label="Allowed email domains (comma-separated)">
         <input required value={domains} onChange={(e) => setDomains(e.target.value)} />
       </Field>
+      {config && config.domains.length > 0 ? <Domains domains={config.domains} /> : null}
       <Field label="Groups claim">
         <input value={groupsClaim} onChange={(e) => setGroupsClaim(e.target.value)} />
       </Field>
@@ -108,6 +109,35 @@ function ConfigForm({ config }: { config: Config | null }) {
         Save
       </button>
     </form>
+  );
+}
+
+/** Each claimed domain and its state: a pending one signs no one in until the instance operator verifies it. */
+function Domains({ domains }: { domains: Config['domains'] }) {
+  const pending = domains.some((d) => !d.verified);
+  return (
+    <div>
+      <ul data-testid="sso-domains" aria-label="Domains">
+        {domains.map((d) => (
+          <li key={d.domain}>
+            <code>{d.domain}</code>:{' '}
+            {d.verified ? (
+              <span>verified{d.verifiedBy === 'allow_list' ? " (the operator's allow-list)" : ''}</span>
+            ) : (
+              <span>
+                pending, token <code>{d.verificationToken}</code> <CopyButton text={d.verificationToken ?? ''} />
+              </span>
+            )}
+          </li>
+        ))}
+      </ul>
+      {pending ? (
+        <p className="muted">
+          A pending domain signs no one in. Give its token to the operator of this orgctl, who checks that your organization holds the domain and runs{' '}
+          <code>orgctl sso verify-domain DOMAIN --token TOKEN</code>.
+        </p>
+      ) : null}
+    </div>
   );
 }
 
