@@ -4,6 +4,7 @@ import { serverOptions } from './connections.js';
 import { ErrorObject } from './error-schema.js';
 import { clientErrorHandler, frameworkErrors } from './error-handler.js';
 import { genRequestId } from './request-log.js';
+import { buildSerializer } from './serialization.js';
 import { buildValidator } from './validation.js';
 
 const BODY_LIMIT = 1024 * 1024;
@@ -29,7 +30,7 @@ export function baseApp(config: Config, log: FastifyBaseLogger): FastifyInstance
     forceCloseConnections: 'idle',
     frameworkErrors,
     clientErrorHandler,
-    schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
+    schemaController: { compilersFactory: { buildValidator: buildValidator as never, buildSerializer: buildSerializer as never } },
   });
   app.addSchema(ErrorObject);
   return app;

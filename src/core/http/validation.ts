@@ -1,5 +1,6 @@
+import type { ValidateFunction } from 'ajv';
 import type { FastifySchemaCompiler } from 'fastify';
-import { jsonAjv, textAjv } from '../validation/ajv.js';
+import { compiledOnUse, jsonAjv, textAjv } from '../validation/ajv.js';
 
 /**
  * Fastify asks this factory for a validator compiler for every encapsulation context, also when
@@ -13,5 +14,18 @@ export function buildValidator(externalSchemas: Record<string, unknown> = {}): F
     // The instances outlive one app (tests build many): a shared schema is added once.
     for (const ajv of [jsonAjv, textAjv]) if (id === undefined || ajv.getSchema(id) === undefined) ajv.addSchema(schema as object);
   }
-  return ({ schema, httpPart }) => (httpPart === 'body' ? jsonAjv : textAjv).compile(schema as object);
+  // Each route's schema is compiled on its first request, not at start (several hundred routes,
+  // most of which a server, or a test's, never answers).
+  return ({ schema, httpPart }) => {
+    const check = compiledOnUse(httpPart === 'body' ? jsonAjv : textAjv, schema as object);
+    const validate = (data: unknown) => {
+      const compiled = check();
+      const valid = compiled(data);
+      // Fastify reads a refusal's problems from the validator's `errors`, where ajv leaves them.
+      validate.errors = compiled.errors;
+      return valid;
+    };
+    validate.errors = undefined as ValidateFunction['errors'];
+    return validate;
+  };
 }
