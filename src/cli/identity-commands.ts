@@ -5,6 +5,7 @@ import { ROLES, type Role } from '../core/identity/roles.js';
 import { output, required, UsageError } from '../core/cli/args.js';
 import { CliError } from '../core/cli/cli-error.js';
 import { withServices } from '../services.js';
+import { scopesFlag } from './api/keys-commands.js';
 
 const roleOf = (value: string, allowed: readonly string[] = ROLES): Role => {
   if (!allowed.includes(value)) throw new UsageError(`--role must be one of: ${allowed.join(', ')}.`);
@@ -45,6 +46,7 @@ export async function keysCreate(argv: string[], config: Config): Promise<number
     throw new UsageError('Name the key holder with --email (a user) or --principal-id (a user or service account).');
   }
   const target: { email: string } | { id: string } = values.email !== undefined ? { email: values.email } : { id: values['principal-id'] as string };
+  const scopes = values.scopes === undefined ? undefined : scopesFlag(values.scopes);
   const created = await withServices(config, async ({ operatorIdentity: operator }) => {
     // A principal id is unique across organizations, so it names its organization.
     const ofPrincipal = 'id' in target && values['org-id'] === undefined ? await operator.organizationOf({ principalId: target.id }) : undefined;
@@ -58,10 +60,10 @@ export async function keysCreate(argv: string[], config: Config): Promise<number
         `No user ${target.email.trim().toLowerCase()} in organization "${org?.name}" (${orgId}). List its users with: orgctl users list${values['org-id'] ? ` --org-id ${orgId}` : ''}`,
       );
     }
-    return { orgId, ...(await operator.createKey(orgId, target, values.name)) };
+    return { orgId, ...(await operator.createKey(orgId, target, values.name, scopes)) };
   });
-  output(values.json, { orgId: created.orgId, userId: created.key.principal_id, keyId: created.key.id, apiKey: created.secret }, [
-    `API key for ${created.key.principal_email ?? created.key.principal_name}, shown only now: ${created.secret}`,
+  output(values.json, { orgId: created.orgId, userId: created.key.principal_id, keyId: created.key.id, scopes: created.key.scopes, apiKey: created.secret }, [
+    `API key for ${created.key.principal_email ?? created.key.principal_name} (scopes: ${created.key.scopes.join(', ')}), shown only now: ${created.secret}`,
   ]);
   return 0;
 }

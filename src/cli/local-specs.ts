@@ -73,6 +73,12 @@ export const LOCAL = {
       email: { type: 'string', value: 'EMAIL', description: 'The user the key is for' },
       'principal-id': { type: 'string', value: 'ID', description: 'The user or service account the key is for (names its organization)' },
       name: { type: 'string', value: 'NAME', description: 'A name to tell the key apart' },
+      scopes: {
+        type: 'string',
+        value: 'LIST',
+        description:
+          'Narrow the key to these scopes, comma-separated: telemetry:write, allowance:read, sessions:attribute (a managed install needs all three); default full',
+      },
       ...orgId,
       ...json,
     },

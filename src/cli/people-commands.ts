@@ -125,6 +125,7 @@ export async function keysList(argv: string[], config: Config): Promise<number> 
         prefix: k.display_prefix,
         principalId: k.principal_id,
         holder: k.principal_email ?? k.principal_name,
+        scopes: k.scopes,
         state: state(k),
         createdAt: iso(k.created_at),
         expiresAt: k.expires_at && iso(k.expires_at),
@@ -133,8 +134,17 @@ export async function keysList(argv: string[], config: Config): Promise<number> 
       })),
     },
     table(
-      ['ID', 'PREFIX', 'NAME', 'HOLDER', 'STATE', 'CREATED', 'LAST USED'],
-      keys.map((k) => [k.id, k.display_prefix, k.name, k.principal_email ?? k.principal_name, state(k), iso(k.created_at), iso(k.last_used_at)]),
+      ['ID', 'PREFIX', 'NAME', 'HOLDER', 'SCOPES', 'STATE', 'CREATED', 'LAST USED'],
+      keys.map((k) => [
+        k.id,
+        k.display_prefix,
+        k.name,
+        k.principal_email ?? k.principal_name,
+        k.scopes.join(' '),
+        state(k),
+        iso(k.created_at),
+        iso(k.last_used_at),
+      ]),
     ),
   );
   return 0;

@@ -2315,6 +2315,8 @@ export interface operations {
                             /** @description The holder's name: a user's name, or a service account's */
                             principalName: string;
                             revokedAt: number | null;
+                            /** @description What the credential may do; full for sessions, JWTs and keys made without scopes */
+                            scopes: ("full" | "telemetry:write" | "allowance:read" | "sessions:attribute")[];
                         }[];
                     };
                 };
@@ -2365,6 +2367,8 @@ export interface operations {
                     name?: string;
                     /** Format: uuid */
                     principalId?: string;
+                    /** @description Narrow the key to these scopes (default: full); a managed install needs exactly allowance:read, sessions:attribute, telemetry:write */
+                    scopes?: ("full" | "telemetry:write" | "allowance:read" | "sessions:attribute")[];
                 };
             };
         };
@@ -2394,6 +2398,8 @@ export interface operations {
                         /** @description The holder's name: a user's name, or a service account's */
                         principalName: string;
                         revokedAt: number | null;
+                        /** @description What the credential may do; full for sessions, JWTs and keys made without scopes */
+                        scopes: ("full" | "telemetry:write" | "allowance:read" | "sessions:attribute")[];
                     };
                 };
             };
@@ -3896,6 +3902,8 @@ export interface operations {
                         /** Format: uuid */
                         principalId: string;
                         role: "owner" | "manager" | "member" | "guest";
+                        /** @description What the credential may do; full for sessions, JWTs and keys made without scopes */
+                        scopes: ("full" | "telemetry:write" | "allowance:read" | "sessions:attribute")[];
                     };
                 };
             };
@@ -3963,6 +3971,8 @@ export interface operations {
                         /** Format: uuid */
                         principalId: string;
                         role: "owner" | "manager" | "member" | "guest";
+                        /** @description What the credential may do; full for sessions, JWTs and keys made without scopes */
+                        scopes: ("full" | "telemetry:write" | "allowance:read" | "sessions:attribute")[];
                     };
                 };
             };
@@ -7593,8 +7603,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Every budget that applies this month: the person's (individual, else global) first, then their teams' by name */
-                        budgets: {
+                        /** @description Every budget that applies this month: the person's (individual, else global) first, then their teams' by name. Absent for a key scoped to allowance:read, as are forecast and organization */
+                        budgets?: {
                             /** @description Where the month is heading at the recent daily rate (docs/usage-limits.md, Forecast) */
                             forecast: {
                                 /** @description Mean credits a day over the last complete days of the month (at most 7), rounded; null on the 1st (no complete day yet) */
@@ -7623,7 +7633,7 @@ export interface operations {
                             unreachable: "open" | "closed";
                         };
                         /** @description Where the month is heading at the recent daily rate (docs/usage-limits.md, Forecast) */
-                        forecast: {
+                        forecast?: {
                             /** @description Mean credits a day over the last complete days of the month (at most 7), rounded; null on the 1st (no complete day yet) */
                             dailyRate: number | null;
                             /** @description The day (UTC) the limit is reached at that rate: today when already reached; null without a limit, without a rate, or after this month */
@@ -7634,7 +7644,7 @@ export interface operations {
                         /** @description Of the budget that binds; null when none applies */
                         limit: number | null;
                         /** @description The organization's use this month and its forecast, for owners and managers reading their own allowance; null otherwise */
-                        organization: {
+                        organization?: {
                             /** @description Where the month is heading at the recent daily rate (docs/usage-limits.md, Forecast) */
                             forecast: {
                                 /** @description Mean credits a day over the last complete days of the month (at most 7), rounded; null on the 1st (no complete day yet) */

@@ -147,7 +147,7 @@ export const limitsRoutes: FastifyPluginAsyncTypebox<{ limits: LimitsService }> 
   app.get(
     '/api/v0/usage/allowance',
     {
-      config: { access: access.anyone },
+      config: { access: access.anyone, scope: 'allowance:read' },
       schema: {
         operationId: 'limits.allowance',
         tags,
@@ -163,7 +163,7 @@ export const limitsRoutes: FastifyPluginAsyncTypebox<{ limits: LimitsService }> 
   app.get(
     '/api/v0/organization/usage/enforcement',
     {
-      config: { access: access.anyone },
+      config: { access: access.anyone, scope: 'allowance:read' },
       schema: {
         operationId: 'limits.getEnforcement',
         tags,

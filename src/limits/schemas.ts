@@ -85,14 +85,21 @@ export const Allowance = Type.Object({
   teamName: Type.Optional(Type.String({ description: 'When a team budget binds' })),
   used: Type.Integer({ minimum: 0, description: "Standard Credits used in the period, of the budget that binds (the person's own when none does)" }),
   remaining: Type.Union([Credits, Type.Null()]),
-  budgets: Type.Array(Budget, { description: "Every budget that applies this month: the person's (individual, else global) first, then their teams' by name" }),
+  budgets: Type.Optional(
+    Type.Array(Budget, {
+      description:
+        "Every budget that applies this month: the person's (individual, else global) first, then their teams' by name. Absent for a key scoped to allowance:read, as are forecast and organization",
+    }),
+  ),
   periodStart: Type.String({ format: 'date-time', description: 'Start of the calendar month (UTC), inclusive' }),
   periodEnd: Type.String({ format: 'date-time', description: 'Start of the next calendar month (UTC), exclusive' }),
   enforcement: EnforcementPolicy,
-  forecast: Forecast,
-  organization: Type.Union(
-    [Type.Object({ used: Type.Integer({ minimum: 0, description: "Every principal's credits this month together" }), forecast: Forecast }), Type.Null()],
-    { description: "The organization's use this month and its forecast, for owners and managers reading their own allowance; null otherwise" },
+  forecast: Type.Optional(Forecast),
+  organization: Type.Optional(
+    Type.Union(
+      [Type.Object({ used: Type.Integer({ minimum: 0, description: "Every principal's credits this month together" }), forecast: Forecast }), Type.Null()],
+      { description: "The organization's use this month and its forecast, for owners and managers reading their own allowance; null otherwise" },
+    ),
   ),
 });
 

@@ -2,6 +2,7 @@ import { systemClock, type Clock } from '../core/clock.js';
 import type { Db } from '../core/db/db.js';
 import { dayStartMs, monthStart, nextMonthStart, utcDay } from '../core/days.js';
 import { isManagerRole, type Principal } from '../core/identity/roles.js';
+import { isFull } from '../core/identity/scopes.js';
 import { errors } from '../core/http/errors.js';
 import { normalizeEmail, type IdentityService } from '../core/identity/service.js';
 import type { TeamBudget } from '../teams/service.js';
@@ -63,6 +64,20 @@ export interface Allowance {
   /** The organization's use this month and its forecast, for owners and managers reading their own allowance; null otherwise. */
   organization: { used: number; forecast: Forecast } | null;
 }
+
+/** What the usage-limit hook decides with, and all a key scoped to allowance:read is told: no one's budgets or forecasts. */
+export type GuardAllowance = Pick<Allowance, 'limit' | 'source' | 'teamName' | 'used' | 'remaining' | 'periodStart' | 'periodEnd' | 'enforcement'>;
+
+const guardView = (a: Allowance): GuardAllowance => ({
+  limit: a.limit,
+  source: a.source,
+  ...(a.teamName !== undefined ? { teamName: a.teamName } : {}),
+  used: a.used,
+  remaining: a.remaining,
+  periodStart: a.periodStart,
+  periodEnd: a.periodEnd,
+  enforcement: a.enforcement,
+});
 
 /** The calendar month (UTC) holding `at`: [start, end). */
 export function monthOf(at: Date): { start: Date; end: Date } {
@@ -191,8 +206,17 @@ export class LimitsService {
     });
   }
 
-  /** The limit of the caller (or of the user named) for the current month, where it comes from, what is left of it, and the organization's policy. */
-  async allowance(principal: Principal, by: { userId?: string; email?: string } = {}): Promise<Allowance> {
+  /**
+   * The limit of the caller (or of the user named) for the current month, where it comes from, what
+   * is left of it, and the organization's policy; a narrowly scoped key (a managed install's) gets
+   * only what the hook decides with.
+   */
+  async allowance(principal: Principal, by: { userId?: string; email?: string } = {}): Promise<Allowance | GuardAllowance> {
+    const full = await this.fullAllowance(principal, by);
+    return isFull(principal.scopes) ? full : guardView(full);
+  }
+
+  private async fullAllowance(principal: Principal, by: { userId?: string; email?: string }): Promise<Allowance> {
     const now = this.clock.now();
     const period = monthOf(now);
     const w = rateWindow(now);

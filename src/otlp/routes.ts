@@ -158,7 +158,7 @@ export const otlpRoutes: FastifyPluginAsync<{ otlp: OtlpService; bodies: BodyBud
       `/v1/${signal}`,
       {
         bodyLimit: OTLP_MAX_BYTES,
-        config: { access: access.anyone, rateClass: 'ingest', accepts: [PROTOBUF, 'application/json'] },
+        config: { access: access.anyone, scope: 'telemetry:write', rateClass: 'ingest', accepts: [PROTOBUF, 'application/json'] },
         schema: {
           operationId: `otlp.${signal}`,
           tags: ['otlp'],

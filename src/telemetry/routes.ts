@@ -10,7 +10,7 @@ export const telemetryRoutes: FastifyPluginAsyncTypebox<{ telemetry: TelemetrySe
   app.post(
     '/api/v1/telemetry/events',
     {
-      config: { access: access.anyone, rateClass: 'ingest' },
+      config: { access: access.anyone, scope: 'telemetry:write', rateClass: 'ingest' },
       schema: {
         operationId: 'telemetry.ingest',
         tags: ['telemetry'],
@@ -24,7 +24,7 @@ export const telemetryRoutes: FastifyPluginAsyncTypebox<{ telemetry: TelemetrySe
   app.put(
     '/api/v1/telemetry/sessions/:sessionId/repository',
     {
-      config: { access: access.anyone, rateClass: 'ingest' },
+      config: { access: access.anyone, scope: 'sessions:attribute', rateClass: 'ingest' },
       schema: {
         operationId: 'telemetry.sessionRepository',
         tags: ['telemetry'],

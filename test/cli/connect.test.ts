@@ -5,6 +5,7 @@ import { parse as parseToml } from 'smol-toml';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MAIN, spawnCli, startServer, type Server } from '../helpers/cli.js';
 import { orgInstallation } from '../helpers/installation.js';
+import { MANAGED_SCOPES } from '../../src/client/managed-scopes.js';
 import { onCleanup, tempDir } from '../helpers/cleanup.js';
 
 // `orgctl connect CLIENT` as a person runs it on their machine: HOME, CODEX_HOME and
@@ -14,12 +15,20 @@ let root: string;
 let server: Server;
 let memberKey: string;
 let serviceKey: string;
+let fullServiceKey: string;
+let ownerKey: string;
 
 beforeAll(async () => {
   root = tempDir('orgctl-cli-connect-');
-  const installed = await orgInstallation([{ email: 'mia@acme.test' }, { serviceAccount: 'mdm', role: 'manager' }]);
+  const installed = await orgInstallation([
+    { email: 'mia@acme.test' },
+    { serviceAccount: 'mdm', role: 'manager', scopes: MANAGED_SCOPES },
+    { serviceAccount: 'mdm-full', role: 'manager' },
+  ]);
   memberKey = installed.keys['mia@acme.test']!;
   serviceKey = installed.keys.mdm!;
+  fullServiceKey = installed.keys['mdm-full']!;
+  ownerKey = installed.ownerKey;
   server = await startServer(installed.env);
   onCleanup(() => server.stop());
 }, 180_000);
@@ -246,7 +255,7 @@ describe('orgctl connect CLIENT', () => {
     const setPolicy = (unreachable: string) =>
       fetch(`${server.url}/api/v0/organization/usage/enforcement`, {
         method: 'PUT',
-        headers: { authorization: `Bearer ${serviceKey}`, 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${ownerKey}`, 'content-type': 'application/json' },
         body: JSON.stringify({ mode: 'block', thresholds: [80, 95], unreachable }),
       });
     expect((await setPolicy('closed')).status).toBe(200);
@@ -271,6 +280,15 @@ describe('orgctl connect CLIENT', () => {
     const own = await m.cli(['connect', 'claude-code', '--managed', '--key', memberKey]);
     expect(own.code).toBe(2);
     expect(own.stderr).toContain("mia@acme.test's own");
+  });
+
+  it('--managed refuses a key of the full role, and says how to make one with only the scopes the hooks and exporters need', async () => {
+    const m = machine();
+    const r = await m.cli(['connect', 'claude-code', '--managed', '--key', fullServiceKey]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('That key has the scopes full');
+    expect(r.stderr).toMatch(/orgctl keys create --principal-id [0-9a-f-]{36} --scopes allowance:read,sessions:attribute,telemetry:write/);
   });
 
   it('--status says which clients are connected and when the last export of their records arrived', async () => {

@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type Server } from '../helpers/cli.js';
 import { guardHome, runGuard } from '../helpers/guard.js';
 import { orgInstallation } from '../helpers/installation.js';
+import { MANAGED_SCOPES } from '../../src/client/managed-scopes.js';
 import { onCleanup, tempDir } from '../helpers/cleanup.js';
 
 // `orgctl guard repository`, the SessionStart hook of `orgctl connect`, as a process against a
@@ -25,7 +26,11 @@ const yesterday = new Date(yesterdayMs).toISOString().slice(0, 10);
 beforeAll(async () => {
   root = tempDir('orgctl-guard-repo-');
   // A managed install's key: a service account with the manager role.
-  const installed = await orgInstallation([{ email: 'mia@acme.test' }, { email: 'leo@acme.test', key: false }, { serviceAccount: 'mdm', role: 'manager' }]);
+  const installed = await orgInstallation([
+    { email: 'mia@acme.test' },
+    { email: 'leo@acme.test', key: false },
+    { serviceAccount: 'mdm', role: 'manager', scopes: MANAGED_SCOPES },
+  ]);
   ownerKey = installed.ownerKey;
   key = installed.keys['mia@acme.test']!;
   serviceKey = installed.keys.mdm!;

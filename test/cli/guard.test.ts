@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type Server } from '../helpers/cli.js';
 import { ageCache, guardHome, runGuard, systemMessage } from '../helpers/guard.js';
 import { orgInstallation } from '../helpers/installation.js';
+import { MANAGED_SCOPES } from '../../src/client/managed-scopes.js';
 import { onCleanup, tempDir } from '../helpers/cleanup.js';
 
 // `orgctl guard`, the enforcement hook, as a process against a real service: first under the
@@ -18,7 +19,10 @@ const keys: Record<string, string> = {};
 beforeAll(async () => {
   root = tempDir('orgctl-guard-');
   const members = ['mia', 'bo', 'wes', 'ada'];
-  const installed = await orgInstallation([...members.map((name) => ({ email: `${name}@acme.test` })), { serviceAccount: 'guard-bot', role: 'manager' }]);
+  const installed = await orgInstallation([
+    ...members.map((name) => ({ email: `${name}@acme.test` })),
+    { serviceAccount: 'guard-bot', role: 'manager', scopes: MANAGED_SCOPES },
+  ]);
   ownerKey = installed.ownerKey;
   for (const name of members) keys[name] = installed.keys[`${name}@acme.test`]!;
   botKey = installed.keys['guard-bot']!;

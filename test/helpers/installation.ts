@@ -5,6 +5,7 @@ import { inject } from 'vitest';
 import { openDb } from '../../src/core/db/open-db.js';
 import { OperatorIdentity } from '../../src/core/identity/operator.js';
 import type { Role } from '../../src/core/identity/roles.js';
+import type { Scope } from '../../src/core/identity/scopes.js';
 import { IdentityService } from '../../src/core/identity/service.js';
 import { onCleanup } from './cleanup.js';
 import { createPostgresDatabase, onPostgres } from './test-db.js';
@@ -28,8 +29,12 @@ export async function installation(opts: { empty?: boolean } = {}): Promise<Reco
   return { DATA_DIR: dir, DATABASE_URL: '' };
 }
 
-/** Someone `orgInstallation` adds to the organization: a user (a member unless `role` says) or a service account; with a key unless `key` is false. */
-export type Someone = { email: string; role?: Role; key?: boolean } | { serviceAccount: string; role: 'manager' | 'member'; key?: boolean };
+/**
+ * Someone `orgInstallation` adds to the organization: a user (a member unless `role` says) or a
+ * service account; with a key unless `key` is false, of the whole role unless `scopes` narrow it.
+ */
+export type Someone =
+  { email: string; role?: Role; key?: boolean } | { serviceAccount: string; role: 'manager' | 'member'; key?: boolean; scopes?: readonly Scope[] };
 
 /**
  * An installation (see above) with organization `acme` (owner `owner@acme.test`) and `people`
@@ -51,7 +56,8 @@ export async function orgInstallation(people: Someone[] = []): Promise<{ env: Re
         'email' in p
           ? [p.email, (await operator.addUser({ orgId, email: p.email, role: p.role ?? 'member' })).id]
           : [p.serviceAccount, (await operator.addServiceAccount({ orgId, name: p.serviceAccount, role: p.role })).id];
-      if (p.key !== false) keys[name] = (await operator.createKey(orgId, { id })).secret;
+      const scopes = 'scopes' in p ? p.scopes : undefined;
+      if (p.key !== false) keys[name] = (await operator.createKey(orgId, { id }, undefined, scopes)).secret;
     }
     return { env, ownerKey: apiKey, keys };
   } finally {

@@ -65,6 +65,16 @@ describe.skipIf(!hasChromium)('Settings → service accounts, usage limits and t
     await card.getByText('0 working keys').waitFor();
     expect((await fetch(`${s.server.url}/api/v0/me`, { headers: { authorization: `Bearer ${secret}` } })).status).toBe(401);
 
+    // A key for managed installs: only what their hooks and exporters call.
+    await card.getByLabel('Key name').fill('laptops');
+    await card.getByLabel('Access').selectOption('managed');
+    await card.getByRole('button', { name: 'Create key' }).click();
+    const narrow = (await card.getByTestId('new-key-secret').filter({ hasNotText: secret }).textContent())!;
+    const narrowMe = await fetch(`${s.server.url}/api/v0/me`, { headers: { authorization: `Bearer ${narrow}` } });
+    expect(await narrowMe.json()).toMatchObject({ scopes: ['allowance:read', 'sessions:attribute', 'telemetry:write'] });
+    expect((await fetch(`${s.server.url}/api/v0/organization/members`, { headers: { authorization: `Bearer ${narrow}` } })).status).toBe(403);
+    await card.getByRole('row').filter({ hasText: 'laptops' }).getByRole('cell', { name: 'allowance:read, sessions:attribute, telemetry:write' }).waitFor();
+
     // A dismissed confirmation keeps the account; an accepted one removes it.
     page.once('dialog', (d) => void d.dismiss());
     await card.getByRole('button', { name: 'Remove service account ci-bot' }).click();

@@ -1,9 +1,17 @@
 import { UsageError } from '../../core/cli/args.js';
 import { DAY_MS, isDay } from '../../core/days.js';
 import { unwrap } from '../../client/api-client.js';
+import { parseScopes, type Scope } from '../../core/identity/scopes.js';
 import { keyHolder } from '../../client/key-holder.js';
 import { flag, type ApiCommand, type CommandContext } from './command.js';
 import { fields, printList, printObject, when } from './print.js';
+
+/** --scopes LIST: comma-separated scope names (docs/identity-and-access.md, Scopes). */
+export function scopesFlag(raw: string): Scope[] {
+  const parsed = parseScopes(raw);
+  if ('problem' in parsed) throw new UsageError(`--scopes: ${parsed.problem}.`);
+  return parsed.scopes;
+}
 
 /** --expires DATE|TIME|Nd: a day (end of that day, UTC), an ISO time, or a number of days from now. */
 export function expiresAt(ctx: CommandContext, now = Date.now()): number | undefined {
@@ -31,6 +39,7 @@ export const keysList: ApiCommand = {
             name: k.name,
             prefix: k.prefix,
             holder: keyHolder(k),
+            scopes: k.scopes.join(' '),
             created: when(k.createdAt),
             last_used: when(k.lastUsedAt),
             expires: when(k.expiresAt),
@@ -50,6 +59,12 @@ export const keysCreate: ApiCommand = {
     email: { type: 'string', value: 'EMAIL', description: 'The user the key is for' },
     'principal-id': { type: 'string', value: 'ID', description: 'The user or service account the key is for' },
     expires: { type: 'string', value: 'WHEN', description: 'Expiry: a day (YYYY-MM-DD, end of day UTC), an ISO time, or days from now (30d)' },
+    scopes: {
+      type: 'string',
+      value: 'LIST',
+      description:
+        'Narrow the key to these scopes, comma-separated: telemetry:write, allowance:read, sessions:attribute (a managed install needs all three); default full',
+    },
   },
   outputs: ['table', 'json'],
   async run(ctx) {
@@ -57,6 +72,8 @@ export const keysCreate: ApiCommand = {
     const email = flag(ctx, 'email');
     const principalId = flag(ctx, 'principal-id');
     const expires = expiresAt(ctx);
+    const rawScopes = flag(ctx, 'scopes');
+    const scopes = rawScopes === undefined ? undefined : scopesFlag(rawScopes);
     const body = await unwrap(
       ctx.api().POST('/api/v0/api-keys', {
         body: {
@@ -64,6 +81,7 @@ export const keysCreate: ApiCommand = {
           ...(email ? { email } : {}),
           ...(principalId ? { principalId } : {}),
           ...(expires !== undefined ? { expiresAt: expires } : {}),
+          ...(scopes ? { scopes } : {}),
         },
       }),
     );
@@ -72,6 +90,7 @@ export const keysCreate: ApiCommand = {
         ['id', body.id],
         ['name', body.name],
         ['holder', keyHolder(body)],
+        ['scopes', body.scopes.join(', ')],
         ['expires', when(body.expiresAt)],
       ]),
       '',

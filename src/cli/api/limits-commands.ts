@@ -67,7 +67,7 @@ export const limitsUsers: ApiCommand = {
   },
 };
 
-type Forecast = paths['/api/v0/usage/allowance']['get']['responses'][200]['content']['application/json']['forecast'];
+type Forecast = NonNullable<paths['/api/v0/usage/allowance']['get']['responses'][200]['content']['application/json']['forecast']>;
 /** `month end 1,470,000 at 50,000/day, limit reached 2026-11-21` (docs/usage-limits.md, Forecast). */
 function forecastText(f: Forecast): string {
   if (f.dailyRate === null) return 'no forecast before the first complete day of the month';
@@ -89,8 +89,8 @@ export const limitsAllowance: ApiCommand = {
         ['used', credits(body.used)],
         ['remaining', credits(body.remaining)],
         ['period', `${body.periodStart} to ${body.periodEnd}`],
-        ['forecast', forecastText(body.forecast)],
-        ...body.budgets.map((b): [string, string] => [
+        ...(body.forecast ? [['forecast', forecastText(body.forecast)] as [string, string]] : []),
+        ...(body.budgets ?? []).map((b): [string, string] => [
           b.scope === 'team' ? `budget of team ${b.teamName}` : `${b.scope === 'user' ? 'individual' : 'global'} limit`,
           `${credits(b.used)} used of ${credits(b.limit)}, ${credits(b.remaining)} remaining; ${forecastText(b.forecast)}`,
         ]),

@@ -1,5 +1,6 @@
 import { createApiClient, unwrap } from '../../client/api-client.js';
 import { UsageError } from '../../core/cli/args.js';
+import { isManagedScopeSet, MANAGED_SCOPES } from '../../client/managed-scopes.js';
 import { shellQuote } from '../../core/process/shell-quote.js';
 import { flag, type ApiCommand, type CommandContext } from '../api/command.js';
 import { readClientConfig } from '../api/client-config.js';
@@ -38,22 +39,30 @@ function personal(ctx: CommandContext, client: ClientName): number {
   return 0;
 }
 
+const makeManagedKey = (principalId: string): string => `orgctl keys create --principal-id ${principalId} --scopes ${MANAGED_SCOPES.join(',')}`;
+
 /** The organization's variant, printed for device management: a service account's key and the person's email as a placeholder. */
 async function managed(ctx: CommandContext, client: ClientName): Promise<number> {
   const stored = readClientConfig(ctx.env);
   const key = flag(ctx, 'key') || ctx.env.ORGCTL_API_KEY;
   const url = flag(ctx, 'url') || ctx.env.ORGCTL_URL || stored?.url;
-  if (!key) throw new UsageError('--managed needs a service account key: --key KEY or ORGCTL_API_KEY (orgctl keys create --principal-id ID), never your own.');
+  if (!key) throw new UsageError(`--managed needs a service account key: --key KEY or ORGCTL_API_KEY (${makeManagedKey('ID')}), never your own.`);
   if (!url) throw new UsageError('No service address: pass --url, set ORGCTL_URL or run orgctl login.');
   if (stored && key === stored.key)
-    throw new UsageError('That is the key you logged in with: managed settings need a service account key (orgctl keys create --principal-id ID).');
+    throw new UsageError(`That is the key you logged in with: managed settings need a service account key (${makeManagedKey('ID')}).`);
   // Only an owner's or manager's key attributes records by user.email (docs/otlp.md): a person's key would make everyone's records theirs.
   const api = createApiClient({ url, key, timeoutMs: 30_000 });
   const me = await unwrap(api.GET('/api/v0/me'));
   if (me.kind !== 'service_account')
-    throw new UsageError(`That key is ${me.email ?? me.name}'s own: managed settings need a service account key (orgctl keys create --principal-id ID).`);
+    throw new UsageError(`That key is ${me.email ?? me.name}'s own: managed settings need a service account key (${makeManagedKey('ID')}).`);
   if (me.role !== 'owner' && me.role !== 'manager')
     throw new UsageError(`The service account ${me.name} is a ${me.role}: its records stay its own whatever user.email says. Give it the manager role.`);
+  // Every user of a managed machine can read these files: the key in them may do what the hooks and exporters do, and nothing more.
+  if (!isManagedScopeSet(me.scopes))
+    throw new UsageError(
+      `That key has the scopes ${(me.scopes as string[] | undefined)?.join(', ') ?? 'full'}: anyone who reads the managed settings could use it for more than the hooks and exporters need. ` +
+        `Managed settings need a key with exactly the scopes ${MANAGED_SCOPES.join(', ')}: ${makeManagedKey(me.principalId)} (then revoke this one if nothing else uses it).`,
+    );
   const email = flag(ctx, 'email') ?? '$USER_EMAIL';
   const { unreachable } = await unwrap(api.GET('/api/v0/organization/usage/enforcement'));
   const target: Target = { scope: 'managed', url: url.replace(/\/+$/, ''), key, orgctl: 'orgctl', email, unreachable, ...homes(ctx.env) };

@@ -131,7 +131,7 @@ export class Authenticator {
     if (!row || row.revoked_at !== null) return null;
     const validUntil = row.expires_at === null ? Number.POSITIVE_INFINITY : row.expires_at.getTime();
     if (validUntil <= this.now()) return null;
-    return { principal: toPrincipal(row, { type: 'api_key', keyId: row.key_id }), validUntil };
+    return { principal: toPrincipal(row, { type: 'api_key', keyId: row.key_id }, row.scopes), validUntil };
   }
 
   private async fromJwt(token: string): Promise<Verified | null> {

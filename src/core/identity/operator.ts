@@ -3,6 +3,7 @@ import { systemClock, type Clock } from '../clock.js';
 import type { Db } from '../db/db.js';
 import { errors } from '../http/errors.js';
 import type { Role } from './roles.js';
+import type { Scope } from './scopes.js';
 import { issueKey, noCache, type CreatedKey, type CredentialCache, type IdentityService } from './service.js';
 import { identityStore as store, type ApiKeyRow, type PrincipalRow } from './store.js';
 
@@ -120,10 +121,10 @@ export class OperatorIdentity {
   }
 
   /** A key for any principal of the organization, without expiry; made by nobody (`created_by` stays empty). */
-  async createKey(orgId: string, holder: { id: string } | { email: string }, name?: string): Promise<CreatedKey> {
+  async createKey(orgId: string, holder: { id: string } | { email: string }, name?: string, scopes?: readonly Scope[]): Promise<CreatedKey> {
     const principal = await this.identity.findPrincipal(orgId, holder);
     if (!principal) throw errors.notFound('Principal', 'user_not_found');
-    return issueKey(this.db, { orgId, principalId: principal.id, name: name ?? 'api key', expiresAt: null, createdBy: null });
+    return issueKey(this.db, { orgId, principalId: principal.id, name: name ?? 'api key', expiresAt: null, createdBy: null, ...(scopes ? { scopes } : {}) });
   }
 
   /** The keys of an organization, or of one holder. */

@@ -1,3 +1,5 @@
+import type { Scope } from './scopes.js';
+
 export const ROLES = ['owner', 'manager', 'member', 'guest'] as const;
 export type Role = (typeof ROLES)[number];
 export type PrincipalKind = 'user' | 'service_account';
@@ -25,5 +27,7 @@ export interface Principal {
   role: Role;
   orgId: string;
   orgName: string;
+  /** What the credential may do within the role: `full` for sessions, JWTs and unscoped keys. */
+  scopes: readonly Scope[];
   credential: { type: 'api_key'; keyId: string } | { type: 'jwt' } | { type: 'session'; sessionId: string };
 }

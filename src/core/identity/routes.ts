@@ -34,6 +34,7 @@ const meOf = (p: Principal) => ({
   name: p.name,
   role: p.role,
   organization: { id: p.orgId, name: p.orgName },
+  scopes: [...p.scopes],
   credential: p.credential.type === 'api_key' ? { type: 'api_key' as const, keyId: p.credential.keyId } : { type: p.credential.type },
 });
 const toDto = (k: ApiKeyRow): ApiKeyDto => ({
@@ -44,6 +45,7 @@ const toDto = (k: ApiKeyRow): ApiKeyDto => ({
   principalEmail: k.principal_email,
   principalName: k.principal_name,
   principalKind: k.principal_kind,
+  scopes: k.scopes,
   createdAt: k.created_at.getTime(),
   expiresAt: ms(k.expires_at),
   revokedAt: ms(k.revoked_at),
@@ -54,7 +56,8 @@ export const identityRoutes: FastifyPluginAsyncTypebox<{ identity: IdentityServi
   app.get(
     '/api/v0/me',
     {
-      config: { access: access.anyone },
+      // Every credential may ask who it is and what it may do: connect --managed checks a key so.
+      config: { access: access.anyone, scope: 'any' },
       schema: { operationId: 'identity.me', tags: ['identity'], summary: 'Who the credential is', response: { 200: Me, ...errorResponses(401) } },
     },
     async (request) => meOf(principalOf(request)),
@@ -92,13 +95,14 @@ export const identityRoutes: FastifyPluginAsyncTypebox<{ identity: IdentityServi
     },
     async (request, reply) => {
       const actor = principalOf(request);
-      const { name, expiresAt, principalId, email } = request.body;
+      const { name, expiresAt, principalId, email, scopes } = request.body;
       if (principalId !== undefined && email !== undefined) throw errors.badRequest('Name the principal by principalId or by email, not both.');
       const target = principalId !== undefined ? { id: principalId } : email !== undefined ? { email } : undefined;
       const created = await identity.createApiKey(actor, {
         target,
         name,
         expiresAt: expiresAt === undefined ? null : new Date(expiresAt),
+        ...(scopes ? { scopes } : {}),
       });
       return reply.code(201).send({ ...toDto(created.key), key: created.secret });
     },

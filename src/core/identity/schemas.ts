@@ -1,12 +1,21 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { UuidParam } from '../http/params.js';
 import { ROLES } from './roles.js';
+import { SCOPES } from './scopes.js';
 
 const Uuid = Type.String({ format: 'uuid' });
 const EpochMs = Type.Integer({ minimum: 0, description: 'Unix time in milliseconds' });
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
 export const RoleSchema = Type.Union(ROLES.map((r) => Type.Literal(r)));
+const ScopeSchema = Type.Union(
+  SCOPES.map((s) => Type.Literal(s)),
+  {
+    description:
+      "full: everything the holder's role may do; telemetry:write: telemetry and OTLP exports; allowance:read: allowances (only what the usage-limit hook needs) and the enforcement policy; sessions:attribute: record a session's repository (docs/identity-and-access.md, Scopes)",
+  },
+);
+const Scopes = Type.Array(ScopeSchema, { minItems: 1, description: 'What the credential may do; full for sessions, JWTs and keys made without scopes' });
 
 export const Me = Type.Object({
   principalId: Uuid,
@@ -15,6 +24,7 @@ export const Me = Type.Object({
   name: Type.String(),
   role: RoleSchema,
   organization: Type.Object({ id: Uuid, name: Type.String() }),
+  scopes: Scopes,
   credential: Type.Object({ type: Type.Union([Type.Literal('api_key'), Type.Literal('jwt'), Type.Literal('session')]), keyId: Type.Optional(Uuid) }),
 });
 
@@ -40,6 +50,7 @@ export const ApiKey = Type.Object({
   principalEmail: Nullable(Type.String()),
   principalName: Type.String({ description: "The holder's name: a user's name, or a service account's" }),
   principalKind: Type.Union([Type.Literal('user'), Type.Literal('service_account')]),
+  scopes: Scopes,
   createdAt: EpochMs,
   expiresAt: Nullable(EpochMs),
   revokedAt: Nullable(EpochMs),
@@ -61,6 +72,14 @@ export const CreateApiKeyBody = Type.Object(
     ),
     principalId: Type.Optional(Uuid),
     email: Type.Optional(Type.String({ format: 'email', maxLength: 320 })),
+    scopes: Type.Optional(
+      Type.Array(ScopeSchema, {
+        minItems: 1,
+        maxItems: SCOPES.length,
+        uniqueItems: true,
+        description: 'Narrow the key to these scopes (default: full); a managed install needs exactly allowance:read, sessions:attribute, telemetry:write',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

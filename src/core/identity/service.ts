@@ -7,6 +7,7 @@ import { displayPrefix, generateApiKey, hashApiKey } from './api-key-format.js';
 import { isEmail } from './email.js';
 import { isUuid } from '../uuid.js';
 import { isManagerRole, outranksOrEquals, type Principal, type Role } from './roles.js';
+import { FULL, normalizeScopes, scopesProblem, type Scope } from './scopes.js';
 import { identityStore as store, type ApiKeyRow, type PrincipalRow } from './store.js';
 
 export interface CreatedKey {
@@ -30,11 +31,13 @@ export const noCache: CredentialCache = { forgetKey: () => undefined, forgetPrin
  */
 export async function issueKey(
   db: Queryable,
-  k: { orgId: string; principalId: string; name: string; expiresAt: Date | null; createdBy: string | null },
+  k: { orgId: string; principalId: string; name: string; expiresAt: Date | null; createdBy: string | null; scopes?: readonly Scope[] },
 ): Promise<CreatedKey> {
+  const problem = k.scopes && scopesProblem(k.scopes);
+  if (problem) throw errors.invalid([{ path: '/scopes', message: problem }]);
   const secret = generateApiKey();
   const id = randomUUID();
-  await store.insertApiKey(db, { ...k, id, hash: hashApiKey(secret), prefix: displayPrefix(secret) });
+  await store.insertApiKey(db, { ...k, scopes: normalizeScopes(k.scopes ?? FULL), id, hash: hashApiKey(secret), prefix: displayPrefix(secret) });
   const key = await store.findApiKey(db, k.orgId, id);
   if (!key) throw new Error('key vanished after insert');
   return { key, secret };
@@ -98,7 +101,10 @@ export class IdentityService {
    * Issues a key. Without a target it is the actor's own; owners and managers may name another
    * principal of their organization, but never one whose role is above their own.
    */
-  async createApiKey(actor: Principal, input: { target?: { id: string } | { email: string }; name?: string; expiresAt?: Date | null }): Promise<CreatedKey> {
+  async createApiKey(
+    actor: Principal,
+    input: { target?: { id: string } | { email: string }; name?: string; expiresAt?: Date | null; scopes?: readonly Scope[] },
+  ): Promise<CreatedKey> {
     if (input.expiresAt && input.expiresAt.getTime() <= this.clock.now().getTime())
       throw errors.invalid([{ path: '/expiresAt', message: 'must be in the future' }]);
     let principalId = actor.id;
@@ -116,6 +122,7 @@ export class IdentityService {
       name: input.name ?? 'api key',
       expiresAt: input.expiresAt ?? null,
       createdBy: actor.id,
+      ...(input.scopes ? { scopes: input.scopes } : {}),
     });
   }
 

@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/db.js';
 import type { PrincipalKind, Role } from './roles.js';
+import type { Scope } from './scopes.js';
 
 export interface PrincipalRow {
   id: string;
@@ -21,6 +22,7 @@ export interface ApiKeyRow {
   principal_role: Role;
   name: string;
   display_prefix: string;
+  scopes: Scope[];
   created_at: Date;
   expires_at: Date | null;
   revoked_at: Date | null;
@@ -29,13 +31,14 @@ export interface ApiKeyRow {
 
 export interface CredentialRow extends PrincipalRow {
   key_id: string;
+  scopes: Scope[];
   expires_at: Date | null;
   revoked_at: Date | null;
 }
 
 const principalColumns = `p.id, p.org_id, o.name AS org_name, p.kind, p.email, p.name, p.role`;
 const keyColumns = `k.id, k.org_id, k.principal_id, p.email AS principal_email, p.name AS principal_name,
-  p.kind AS principal_kind, p.role AS principal_role, k.name, k.display_prefix, k.created_at, k.expires_at, k.revoked_at, k.last_used_at`;
+  p.kind AS principal_kind, p.role AS principal_role, k.name, k.display_prefix, k.scopes, k.created_at, k.expires_at, k.revoked_at, k.last_used_at`;
 
 export const identityStore = {
   async insertOrganization(db: Queryable, org: { id: string; name: string }): Promise<void> {
@@ -202,18 +205,28 @@ export const identityStore = {
 
   async insertApiKey(
     db: Queryable,
-    k: { id: string; orgId: string; principalId: string; name: string; hash: string; prefix: string; expiresAt: Date | null; createdBy: string | null },
+    k: {
+      id: string;
+      orgId: string;
+      principalId: string;
+      name: string;
+      hash: string;
+      prefix: string;
+      scopes: readonly Scope[];
+      expiresAt: Date | null;
+      createdBy: string | null;
+    },
   ): Promise<void> {
     await db.query(
-      `INSERT INTO api_keys (id, org_id, principal_id, name, secret_hash, display_prefix, expires_at, created_by)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [k.id, k.orgId, k.principalId, k.name, k.hash, k.prefix, k.expiresAt, k.createdBy],
+      `INSERT INTO api_keys (id, org_id, principal_id, name, secret_hash, display_prefix, scopes, expires_at, created_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7::text[], $8, $9)`,
+      [k.id, k.orgId, k.principalId, k.name, k.hash, k.prefix, k.scopes, k.expiresAt, k.createdBy],
     );
   },
 
   async findCredentialByHash(db: Queryable, hash: string): Promise<CredentialRow | undefined> {
     const rows = await db.query<CredentialRow>(
-      `SELECT ${principalColumns}, k.id AS key_id, k.expires_at, k.revoked_at
+      `SELECT ${principalColumns}, k.id AS key_id, k.scopes, k.expires_at, k.revoked_at
        FROM api_keys k JOIN principals p ON p.id = k.principal_id JOIN organizations o ON o.id = p.org_id
        WHERE k.secret_hash = $1`,
       [hash],

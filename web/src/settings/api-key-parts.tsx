@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { api, call, type Body } from '../api.js';
 import { DAY_MS } from '../../../src/core/days.js';
 import { keyHolder } from '../../../src/client/key-holder.js';
+import { MANAGED_SCOPES } from '../../../src/client/managed-scopes.js';
 import { When } from '../ui/dates.js';
 import { CopyButton, ErrorNote, Field, TableScroll } from '../ui/parts.js';
 import { key } from './queries.js';
@@ -16,23 +17,36 @@ const EXPIRIES = [
   { label: 'Never', days: 0 },
 ];
 
+/** What a new key may do: its holder's whole role, or only what a managed install's hooks and exporters call. */
+const ACCESS = [
+  { value: 'full', label: 'Everything the role allows', scopes: undefined },
+  { value: 'managed', label: 'Managed install only (telemetry, allowance reads, session records)', scopes: MANAGED_SCOPES },
+] as const;
+
 /** active, revoked or expired. */
 export const stateOf = (k: { revokedAt: number | null; expiresAt: number | null }): string =>
   k.revokedAt !== null ? 'revoked' : k.expiresAt !== null && k.expiresAt <= Date.now() ? 'expired' : 'active';
 
 /**
- * Creates a key with a name and an expiry, for the caller or (owners and managers) for
- * `principalId`, and shows its secret once with a copy button.
+ * Creates a key with a name, an expiry and its access (scopes), for the caller or (owners and
+ * managers) for `principalId`, and shows its secret once with a copy button.
  */
 export function CreateKeyForm({ principalId, nameLabel = 'Name' }: { principalId?: string; nameLabel?: string }) {
   const queryClient = useQueryClient();
   const [name, setName] = useState('');
   const [days, setDays] = useState(90);
+  const [access, setAccess] = useState<(typeof ACCESS)[number]['value']>('full');
+  const scopes = ACCESS.find((a) => a.value === access)?.scopes;
   const create = useMutation({
     mutationFn: () =>
       call(
         api.POST('/api/v0/api-keys', {
-          body: { name, ...(principalId ? { principalId } : {}), ...(days > 0 ? { expiresAt: Date.now() + days * DAY_MS } : {}) },
+          body: {
+            name,
+            ...(principalId ? { principalId } : {}),
+            ...(days > 0 ? { expiresAt: Date.now() + days * DAY_MS } : {}),
+            ...(scopes ? { scopes: [...scopes] } : {}),
+          },
         }),
       ),
     onSuccess: () => {
@@ -55,6 +69,15 @@ export function CreateKeyForm({ principalId, nameLabel = 'Name' }: { principalId
             {EXPIRIES.map((x) => (
               <option key={x.days} value={x.days}>
                 {x.label}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Access">
+          <select value={access} onChange={(e) => setAccess(e.target.value as typeof access)}>
+            {ACCESS.map((a) => (
+              <option key={a.value} value={a.value}>
+                {a.label}
               </option>
             ))}
           </select>
@@ -92,6 +115,7 @@ export function KeyTable({ keys, caption, holder = false }: { keys: ApiKey[]; ca
               <th scope="col">Name</th>
               <th scope="col">Prefix</th>
               {holder ? <th scope="col">Holder</th> : null}
+              <th scope="col">Scopes</th>
               <th scope="col">Created</th>
               <th scope="col">Last used</th>
               <th scope="col">Expires</th>
@@ -107,6 +131,7 @@ export function KeyTable({ keys, caption, holder = false }: { keys: ApiKey[]; ca
                   <code>{k.prefix}…</code>
                 </td>
                 {holder ? <td>{keyHolder(k)}</td> : null}
+                <td>{k.scopes.join(', ')}</td>
                 <td>
                   <When ms={k.createdAt} />
                 </td>

@@ -46,10 +46,12 @@ export function AllowanceCard() {
               : 'not set'}
         .
       </p>
-      <p data-testid="allowance-forecast">
-        <ForecastText forecast={a.forecast} />
-      </p>
-      {a.budgets.length > 1 ? (
+      {a.forecast ? (
+        <p data-testid="allowance-forecast">
+          <ForecastText forecast={a.forecast} />
+        </p>
+      ) : null}
+      {a.budgets && a.budgets.length > 1 ? (
         <ul className="muted" aria-label="Every budget that applies">
           {a.budgets.map((b) => (
             <li key={b.teamId ?? b.scope}>

@@ -5,7 +5,7 @@ import { number } from '../ui/format.js';
 import { QueryState, TableScroll } from '../ui/parts.js';
 import { allowanceQuery } from './queries.js';
 
-export type Forecast = Body<'/api/v0/usage/allowance', 'get'>['forecast'];
+export type Forecast = NonNullable<Body<'/api/v0/usage/allowance', 'get'>['forecast']>;
 
 /** One sentence of a forecast (docs/usage-limits.md, Forecast): the projected month end, the rate, the day the limit is reached. */
 export function ForecastText({ forecast: f }: { forecast: Forecast }) {
