@@ -2,9 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../src/core/db/db.js';
 import { loadMigrations, migrate } from '../../src/core/db/migrate.js';
-import { OperatorIdentity } from '../../src/core/identity/operator.js';
-import { IdentityService } from '../../src/core/identity/service.js';
-import { createEmptyDb } from '../helpers/test-db.js';
+import { createEmptyDb, organizationOnOldSchema } from '../helpers/test-db.js';
 import { onCleanup } from '../helpers/cleanup.js';
 
 // Migration 0059 applies the bounds of analytics/bounds.ts to the days stored before them.
@@ -25,7 +23,7 @@ describe('migration 0059', () => {
       db,
       loadMigrations().filter((m) => m.version < 59),
     );
-    const org = await new OperatorIdentity({ db, identity: new IdentityService({ db }) }).createOrganization({
+    const org = await organizationOnOldSchema(db, {
       name: 'old-names',
       ownerEmail: 'owner@old.test',
     });

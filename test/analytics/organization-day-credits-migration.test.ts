@@ -3,9 +3,8 @@ import { buildApp } from '../../src/app.js';
 import { TestClock } from '../../src/core/clock.js';
 import { loadConfig } from '../../src/config.js';
 import { loadMigrations, migrate } from '../../src/core/db/migrate.js';
-import { OperatorIdentity } from '../../src/core/identity/operator.js';
 import { IdentityService } from '../../src/core/identity/service.js';
-import { createEmptyDb } from '../helpers/test-db.js';
+import { createEmptyDb, organizationOnOldSchema } from '../helpers/test-db.js';
 import { event, tokens } from './fixture.js';
 import { onCleanup } from '../helpers/cleanup.js';
 
@@ -31,7 +30,7 @@ describe('migration 0076', () => {
       loadMigrations().filter((m) => m.version < 76),
     );
     const identity = new IdentityService({ db });
-    const org = await new OperatorIdentity({ db, identity }).createOrganization({ name: 'old-credits', ownerEmail: 'owner@old.test' });
+    const org = await organizationOnOldSchema(db, { name: 'old-credits', ownerEmail: 'owner@old.test' });
     const ana = await identity.addUser({ orgId: org.orgId, email: 'ana@old.test', role: 'member' });
     const units = (credits: number) => String(credits * 10_000);
     for (const [day, user, credits] of [

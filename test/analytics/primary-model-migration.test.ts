@@ -3,9 +3,7 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { Db } from '../../src/core/db/db.js';
 import { loadMigrations, migrate } from '../../src/core/db/migrate.js';
-import { OperatorIdentity } from '../../src/core/identity/operator.js';
-import { IdentityService } from '../../src/core/identity/service.js';
-import { createEmptyDb } from '../helpers/test-db.js';
+import { createEmptyDb, organizationOnOldSchema } from '../helpers/test-db.js';
 import { query } from './fixture.js';
 import { onCleanup } from '../helpers/cleanup.js';
 
@@ -24,8 +22,7 @@ describe('migration 0013', () => {
       db,
       loadMigrations().filter((m) => m.version < 13),
     );
-    const operator = new OperatorIdentity({ db, identity: new IdentityService({ db }) });
-    const org = await operator.createOrganization({ name: 'old-data', ownerEmail: 'owner@old.test' });
+    const org = await organizationOnOldSchema(db, { name: 'old-data', ownerEmail: 'owner@old.test' });
     // Rollup rows as ingestion wrote them before 0013: 07-01 gpt-5 wins over its two tiers
     // (60 + 50 > 100); on 07-02 the tiers of gpt-5 tie, and standard goes first.
     for (const day of ['2026-07-01', '2026-07-02']) {

@@ -7,7 +7,7 @@ import { loadMigrations, migrate } from '../../src/core/db/migrate.js';
 import { OperatorIdentity } from '../../src/core/identity/operator.js';
 import { IdentityService } from '../../src/core/identity/service.js';
 import { withoutCredentials } from '../../src/core/net/repo-id.js';
-import { createEmptyDb } from '../helpers/test-db.js';
+import { createEmptyDb, organizationOnOldSchema } from '../helpers/test-db.js';
 import { onCleanup } from '../helpers/cleanup.js';
 
 // Migration 0058 takes the credentials out of the repository URLs stored before core's parser did.
@@ -39,8 +39,7 @@ describe('migration 0058', () => {
       db,
       loadMigrations().filter((m) => m.version < 58),
     );
-    const operator = new OperatorIdentity({ db, identity: new IdentityService({ db }) });
-    const org = await operator.createOrganization({ name: 'old-urls', ownerEmail: 'owner@old.test' });
+    const org = await organizationOnOldSchema(db, { name: 'old-urls', ownerEmail: 'owner@old.test' });
     for (const [i, url] of URLS.entries()) {
       await db.query(
         `INSERT INTO readiness_reports (report_id, org_id, created_at, repo_id, repo_url, apps, report)
@@ -81,6 +80,7 @@ describe('migration 0058', () => {
     expect(step!.error).toBe('git clone https://github.com/acme/api failed (exit 128)');
 
     // And as the API shows them, to a guest.
+    const operator = new OperatorIdentity({ db, identity: new IdentityService({ db }) });
     const guest = await operator.addUser({ orgId: org.orgId, email: 'guest@old.test', role: 'guest' });
     const { secret } = await operator.createKey(org.orgId, { id: guest.id });
     const app = await buildApp(loadConfig({}, { logLevel: 'silent', overloadMaxEventLoopDelayMs: 0 }), { db }, ['app']);

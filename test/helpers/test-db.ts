@@ -1,8 +1,9 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import postgres from 'postgres';
 import { inject } from 'vitest';
 import type { Db } from '../../src/core/db/db.js';
+import { displayPrefix, generateApiKey, hashApiKey } from '../../src/core/identity/api-key-format.js';
 import { PgliteDb } from '../../src/core/db/pglite-engine.js';
 import { PostgresDb } from '../../src/core/db/postgres-engine.js';
 import { leaseTemplateDb } from './pglite-reuse.js';
@@ -89,4 +90,24 @@ export async function createEmptyDb(): Promise<TestDb> {
   const created = await createPostgresDatabase();
   const db = new PostgresDb({ url: created.url, poolSize: 2 });
   return { db, url: created.url, drop: async () => (await db.close(), await created.drop()) };
+}
+
+/**
+ * An organization with its owner and an owner API key, written with the columns of the first
+ * migration only: a migration's test makes its data on the schema before that migration, where
+ * the services' statements, written for the current schema, need not run.
+ */
+export async function organizationOnOldSchema(db: Db, o: { name: string; ownerEmail: string }): Promise<{ orgId: string; userId: string; apiKey: string }> {
+  const [orgId, userId] = [randomUUID(), randomUUID()];
+  const apiKey = generateApiKey();
+  await db.query(`INSERT INTO organizations (id, name) VALUES ($1, $2)`, [orgId, o.name]);
+  await db.query(`INSERT INTO principals (id, org_id, kind, email, name, role) VALUES ($1, $2, 'user', $3, 'Owner', 'owner')`, [userId, orgId, o.ownerEmail]);
+  await db.query(`INSERT INTO api_keys (id, org_id, principal_id, name, secret_hash, display_prefix) VALUES ($1, $2, $3, 'owner key', $4, $5)`, [
+    randomUUID(),
+    orgId,
+    userId,
+    hashApiKey(apiKey),
+    displayPrefix(apiKey),
+  ]);
+  return { orgId, userId, apiKey };
 }

@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { loadMigrations, migrate } from '../../src/core/db/migrate.js';
-import { OperatorIdentity } from '../../src/core/identity/operator.js';
-import { IdentityService } from '../../src/core/identity/service.js';
-import { createEmptyDb } from '../helpers/test-db.js';
+import { createEmptyDb, organizationOnOldSchema } from '../helpers/test-db.js';
 import { onCleanup } from '../helpers/cleanup.js';
 
 // Migration 0064 starts the teams' history (analytics by team) from the teams that already exist:
@@ -19,8 +17,7 @@ describe('migration 0064', () => {
       db,
       loadMigrations().filter((m) => m.version < 64),
     );
-    const identity = new OperatorIdentity({ db, identity: new IdentityService({ db }) });
-    const org = await identity.createOrganization({ name: 'before-history', ownerEmail: 'owner@history.test' });
+    const org = await organizationOnOldSchema(db, { name: 'before-history', ownerEmail: 'owner@history.test' });
     const team = async (name: string, createdAt: string, deletedAt: string | null) => {
       const id = randomUUID();
       await db.query(`INSERT INTO teams (id, org_id, name, name_key, created_at, updated_at, deleted_at) VALUES ($1, $2, $3, $4, $5, $5, $6)`, [

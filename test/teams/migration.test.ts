@@ -2,10 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { isUniqueViolation } from '../../src/core/db/db.js';
 import { loadMigrations, migrate } from '../../src/core/db/migrate.js';
-import { OperatorIdentity } from '../../src/core/identity/operator.js';
-import { IdentityService } from '../../src/core/identity/service.js';
 import { teamsStore } from '../../src/teams/store.js';
-import { createEmptyDb } from '../helpers/test-db.js';
+import { createEmptyDb, organizationOnOldSchema } from '../helpers/test-db.js';
 import { onCleanup } from '../helpers/cleanup.js';
 
 // Migration 0060 adds teams to a database that already has organizations and users; what its
@@ -20,8 +18,7 @@ describe('migration 0060', () => {
       db,
       loadMigrations().filter((m) => m.version < 60),
     );
-    const identity = new OperatorIdentity({ db, identity: new IdentityService({ db }) });
-    const org = await identity.createOrganization({ name: 'before-teams', ownerEmail: 'owner@before.test' });
+    const org = await organizationOnOldSchema(db, { name: 'before-teams', ownerEmail: 'owner@before.test' });
     expect(await migrate(db)).toContain('0060_teams');
 
     const now = new Date('2026-11-27T12:00:00Z');
