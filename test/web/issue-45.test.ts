@@ -195,8 +195,10 @@ describe.skipIf(!hasChromium)('issue 45 in Chromium against orgctl serve', { tim
     it(`one date style: ISO days and 24-hour UTC times, a day never broken at its hyphens (${viewport.width} px)`, async () => {
       const page = await ownerAt(viewport);
       await page.goto(`${s.server.url}/settings/api-keys`);
-      const created = page.getByRole('table').locator('tbody tr').first().locator('td').nth(3);
-      await created.waitFor();
+      const table = page.getByRole('table');
+      await table.locator('tbody tr').first().waitFor();
+      const column = (await table.getByRole('columnheader').allTextContents()).indexOf('Created');
+      const created = table.locator('tbody tr').first().locator('td').nth(column);
       expect(await created.textContent()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
       await page.goto(`${s.server.url}/settings/profile`);
       await page.getByText('(this one)').waitFor();

@@ -97,7 +97,7 @@ export function CreateKeyForm({ principalId, nameLabel = 'Name' }: { principalId
   );
 }
 
-/** Keys with prefix, created, last used, expiry and state; an active key can be revoked. */
+/** Keys with prefix, scopes, created, last used, expiry and state; an active key can be revoked. */
 export function KeyTable({ keys, caption, holder = false }: { keys: ApiKey[]; caption: string; holder?: boolean }) {
   const queryClient = useQueryClient();
   const revoke = useMutation({
