@@ -47,6 +47,17 @@ export class ScimGroups {
     return teams.map((t) => row(t, scim.get(t.id)?.external_id ?? null));
   }
 
+  /** `count` groups of `list` from the `startIndex`-th (1-based) on, and how many there are in all: read in SQL, not whole. */
+  async page(orgId: string, startIndex: number, count: number): Promise<{ groups: GroupRow[]; total: number }> {
+    const { teams, total } = await this.teams.page(orgId, startIndex - 1, count);
+    const scim = await store.groupsOf(
+      this.db,
+      orgId,
+      teams.map((t) => t.id),
+    );
+    return { groups: teams.map((t) => row(t, scim.get(t.id)?.external_id ?? null)), total };
+  }
+
   async get(orgId: string, id: string): Promise<GroupRow> {
     if (!isUuid(id)) throw groupNotFound(id);
     const team = await this.teams.get(orgId, id.toLowerCase()).catch(notFoundAs(id));

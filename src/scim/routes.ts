@@ -57,7 +57,7 @@ function pageOf(q: { startIndex?: number; count?: number }): { startIndex: numbe
   return { startIndex: Math.max(1, q.startIndex ?? 1), count: Math.min(MAX_RESULTS, Math.max(0, q.count ?? MAX_RESULTS)) };
 }
 
-/** That page of a list read whole (Groups: the organization's teams). */
+/** That page of a list read whole (Groups under a filter: the organization's teams). */
 function page<T>(all: T[], q: { startIndex?: number; count?: number }): { items: T[]; startIndex: number } {
   const { startIndex, count } = pageOf(q);
   return { items: all.slice(startIndex - 1, startIndex - 1 + count), startIndex };
@@ -173,7 +173,17 @@ export const scimRoutes: FastifyPluginAsyncTypebox<ScimServices> = async (app, {
   // --- Groups ----------------------------------------------------------------------------
   app.get('/Groups', { schema: { ...hide, querystring: ScimListQuery } }, async (request) => {
     const q = request.query;
-    const matches = q.filter === undefined ? () => true : scimFilter(q.filter);
+    if (q.filter === undefined) {
+      const { startIndex, count } = pageOf(q);
+      const { groups, total } = await scimGroups.page(orgOf(request), startIndex, count);
+      return listResponse(
+        groups.map((g) => project(groupResource(g, base(request)), q)),
+        total,
+        startIndex,
+      );
+    }
+    // A filter is tested against each group (an organization's teams are hundreds, not thousands).
+    const matches = scimFilter(q.filter);
     const all = (await scimGroups.list(orgOf(request))).map((g) => groupResource(g, base(request))).filter(matches);
     const { items, startIndex } = page(all, q);
     return listResponse(

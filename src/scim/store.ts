@@ -159,6 +159,16 @@ export const scimStore = {
     return new Map(rows.map((r) => [r.team_id, r]));
   },
 
+  /** What `groups` holds of these teams only. */
+  async groupsOf(db: Queryable, orgId: string, teamIds: string[]): Promise<Map<string, { external_id: string | null; version: number }>> {
+    if (teamIds.length === 0) return new Map();
+    const rows = await db.query<{ team_id: string; external_id: string | null; version: number }>(
+      `SELECT team_id, external_id, version FROM scim_groups WHERE org_id = $1 AND team_id = ANY($2::uuid[])`,
+      [orgId, teamIds],
+    );
+    return new Map(rows.map((r) => [r.team_id, r]));
+  },
+
   async saveGroup(tx: Queryable, orgId: string, teamId: string, externalId: string | null | undefined): Promise<void> {
     await tx.query(
       `INSERT INTO scim_groups (team_id, org_id, external_id) VALUES ($1, $2, $3)

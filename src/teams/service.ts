@@ -68,6 +68,16 @@ export class TeamsService {
     return teams.map((t) => view(t, members));
   }
 
+  /** `count` teams of `list` from the `offset`-th on, with their members, and how many teams there are in all. */
+  async page(orgId: string, offset: number, count: number): Promise<{ teams: TeamView[]; total: number }> {
+    const [total, teams] = await Promise.all([store.count(this.db, orgId), count === 0 ? [] : store.page(this.db, orgId, offset, count)]);
+    const members = await store.members(
+      this.db,
+      teams.map((t) => t.id),
+    );
+    return { teams: teams.map((t) => view(t, members)), total };
+  }
+
   async get(orgId: string, teamId: string): Promise<TeamView> {
     const team = await store.find(this.db, orgId, teamId);
     if (!team) throw teamNotFound();

@@ -56,6 +56,21 @@ export const teamsStore = {
     return db.query<TeamRow>(`SELECT ${teamColumns} FROM teams WHERE org_id = $1 AND deleted_at IS NULL ORDER BY name_key, id`, [orgId]);
   },
 
+  /** `count` teams of `list`, from the `offset`-th on, in its order. */
+  async page(db: Queryable, orgId: string, offset: number, count: number): Promise<TeamRow[]> {
+    return db.query<TeamRow>(`SELECT ${teamColumns} FROM teams WHERE org_id = $1 AND deleted_at IS NULL ORDER BY name_key, id LIMIT $2 OFFSET $3`, [
+      orgId,
+      count,
+      offset,
+    ]);
+  },
+
+  /** How many teams `list` holds. */
+  async count(db: Queryable, orgId: string): Promise<number> {
+    const rows = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM teams WHERE org_id = $1 AND deleted_at IS NULL`, [orgId]);
+    return rows[0]!.n;
+  },
+
   /** A team not deleted; `lock` holds it until the transaction ends, so concurrent changes of its members apply in turn. */
   async find(db: Queryable, orgId: string, teamId: string, o: { lock?: boolean } = {}): Promise<TeamRow | undefined> {
     const rows = await db.query<TeamRow>(

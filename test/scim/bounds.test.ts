@@ -140,6 +140,30 @@ describe('lists', () => {
     expect(none.body).toMatchObject({ totalResults: 1501, itemsPerPage: 0, Resources: [] });
   });
 
+  it("a page of Groups reads that page's teams and their members, not every team's", async () => {
+    const org = await t.createOrg('group-pages-org');
+    const groups = scim(t, await scimToken(t, org));
+    const people = await seedUsers(org, 40, 'g');
+    for (let i = 0; i < 30; i++) {
+      const made = await groups('POST', '/Groups', {
+        schemas: [GROUP],
+        displayName: `Team ${String(i).padStart(2, '0')}`,
+        members: people.map((value) => ({ value })),
+      });
+      expect(made.status).toBe(201);
+    }
+    const { value: res, rows } = await rowsRead(() => groups<ScimList>('GET', '/Groups?startIndex=11&count=3'));
+    expect(res.body).toMatchObject({ totalResults: 30, startIndex: 11, itemsPerPage: 3 });
+    expect(res.body.Resources.map((r) => r.displayName)).toEqual(['Team 10', 'Team 11', 'Team 12']);
+    expect(res.body.Resources.every((r) => members(r).length === 40)).toBe(true);
+    // The token, the plan, the count, three teams with their 120 members: not 30 teams' 1,200.
+    expect(rows).toBeLessThan(200);
+    expect((await groups<ScimList>('GET', '/Groups?count=0')).body).toMatchObject({ totalResults: 30, itemsPerPage: 0, Resources: [] });
+    // A filter is still answered over every team.
+    const named = await groups<ScimList>('GET', `/Groups?filter=${encodeURIComponent('displayName eq "team 29"')}`);
+    expect(named.body.Resources.map((r) => r.displayName)).toEqual(['Team 29']);
+  });
+
   it('userName eq and id eq are looked up, not scanned', async () => {
     const { value: res, rows } = await rowsRead(() => call<ScimList>('GET', `/Users?filter=${encodeURIComponent('userName eq "L000042@bounds.test"')}`));
     expect(res.body).toMatchObject({ totalResults: 1, itemsPerPage: 1 });
