@@ -94,6 +94,9 @@ export class DeliveryWorker {
    * organization reached its share): the next round starts as soon as a place frees.
    */
   private more = false;
+  /** Whether a round of the loop is running, and whether a place freed while it ran. */
+  private inRound = false;
+  private freedInRound = false;
   /** When this process next prunes; 0 while a pruning round left more to prune. */
   private pruneAt = 0;
   private stopped = true;
@@ -123,14 +126,20 @@ export class DeliveryWorker {
   private loop(): void {
     this.timer?.cancel();
     this.timer = undefined;
+    this.inRound = true;
+    this.freedInRound = false;
     this.ticking = this.round()
       .then((sends) => {
         for (const s of sends) s.catch((err: unknown) => this.log.warn({ err }, 'webhook delivery failed'));
       })
       .catch((err) => this.log.warn({ err }, 'webhook delivery round failed'))
       .finally(() => {
-        if (!this.stopped && this.inFlight.size < this.settings.concurrency)
-          this.timer = this.clock.timeout(() => this.loop(), this.settings.tickMs, { keepAlive: false });
+        this.inRound = false;
+        if (this.stopped || this.inFlight.size >= this.settings.concurrency) return;
+        // A place that freed while the round ran was not offered to it (the round claimed with the
+        // places and shares it saw): another round offers it now, not a tick later.
+        if (this.freedInRound) this.loop();
+        else this.timer = this.clock.timeout(() => this.loop(), this.settings.tickMs, { keepAlive: false });
       });
   }
 
@@ -173,9 +182,11 @@ export class DeliveryWorker {
       const held = this.heldByOrg.get(orgId)! - 1;
       if (held === 0) this.heldByOrg.delete(orgId);
       else this.heldByOrg.set(orgId, held);
-      if (this.more && !this.stopped) {
+      if (this.stopped) return;
+      if (this.inRound) this.freedInRound = true;
+      else if (this.more) {
         this.more = false;
-        void this.ticking?.then(() => !this.stopped && this.loop());
+        this.loop();
       }
     });
   }
