@@ -21,7 +21,7 @@ import { GitHubHost } from './automations/github-host.js';
 import { PlainGitHost } from './automations/plain-git-host.js';
 import { parseHostList } from './automations/repo-target.js';
 import { ReadinessService } from './readiness/service.js';
-import { AgentChannel } from './computers/agent-service.js';
+import { AgentChannel } from './computers/agent-channel.js';
 import { ProvisioningEngine } from './computers/engine.js';
 import { SdkE2bClient, type E2bClient } from './computers/providers/e2b-client.js';
 import { ComputersService } from './computers/service.js';

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { principalOf } from '../core/http/access.js';
 import { errorResponses } from '../core/http/error-schema.js';
 import { access } from '../core/identity/roles.js';
-import type { AgentChannel } from './agent-service.js';
+import type { AgentChannel } from './agent-channel.js';
 import { ClaimBody, Computer, ClaimResult, CompleteBody, ComputerIdParams, HeartbeatBody, HeartbeatResult, RegisterBody, StepParams } from './schemas.js';
 import { computerView } from './view.js';
 

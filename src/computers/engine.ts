@@ -3,7 +3,7 @@ import { stepSettled } from './events.js';
 import { randomUUID } from 'node:crypto';
 import type { Clock, Timer } from '../core/clock.js';
 import type { Db } from '../core/db/db.js';
-import { jobsStore, type ClaimedStep } from './jobs-store.js';
+import { jobsStore, type ClaimedStep } from './steps-store.js';
 import type { E2bClient } from './providers/e2b-client.js';
 import { runE2bStep, type StepContext } from './providers/e2b-steps.js';
 import { E2B_MISSING, onLeaseExpired, STATUS } from './step-machine.js';

@@ -16,7 +16,7 @@ import {
   StepParams,
   UpdateComputerBody,
 } from './schemas.js';
-import type { AgentChannel } from './agent-service.js';
+import type { AgentChannel } from './agent-channel.js';
 import { agentRoutes } from './agent-routes.js';
 import type { ComputersService } from './service.js';
 import { computerView } from './view.js';

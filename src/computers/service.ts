@@ -5,7 +5,7 @@ import { errors } from '../core/http/errors.js';
 import { repoProblems, storedRepos } from './repo-policy.js';
 import { isManagerRole, type Principal } from '../core/identity/roles.js';
 import type { IdentityService } from '../core/identity/service.js';
-import { jobsStore } from './jobs-store.js';
+import { jobsStore } from './steps-store.js';
 import type { E2bClient } from './providers/e2b-client.js';
 import type { CreateComputerInput, InstallSessionView, UpdateComputerInput } from './schemas.js';
 import { E2B_MISSING, planSteps, type ProviderType } from './step-machine.js';

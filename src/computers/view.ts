@@ -1,4 +1,4 @@
-import type { SessionRow } from './jobs-store.js';
+import type { SessionRow } from './steps-store.js';
 import type { ComputerView, InstallSessionView, ProvisioningStepView } from './schemas.js';
 import { deriveStatus, stepName } from './step-machine.js';
 import type { ComputerRow, StepRow } from './store.js';

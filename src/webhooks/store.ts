@@ -70,7 +70,7 @@ const after = (now: string, ms: string) => `(${now}::timestamptz + ${ms}::int * 
 
 /**
  * SQL of webhook endpoints, events and the delivery queue. A delivery is a job row: claimed with
- * FOR UPDATE SKIP LOCKED and a lease (as computers' steps are, computers/jobs-store.ts), so any
+ * FOR UPDATE SKIP LOCKED and a lease (as computers' steps are, computers/steps-store.ts), so any
  * number of processes share the queue and a delivery whose process died is claimed again when its
  * lease expires. Every time written or compared is the caller's clock.
  */

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestApp, type Org } from '../helpers/test-app.js';
 
-// What issue 38 saw: a guest sent, day after day, a thousand distinct tool names of 200
+// What was seen in use: a guest sent, day after day, a thousand distinct tool names of 200
 // characters; a manager's year of /tools then took seconds and hundreds of megabytes per request,
 // and six at once held /healthz for seconds. Forty such days here (the machine running the suite
 // is shared): before the fix each answer was 9 MB.

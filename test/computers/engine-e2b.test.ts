@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildServices } from '../../src/services.js';
 import type { ProvisioningEngine } from '../../src/computers/engine.js';
-import { jobsStore } from '../../src/computers/jobs-store.js';
+import { jobsStore } from '../../src/computers/steps-store.js';
 import { loadConfig } from '../../src/config.js';
 import { TestClock } from '../../src/core/clock.js';
 import { E2bTestDouble } from '../helpers/e2b-test-double.js';

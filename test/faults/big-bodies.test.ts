@@ -8,7 +8,7 @@ import { holdConnections, probeHealth, probeHealthUntil, rawRequest } from '../h
 import { expectErrorObject, TestApp, type Org } from '../helpers/test-app.js';
 
 /**
- * Request bodies held at once are bounded by HTTP_BODY_MEMORY_MB (issue 38, item 6): here 8 MiB,
+ * Request bodies held at once are bounded by HTTP_BODY_MEMORY_MB: here 8 MiB,
  * on a real port on loopback, with bodies of a few MiB (the issue's were 120 × 19 MiB).
  */
 const MiB = 1024 * 1024;

@@ -4,7 +4,7 @@ import { installation } from '../helpers/installation.js';
 import { holdConnections, percentile, probeHealth, probeHealthUntil } from '../helpers/slow-clients.js';
 
 /**
- * Clients that open connections and never finish a request (issue 38, item 1), against a real
+ * Clients that open connections and never finish a request, against a real
  * `orgctl serve` on loopback with short timeouts and small connection bounds, so that each case
  * takes seconds and a few hundred sockets. The flood comes from 127.0.0.1 and 127.0.0.3-6; the
  * health probe, as a load balancer's would, from 127.0.0.2.

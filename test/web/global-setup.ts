@@ -40,7 +40,7 @@ export const WEB_SETTINGS = {
   OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
 };
 
-/** Test files' names to organizations' names: `issue-45.test.ts` is organization `issue-45`. */
+/** Test files' names to organizations' names: `feedback-charts-and-dates.test.ts` is organization `feedback-charts-and-dates`. */
 export const orgName = (file: string) => path.basename(file, '.test.ts');
 
 /**

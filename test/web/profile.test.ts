@@ -7,7 +7,7 @@ const WIDE = { width: 1280, height: 800 };
 const NARROW = { width: 390, height: 844 };
 
 /** Issue 45, "The first day": one's own profile, revoking an invitation, select all, and keys named by their holder, in Chromium. */
-describe.skipIf(!hasChromium)('issue 45 (the first day) in Chromium against orgctl serve', { timeout: 240_000 }, () => {
+describe.skipIf(!hasChromium)('the profile page on the first day, in Chromium against orgctl serve', { timeout: 240_000 }, () => {
   let s: SignedIn;
   const contexts: BrowserContext[] = [];
 

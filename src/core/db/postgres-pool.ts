@@ -40,7 +40,7 @@ interface Waiter {
  * connection closes meanwhile (porsager/postgres#1195: it never settles), and one whose connection
  * attempt fails stays queued after it was rejected, so the next connection to open is handed to
  * nobody and sits idle on the server for good (a pool connection lost per drop, until every
- * statement waits out DATABASE_TIMEOUT_MS: issue 38). Here a transaction holds a whole client: it
+ * statement waits out DATABASE_TIMEOUT_MS). Here a transaction holds a whole client: it
  * runs ordinary statements (postgres.js allows BEGIN with max 1), which postgres.js fails or sends
  * after reconnecting like any other, and our own queue hands connections out.
  *

@@ -22,8 +22,8 @@ const RECORD_CANVAS_TEXT = `
   };
 `;
 
-/** The bugs of issue 45 in the web app, each as a person meets it in Chromium. */
-describe.skipIf(!hasChromium)('issue 45 in Chromium against orgctl serve', { timeout: 240_000 }, () => {
+/** What a person met in the web app (sign-out, refusals, charts, forms, dates), each as they meet it in Chromium. */
+describe.skipIf(!hasChromium)('feedback, charts and dates in Chromium against orgctl serve', { timeout: 240_000 }, () => {
   let s: SignedIn;
   let member: Page;
   const contexts: BrowserContext[] = [];
@@ -39,7 +39,7 @@ describe.skipIf(!hasChromium)('issue 45 in Chromium against orgctl serve', { tim
     s = await signedInOwner();
     // Yesterday: a request of each of 12 models; tool calls on three days of the week.
     const events: Record<string, unknown>[] = MODELS.map((model, i) => ({
-      id: `i45-model-${i}`,
+      id: `chart-model-${i}`,
       type: 'model_request',
       timestamp: `${day(-1)}T10:00:00Z`,
       sessionId: 's1',
@@ -54,7 +54,7 @@ describe.skipIf(!hasChromium)('issue 45 in Chromium against orgctl serve', { tim
     for (const d of [-1, -3, -5])
       for (let i = 0; i < 4; i++)
         events.push({
-          id: `i45-tool-${d}-${i}`,
+          id: `chart-tool-${d}-${i}`,
           type: 'tool_call',
           timestamp: `${day(d)}T11:00:00Z`,
           sessionId: 's1',
@@ -70,7 +70,7 @@ describe.skipIf(!hasChromium)('issue 45 in Chromium against orgctl serve', { tim
   });
 
   for (const viewport of [WIDE, NARROW]) {
-    it(`1. /logout opened directly signs out (${viewport.width} px)`, async () => {
+    it(`/logout opened directly signs out (${viewport.width} px)`, async () => {
       const page = await ownerAt(viewport);
       await page.goto(`${s.server.url}/logout`);
       await page.getByRole('heading', { name: 'Signed out', exact: true }).waitFor();
@@ -83,7 +83,7 @@ describe.skipIf(!hasChromium)('issue 45 in Chromium against orgctl serve', { tim
     });
   }
 
-  it('1. a sign-out the service refuses says so, not "Signed out"', async () => {
+  it('a sign-out the service refuses says so, not "Signed out"', async () => {
     const page = await ownerAt(WIDE);
     await page.route('**/api/v0/session/logout', (route) =>
       route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ status: 503, detail: 'The service is not ready.' }) }),
@@ -96,7 +96,7 @@ describe.skipIf(!hasChromium)('issue 45 in Chromium against orgctl serve', { tim
     await page.unroute('**/api/v0/session/logout');
   });
 
-  it('5. a member on the analytics pages sees the 403 and nothing loading forever', async () => {
+  it('a member on the analytics pages sees the 403 and nothing loading forever', async () => {
     for (const area of ['credits', 'tools', 'users']) {
       await member.goto(`${s.server.url}/analytics/${area}`);
       await member.getByRole('alert').filter({ hasText: 'needs one of the roles: owner, manager' }).first().waitFor();
@@ -106,7 +106,7 @@ describe.skipIf(!hasChromium)('issue 45 in Chromium against orgctl serve', { tim
     expect(await axeViolations(member)).toEqual([]);
   });
 
-  it('6. a chart of twelve models gives each its own colour', async () => {
+  it('a chart of twelve models gives each its own colour', async () => {
     const page = await ownerAt(WIDE);
     await page.goto(`${s.server.url}/analytics/credits?days=7`);
     const plot = page.getByTestId('credits-chart-plot');
@@ -128,7 +128,7 @@ describe.skipIf(!hasChromium)('issue 45 in Chromium against orgctl serve', { tim
     return page;
   }
 
-  it("6. a person's page: credits and tool calls each on an axis of their own", async () => {
+  it("a person's page: credits and tool calls each on an axis of their own", async () => {
     const page = await personPage(WIDE);
     const legend = (testId: string) => page.getByTestId(`${testId}-plot`).locator('.u-legend tr.u-series .u-label').allTextContents();
     expect((await legend('user-credits-chart')).slice(1)).toEqual(['Credits']);
@@ -136,7 +136,7 @@ describe.skipIf(!hasChromium)('issue 45 in Chromium against orgctl serve', { tim
     expect(await axeViolations(page)).toEqual([]);
   });
 
-  it("6. a person's page: a 7-day axis is labelled with days, not 12am and 12pm", async () => {
+  it("a person's page: a 7-day axis is labelled with days, not 12am and 12pm", async () => {
     const page = await personPage(WIDE);
     await page.locator('.u-over').first().waitFor();
     const drawn = await page.evaluate<string[]>('window.__drawn');
@@ -144,13 +144,13 @@ describe.skipIf(!hasChromium)('issue 45 in Chromium against orgctl serve', { tim
     expect(drawn.filter((t) => /^\d{4}-\d{2}-\d{2}$/.test(t)).length).toBeGreaterThan(0);
   });
 
-  it("6. a person's page is no wider than a 1280 px window", async () => {
+  it("a person's page is no wider than a 1280 px window", async () => {
     const page = await personPage(WIDE);
     expect(await overflowPx(page), await pastTheEdge(page)).toBeLessThanOrEqual(0);
     expect(await axeViolations(page)).toEqual([]);
   });
 
-  it("7. the computer name field's pattern is checked by the browser", async () => {
+  it("the computer name field's pattern is checked by the browser", async () => {
     const page = await ownerAt(WIDE);
     await page.goto(`${s.server.url}/computers`);
     const name = page.getByLabel('Name');
@@ -162,7 +162,7 @@ describe.skipIf(!hasChromium)('issue 45 in Chromium against orgctl serve', { tim
     expect(await axeViolations(page)).toEqual([]);
   });
 
-  it('9. members: after a 409 on a duplicate invitation, the next entry is not shown the old error', async () => {
+  it('members: after a 409 on a duplicate invitation, the next entry is not shown the old error', async () => {
     const page = await ownerAt(WIDE);
     await page.goto(`${s.server.url}/settings/members`);
     await page.getByLabel('Email').fill(s.owner.email);
@@ -176,7 +176,7 @@ describe.skipIf(!hasChromium)('issue 45 in Chromium against orgctl serve', { tim
   });
 
   for (const viewport of [WIDE, NARROW]) {
-    it(`9. members: the last-owner error leaves the table's columns as they were (${viewport.width} px)`, async () => {
+    it(`members: the last-owner error leaves the table's columns as they were (${viewport.width} px)`, async () => {
       const page = await ownerAt(viewport);
       await page.goto(`${s.server.url}/settings/members`);
       const table = page.getByRole('table', { name: /^Users of/ });

@@ -4,7 +4,7 @@ import type { Clock } from '../core/clock.js';
 import type { Db } from '../core/db/db.js';
 import { errors } from '../core/http/errors.js';
 import type { Principal } from '../core/identity/roles.js';
-import { jobsStore } from './jobs-store.js';
+import { jobsStore } from './steps-store.js';
 import type { CompleteInput, JobView } from './schemas.js';
 import type { ComputerRecord } from './view.js';
 import type { ComputersService } from './service.js';
